@@ -1,0 +1,86 @@
+//===- Counts.h - Exact operation, access and byte counts of a nest -------===//
+//
+// The analysis core: from a LoopNest to MACs, FLOPs by precision, INTOPs,
+// loads/stores (no-reuse model) and bytes under the no-reuse and compulsory
+// traffic models, each symbolic in the parameters and exact where the
+// parameters have values. A count that cannot be derived exactly carries
+// the reason instead of a number (DESIGN.md: never guessed).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ROOFLINE_ANALYSIS_COUNTS_H
+#define ROOFLINE_ANALYSIS_COUNTS_H
+
+#include "roofline/Analysis/Polynomial.h"
+#include "roofline/IR/LoopNest.h"
+
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+/// One count, both ways.
+struct Count {
+  /// Polynomial in the parameters without values; absent when the nest is
+  /// not polynomial-summable (min/max bounds, strided loops whose trip count
+  /// depends on an outer variable, ...).
+  std::optional<Polynomial> Formula;
+  /// Exact value; present when every parameter the count uses has a value.
+  std::optional<Int128> Value;
+  /// Why Value (or Formula) is missing, for the report.
+  std::string WhyNot;
+};
+
+struct LoopTrip {
+  std::string IV;
+  std::string First, Last; ///< bound text
+  int64_t Step = 1;
+  /// Iterations per entry of the loop, C-like ("N", "i + 1", "(N - 1)/2 + 1").
+  std::string TripPerEntry;
+  /// Executions of the loop body over the whole nest.
+  Count Total;
+};
+
+struct ArrayTraffic {
+  std::string Name;
+  Precision Elem = Precision::Unknown;
+  unsigned ElemBytes = 0;
+  Count Loads, Stores;          ///< executed element moves, no-reuse model
+  Count ElementsRead;           ///< distinct elements whose first access reads
+  Count ElementsWritten;        ///< distinct elements written
+};
+
+/// FLOP weight charged for one call of a special function (docs/counting.md).
+unsigned specialFunctionFlops(const std::string &Name);
+
+struct NestCounts {
+  /// Executions of the bodies of the innermost loops (loops holding no
+  /// loop), summed: N*M*K for gemm.
+  Count Iterations;
+  Count Macs, Flops, IntOps, Loads, Stores;
+  std::map<Precision, Count> MacsByType;
+  std::map<Precision, Count> FlopsByType;
+  std::map<std::string, Count> Calls; ///< special functions by name
+  std::vector<LoopTrip> Loops;        ///< pre-order, outermost first
+  std::vector<ArrayTraffic> Arrays;   ///< in LoopNest::Arrays order
+  Count BytesNoReuse, BytesCompulsory;
+  /// Assumptions the counts rest on ("arrays A and B are assumed not to
+  /// alias", "formula valid while every trip count is >= 0").
+  std::vector<std::string> Notes;
+};
+
+/// Parameter values that override (or supply) the nest's own, by name.
+using ParamValues = std::map<std::string, int64_t>;
+
+/// Fails (with a one-line reason) only when nothing exact can be said about
+/// the nest at all; partial results carry Count::WhyNot.
+llvm::Expected<NestCounts> analyzeNest(const LoopNest &N,
+                                       const ParamValues &Overrides = {});
+
+} // namespace roofline
+
+#endif // ROOFLINE_ANALYSIS_COUNTS_H

@@ -1,0 +1,170 @@
+//===- LoopNest.h - The LoopNest IR ----------------------------------------===//
+//
+// What the Frontend produces and everything downstream consumes. A nest is a
+// tree of loops whose leaves are statements; each statement lists the array
+// references and arithmetic it performs once per execution. Nothing here
+// refers back to Clang: source positions are plain file/line/column.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ROOFLINE_IR_LOOPNEST_H
+#define ROOFLINE_IR_LOOPNEST_H
+
+#include "roofline/IR/Affine.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+struct SourceLoc {
+  std::string File;
+  unsigned Line = 0;
+  unsigned Column = 0;
+};
+
+/// Element / arithmetic precision. Counting is per precision (DESIGN.md).
+enum class Precision { F64, F32, F16, BF16, I8, I32, I64, Unknown };
+
+const char *precisionName(Precision P);
+/// Parses the names precisionName prints ("f32", "bf16", ...).
+std::optional<Precision> parsePrecision(const std::string &Name);
+/// Storage size of one element, in bytes.
+unsigned precisionBytes(Precision P);
+bool isFloating(Precision P);
+
+/// Arithmetic one statement performs per execution, for one precision.
+struct OpCounts {
+  int64_t Macs = 0;   ///< multiply feeding an add (s += a*b, fma): 2 FLOPs
+  int64_t Adds = 0;   ///< + and - (compound assignment counts its operator)
+  int64_t Muls = 0;
+  int64_t Divs = 0;
+  /// Special functions by name ("exp", "sqrt", ...).
+  std::map<std::string, int64_t> Calls;
+
+  bool empty() const {
+    return !Macs && !Adds && !Muls && !Divs && Calls.empty();
+  }
+};
+
+struct Array {
+  std::string Name;
+  Precision Elem = Precision::Unknown;
+  /// Extent per dimension, outermost first; nullopt where unknown (a bare
+  /// pointer's single dimension).
+  std::vector<std::optional<AffineExpr>> Extents;
+  /// True when the array came from a pointer that may alias another.
+  bool FromPointer = false;
+  SourceLoc Loc;
+};
+
+struct Access {
+  std::string ArrayName;
+  /// One subscript per array dimension; nullopt for a non-affine one.
+  std::vector<std::optional<AffineExpr>> Subscripts;
+  bool IsRead = false;
+  bool IsWrite = false;
+  std::string Text; ///< as written, e.g. "B[k][j]"
+  SourceLoc Loc;
+};
+
+struct Stmt {
+  std::vector<Access> Accesses;
+  /// Floating arithmetic by precision, and integer arithmetic on data.
+  std::map<Precision, OpCounts> Ops;
+  int64_t IntOps = 0; ///< integer arithmetic on array data (not indexing)
+  SourceLoc Loc;
+};
+
+struct Node;
+
+/// for (IV = First; IV <= Last (or >= Last when Step < 0); IV += Step)
+/// The Frontend normalizes every accepted condition to an inclusive Last.
+struct Loop {
+  std::string IV;
+  Bound First;
+  Bound Last;
+  int64_t Step = 1;
+  std::vector<Node> Body;
+  SourceLoc Loc;
+};
+
+struct Node {
+  enum KindTy { LoopKind, StmtKind };
+  KindTy Kind = StmtKind;
+  std::vector<Loop> L; ///< exactly one element when Kind == LoopKind
+  Stmt S;
+
+  static Node loop(Loop Lp) {
+    Node N;
+    N.Kind = LoopKind;
+    N.L.push_back(std::move(Lp));
+    return N;
+  }
+  static Node stmt(Stmt St) {
+    Node N;
+    N.Kind = StmtKind;
+    N.S = std::move(St);
+    return N;
+  }
+  bool isLoop() const { return Kind == LoopKind; }
+  const Loop &loop() const { return L.front(); }
+  Loop &loop() { return L.front(); }
+};
+
+struct Param {
+  std::string Name;
+  std::optional<int64_t> Value;
+  std::string Origin; ///< "literal", "constexpr", "macro", "template", ...
+};
+
+/// One outermost loop nest of a function.
+struct LoopNest {
+  std::string Function;
+  SourceLoc Loc;
+  std::vector<Param> Params;
+  std::vector<Array> Arrays;
+  Loop Root;
+
+  const Array *findArray(const std::string &Name) const;
+  const Param *findParam(const std::string &Name) const;
+};
+
+/// A nest the Frontend refused, with the reason (never a made-up count).
+struct SkippedNest {
+  std::string Function;
+  SourceLoc Loc;
+  std::string Reason;
+};
+
+/// Stable textual form used by --dump-ir and the lit tests.
+std::string printNest(const LoopNest &N);
+
+/// Calls \p F(Stmt, EnclosingLoops outermost-first) for every statement.
+template <typename Fn> void forEachStmt(const Loop &Root, Fn F);
+
+namespace detail {
+template <typename Fn>
+void walkStmts(const Loop &L, std::vector<const Loop *> &Stack, Fn &F) {
+  Stack.push_back(&L);
+  for (const Node &N : L.Body) {
+    if (N.isLoop())
+      walkStmts(N.loop(), Stack, F);
+    else
+      F(N.S, Stack);
+  }
+  Stack.pop_back();
+}
+} // namespace detail
+
+template <typename Fn> void forEachStmt(const Loop &Root, Fn F) {
+  std::vector<const Loop *> Stack;
+  detail::walkStmts(Root, Stack, F);
+}
+
+} // namespace roofline
+
+#endif // ROOFLINE_IR_LOOPNEST_H

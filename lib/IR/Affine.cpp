@@ -1,0 +1,123 @@
+//===- Affine.cpp - Affine expressions -------------------------------------===//
+
+#include "roofline/IR/Affine.h"
+
+#include <sstream>
+
+using namespace roofline;
+
+AffineExpr AffineExpr::var(const std::string &Name, int64_t Coeff) {
+  AffineExpr E;
+  if (Coeff != 0)
+    E.Terms[Name] = Coeff;
+  return E;
+}
+
+int64_t AffineExpr::coeff(const std::string &Name) const {
+  auto It = Terms.find(Name);
+  return It == Terms.end() ? 0 : It->second;
+}
+
+std::optional<AffineExpr> AffineExpr::add(const AffineExpr &O) const {
+  AffineExpr R = *this;
+  if (__builtin_add_overflow(R.Constant, O.Constant, &R.Constant))
+    return std::nullopt;
+  for (const auto &[Name, C] : O.Terms) {
+    int64_t &Slot = R.Terms[Name];
+    if (__builtin_add_overflow(Slot, C, &Slot))
+      return std::nullopt;
+    if (Slot == 0)
+      R.Terms.erase(Name);
+  }
+  return R;
+}
+
+std::optional<AffineExpr> AffineExpr::scale(int64_t K) const {
+  AffineExpr R;
+  if (K == 0)
+    return R;
+  if (__builtin_mul_overflow(Constant, K, &R.Constant))
+    return std::nullopt;
+  for (const auto &[Name, C] : Terms) {
+    int64_t V;
+    if (__builtin_mul_overflow(C, K, &V))
+      return std::nullopt;
+    R.Terms[Name] = V;
+  }
+  return R;
+}
+
+std::optional<AffineExpr> AffineExpr::sub(const AffineExpr &O) const {
+  std::optional<AffineExpr> Neg = O.scale(-1);
+  if (!Neg)
+    return std::nullopt;
+  return add(*Neg);
+}
+
+std::optional<AffineExpr> AffineExpr::addConstant(int64_t K) const {
+  return add(AffineExpr(K));
+}
+
+std::optional<AffineExpr>
+AffineExpr::substitute(const std::string &Name, const AffineExpr &E) const {
+  int64_t C = coeff(Name);
+  if (C == 0)
+    return *this;
+  AffineExpr Rest = *this;
+  Rest.Terms.erase(Name);
+  std::optional<AffineExpr> Scaled = E.scale(C);
+  if (!Scaled)
+    return std::nullopt;
+  return Rest.add(*Scaled);
+}
+
+std::string AffineExpr::str() const {
+  std::ostringstream OS;
+  bool First = true;
+  auto EmitSigned = [&](int64_t V, const std::string &Var) {
+    // Print "a - b" rather than "a + -b"; magnitudes via unsigned so that
+    // INT64_MIN prints correctly.
+    uint64_t Mag = V < 0 ? 0 - static_cast<uint64_t>(V) : V;
+    if (First)
+      OS << (V < 0 ? "-" : "");
+    else
+      OS << (V < 0 ? " - " : " + ");
+    First = false;
+    if (Var.empty())
+      OS << Mag;
+    else if (Mag == 1)
+      OS << Var;
+    else
+      OS << Mag << "*" << Var;
+  };
+  for (const auto &[Name, C] : Terms)
+    EmitSigned(C, Name);
+  if (Constant != 0 || First)
+    EmitSigned(Constant, "");
+  return OS.str();
+}
+
+std::string BoundTerm::str() const {
+  if (Divisor == 1)
+    return Expr.str();
+  std::string Inner = Expr.str();
+  if (!Expr.isConstant() && Expr.terms().size() + (Expr.constant() != 0) > 1)
+    Inner = "(" + Inner + ")";
+  return "floor(" + Inner + "/" + std::to_string(Divisor) + ")";
+}
+
+bool Bound::uses(const std::string &Name) const {
+  for (const BoundTerm &T : Terms)
+    if (T.Expr.uses(Name))
+      return true;
+  return false;
+}
+
+std::string Bound::str() const {
+  if (Kind == Single)
+    return Terms.front().str();
+  std::string S = Kind == Min ? "min(" : "max(";
+  for (size_t I = 0; I < Terms.size(); ++I)
+    S += (I ? ", " : "") + Terms[I].str();
+  return S + ")";
+}

@@ -1,0 +1,17 @@
+import os
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "roofline-lint"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".c", ".cpp", ".cu", ".test", ".yaml"]
+config.excludes = ["Inputs", "unit", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.roofline_obj_root, "test")
+
+llvm_config.use_default_substitutions()  # FileCheck, not, count
+config.substitutions.append(("%kernels", os.path.join(config.roofline_src_root, "kernels")))
+config.substitutions.append(("%python", config.python_executable))
+llvm_config.add_tool_substitutions(
+    [ToolSubst("roofline-lint", unresolved="fatal")], [config.roofline_tools_dir])
