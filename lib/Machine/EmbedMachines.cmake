@@ -1,4 +1,5 @@
 # Writes OUT: one {"name", R"(yaml)"} entry per file in FILES.
+string(REPLACE "|" ";" FILES "${FILES}")
 set(Body "")
 foreach(F ${FILES})
   get_filename_component(Name "${F}" NAME_WE)

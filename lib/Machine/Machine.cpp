@@ -1,1 +1,545 @@
-// placeholder: being written
+//===- Machine.cpp - Hardware models read from YAML machine files ---------===//
+//
+// The file is first read into a small owned tree (the YAML parser streams, so
+// nodes cannot be revisited), then validated field by field. Every error names
+// the file, the line and the field: a machine file is user input, and a wrong
+// peak silently skews every verdict.
+//
+//===----------------------------------------------------------------------===//
+
+#include "roofline/Machine/Machine.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/YAMLParser.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+using namespace llvm;
+
+namespace roofline {
+
+namespace {
+
+struct BuiltinMachine {
+  const char *Name;
+  const char *Text;
+};
+
+// One entry per machines/*.yaml, generated at build time.
+const BuiltinMachine Builtins[] = {
+#include "BuiltinMachines.inc"
+};
+
+// The parsed file, owned, with the line of every node and key.
+struct YNode {
+  enum KindTy { Null, Scalar, Mapping, Sequence };
+  KindTy Kind = Null;
+  std::string Value; // Scalar
+  unsigned Line = 0;
+  std::vector<std::string> Keys;     // Mapping
+  std::vector<unsigned> KeyLines;    // Mapping
+  std::vector<YNode> Children;       // Mapping values or Sequence items
+
+  const char *kindName() const {
+    switch (Kind) {
+    case Null:
+      return "nothing";
+    case Scalar:
+      return "a scalar";
+    case Mapping:
+      return "a mapping";
+    case Sequence:
+      return "a sequence";
+    }
+    return "?";
+  }
+};
+
+/// Reads and validates one file, accumulating into a Machine.
+class MachineParser {
+public:
+  MachineParser(StringRef Yaml, StringRef Path) : Yaml(Yaml), Path(Path) {}
+
+  Expected<Machine> parse();
+
+private:
+  StringRef Yaml;
+  std::string Path;
+  SourceMgr SM;
+
+  Error error(unsigned Line, const Twine &Msg) const {
+    return createStringError(inconvertibleErrorCode(),
+                             Path + ":" + Twine(Line) + ": " + Msg);
+  }
+
+  unsigned lineOf(SMLoc Loc) const {
+    return Loc.isValid() ? SM.getLineAndColumn(Loc).first : 1;
+  }
+
+  Expected<YNode> convert(yaml::Node *N);
+
+  /// Rejects keys outside \p Allowed; checks \p Required are present.
+  /// \p Line is where a missing field is reported: the mapping's own key.
+  Error checkKeys(const YNode &Map, ArrayRef<StringRef> Allowed,
+                  ArrayRef<StringRef> Required, const Twine &Where,
+                  unsigned Line) const;
+
+  Expected<const YNode *> expectKind(const YNode &N, YNode::KindTy Kind,
+                                     StringRef Field) const;
+  Expected<std::string> getString(const YNode &N, StringRef Field,
+                                  const Twine &Ctx) const;
+  Expected<double> getPositive(const YNode &N, StringRef Field,
+                               const Twine &Ctx, bool Whole) const;
+  Expected<bool> getBool(const YNode &N, StringRef Field) const;
+};
+
+Expected<YNode> MachineParser::convert(yaml::Node *N) {
+  YNode Out;
+  Out.Line = lineOf(N->getSourceRange().Start);
+  if (auto *S = dyn_cast<yaml::ScalarNode>(N)) {
+    SmallString<64> Storage;
+    Out.Kind = YNode::Scalar;
+    Out.Value = S->getValue(Storage).str();
+    // A plain '~' or 'null' is YAML's null, not the text "null".
+    if (S->getRawValue() == "~" || S->getRawValue() == "null")
+      Out.Kind = YNode::Null;
+    return Out;
+  }
+  if (auto *B = dyn_cast<yaml::BlockScalarNode>(N)) {
+    Out.Kind = YNode::Scalar;
+    Out.Value = B->getValue().str();
+    return Out;
+  }
+  if (isa<yaml::NullNode>(N))
+    return Out;
+  if (isa<yaml::AliasNode>(N))
+    return error(Out.Line, "YAML aliases are not supported in machine files");
+  if (auto *M = dyn_cast<yaml::MappingNode>(N)) {
+    Out.Kind = YNode::Mapping;
+    for (yaml::KeyValueNode &KV : *M) {
+      yaml::Node *K = KV.getKey();
+      if (!K)
+        break; // The scanner reported the error.
+      auto *KS = dyn_cast<yaml::ScalarNode>(K);
+      unsigned KLine = lineOf(K->getSourceRange().Start);
+      if (!KS)
+        return error(KLine, "mapping keys must be plain names");
+      SmallString<32> KStorage;
+      std::string Key = KS->getValue(KStorage).str();
+      if (llvm::is_contained(Out.Keys, Key))
+        return error(KLine, "duplicate field '" + Key + "'");
+      yaml::Node *V = KV.getValue();
+      if (!V)
+        break;
+      Expected<YNode> Child = convert(V);
+      if (!Child)
+        return Child.takeError();
+      // An empty value ("f32:") has no position of its own; use the key's.
+      if (Child->Kind == YNode::Null)
+        Child->Line = KLine;
+      Out.Keys.push_back(std::move(Key));
+      Out.KeyLines.push_back(KLine);
+      Out.Children.push_back(std::move(*Child));
+    }
+    return Out;
+  }
+  if (auto *Seq = dyn_cast<yaml::SequenceNode>(N)) {
+    Out.Kind = YNode::Sequence;
+    for (yaml::Node &Item : *Seq) {
+      Expected<YNode> Child = convert(&Item);
+      if (!Child)
+        return Child.takeError();
+      Out.Children.push_back(std::move(*Child));
+    }
+    return Out;
+  }
+  return error(Out.Line, "unsupported YAML node");
+}
+
+Error MachineParser::checkKeys(const YNode &Map, ArrayRef<StringRef> Allowed,
+                               ArrayRef<StringRef> Required,
+                               const Twine &Where, unsigned Line) const {
+  for (size_t I = 0; I < Map.Keys.size(); ++I) {
+    if (llvm::is_contained(Allowed, StringRef(Map.Keys[I])))
+      continue;
+    return error(Map.KeyLines[I], "unknown field '" + Map.Keys[I] + "'" +
+                                      Where + " (expected one of: " +
+                                      join(Allowed, ", ") + ")");
+  }
+  for (StringRef R : Required)
+    if (!llvm::is_contained(Map.Keys, R.str()))
+      return error(Line, "missing required field '" + R + "'" + Where);
+  return Error::success();
+}
+
+Expected<std::string> MachineParser::getString(const YNode &N, StringRef Field,
+                                               const Twine &Ctx) const {
+  if (N.Kind != YNode::Scalar || N.Value.empty())
+    return error(N.Line, "'" + Field + "' must be a non-empty string, got " +
+                             N.kindName() + Ctx);
+  return N.Value;
+}
+
+Expected<double> MachineParser::getPositive(const YNode &N, StringRef Field,
+                                            const Twine &Ctx,
+                                            bool Whole) const {
+  if (N.Kind != YNode::Scalar)
+    return error(N.Line, "'" + Field + "' must be a positive number, got " +
+                             N.kindName() + Ctx);
+  double V = 0;
+  StringRef Text = StringRef(N.Value).trim();
+  // getAsDouble accepts "nan" and "inf"; the range check below rejects them.
+  if (Text.getAsDouble(V) || !std::isfinite(V) || !(V > 0))
+    return error(N.Line, "'" + Field + "' must be a positive number, got " +
+                             N.Value + Ctx);
+  if (Whole && V != std::floor(V))
+    return error(N.Line, "'" + Field + "' must be a whole number, got " +
+                             N.Value + Ctx);
+  return V;
+}
+
+Expected<bool> MachineParser::getBool(const YNode &N, StringRef Field) const {
+  if (N.Kind == YNode::Scalar)
+    if (std::optional<bool> B = yaml::parseBool(N.Value))
+      return *B;
+  return error(N.Line, "'" + Field + "' must be true or false, got " +
+                           (N.Kind == YNode::Scalar ? N.Value
+                                                    : std::string(N.kindName())));
+}
+
+// Precisions a file may key a peak by (parsePrecision's names).
+constexpr StringRef PrecisionKeys[] = {"f64", "f32", "f16", "bf16",
+                                       "i8",  "i32", "i64"};
+// Matrix-unit peaks: kept apart because plain loops never reach them.
+constexpr StringRef TensorKeys[] = {"f64-tensor", "tf32-tensor", "f16-tensor",
+                                    "bf16-tensor", "fp8-tensor", "i8-tensor",
+                                    "i4-tensor"};
+
+Expected<Machine> MachineParser::parse() {
+  // Capture the scanner's own diagnostics instead of printing them.
+  std::string ScanError;
+  SM.setDiagHandler(
+      [](const SMDiagnostic &D, void *Ctx) {
+        auto *Out = static_cast<std::string *>(Ctx);
+        if (Out->empty())
+          *Out = (Twine(D.getLineNo()) + ": " + D.getMessage()).str();
+      },
+      &ScanError);
+  yaml::Stream Stream(MemoryBufferRef(Yaml, Path), SM, /*ShowColors=*/false);
+
+  std::optional<YNode> Root;
+  unsigned Docs = 0;
+  for (yaml::Document &Doc : Stream) {
+    ++Docs;
+    yaml::Node *N = Doc.getRoot();
+    if (!N || Docs > 1) {
+      Doc.skip();
+      continue;
+    }
+    Expected<YNode> Tree = convert(N);
+    if (!Tree)
+      return Tree.takeError();
+    Root = std::move(*Tree);
+  }
+  if (!ScanError.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             Path + ":" + ScanError);
+  if (Docs > 1)
+    return error(1, "a machine file holds one YAML document, found " +
+                        Twine(Docs));
+  if (!Root || Root->Kind != YNode::Mapping)
+    return error(Root ? Root->Line : 1,
+                 "a machine file must be a mapping of fields (name, kind, "
+                 "capacity_bytes, peaks, memory, ...)");
+
+  static constexpr StringRef TopKeys[] = {
+      "name",    "description", "kind",   "capacity_bytes", "line_bytes",
+      "write_allocate", "peaks", "memory", "sources"};
+  if (Error E = checkKeys(*Root, TopKeys,
+                          {"name", "kind", "capacity_bytes", "peaks", "memory"},
+                          "", 1))
+    return std::move(E);
+
+  Machine M;
+  M.Path = Path;
+  const YNode *PeaksNode = nullptr, *MemoryNode = nullptr, *SourcesNode = nullptr;
+  unsigned PeaksLine = 1, MemoryLine = 1, SourcesLine = 1;
+  std::optional<unsigned> LineBytes;
+  std::optional<bool> WriteAllocate;
+  for (size_t I = 0; I < Root->Keys.size(); ++I) {
+    StringRef Key = Root->Keys[I];
+    const YNode &V = Root->Children[I];
+    if (Key == "name") {
+      Expected<std::string> S = getString(V, Key, "");
+      if (!S)
+        return S.takeError();
+      if (StringRef(*S).find_first_of(" \t/") != StringRef::npos)
+        return error(V.Line, "'name' must be a single word (no spaces or "
+                             "slashes), got '" + *S + "'");
+      M.Name = *S;
+    } else if (Key == "description") {
+      Expected<std::string> S = getString(V, Key, "");
+      if (!S)
+        return S.takeError();
+      M.Description = *S;
+    } else if (Key == "kind") {
+      if (V.Kind != YNode::Scalar || (V.Value != "gpu" && V.Value != "cpu"))
+        return error(V.Line, "'kind' must be 'gpu' or 'cpu', got " +
+                                 (V.Kind == YNode::Scalar
+                                      ? "'" + V.Value + "'"
+                                      : std::string(V.kindName())));
+      M.Kind = V.Value;
+    } else if (Key == "capacity_bytes") {
+      Expected<double> D = getPositive(V, Key, "", /*Whole=*/true);
+      if (!D)
+        return D.takeError();
+      M.CapacityBytes = *D;
+    } else if (Key == "line_bytes") {
+      Expected<double> D = getPositive(V, Key, "", /*Whole=*/true);
+      if (!D)
+        return D.takeError();
+      if (*D > 65536 || !isPowerOf2_64(static_cast<uint64_t>(*D)))
+        return error(V.Line, "'line_bytes' must be a power of two, got " +
+                                 V.Value);
+      LineBytes = static_cast<unsigned>(*D);
+    } else if (Key == "write_allocate") {
+      Expected<bool> B = getBool(V, Key);
+      if (!B)
+        return B.takeError();
+      WriteAllocate = *B;
+    } else if (Key == "peaks") {
+      PeaksNode = &V;
+      PeaksLine = Root->KeyLines[I];
+    } else if (Key == "memory") {
+      MemoryNode = &V;
+      MemoryLine = Root->KeyLines[I];
+    } else if (Key == "sources") {
+      SourcesNode = &V;
+      SourcesLine = Root->KeyLines[I];
+    }
+  }
+  if (M.Description.empty())
+    M.Description = M.Name;
+  // Defaults follow the kind: GPUs move 128-byte lines and do not fetch a
+  // line to write it; CPUs move 64-byte lines and write-allocate.
+  M.LineBytes = LineBytes ? *LineBytes : (M.Kind == "gpu" ? 128 : 64);
+  M.WriteAllocate = WriteAllocate ? *WriteAllocate : M.Kind == "cpu";
+
+  // peaks
+  if (PeaksNode->Kind != YNode::Mapping)
+    return error(PeaksLine, "'peaks' must be a mapping of precision to "
+                                  "FLOP/s, got " +
+                                      Twine(PeaksNode->kindName()));
+  {
+    SmallVector<StringRef, 16> Allowed(std::begin(PrecisionKeys),
+                                       std::end(PrecisionKeys));
+    Allowed.append(std::begin(TensorKeys), std::end(TensorKeys));
+    if (Error E = checkKeys(*PeaksNode, Allowed, {"f32"}, " in 'peaks'", PeaksLine))
+      return std::move(E);
+  }
+  for (size_t I = 0; I < PeaksNode->Keys.size(); ++I) {
+    const std::string &Key = PeaksNode->Keys[I];
+    Expected<double> D =
+        getPositive(PeaksNode->Children[I], Key, " (in 'peaks')", false);
+    if (!D)
+      return D.takeError();
+    if (std::optional<Precision> P = parsePrecision(Key);
+        P && *P != Precision::Unknown)
+      M.Peak[*P] = *D;
+    else
+      M.TensorPeak[Key] = *D;
+  }
+
+  // memory
+  if (MemoryNode->Kind != YNode::Sequence || MemoryNode->Children.empty())
+    return error(MemoryLine,
+                 "'memory' must be a non-empty sequence of levels (main "
+                 "memory first), got " +
+                     Twine(MemoryNode->Kind == YNode::Sequence
+                               ? "an empty sequence"
+                               : MemoryNode->kindName()));
+  for (size_t I = 0; I < MemoryNode->Children.size(); ++I) {
+    const YNode &L = MemoryNode->Children[I];
+    if (L.Kind != YNode::Mapping)
+      return error(L.Line, "each 'memory' level must be a mapping {name, "
+                           "bandwidth, size}, got " +
+                               Twine(L.kindName()));
+    bool IsMain = I == 0;
+    static constexpr StringRef LevelKeys[] = {"name", "bandwidth", "size",
+                                              "instances", "line_bytes"};
+    SmallVector<StringRef, 3> Required = {"name", "bandwidth"};
+    if (!IsMain)
+      Required.push_back("size");
+    // Name the level in messages as soon as it has one.
+    std::string Named;
+    for (size_t J = 0; J < L.Keys.size(); ++J)
+      if (L.Keys[J] == "name" && L.Children[J].Kind == YNode::Scalar)
+        Named = " '" + L.Children[J].Value + "'";
+    std::string Where = (" in memory level " + Twine(I + 1) + Named +
+                         (IsMain ? " (main memory)" : ""))
+                            .str();
+    if (Error E = checkKeys(L, LevelKeys, Required, Where, L.Line))
+      return std::move(E);
+    MemoryLevel Level;
+    for (size_t J = 0; J < L.Keys.size(); ++J)
+      if (L.Keys[J] == "name") {
+        Expected<std::string> S = getString(L.Children[J], "name", Where);
+        if (!S)
+          return S.takeError();
+        Level.Name = *S;
+      }
+    if (M.findLevel(Level.Name))
+      return error(L.Line, "duplicate memory level '" + Level.Name + "'");
+    std::string Ctx = " (in memory level '" + Level.Name + "')";
+    for (size_t J = 0; J < L.Keys.size(); ++J) {
+      StringRef Key = L.Keys[J];
+      const YNode &V = L.Children[J];
+      if (Key == "name")
+        continue;
+      if (Key == "size" && IsMain)
+        return error(L.KeyLines[J], "'size' does not apply to main memory '" +
+                                        Level.Name +
+                                        "'; its size is 'capacity_bytes'");
+      Expected<double> D = getPositive(V, Key, Ctx, Key != "bandwidth");
+      if (!D)
+        return D.takeError();
+      if (Key == "bandwidth") {
+        Level.BandwidthBytesPerS = *D;
+      } else if (Key == "size") {
+        Level.SizeBytes = *D;
+      } else if (Key == "instances") {
+        Level.Instances = static_cast<unsigned>(*D);
+      } else if (Key == "line_bytes") {
+        if (*D > 65536 || !isPowerOf2_64(static_cast<uint64_t>(*D)))
+          return error(V.Line, "'line_bytes' must be a power of two, got " +
+                                   V.Value + Ctx);
+        Level.LineBytes = static_cast<unsigned>(*D);
+      }
+    }
+    M.Levels.push_back(std::move(Level));
+  }
+
+  // sources: every key must name a figure of this file, so a typo cannot
+  // leave a figure silently unsourced.
+  if (SourcesNode) {
+    if (SourcesNode->Kind != YNode::Mapping)
+      return error(SourcesLine,
+                   "'sources' must be a mapping of field to text, got " +
+                       Twine(SourcesNode->kindName()));
+    for (size_t I = 0; I < SourcesNode->Keys.size(); ++I) {
+      const std::string &Key = SourcesNode->Keys[I];
+      bool Known = llvm::is_contained(PeaksNode->Keys, Key) ||
+                   M.findLevel(Key) || Key == "capacity_bytes";
+      if (!Known)
+        return error(SourcesNode->KeyLines[I],
+                     "unknown field '" + Key +
+                         "' in 'sources' (expected a key of 'peaks', a "
+                         "memory level name, or 'capacity_bytes')");
+      Expected<std::string> S =
+          getString(SourcesNode->Children[I], Key, " (in 'sources')");
+      if (!S)
+        return S.takeError();
+      M.Sources[Key] = *S;
+    }
+  }
+  return M;
+}
+
+} // namespace
+
+double Machine::peakFor(Precision P) const {
+  auto It = Peak.find(P);
+  if (It != Peak.end())
+    return It->second;
+  It = Peak.find(Precision::F32);
+  return It != Peak.end() ? It->second : 0.0;
+}
+
+const char *tensorPeakKey(Precision P) {
+  switch (P) {
+  case Precision::F64:
+    return "f64-tensor";
+  case Precision::F32:
+    return "tf32-tensor"; // fp32 GEMMs reach tensor cores only as TF32
+  case Precision::F16:
+    return "f16-tensor";
+  case Precision::BF16:
+    return "bf16-tensor";
+  case Precision::I8:
+    return "i8-tensor";
+  default:
+    return nullptr;
+  }
+}
+
+std::optional<double> Machine::tensorPeakFor(Precision P) const {
+  const char *Key = tensorPeakKey(P);
+  if (!Key)
+    return std::nullopt;
+  auto It = TensorPeak.find(Key);
+  if (It == TensorPeak.end())
+    return std::nullopt;
+  return It->second;
+}
+
+double Machine::ridge(Precision P) const {
+  if (Levels.empty() || Levels.front().BandwidthBytesPerS <= 0)
+    return 0;
+  return peakFor(P) / Levels.front().BandwidthBytesPerS;
+}
+
+const MemoryLevel *Machine::findLevel(StringRef Name) const {
+  for (const MemoryLevel &L : Levels)
+    if (L.Name == Name)
+      return &L;
+  return nullptr;
+}
+
+std::vector<std::string> builtinMachineNames() {
+  std::vector<std::string> Names;
+  for (const BuiltinMachine &B : Builtins)
+    Names.push_back(B.Name);
+  llvm::sort(Names);
+  return Names;
+}
+
+const char *defaultMachineName() { return "rtx-a6000"; }
+
+std::optional<StringRef> builtinMachineText(StringRef Name) {
+  for (const BuiltinMachine &B : Builtins)
+    if (Name == B.Name)
+      return StringRef(B.Text);
+  return std::nullopt;
+}
+
+Expected<Machine> parseMachine(StringRef Yaml, StringRef Path) {
+  return MachineParser(Yaml, Path).parse();
+}
+
+Expected<Machine> loadMachine(StringRef NameOrPath) {
+  if (std::optional<StringRef> Text = builtinMachineText(NameOrPath)) {
+    Expected<Machine> M =
+        parseMachine(*Text, ("machines/" + NameOrPath + ".yaml").str());
+    if (M)
+      M->Path = "<builtin>";
+    return M;
+  }
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFile(NameOrPath, /*IsText=*/true);
+  if (Buf)
+    return parseMachine((*Buf)->getBuffer(), NameOrPath);
+  return createStringError(
+      inconvertibleErrorCode(),
+      "unknown machine '" + NameOrPath + "' (known: " +
+          join(builtinMachineNames(), ", ") +
+          "); or give a path to a YAML machine file");
+}
+
+} // namespace roofline

@@ -1,1 +1,379 @@
-// placeholder: being written
+//===- Report.cpp - Text diagnostics and JSON for analyzed nests ----------===//
+
+#include "roofline/Report/Report.h"
+
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace roofline;
+
+std::string roofline::withThousands(Int128 V) {
+  std::string Digits = int128ToString(V);
+  bool Neg = !Digits.empty() && Digits[0] == '-';
+  if (Neg)
+    Digits.erase(0, 1);
+  std::string Out;
+  for (size_t I = 0; I < Digits.size(); ++I) {
+    if (I && (Digits.size() - I) % 3 == 0)
+      Out += ',';
+    Out += Digits[I];
+  }
+  return (Neg ? "-" : "") + Out;
+}
+
+namespace {
+
+std::string fmtG(double V, int Digits = 3) {
+  char Buf[64];
+  snprintf(Buf, sizeof(Buf), "%.*g", Digits, V);
+  return Buf;
+}
+
+std::string countStr(const Count &C) {
+  if (C.Value)
+    return withThousands(*C.Value);
+  if (C.Formula)
+    return C.Formula->str();
+  return "?";
+}
+
+} // namespace
+
+std::string roofline::formatSeconds(double S) {
+  if (!std::isfinite(S))
+    return "inf s";
+  static const std::pair<double, const char *> Units[] = {
+      {1, "s"}, {1e-3, "ms"}, {1e-6, "us"}, {1e-9, "ns"}, {1e-12, "ps"}};
+  for (const auto &[Scale, Name] : Units)
+    if (S >= Scale || Scale == 1e-12)
+      return fmtG(S / Scale) + " " + Name;
+  return fmtG(S) + " s";
+}
+
+std::string roofline::formatRate(double V, const char *Unit) {
+  static const std::pair<double, const char *> Prefixes[] = {
+      {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
+  for (const auto &[Scale, Name] : Prefixes)
+    if (V >= Scale)
+      return fmtG(V / Scale) + " " + Name + Unit;
+  return fmtG(V) + " " + Unit;
+}
+
+//===----------------------------------------------------------------------===//
+// Text
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+class SourceCache {
+public:
+  /// The line \p Line of \p File, or empty when it cannot be read.
+  llvm::StringRef line(const std::string &File, unsigned Line) {
+    auto &Buf = Files[File];
+    if (!Buf) {
+      auto B = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
+      if (!B)
+        return "";
+      Buf = std::move(*B);
+    }
+    llvm::StringRef Text = Buf->getBuffer();
+    for (unsigned I = 1; I < Line && !Text.empty(); ++I)
+      Text = Text.split('\n').second;
+    return Text.split('\n').first;
+  }
+
+private:
+  std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> Files;
+};
+
+void diag(llvm::raw_ostream &OS, const SourceLoc &L, const char *Severity,
+          const std::string &Msg, SourceCache *Src) {
+  OS << L.File << ":" << L.Line << ":" << L.Column << ": " << Severity << ": "
+     << Msg << "\n";
+  if (!Src)
+    return;
+  llvm::StringRef Code = Src->line(L.File, L.Line);
+  if (Code.empty())
+    return;
+  std::string Num = std::to_string(L.Line);
+  OS << llvm::format("%5s", Num.c_str()) << " | " << Code << "\n";
+  OS << "      | ";
+  for (unsigned I = 1; I < L.Column && I <= Code.size(); ++I)
+    OS << (Code[I - 1] == '\t' ? '\t' : ' ');
+  OS << "^\n";
+}
+
+std::string flopsByTypeStr(const NestCounts &C) {
+  std::string S;
+  for (const auto &[P, Cnt] : C.FlopsByType) {
+    if (Cnt.Value && *Cnt.Value == 0)
+      continue;
+    S += (S.empty() ? "" : ", ") + std::string(precisionName(P)) + ": " +
+         countStr(Cnt);
+  }
+  return S;
+}
+
+std::string verdictLine(const AnalyzedNest &A, const Report &R) {
+  const NestVerdict &J = A.Judged;
+  std::string Who = A.Nest.Function + ": ";
+  if (!J.V)
+    return Who + "no verdict on " + R.M->Name + ": " + J.WhyNot;
+  const Verdict &V = *J.V;
+  std::string S = Who + boundKindName(V.Bound) + " on " + R.M->Name + " (" +
+                  V.Model + " traffic): AI " + fmtG(V.Intensity, 4) +
+                  " FLOP/B ";
+  if (V.Bound == BoundKind::DoesNotFit)
+    return S + "but its " + fmtG(V.FootprintBytes / 1e9) +
+           " GB footprint exceeds the " + fmtG(R.M->CapacityBytes / 1e9) +
+           " GB memory";
+  S += std::string(V.Intensity >= V.Ridge ? "above" : "below") +
+       " the ridge " + fmtG(V.Ridge, 4) + "; time floor " +
+       formatSeconds(V.Time);
+  return S;
+}
+
+void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
+                   const Report &R, SourceCache *Src) {
+  const SourceLoc &L = A.Nest.Loc;
+  const NestCounts &C = A.Counts;
+  diag(OS, L, "remark", verdictLine(A, R) + " [roofline-verdict]", Src);
+  std::string FlopsBy = flopsByTypeStr(C);
+  diag(OS, L, "note",
+       countStr(C.Macs) + " MACs, " + countStr(C.Flops) + " FLOPs" +
+           (FlopsBy.empty() ? "" : " (" + FlopsBy + ")") + "; " +
+           countStr(C.BytesCompulsory) + " bytes compulsory, " +
+           countStr(C.BytesNoReuse) + " bytes no-reuse",
+       nullptr);
+  if (A.Judged.V) {
+    const Verdict &V = *A.Judged.V;
+    diag(OS, L, "note",
+         "math " + formatSeconds(V.TimeCompute) + " at " +
+             formatRate(V.Peak, "FLOP/s") + " (" + precisionName(V.Prec) +
+             "), data " + formatSeconds(V.TimeMemory) + " at " +
+             formatRate(V.Bandwidth, "B/s") + "; attainable " +
+             formatRate(V.Attainable, "FLOP/s"),
+         nullptr);
+  }
+  if (C.Macs.Formula && C.Flops.Formula && C.BytesCompulsory.Formula)
+    diag(OS, L, "note",
+         "as formulas: MACs = " + C.Macs.Formula->str() + ", FLOPs = " +
+             C.Flops.Formula->str() + ", bytes compulsory = " +
+             C.BytesCompulsory.Formula->str(),
+         nullptr);
+  if (const auto &X = A.Judged.Cross)
+    diag(OS, L, "note",
+         "the verdict flips at " + X->Param + " = " + fmtG(X->Value, 4) +
+             ": " + (X->ComputeBoundAbove ? "memory" : "compute") +
+             "-bound below, " + (X->ComputeBoundAbove ? "compute" : "memory") +
+             "-bound above",
+         nullptr);
+  for (const std::string &Note : C.Notes)
+    diag(OS, L, "note", Note, nullptr);
+}
+
+} // namespace
+
+void roofline::printText(llvm::raw_ostream &OS, const Report &R,
+                         bool ShowSource) {
+  SourceCache Cache;
+  SourceCache *Src = ShowSource ? &Cache : nullptr;
+  // Nests and skipped nests interleave in source order.
+  size_t I = 0, J = 0;
+  auto Before = [](const SourceLoc &A, const SourceLoc &B) {
+    return std::tie(A.File, A.Line, A.Column) <
+           std::tie(B.File, B.Line, B.Column);
+  };
+  while (I < R.Nests.size() || J < R.Skipped.size()) {
+    bool TakeNest =
+        J == R.Skipped.size() ||
+        (I < R.Nests.size() && !Before(R.Skipped[J].Loc, R.Nests[I].Nest.Loc));
+    if (TakeNest) {
+      printNestText(OS, R.Nests[I++], R, Src);
+      continue;
+    }
+    const SkippedNest &S = R.Skipped[J++];
+    diag(OS, S.Loc, "note",
+         "loop nest not analyzed: " + S.Reason + " [roofline-unanalyzable]",
+         Src);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// JSON
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+llvm::json::Value number(Int128 V) {
+  if (V >= std::numeric_limits<int64_t>::min() &&
+      V <= std::numeric_limits<int64_t>::max())
+    return static_cast<int64_t>(V);
+  return static_cast<double>(V); // beyond int64: JSON numbers are doubles
+}
+
+llvm::json::Value countJSON(const Count &C) {
+  if (C.Value)
+    return number(*C.Value);
+  return nullptr;
+}
+
+llvm::json::Value formulaJSON(const Count &C) {
+  if (C.Formula)
+    return C.Formula->str();
+  return nullptr;
+}
+
+llvm::json::Value intensityJSON(const NestCounts &C, const Count &Bytes) {
+  if (!C.Flops.Value || !Bytes.Value)
+    return nullptr;
+  if (*Bytes.Value == 0)
+    return nullptr;
+  return static_cast<double>(*C.Flops.Value) /
+         static_cast<double>(*Bytes.Value);
+}
+
+llvm::json::Object locJSON(const SourceLoc &L, const std::string &Function) {
+  return llvm::json::Object{{"file", L.File},
+                            {"line", static_cast<int64_t>(L.Line)},
+                            {"column", static_cast<int64_t>(L.Column)},
+                            {"function", Function}};
+}
+
+llvm::json::Value verdictJSON(const NestVerdict &J) {
+  llvm::json::Object O;
+  if (J.V) {
+    const Verdict &V = *J.V;
+    O["machine"] = V.MachineName;
+    O["model"] = V.Model;
+    O["bound"] = boundKindName(V.Bound);
+    O["precision"] = precisionName(V.Prec);
+    O["ridge"] = V.Ridge;
+    O["intensity"] = std::isfinite(V.Intensity)
+                         ? llvm::json::Value(V.Intensity)
+                         : llvm::json::Value(nullptr);
+    O["peak_flops_per_s"] = V.Peak;
+    O["bandwidth_bytes_per_s"] = V.Bandwidth;
+    O["attainable_flops_per_s"] = V.Attainable;
+    O["time_compute_s"] = V.TimeCompute;
+    O["time_memory_s"] = V.TimeMemory;
+    O["time_s"] = V.Time;
+    O["footprint_bytes"] = V.FootprintBytes;
+  } else {
+    O["bound"] = nullptr;
+    O["why_not"] = J.WhyNot;
+  }
+  if (!J.IntensityFormula.empty())
+    O["intensity_formula"] = J.IntensityFormula;
+  if (J.Cross)
+    O["crossover"] = llvm::json::Object{
+        {"param", J.Cross->Param},
+        {"value", J.Cross->Value},
+        {"compute_bound_above", J.Cross->ComputeBoundAbove}};
+  return O;
+}
+
+llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
+  const NestCounts &C = A.Counts;
+  llvm::json::Object O = locJSON(A.Nest.Loc, A.Nest.Function);
+
+  llvm::json::Array Loops;
+  for (const LoopTrip &T : C.Loops)
+    Loops.push_back(llvm::json::Object{{"iv", T.IV},
+                                       {"first", T.First},
+                                       {"last", T.Last},
+                                       {"step", T.Step},
+                                       {"trip", T.TripPerEntry},
+                                       {"total", countJSON(T.Total)},
+                                       {"total_formula", formulaJSON(T.Total)}});
+  O["loops"] = std::move(Loops);
+
+  llvm::json::Object Params;
+  for (const Param &P : A.Nest.Params)
+    Params[P.Name] = P.Value ? llvm::json::Value(*P.Value)
+                             : llvm::json::Value(nullptr);
+  O["params"] = std::move(Params);
+
+  llvm::json::Object ByType, MacsByType, Calls;
+  for (const auto &[P, Cnt] : C.FlopsByType)
+    ByType[precisionName(P)] = countJSON(Cnt);
+  for (const auto &[P, Cnt] : C.MacsByType)
+    MacsByType[precisionName(P)] = countJSON(Cnt);
+  for (const auto &[Name, Cnt] : C.Calls)
+    Calls[Name] = countJSON(Cnt);
+  O["counts"] = llvm::json::Object{{"iterations", countJSON(C.Iterations)},
+                                   {"macs", countJSON(C.Macs)},
+                                   {"flops", countJSON(C.Flops)},
+                                   {"intops", countJSON(C.IntOps)},
+                                   {"loads", countJSON(C.Loads)},
+                                   {"stores", countJSON(C.Stores)},
+                                   {"flops_by_type", std::move(ByType)},
+                                   {"macs_by_type", std::move(MacsByType)},
+                                   {"calls", std::move(Calls)}};
+  O["symbolic"] =
+      llvm::json::Object{{"iterations", formulaJSON(C.Iterations)},
+                         {"macs", formulaJSON(C.Macs)},
+                         {"flops", formulaJSON(C.Flops)},
+                         {"loads", formulaJSON(C.Loads)},
+                         {"stores", formulaJSON(C.Stores)},
+                         {"bytes_no_reuse", formulaJSON(C.BytesNoReuse)},
+                         {"bytes_compulsory", formulaJSON(C.BytesCompulsory)}};
+  O["bytes"] = llvm::json::Object{{"no_reuse", countJSON(C.BytesNoReuse)},
+                                  {"compulsory", countJSON(C.BytesCompulsory)}};
+  O["intensity"] =
+      llvm::json::Object{{"no_reuse", intensityJSON(C, C.BytesNoReuse)},
+                         {"compulsory", intensityJSON(C, C.BytesCompulsory)}};
+
+  llvm::json::Array Arrays;
+  for (const ArrayTraffic &T : C.Arrays)
+    Arrays.push_back(llvm::json::Object{
+        {"name", T.Name},
+        {"type", precisionName(T.Elem)},
+        {"element_bytes", static_cast<int64_t>(T.ElemBytes)},
+        {"loads", countJSON(T.Loads)},
+        {"stores", countJSON(T.Stores)},
+        {"elements_read", countJSON(T.ElementsRead)},
+        {"elements_written", countJSON(T.ElementsWritten)}});
+  O["arrays"] = std::move(Arrays);
+  O["verdict"] = verdictJSON(A.Judged);
+
+  llvm::json::Array Notes;
+  for (const std::string &N : C.Notes)
+    Notes.push_back(N);
+  O["notes"] = std::move(Notes);
+  (void)R;
+  return O;
+}
+
+} // namespace
+
+llvm::json::Value roofline::toJSON(const Report &R) {
+  llvm::json::Array Nests, Skipped;
+  for (const AnalyzedNest &A : R.Nests)
+    Nests.push_back(nestJSON(A, R));
+  for (const SkippedNest &S : R.Skipped) {
+    llvm::json::Object O = locJSON(S.Loc, S.Function);
+    O["reason"] = S.Reason;
+    Skipped.push_back(std::move(O));
+  }
+  const Machine &M = *R.M;
+  llvm::json::Object Peaks;
+  for (const auto &[P, V] : M.Peak)
+    Peaks[precisionName(P)] = V;
+  llvm::json::Object Mach{
+      {"name", M.Name},
+      {"description", M.Description},
+      {"peaks", std::move(Peaks)},
+      {"bandwidth_bytes_per_s", M.mainMemory().BandwidthBytesPerS},
+      {"capacity_bytes", M.CapacityBytes},
+      {"ridge_f32", M.peakFor(Precision::F32) /
+                        M.mainMemory().BandwidthBytesPerS}};
+  return llvm::json::Object{{"version", 1},
+                            {"machine", std::move(Mach)},
+                            {"model", trafficModelName(R.Model)},
+                            {"nests", std::move(Nests)},
+                            {"skipped", std::move(Skipped)}};
+}

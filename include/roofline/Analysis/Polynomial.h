@@ -27,6 +27,8 @@ public:
   Polynomial() = default;
   Polynomial(Rational C);
   static Polynomial var(const std::string &Name);
+  /// The single term C * M (zero when C is zero).
+  static Polynomial monomial(const Monomial &M, const Rational &C);
   /// Exact conversion; fails only on overflow.
   static llvm::Expected<Polynomial> fromAffine(const AffineExpr &E);
 

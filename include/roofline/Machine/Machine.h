@@ -19,6 +19,12 @@ struct MemoryLevel {
   std::string Name;             ///< "DRAM", "HBM", "L2", "L1"
   double BandwidthBytesPerS = 0;
   std::optional<double> SizeBytes; ///< absent for main memory
+  // Added after the first cut (appended so aggregate initializers still work):
+  /// Copies of this level (one L1 per SM or core). SizeBytes is the size of
+  /// one copy, what a single SM/core can reuse; the bandwidth is aggregate.
+  unsigned Instances = 1;
+  /// Line size of this level where it differs from Machine::LineBytes.
+  std::optional<unsigned> LineBytes;
 };
 
 struct Machine {
@@ -38,7 +44,27 @@ struct Machine {
   const MemoryLevel &mainMemory() const { return Levels.front(); }
   /// Peak for \p P, falling back to f32 for a precision the file omits.
   double peakFor(Precision P) const;
+
+  // Added after the first cut:
+  /// Dense matrix-unit (tensor core, AMX) peaks by their file key:
+  /// "tf32-tensor", "f16-tensor", "bf16-tensor", "fp8-tensor", "i8-tensor",
+  /// "i4-tensor", "f64-tensor". Not used by plain-loop verdicts.
+  std::map<std::string, double> TensorPeak;
+  /// The matrix-unit peak a precision maps to (F32 -> "tf32-tensor").
+  std::optional<double> tensorPeakFor(Precision P) const;
+  /// peakFor(P) / main-memory bandwidth, FLOP per byte.
+  double ridge(Precision P = Precision::F32) const;
+  /// The level named \p Name ("L2"), or null.
+  const MemoryLevel *findLevel(llvm::StringRef Name) const;
+  /// Level's own line size, else the machine's.
+  unsigned lineBytesFor(const MemoryLevel &L) const {
+    return L.LineBytes ? *L.LineBytes : LineBytes;
+  }
 };
+
+/// File key of the matrix-unit peak for \p P ("tf32-tensor" for F32), or
+/// null when no tensor key corresponds.
+const char *tensorPeakKey(Precision P);
 
 /// Names of the machine files compiled into the tool, sorted.
 std::vector<std::string> builtinMachineNames();
@@ -51,6 +77,8 @@ llvm::Expected<Machine> loadMachine(llvm::StringRef NameOrPath);
 /// Parses YAML text; \p Path is only used in messages.
 llvm::Expected<Machine> parseMachine(llvm::StringRef Yaml,
                                      llvm::StringRef Path);
+/// The YAML text of a builtin machine file, or nullopt.
+std::optional<llvm::StringRef> builtinMachineText(llvm::StringRef Name);
 
 } // namespace roofline
 

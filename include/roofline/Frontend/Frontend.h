@@ -1,0 +1,51 @@
+//===- Frontend.h - Clang AST to LoopNest IR -------------------------------===//
+//
+// Finds every outermost loop of every function (template instantiations
+// included) and lowers it to a LoopNest, or records why it cannot be
+// analyzed exactly. This is the only component that sees Clang.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ROOFLINE_FRONTEND_FRONTEND_H
+#define ROOFLINE_FRONTEND_FRONTEND_H
+
+#include "roofline/IR/LoopNest.h"
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+namespace tooling {
+class FrontendActionFactory;
+} // namespace tooling
+} // namespace clang
+
+namespace roofline {
+
+struct FrontendOptions {
+  /// --param NAME=VALUE: overrides any value the source gives.
+  std::map<std::string, int64_t> Params;
+};
+
+struct FrontendResult {
+  std::vector<LoopNest> Nests;
+  std::vector<SkippedNest> Skipped;
+  /// Names of the parameters seen anywhere, to report unused --param.
+  std::set<std::string> ParamNames;
+};
+
+/// Lowers the loop nests of the main file of \p Ctx into \p Out.
+void extractNests(clang::ASTContext &Ctx, const FrontendOptions &Opts,
+                  FrontendResult &Out);
+
+/// A factory for ClangTool::run that calls extractNests on each file.
+std::unique_ptr<clang::tooling::FrontendActionFactory>
+newExtractNestsFactory(const FrontendOptions &Opts, FrontendResult &Out);
+
+} // namespace roofline
+
+#endif // ROOFLINE_FRONTEND_FRONTEND_H

@@ -1,0 +1,45 @@
+//===- Report.h - Text diagnostics and JSON for analyzed nests ------------===//
+
+#ifndef ROOFLINE_REPORT_REPORT_H
+#define ROOFLINE_REPORT_REPORT_H
+
+#include "roofline/Analysis/Counts.h"
+#include "roofline/Roofline/NestVerdict.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <vector>
+
+namespace roofline {
+
+struct AnalyzedNest {
+  LoopNest Nest;
+  NestCounts Counts;
+  NestVerdict Judged;
+};
+
+struct Report {
+  const Machine *M = nullptr;
+  TrafficModel Model = TrafficModel::Compulsory;
+  std::vector<AnalyzedNest> Nests;
+  std::vector<SkippedNest> Skipped;
+};
+
+/// "1,048,576".
+std::string withThousands(Int128 V);
+/// "3.47 us", "64.7 ns", "1.2 s".
+std::string formatSeconds(double S);
+/// "38.7 TFLOP/s" style with a unit suffix ("B/s", "FLOP/s").
+std::string formatRate(double V, const char *Unit);
+
+/// clang-style diagnostics: a remark per nest with notes for the numbers,
+/// a note per skipped nest, each tagged with its check name.
+void printText(llvm::raw_ostream &OS, const Report &R, bool ShowSource = true);
+
+/// The DESIGN.md output contract, version 1.
+llvm::json::Value toJSON(const Report &R);
+
+} // namespace roofline
+
+#endif // ROOFLINE_REPORT_REPORT_H

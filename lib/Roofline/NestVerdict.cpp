@@ -1,0 +1,145 @@
+//===- NestVerdict.cpp - A nest's counts judged against a machine ---------===//
+
+#include "roofline/Roofline/NestVerdict.h"
+
+#include <cmath>
+
+using namespace roofline;
+
+const char *roofline::trafficModelName(TrafficModel M) {
+  return M == TrafficModel::NoReuse ? "no-reuse" : "compulsory";
+}
+
+const Count &roofline::bytesOf(const NestCounts &C, TrafficModel M) {
+  return M == TrafficModel::NoReuse ? C.BytesNoReuse : C.BytesCompulsory;
+}
+
+std::optional<double>
+roofline::evaluateApprox(const Polynomial &P,
+                         const std::map<std::string, double> &Vals) {
+  double Sum = 0;
+  for (const auto &[Mono, Coeff] : P.terms()) {
+    double Term = Coeff.toDouble();
+    for (const auto &[Name, Exp] : Mono) {
+      auto It = Vals.find(Name);
+      if (It == Vals.end())
+        return std::nullopt;
+      Term *= std::pow(It->second, Exp);
+    }
+    Sum += Term;
+  }
+  return Sum;
+}
+
+std::optional<double> roofline::footprintBytes(const NestCounts &C) {
+  double Total = 0;
+  for (const ArrayTraffic &A : C.Arrays) {
+    if (!A.ElementsRead.Value || !A.ElementsWritten.Value)
+      return std::nullopt;
+    Int128 Max = std::max(*A.ElementsRead.Value, *A.ElementsWritten.Value);
+    Total += static_cast<double>(Max) * A.ElemBytes;
+  }
+  return Total;
+}
+
+namespace {
+
+/// The precision doing the most FLOPs (by value, else by formula presence).
+Precision dominantPrecision(const NestCounts &C) {
+  Precision Best = Precision::F32;
+  Int128 BestVal = -1;
+  bool Any = false;
+  for (const auto &[P, Cnt] : C.FlopsByType) {
+    if (Cnt.Value && *Cnt.Value > BestVal) {
+      Best = P;
+      BestVal = *Cnt.Value;
+      Any = true;
+    }
+  }
+  if (Any)
+    return Best;
+  for (const auto &[P, Cnt] : C.FlopsByType)
+    if (Cnt.Formula && !Cnt.Formula->isZero())
+      return P;
+  return Best;
+}
+
+std::map<std::string, double> boundValues(const LoopNest &N) {
+  std::map<std::string, double> Vals;
+  for (const Param &P : N.Params)
+    if (P.Value)
+      Vals[P.Name] = static_cast<double>(*P.Value);
+  return Vals;
+}
+
+/// The one size the crossover varies: the only unbound parameter, or the
+/// only parameter at all.
+std::optional<std::string> crossoverParam(const LoopNest &N,
+                                          const std::vector<std::string> &Unbound,
+                                          const Polynomial &Flops,
+                                          const Polynomial &Bytes) {
+  if (Unbound.size() == 1)
+    return Unbound.front();
+  if (!Unbound.empty())
+    return std::nullopt;
+  std::vector<std::string> Used;
+  for (const Param &P : N.Params)
+    if (Flops.uses(P.Name) || Bytes.uses(P.Name))
+      Used.push_back(P.Name);
+  if (Used.size() == 1)
+    return Used.front();
+  return std::nullopt;
+}
+
+} // namespace
+
+NestVerdict roofline::judgeNest(const LoopNest &N, const NestCounts &C,
+                                const Machine &M, TrafficModel Model) {
+  NestVerdict R;
+  R.Prec = dominantPrecision(C);
+  const Count &Bytes = bytesOf(C, Model);
+  for (const Param &P : N.Params)
+    if (!P.Value &&
+        ((C.Flops.Formula && C.Flops.Formula->uses(P.Name)) ||
+         (Bytes.Formula && Bytes.Formula->uses(P.Name))))
+      R.Unbound.push_back(P.Name);
+
+  if (C.Flops.Formula && Bytes.Formula) {
+    R.IntensityFormula =
+        "(" + C.Flops.Formula->str() + ") / (" + Bytes.Formula->str() + ")";
+    if (std::optional<std::string> Param =
+            crossoverParam(N, R.Unbound, *C.Flops.Formula, *Bytes.Formula)) {
+      std::map<std::string, double> Vals = boundValues(N);
+      double Ridge = M.peakFor(R.Prec) / M.mainMemory().BandwidthBytesPerS;
+      auto AI = [&](double S) {
+        Vals[*Param] = S;
+        std::optional<double> F = evaluateApprox(*C.Flops.Formula, Vals);
+        std::optional<double> B = evaluateApprox(*Bytes.Formula, Vals);
+        if (!F || !B || *B <= 0)
+          return 0.0;
+        return *F / *B;
+      };
+      R.Cross = findCrossover(*Param, AI, Ridge);
+    }
+  }
+
+  if (!C.Flops.Value) {
+    R.WhyNot = C.Flops.WhyNot.empty() ? "FLOP count unknown" : C.Flops.WhyNot;
+  } else if (!Bytes.Value) {
+    R.WhyNot = Bytes.WhyNot.empty() ? "byte count unknown" : Bytes.WhyNot;
+  }
+  if (!R.Unbound.empty()) {
+    std::string Names;
+    for (const std::string &U : R.Unbound)
+      Names += (Names.empty() ? "" : ", ") + U;
+    R.WhyNot = "sizes without a value: " + Names + " (give --param " +
+               R.Unbound.front() + "=VALUE)";
+  }
+  if (!R.WhyNot.empty())
+    return R;
+  double Foot = footprintBytes(C).value_or(0);
+  R.V = computeVerdict(M, R.Prec, static_cast<double>(*C.Flops.Value),
+                       static_cast<double>(*Bytes.Value), Foot,
+                       trafficModelName(Model));
+  return R;
+}
