@@ -47,8 +47,20 @@ namespace {
 // Helpers
 //===----------------------------------------------------------------------===//
 
+/// Parens and implicit casts off, but a substituted template argument kept:
+/// it names a size (IgnoreParenImpCasts would look through it).
 const Expr *strip(const Expr *E) {
-  return E ? E->IgnoreParenImpCasts() : nullptr;
+  while (E) {
+    if (const auto *P = dyn_cast<ParenExpr>(E))
+      E = P->getSubExpr();
+    else if (const auto *C = dyn_cast<ImplicitCastExpr>(E))
+      E = C->getSubExpr();
+    else if (const auto *F = dyn_cast<FullExpr>(E))
+      E = F->getSubExpr();
+    else
+      break;
+  }
+  return E;
 }
 
 std::optional<Precision> precisionOf(QualType T) {

@@ -3,7 +3,7 @@
 // RUN: roofline-lint --dump-ir %s | FileCheck %s
 
 void loops(float *A, float *B, int N) {
-  // CHECK-LABEL: nest @loops at {{.*}}loops.cpp:[[@LINE+5]]:3
+  // CHECK: nest @loops at {{.*}}loops.cpp:[[@LINE+5]]:3
   // CHECK-NEXT: param N = ? (argument)
   // CHECK-NEXT: array A : f32[?] pointer
   // CHECK-NEXT: for i = 0 to N - 1 @[[@LINE+2]]:3 {

@@ -207,9 +207,16 @@ int main(int Argc, const char **Argv) {
   FrontendOptions FOpts;
   FOpts.Params = *Params;
   FrontendResult FR;
-  tooling::ClangTool Tool(*DB, Sources);
-  Tool.appendArgumentsAdjuster(resourceDirAdjuster());
-  int ToolStatus = Tool.run(newExtractNestsFactory(FOpts, FR).get());
+  // One tool run per file keeps output in command-line order (and quiet:
+  // ClangTool announces each file when given several).
+  int ToolStatus = 0;
+  std::unique_ptr<tooling::FrontendActionFactory> Factory =
+      newExtractNestsFactory(FOpts, FR);
+  for (const std::string &Src : Sources) {
+    tooling::ClangTool Tool(*DB, {Src});
+    Tool.appendArgumentsAdjuster(resourceDirAdjuster());
+    ToolStatus |= Tool.run(Factory.get());
+  }
   sortResults(FR, Sources);
 
   for (const auto &[Name, V] : *Params)

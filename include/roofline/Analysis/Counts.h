@@ -71,10 +71,22 @@ struct NestCounts {
   /// Assumptions the counts rest on ("arrays A and B are assumed not to
   /// alias", "formula valid while every trip count is >= 0").
   std::vector<std::string> Notes;
+  /// Parameter values the numeric counts used (the nest's, overridden).
+  /// Formulas are in every parameter, including those with values.
+  std::map<std::string, int64_t> Values;
+  /// Atom variables formulas may use besides parameters, by name:
+  /// "floor((N - 1)/2)" -> floor((N - 1) / 2). See evaluateFormula.
+  std::map<std::string, BoundTerm> Atoms;
 };
 
 /// Parameter values that override (or supply) the nest's own, by name.
 using ParamValues = std::map<std::string, int64_t>;
+
+/// Evaluates a formula of \p C at \p Values, computing its atoms from them;
+/// fails naming a parameter without a value, or on overflow.
+llvm::Expected<Rational> evaluateFormula(const NestCounts &C,
+                                         const Polynomial &F,
+                                         const std::map<std::string, int64_t> &Values);
 
 /// Fails (with a one-line reason) only when nothing exact can be said about
 /// the nest at all; partial results carry Count::WhyNot.

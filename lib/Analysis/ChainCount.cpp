@@ -1,0 +1,1035 @@
+//===- ChainCount.cpp - Exact iteration counts of loop chains -------------===//
+
+#include "ChainCount.h"
+
+#include <algorithm>
+#include <cassert>
+#include <functional>
+#include <numeric>
+
+using namespace roofline;
+using namespace roofline::detail;
+
+const char *const detail::Over128Bits = "count exceeds 128-bit range";
+
+static const char *const TooIrregular =
+    "iteration space too irregular to count exactly";
+
+//===----------------------------------------------------------------------===//
+// Concrete arithmetic
+//===----------------------------------------------------------------------===//
+
+Int128 detail::floorDiv(Int128 A, Int128 B) {
+  assert(B > 0 && "floorDiv by a non-positive divisor");
+  Int128 Q = A / B;
+  if ((A % B) != 0 && A < 0)
+    --Q;
+  return Q;
+}
+
+std::optional<Int128> detail::evalAffine(const AffineExpr &E,
+                                         const Env &Values) {
+  Int128 V = E.constant();
+  for (const auto &[Name, C] : E.terms()) {
+    auto It = Values.find(Name);
+    if (It == Values.end())
+      return std::nullopt;
+    Int128 P;
+    if (__builtin_mul_overflow(static_cast<Int128>(C), It->second, &P) ||
+        __builtin_add_overflow(V, P, &V))
+      return std::nullopt;
+  }
+  return V;
+}
+
+std::optional<Int128> detail::evalBound(const Bound &B, const Env &Values) {
+  std::optional<Int128> R;
+  for (const BoundTerm &T : B.Terms) {
+    std::optional<Int128> V = evalAffine(T.Expr, Values);
+    if (!V)
+      return std::nullopt;
+    Int128 Q = floorDiv(*V, T.Divisor);
+    if (!R || (B.Kind == Bound::Min && Q < *R) ||
+        (B.Kind == Bound::Max && Q > *R))
+      R = Q;
+  }
+  return R;
+}
+
+std::optional<Int128> detail::tripOf(Int128 First, Int128 Last, int64_t Step) {
+  Int128 D;
+  if (Step > 0 ? __builtin_sub_overflow(Last, First, &D)
+               : __builtin_sub_overflow(First, Last, &D))
+    return std::nullopt;
+  Int128 S = Step > 0 ? Step : -static_cast<Int128>(Step);
+  return floorDiv(D, S) + 1;
+}
+
+bool detail::compileAffine(const AffineExpr &E,
+                   const std::map<std::string, unsigned> &Slots,
+                   const Env &Known, CAff &Out) {
+  Out = CAff();
+  Out.C = E.constant();
+  for (const auto &[Name, C] : E.terms()) {
+    auto S = Slots.find(Name);
+    if (S != Slots.end()) {
+      Out.T.push_back({S->second, C});
+      continue;
+    }
+    auto K = Known.find(Name);
+    if (K == Known.end())
+      return false;
+    Int128 P;
+    if (__builtin_mul_overflow(static_cast<Int128>(C), K->second, &P) ||
+        __builtin_add_overflow(Out.C, P, &Out.C))
+      return false;
+  }
+  return true;
+}
+
+bool detail::compileBound(const Bound &B, const std::map<std::string, unsigned> &Slots,
+                  const Env &Known, CBnd &Out) {
+  Out = CBnd();
+  Out.Kind = B.Kind;
+  for (const BoundTerm &T : B.Terms) {
+    CAff A;
+    if (!compileAffine(T.Expr, Slots, Known, A))
+      return false;
+    Out.Terms.push_back({std::move(A), T.Divisor});
+  }
+  return !Out.Terms.empty();
+}
+
+bool CAff::eval(const Int128 *Vals, Int128 &Out) const {
+  Int128 V = C;
+  for (const auto &[Slot, K] : T) {
+    Int128 P;
+    if (__builtin_mul_overflow(K, Vals[Slot], &P) ||
+        __builtin_add_overflow(V, P, &V))
+      return false;
+  }
+  Out = V;
+  return true;
+}
+
+bool CBnd::eval(const Int128 *Vals, Int128 &Out) const {
+  for (size_t I = 0; I < Terms.size(); ++I) {
+    Int128 V;
+    if (!Terms[I].first.eval(Vals, V))
+      return false;
+    V = floorDiv(V, Terms[I].second);
+    if (I == 0 || (Kind == Bound::Min && V < Out) ||
+        (Kind == Bound::Max && V > Out))
+      Out = V;
+  }
+  return true;
+}
+
+static std::optional<Polynomial> constPoly(Int128 V) {
+  std::optional<Rational> R = Rational::make(V, 1);
+  if (!R)
+    return std::nullopt;
+  return Polynomial(*R);
+}
+
+//===----------------------------------------------------------------------===//
+// Cnt
+//===----------------------------------------------------------------------===//
+
+Cnt Cnt::exactly(Int128 K) {
+  Cnt C;
+  C.F = constPoly(K);
+  C.V = K;
+  return C;
+}
+
+void Cnt::addScaled(const Cnt &O, Int128 K) {
+  if (K == 0)
+    return;
+  if (F) {
+    if (!O.F) {
+      F.reset();
+      WhyF = O.WhyF;
+    } else {
+      std::optional<Rational> KR = Rational::make(K, 1);
+      llvm::Expected<Polynomial> S =
+          KR ? O.F->scale(*KR)
+             : llvm::Expected<Polynomial>(llvm::createStringError(
+                   llvm::inconvertibleErrorCode(), "overflow"));
+      llvm::Expected<Polynomial> Sum =
+          S ? F->add(*S) : llvm::Expected<Polynomial>(S.takeError());
+      if (!Sum) {
+        llvm::consumeError(Sum.takeError());
+        F.reset();
+        WhyF = "symbolic formula exceeds 128-bit range";
+      } else {
+        F = std::move(*Sum);
+      }
+    }
+  }
+  if (V) {
+    Int128 P;
+    if (!O.V) {
+      V.reset();
+      WhyV = O.WhyV;
+    } else if (__builtin_mul_overflow(*O.V, K, &P) ||
+               __builtin_add_overflow(*V, P, &P)) {
+      V.reset();
+      WhyV = Over128Bits;
+    } else {
+      V = P;
+    }
+  }
+}
+
+Count Cnt::toCount() const {
+  Count C;
+  C.Formula = F;
+  C.Value = V;
+  if (!V && !F && WhyF != WhyV && !WhyF.empty())
+    C.WhyNot = WhyV + "; no formula: " + WhyF;
+  else if (!V)
+    C.WhyNot = WhyV;
+  else if (!F)
+    C.WhyNot = WhyF;
+  return C;
+}
+
+//===----------------------------------------------------------------------===//
+// Lower bounds over a chain's domain
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Sum of Rational * IV plus a constant; parameters are folded in.
+struct Lin {
+  std::map<std::string, Rational> C;
+  Rational K;
+};
+
+bool linAddScaled(Lin &A, const Lin &B, const Rational &S) {
+  for (const auto &[Name, V] : B.C) {
+    auto P = V.mul(S);
+    if (!P)
+      return false;
+    auto It = A.C.find(Name);
+    if (It == A.C.end()) {
+      if (!P->isZero())
+        A.C.emplace(Name, *P);
+      continue;
+    }
+    auto Sum = It->second.add(*P);
+    if (!Sum)
+      return false;
+    if (Sum->isZero())
+      A.C.erase(It);
+    else
+      It->second = *Sum;
+  }
+  auto P = B.K.mul(S);
+  if (!P)
+    return false;
+  auto Sum = A.K.add(*P);
+  if (!Sum)
+    return false;
+  A.K = *Sum;
+  return true;
+}
+
+/// min/max tree whose leaves are Lin.
+struct LTree {
+  enum KindTy { Leaf, Min, Max } Kind = Leaf;
+  Lin L;
+  std::vector<LTree> Kids;
+};
+
+bool scaleTree(LTree &T, const Rational &S) {
+  if (T.Kind == LTree::Leaf) {
+    Lin R;
+    if (!linAddScaled(R, T.L, S))
+      return false;
+    T.L = std::move(R);
+    return true;
+  }
+  if (S.sign() < 0)
+    T.Kind = T.Kind == LTree::Min ? LTree::Max : LTree::Min;
+  for (LTree &K : T.Kids)
+    if (!scaleTree(K, S))
+      return false;
+  return true;
+}
+
+bool addLinToTree(LTree &T, const Lin &L) {
+  if (T.Kind == LTree::Leaf)
+    return linAddScaled(T.L, L, Rational(1));
+  for (LTree &K : T.Kids)
+    if (!addLinToTree(K, L))
+      return false;
+  return true;
+}
+
+/// A + B, distributing so that leaves stay Lin:
+/// min(a1, a2) + B = min(a1 + B, a2 + B).
+std::optional<LTree> addTrees(const LTree &A, const LTree &B) {
+  if (A.Kind == LTree::Leaf) {
+    LTree R = B;
+    if (!addLinToTree(R, A.L))
+      return std::nullopt;
+    return R;
+  }
+  LTree R;
+  R.Kind = A.Kind;
+  for (const LTree &K : A.Kids) {
+    auto S = addTrees(K, B);
+    if (!S)
+      return std::nullopt;
+    R.Kids.push_back(std::move(*S));
+  }
+  return R;
+}
+
+/// Derives lower bounds of expressions over the domain of a chain by
+/// eliminating its IVs innermost first: for c > 0, c*v >= c*lower(v), where
+/// lower(v) is the loop's First (Last for a downward loop), itself a min/max
+/// of floor terms relaxed to rational affine bounds. Sound for every point
+/// the loops reach; possibly loose, never wrong.
+class LowerBounder {
+public:
+  LowerBounder(const Chain &C, const Env &Known) : Ch(C), Known(Known) {
+    for (size_t I = 0; I < C.size(); ++I)
+      Level[C[I]->IV] = I;
+  }
+
+  /// floor(E / D) relaxed: Lower gives (E - D + 1)/D <= floor, else E/D.
+  std::optional<Lin> lin(const AffineExpr &E, int64_t D, bool Lower) const {
+    Lin R;
+    R.K = Rational(E.constant());
+    for (const auto &[Name, C] : E.terms()) {
+      if (Level.count(Name)) {
+        R.C.emplace(Name, Rational(C));
+        continue;
+      }
+      auto It = Known.find(Name);
+      if (It == Known.end())
+        return std::nullopt;
+      auto V = Rational::make(It->second, 1);
+      if (!V)
+        return std::nullopt;
+      auto P = V->mul(Rational(C));
+      if (!P)
+        return std::nullopt;
+      auto S = R.K.add(*P);
+      if (!S)
+        return std::nullopt;
+      R.K = *S;
+    }
+    if (D == 1)
+      return R;
+    if (Lower) {
+      auto S = R.K.sub(Rational(D - 1));
+      if (!S)
+        return std::nullopt;
+      R.K = *S;
+    }
+    auto Inv = Rational::make(1, D);
+    Lin Scaled;
+    if (!Inv || !linAddScaled(Scaled, R, *Inv))
+      return std::nullopt;
+    return Scaled;
+  }
+
+  std::optional<LTree> boundTree(const Bound &B, bool Lower) const {
+    LTree T;
+    if (B.Terms.size() == 1) {
+      auto L = lin(B.Terms[0].Expr, B.Terms[0].Divisor, Lower);
+      if (!L)
+        return std::nullopt;
+      T.L = std::move(*L);
+      return T;
+    }
+    T.Kind = B.Kind == Bound::Min ? LTree::Min : LTree::Max;
+    for (const BoundTerm &BT : B.Terms) {
+      auto L = lin(BT.Expr, BT.Divisor, Lower);
+      if (!L)
+        return std::nullopt;
+      LTree K;
+      K.L = std::move(*L);
+      T.Kids.push_back(std::move(K));
+    }
+    return T;
+  }
+
+  std::optional<Rational> lb(const LTree &T) {
+    if (T.Kind == LTree::Leaf)
+      return lbLin(T.L);
+    std::optional<Rational> R;
+    for (const LTree &K : T.Kids) {
+      std::optional<Rational> V = lb(K);
+      if (T.Kind == LTree::Min) {
+        // min(x, y) >= min(lb x, lb y): every child needs a bound.
+        if (!V)
+          return std::nullopt;
+        if (!R || *V < *R)
+          R = V;
+      } else if (V && (!R || *R < *V)) {
+        // max(x, y) >= lb x: any child's bound will do.
+        R = V;
+      }
+    }
+    return R;
+  }
+
+  std::optional<Rational> lbLin(const Lin &F) {
+    if (++Work > 20000)
+      return std::nullopt;
+    const std::string *Inner = nullptr;
+    size_t InnerLevel = 0;
+    for (const auto &[Name, C] : F.C) {
+      size_t L = Level.at(Name);
+      if (!Inner || L > InnerLevel) {
+        Inner = &Name;
+        InnerLevel = L;
+      }
+    }
+    if (!Inner)
+      return F.K;
+    const Loop &L = *Ch[InnerLevel];
+    Rational C = F.C.at(*Inner);
+    bool Pos = C.sign() > 0;
+    // c > 0 needs a lower bound of v, c < 0 an upper one.
+    const Bound &B = Pos == (L.Step > 0) ? L.First : L.Last;
+    std::optional<LTree> T = boundTree(B, /*Lower=*/Pos);
+    if (!T || !scaleTree(*T, C))
+      return std::nullopt;
+    Lin Rest = F;
+    Rest.C.erase(*Inner);
+    if (!addLinToTree(*T, Rest))
+      return std::nullopt;
+    return lb(*T);
+  }
+
+private:
+  const Chain &Ch;
+  const Env &Known;
+  std::map<std::string, size_t> Level;
+  unsigned Work = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// Closed forms
+//===----------------------------------------------------------------------===//
+
+#define POLY_TRY(Var, Expr)                                                    \
+  auto Var##OrErr = (Expr);                                                    \
+  if (!Var##OrErr) {                                                           \
+    Overflow = true;                                                           \
+    return Var##OrErr.takeError();                                             \
+  }                                                                            \
+  Polynomial Var = std::move(*Var##OrErr);
+
+/// Sums 1 over the loops at levels >= Begin of a chain, innermost first,
+/// leaving a polynomial in the IVs of levels < Begin ("enumerated": the
+/// numeric engine binds them) and parameters.
+///  - Symbolic mode (Fold == nullptr): parameters stay variables; floor
+///    bounds of parameters become atoms named by their text.
+///  - Numeric mode: parameters are folded to their values; a non-affine
+///    bound or strided span that only uses enumerated IVs becomes an atom
+///    "$a<N>" evaluated per enumerated point.
+class ClosedFormBuilder {
+public:
+  struct AtomDef {
+    enum KindTy { FirstValue, LastValue, Span } Kind;
+    const Loop *L;
+  };
+
+  ClosedFormBuilder(const Chain &C, size_t Begin, const Env *Fold,
+                    std::map<std::string, BoundTerm> *SymAtoms)
+      : Ch(C), Begin(Begin), Fold(Fold), SymAtoms(SymAtoms) {
+    for (size_t I = 0; I < C.size(); ++I)
+      Level[C[I]->IV] = I;
+  }
+
+  bool Overflow = false;
+  std::vector<AtomDef> NumAtoms;
+
+  llvm::Expected<Polynomial> build() {
+    Polynomial P(Rational(1));
+    for (size_t M = Ch.size(); M-- > Begin;) {
+      const Loop &L = *Ch[M];
+      POLY_TRY(FirstP, boundPoly(L, /*IsFirst=*/true));
+      POLY_TRY(LastP, boundPoly(L, /*IsFirst=*/false));
+      if (L.Step == 1) {
+        POLY_TRY(S, sumOver(P, L.IV, FirstP, LastP));
+        P = std::move(S);
+      } else if (L.Step == -1) {
+        POLY_TRY(S, sumOver(P, L.IV, LastP, FirstP));
+        P = std::move(S);
+      } else {
+        // iv = First + Step*t, t = 0 .. floor((Last - First)/Step).
+        POLY_TRY(SpanP, spanPoly(L));
+        std::string T = "$t" + std::to_string(M);
+        POLY_TRY(Stepped, Polynomial::var(T).scale(Rational(L.Step)));
+        POLY_TRY(Sub, FirstP.add(Stepped));
+        POLY_TRY(Substituted, P.substitute(L.IV, Sub));
+        POLY_TRY(S, sumOver(Substituted, T, Polynomial(), SpanP));
+        P = std::move(S);
+      }
+    }
+    return P;
+  }
+
+private:
+  const Chain &Ch;
+  size_t Begin;
+  const Env *Fold;
+  std::map<std::string, BoundTerm> *SymAtoms;
+  std::map<std::string, size_t> Level;
+
+  static llvm::Error fail(const std::string &Msg) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
+  }
+  llvm::Error overflow() {
+    Overflow = true;
+    return fail(Over128Bits);
+  }
+
+  /// First summed IV \p B uses, or "".
+  std::string summedUse(const Bound &B) const {
+    for (const BoundTerm &T : B.Terms)
+      for (const auto &[Name, C] : T.Expr.terms()) {
+        auto It = Level.find(Name);
+        if (It != Level.end() && It->second >= Begin)
+          return Name;
+      }
+    return "";
+  }
+  bool usesEnumerated(const Bound &B) const {
+    for (const BoundTerm &T : B.Terms)
+      for (const auto &[Name, C] : T.Expr.terms()) {
+        auto It = Level.find(Name);
+        if (It != Level.end() && It->second < Begin)
+          return true;
+      }
+    return false;
+  }
+
+  llvm::Expected<Polynomial> affinePoly(const AffineExpr &E) {
+    Polynomial P;
+    Int128 K = E.constant();
+    for (const auto &[Name, C] : E.terms()) {
+      if (Fold && !Level.count(Name)) {
+        auto It = Fold->find(Name);
+        if (It == Fold->end())
+          return fail("size '" + Name + "' has no value");
+        Int128 T;
+        if (__builtin_mul_overflow(static_cast<Int128>(C), It->second, &T) ||
+            __builtin_add_overflow(K, T, &K))
+          return overflow();
+        continue;
+      }
+      POLY_TRY(T, Polynomial::var(Name).scale(Rational(C)));
+      POLY_TRY(S, P.add(T));
+      P = std::move(S);
+    }
+    std::optional<Polynomial> KP = constPoly(K);
+    if (!KP)
+      return overflow();
+    return P.add(*KP);
+  }
+
+  llvm::Expected<Polynomial> atom(const Loop &L, AtomDef::KindTy Kind) {
+    std::string Name = "$a" + std::to_string(NumAtoms.size());
+    NumAtoms.push_back({Kind, &L});
+    return Polynomial::var(Name);
+  }
+
+  llvm::Expected<Polynomial> boundPoly(const Loop &L, bool IsFirst) {
+    const Bound &B = IsFirst ? L.First : L.Last;
+    if (B.isAffine())
+      return affinePoly(B.affine());
+    std::string S = summedUse(B);
+    if (!S.empty())
+      return fail("bound '" + B.str() + "' of loop " + L.IV +
+                  " is not polynomial in loop variable " + S);
+    if (Fold) {
+      if (usesEnumerated(B))
+        return atom(L, IsFirst ? AtomDef::FirstValue : AtomDef::LastValue);
+      std::optional<Int128> V = evalBound(B, *Fold);
+      std::optional<Polynomial> P = V ? constPoly(*V) : std::nullopt;
+      if (!P)
+        return overflow();
+      return *P;
+    }
+    if (B.Kind != Bound::Single || B.Terms.size() != 1)
+      return fail("loop " + L.IV + " has the bound '" + B.str() +
+                  "', and min/max bounds have no polynomial closed form");
+    const BoundTerm &T = B.Terms.front();
+    if (T.Expr.isConstant()) {
+      std::optional<Polynomial> P =
+          constPoly(floorDiv(T.Expr.constant(), T.Divisor));
+      if (!P)
+        return overflow();
+      return *P;
+    }
+    std::string Name = T.str();
+    (*SymAtoms)[Name] = T;
+    return Polynomial::var(Name);
+  }
+
+  /// floor((Last - First)/Step) (trip count - 1) of a strided loop.
+  llvm::Expected<Polynomial> spanPoly(const Loop &L) {
+    int64_t S = L.Step > 0 ? L.Step : -L.Step;
+    const Bound &Hi = L.Step > 0 ? L.Last : L.First;
+    const Bound &Lo = L.Step > 0 ? L.First : L.Last;
+    if (Hi.isAffine() && Lo.isAffine()) {
+      std::optional<AffineExpr> D = Hi.affine().sub(Lo.affine());
+      if (!D)
+        return overflow();
+      for (const auto &[Name, C] : D->terms()) {
+        auto It = Level.find(Name);
+        if (It != Level.end() && It->second >= Begin)
+          return fail("the trip count of strided loop " + L.IV +
+                      " depends on loop variable " + Name);
+      }
+      if (Fold) {
+        bool Enumerated = false;
+        for (const auto &[Name, C] : D->terms())
+          Enumerated |= Level.count(Name) != 0;
+        if (Enumerated)
+          return atom(L, AtomDef::Span);
+        std::optional<Int128> V = evalAffine(*D, *Fold);
+        std::optional<Polynomial> P =
+            V ? constPoly(floorDiv(*V, S)) : std::nullopt;
+        if (!P)
+          return overflow();
+        return *P;
+      }
+      if (D->isConstant()) {
+        std::optional<Polynomial> P = constPoly(floorDiv(D->constant(), S));
+        if (!P)
+          return overflow();
+        return *P;
+      }
+      BoundTerm T{*D, S};
+      std::string Name = T.str();
+      (*SymAtoms)[Name] = T;
+      return Polynomial::var(Name);
+    }
+    // Non-affine bounds: boundPoly has already refused summed IVs.
+    if (!Fold)
+      return fail("strided loop " + L.IV + " has a non-affine bound");
+    if (usesEnumerated(L.First) || usesEnumerated(L.Last))
+      return atom(L, AtomDef::Span);
+    std::optional<Int128> F = evalBound(L.First, *Fold),
+                          La = evalBound(L.Last, *Fold);
+    std::optional<Int128> T = F && La ? tripOf(*F, *La, L.Step) : std::nullopt;
+    std::optional<Polynomial> P = T ? constPoly(*T - 1) : std::nullopt;
+    if (!P)
+      return overflow();
+    return *P;
+  }
+};
+
+#undef POLY_TRY
+
+//===----------------------------------------------------------------------===//
+// Compiled forms for fast enumeration
+//===----------------------------------------------------------------------===//
+
+/// Polynomial with integer coefficients over slots, divided by Den.
+struct CPoly {
+  struct Term {
+    Int128 Coef;
+    std::vector<std::pair<unsigned, unsigned>> Pows;
+  };
+  Int128 Den = 1;
+  std::vector<Term> Terms;
+
+  bool eval(const Int128 *Vals, Int128 &Out) const {
+    Int128 Sum = 0;
+    for (const Term &T : Terms) {
+      Int128 V = T.Coef;
+      for (const auto &[Slot, E] : T.Pows)
+        for (unsigned I = 0; I < E; ++I)
+          if (__builtin_mul_overflow(V, Vals[Slot], &V))
+            return false;
+      if (__builtin_add_overflow(Sum, V, &Sum))
+        return false;
+    }
+    assert(Sum % Den == 0 && "a count polynomial took a fractional value");
+    if (Sum % Den != 0)
+      return false;
+    Out = Sum / Den;
+    return true;
+  }
+};
+
+bool compilePoly(const Polynomial &P,
+                 const std::map<std::string, unsigned> &Slots, CPoly &Out) {
+  Out = CPoly();
+  for (const auto &[M, C] : P.terms()) {
+    Int128 G = Out.Den, B = C.den();
+    while (B != 0) {
+      Int128 T = G % B;
+      G = B;
+      B = T;
+    }
+    if (__builtin_mul_overflow(Out.Den / G, C.den(), &Out.Den))
+      return false;
+  }
+  auto DenR = Rational::make(Out.Den, 1);
+  if (!DenR)
+    return false;
+  for (const auto &[M, C] : P.terms()) {
+    auto Scaled = C.mul(*DenR);
+    if (!Scaled || !Scaled->isInteger())
+      return false;
+    CPoly::Term T{Scaled->num(), {}};
+    for (const auto &[Name, E] : M) {
+      auto S = Slots.find(Name);
+      if (S == Slots.end())
+        return false;
+      T.Pows.push_back({S->second, E});
+    }
+    Out.Terms.push_back(std::move(T));
+  }
+  return true;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// ChainCounter
+//===----------------------------------------------------------------------===//
+
+ChainCounter::ChainCounter(Env Known, int64_t Budget)
+    : Known(std::move(Known)), Budget(Budget) {}
+
+std::set<std::string> ChainCounter::freeNames(const Chain &C) const {
+  std::set<std::string> IVs, Free;
+  for (const Loop *L : C)
+    IVs.insert(L->IV);
+  for (const Loop *L : C)
+    for (const Bound *B : {&L->First, &L->Last})
+      for (const BoundTerm &T : B->Terms)
+        for (const auto &[Name, K] : T.Expr.terms())
+          if (!IVs.count(Name))
+            Free.insert(Name);
+  return Free;
+}
+
+std::string
+ChainCounter::firstUnknown(const std::set<std::string> &Names) const {
+  for (const std::string &N : Names)
+    if (!Known.count(N))
+      return N;
+  return "";
+}
+
+std::optional<Polynomial> ChainCounter::symbolic(const Chain &C,
+                                                 std::string &Why) {
+  auto It = SymMemo.find(C);
+  if (It == SymMemo.end()) {
+    std::map<std::string, BoundTerm> NewAtoms;
+    ClosedFormBuilder B(C, 0, nullptr, &NewAtoms);
+    llvm::Expected<Polynomial> P = B.build();
+    std::pair<std::optional<Polynomial>, std::string> R;
+    if (P) {
+      R.first = std::move(*P);
+      Atoms.insert(NewAtoms.begin(), NewAtoms.end());
+    } else {
+      R.second = B.Overflow ? "symbolic formula exceeds 128-bit range"
+                            : llvm::toString(P.takeError());
+      if (B.Overflow)
+        llvm::consumeError(P.takeError());
+    }
+    It = SymMemo.emplace(C, std::move(R)).first;
+  }
+  Why = It->second.second;
+  return It->second.first;
+}
+
+Cnt ChainCounter::count(const Chain &C) {
+  Cnt R;
+  std::string WhyS;
+  std::optional<Polynomial> Sym = symbolic(C, WhyS);
+  std::string Missing = firstUnknown(freeNames(C));
+  if (!Missing.empty()) {
+    R.WhyV = "size '" + Missing + "' has no value";
+    R.F = Sym;
+    R.WhyF = WhyS;
+    return R;
+  }
+  NumResult N = numeric(C);
+  if (N.Kind == NumResult::Ok)
+    R.V = N.Value;
+  else
+    R.WhyV = N.Why;
+  if (!Sym)
+    R.WhyF = WhyS;
+  else if (tripsAtLeast(C, 0, 0))
+    R.F = std::move(Sym);
+  else
+    R.WhyF = "the closed form does not hold at the given sizes (a loop may "
+             "run a negative number of times)";
+  return R;
+}
+
+std::optional<Rational> ChainCounter::lowerBound(const Chain &C,
+                                                 const AffineExpr &E) {
+  LowerBounder LB(C, Known);
+  std::optional<Lin> L = LB.lin(E, 1, true);
+  if (!L)
+    return std::nullopt;
+  return LB.lbLin(*L);
+}
+
+bool ChainCounter::tripsAtLeast(const Chain &C, size_t From, int MinTrip) {
+  for (size_t M = From; M < C.size(); ++M)
+    if (!tripAtLeast(C, M, MinTrip))
+      return false;
+  return true;
+}
+
+bool ChainCounter::tripAtLeast(const Chain &C, size_t M, int MinTrip) {
+  assert((MinTrip == 0 || MinTrip == 1) && "only T >= 0 and T >= 1");
+  const Loop &L = *C[M];
+  Chain Outer(C.begin(), C.begin() + M);
+  LowerBounder LB(Outer, Known);
+  // T >= 0 <=> Hi - Lo + |Step| >= 0; T >= 1 <=> Hi - Lo >= 0, where Hi/Lo
+  // are Last/First (swapped for downward loops).
+  const Bound &Hi = L.Step > 0 ? L.Last : L.First;
+  const Bound &Lo = L.Step > 0 ? L.First : L.Last;
+  std::optional<LTree> HiT = LB.boundTree(Hi, /*Lower=*/true);
+  std::optional<LTree> LoT = LB.boundTree(Lo, /*Lower=*/false);
+  if (!HiT || !LoT || !scaleTree(*LoT, Rational(-1)))
+    return false;
+  std::optional<LTree> D = addTrees(*HiT, *LoT);
+  if (!D)
+    return false;
+  Lin Extra;
+  Extra.K =
+      MinTrip == 0 ? Rational(L.Step > 0 ? L.Step : -L.Step) : Rational(0);
+  if (!addLinToTree(*D, Extra))
+    return false;
+  // The quantity is an integer, so a lower bound above -1 proves >= 0.
+  std::optional<Rational> V = LB.lb(*D);
+  return V && Rational(-1) < *V;
+}
+
+ChainCounter::NumResult ChainCounter::numeric(const Chain &C) {
+  auto Memo = NumMemo.find(C);
+  if (Memo != NumMemo.end())
+    return Memo->second;
+  NumResult R;
+  if (C.empty()) {
+    R.Value = 1;
+    return R;
+  }
+  std::string Missing = firstUnknown(freeNames(C));
+  if (!Missing.empty()) {
+    R.Kind = NumResult::Fail;
+    R.Why = "size '" + Missing + "' has no value";
+    return R;
+  }
+
+  // Independent groups of loops (no bound of one uses an IV of another,
+  // e.g. the ii/i, jj/j pairs of a tiled nest) form a Cartesian product.
+  std::map<std::string, size_t> Level;
+  for (size_t I = 0; I < C.size(); ++I)
+    Level[C[I]->IV] = I;
+  std::vector<size_t> Parent(C.size());
+  std::iota(Parent.begin(), Parent.end(), 0);
+  std::function<size_t(size_t)> Find = [&](size_t X) {
+    return Parent[X] == X ? X : Parent[X] = Find(Parent[X]);
+  };
+  for (size_t I = 0; I < C.size(); ++I)
+    for (const Bound *B : {&C[I]->First, &C[I]->Last})
+      for (const BoundTerm &T : B->Terms)
+        for (const auto &[Name, K] : T.Expr.terms()) {
+          auto It = Level.find(Name);
+          if (It != Level.end())
+            Parent[Find(I)] = Find(It->second);
+        }
+  std::map<size_t, Chain> Groups; // keyed by root; order by first level
+  std::vector<size_t> Order;
+  for (size_t I = 0; I < C.size(); ++I) {
+    size_t G = Find(I);
+    if (!Groups.count(G))
+      Order.push_back(G);
+    Groups[G].push_back(C[I]);
+  }
+
+  if (Groups.size() == 1) {
+    R = numericGroup(C);
+  } else {
+    Int128 Product = 1;
+    bool Zero = false;
+    std::optional<NumResult> Failed;
+    for (size_t G : Order) {
+      NumResult Sub = numeric(Groups[G]);
+      if (Sub.Kind != NumResult::Ok) {
+        if (!Failed)
+          Failed = Sub;
+        continue;
+      }
+      if (Sub.Value == 0)
+        Zero = true;
+      else if (!Failed &&
+               __builtin_mul_overflow(Product, Sub.Value, &Product))
+        Failed = NumResult{NumResult::Fail, 0, Over128Bits};
+    }
+    // One empty factor makes the product exactly zero.
+    if (Zero)
+      R.Value = 0;
+    else if (Failed)
+      R = *Failed;
+    else
+      R.Value = Product;
+  }
+  NumMemo[C] = R;
+  return R;
+}
+
+ChainCounter::NumResult ChainCounter::numericGroup(const Chain &C) {
+  for (size_t Begin = 0; Begin < C.size(); ++Begin) {
+    NumResult R = numericAt(C, Begin);
+    if (R.Kind != NumResult::NotClosed)
+      return R;
+  }
+  // Summing only the innermost loop always has a closed form.
+  assert(false && "no level with a closed form");
+  return NumResult{NumResult::Fail, 0, TooIrregular};
+}
+
+ChainCounter::NumResult ChainCounter::numericAt(const Chain &C, size_t Begin) {
+  NumResult R;
+  ClosedFormBuilder B(C, Begin, &Known, nullptr);
+  llvm::Expected<Polynomial> P = B.build();
+  if (!P) {
+    llvm::consumeError(P.takeError());
+    if (B.Overflow)
+      return NumResult{NumResult::Fail, 0, Over128Bits};
+    return NumResult{NumResult::NotClosed, 0, ""};
+  }
+  // The sums below Begin hold only where every trip count is >= 0; the
+  // trip of level Begin itself is checked per point (negative: 0 times).
+  if (!tripsAtLeast(C, Begin + 1, 0))
+    return NumResult{NumResult::NotClosed, 0, ""};
+
+  if (Begin == 0) {
+    std::optional<Int128> F = evalBound(C[0]->First, Known),
+                          L = evalBound(C[0]->Last, Known);
+    std::optional<Int128> T = F && L ? tripOf(*F, *L, C[0]->Step)
+                                     : std::nullopt;
+    if (!T)
+      return NumResult{NumResult::Fail, 0, Over128Bits};
+    if (*T <= 0)
+      return R; // the outermost loop runs 0 times
+    Rational K = P->constant();
+    if (!P->isConstant() || !K.isInteger() || K.sign() < 0) {
+      assert(false && "closed count is not a non-negative integer");
+      return NumResult{NumResult::Fail, 0, TooIrregular};
+    }
+    R.Value = K.num();
+    return R;
+  }
+
+  Chain Prefix(C.begin(), C.begin() + Begin);
+  NumResult Points = numeric(Prefix);
+  if (Points.Kind != NumResult::Ok)
+    return NumResult{NumResult::Fail, 0, Points.Why};
+  if (Points.Value > Budget)
+    return NumResult{NumResult::Fail, 0, TooIrregular};
+
+  // Slots: IVs by level, then the atoms.
+  std::map<std::string, unsigned> Slots;
+  for (size_t I = 0; I < C.size(); ++I)
+    Slots[C[I]->IV] = static_cast<unsigned>(I);
+  std::vector<CBnd> First(Begin + 1), Last(Begin + 1);
+  for (size_t I = 0; I <= Begin; ++I)
+    if (!compileBound(C[I]->First, Slots, Known, First[I]) ||
+        !compileBound(C[I]->Last, Slots, Known, Last[I]))
+      return NumResult{NumResult::Fail, 0, Over128Bits};
+  struct CAtom {
+    ClosedFormBuilder::AtomDef::KindTy Kind;
+    CBnd F, L;
+    int64_t Step;
+  };
+  std::vector<CAtom> Atoms;
+  for (size_t I = 0; I < B.NumAtoms.size(); ++I) {
+    const auto &D = B.NumAtoms[I];
+    CAtom A{D.Kind, {}, {}, D.L->Step};
+    if (!compileBound(D.L->First, Slots, Known, A.F) ||
+        !compileBound(D.L->Last, Slots, Known, A.L))
+      return NumResult{NumResult::Fail, 0, Over128Bits};
+    Slots["$a" + std::to_string(I)] = static_cast<unsigned>(C.size() + I);
+    Atoms.push_back(std::move(A));
+  }
+  CPoly Q;
+  if (!compilePoly(*P, Slots, Q))
+    return NumResult{NumResult::Fail, 0, Over128Bits};
+
+  std::vector<Int128> Vals(C.size() + Atoms.size(), 0);
+  Int128 Sum = 0;
+  const char *Error = nullptr;
+  std::function<void(size_t)> Visit = [&](size_t Lv) {
+    Int128 F, L;
+    if (!First[Lv].eval(Vals.data(), F) || !Last[Lv].eval(Vals.data(), L)) {
+      Error = Over128Bits;
+      return;
+    }
+    int64_t Step = C[Lv]->Step;
+    if (Lv == Begin) {
+      std::optional<Int128> T = tripOf(F, L, Step);
+      if (!T) {
+        Error = Over128Bits;
+        return;
+      }
+      if (*T <= 0)
+        return;
+      for (size_t I = 0; I < Atoms.size(); ++I) {
+        const CAtom &A = Atoms[I];
+        Int128 AF = 0, AL = 0, V = 0;
+        bool Ok = true;
+        if (A.Kind != ClosedFormBuilder::AtomDef::LastValue)
+          Ok &= A.F.eval(Vals.data(), AF);
+        if (A.Kind != ClosedFormBuilder::AtomDef::FirstValue)
+          Ok &= A.L.eval(Vals.data(), AL);
+        if (Ok && A.Kind == ClosedFormBuilder::AtomDef::Span) {
+          std::optional<Int128> AT = tripOf(AF, AL, A.Step);
+          Ok = AT.has_value();
+          V = Ok ? *AT - 1 : 0;
+        } else {
+          V = A.Kind == ClosedFormBuilder::AtomDef::FirstValue ? AF : AL;
+        }
+        if (!Ok) {
+          Error = Over128Bits;
+          return;
+        }
+        Vals[C.size() + I] = V;
+      }
+      Int128 V;
+      if (!Q.eval(Vals.data(), V) || __builtin_add_overflow(Sum, V, &Sum))
+        Error = Over128Bits;
+      return;
+    }
+    for (Int128 V = F; Step > 0 ? V <= L : V >= L; V += Step) {
+      if (--Budget < 0) {
+        Error = TooIrregular;
+        return;
+      }
+      Vals[Lv] = V;
+      Visit(Lv + 1);
+      if (Error)
+        return;
+      if (Step > 0 ? V > L - Step : V < L - Step)
+        break; // the next value would pass Last (and might overflow)
+    }
+  };
+  Visit(0);
+  if (Error)
+    return NumResult{NumResult::Fail, 0, Error};
+  R.Value = Sum;
+  return R;
+}

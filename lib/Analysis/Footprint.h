@@ -1,0 +1,55 @@
+//===- Footprint.h - Distinct elements an array nest touches ---*- C++ -*-===//
+//
+// Private to lib/Analysis: the compulsory traffic model. Per array, the
+// distinct elements whose first access is a read, and the distinct elements
+// written. Within one statement execution reads happen before writes
+// (`C[i][j] += ...` reads C[i][j] first).
+//
+// Methods, in order of preference:
+//  1. projection: every access has one subscript tuple, each subscript
+//     using at most one IV (distinct ones): the footprint is the count of
+//     the chain of those loops, when the other loops always run;
+//  2. box union (read-only or write-only arrays, unit-step loops with
+//     parameter bounds, subscripts +-iv + c): coordinate compression;
+//  3. enumeration with a dense bitmap or hash set (sizes known, few
+//     iterations).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ROOFLINE_LIB_ANALYSIS_FOOTPRINT_H
+#define ROOFLINE_LIB_ANALYSIS_FOOTPRINT_H
+
+#include "ChainCount.h"
+
+namespace roofline {
+namespace detail {
+
+/// A statement of the (IV-unique) nest with its enclosing loops.
+struct StmtSite {
+  const Stmt *S = nullptr;
+  Chain Loops;
+};
+
+struct FootprintResult {
+  Cnt Read, Written;
+};
+
+struct FootprintOptions {
+  /// Enumerate only when the nest executes at most this many loop bodies.
+  Int128 EnumerationLimit = 20000000;
+  /// Sum of the body executions of every loop, when known.
+  std::optional<Int128> LoopBodyExecutions;
+};
+
+/// Footprints of \p Arrays (by name); \p Stmts in program order, \p Root
+/// the nest they belong to. Assumptions go to \p Notes.
+std::map<std::string, FootprintResult>
+computeFootprints(const std::vector<std::string> &Arrays,
+                  const std::vector<StmtSite> &Stmts, const Loop &Root,
+                  ChainCounter &CC, const FootprintOptions &Opts,
+                  std::vector<std::string> &Notes);
+
+} // namespace detail
+} // namespace roofline
+
+#endif // ROOFLINE_LIB_ANALYSIS_FOOTPRINT_H

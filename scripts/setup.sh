@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian packages roofline-lint builds and tests with, then
+# configures and builds it in build/. Idempotent: installs only what is
+# missing, reconfigures only when needed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 llvm-19-tools cmake ninja-build
+          libgtest-dev g++ python3)
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+BUILD_DIR=${BUILD_DIR:-build}
+if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release ${CMAKE_ARGS:-}
+fi
+ninja -C "$BUILD_DIR" ${NINJA_TARGETS:-all}
