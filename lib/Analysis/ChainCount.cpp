@@ -419,12 +419,20 @@ private:
 // Closed forms
 //===----------------------------------------------------------------------===//
 
+/// For Polynomial operations, whose only failure is overflow.
 #define POLY_TRY(Var, Expr)                                                    \
   auto Var##OrErr = (Expr);                                                    \
   if (!Var##OrErr) {                                                           \
     Overflow = true;                                                           \
     return Var##OrErr.takeError();                                             \
   }                                                                            \
+  Polynomial Var = std::move(*Var##OrErr);
+
+/// For the builder's own steps, which set Overflow themselves.
+#define STEP_TRY(Var, Expr)                                                    \
+  auto Var##OrErr = (Expr);                                                    \
+  if (!Var##OrErr)                                                             \
+    return Var##OrErr.takeError();                                             \
   Polynomial Var = std::move(*Var##OrErr);
 
 /// Sums 1 over the loops at levels >= Begin of a chain, innermost first,
@@ -456,8 +464,8 @@ public:
     Polynomial P(Rational(1));
     for (size_t M = Ch.size(); M-- > Begin;) {
       const Loop &L = *Ch[M];
-      POLY_TRY(FirstP, boundPoly(L, /*IsFirst=*/true));
-      POLY_TRY(LastP, boundPoly(L, /*IsFirst=*/false));
+      STEP_TRY(FirstP, boundPoly(L, /*IsFirst=*/true));
+      STEP_TRY(LastP, boundPoly(L, /*IsFirst=*/false));
       if (L.Step == 1) {
         POLY_TRY(S, sumOver(P, L.IV, FirstP, LastP));
         P = std::move(S);
@@ -466,7 +474,7 @@ public:
         P = std::move(S);
       } else {
         // iv = First + Step*t, t = 0 .. floor((Last - First)/Step).
-        POLY_TRY(SpanP, spanPoly(L));
+        STEP_TRY(SpanP, spanPoly(L));
         std::string T = "$t" + std::to_string(M);
         POLY_TRY(Stepped, Polynomial::var(T).scale(Rational(L.Step)));
         POLY_TRY(Sub, FirstP.add(Stepped));
@@ -534,7 +542,8 @@ private:
     std::optional<Polynomial> KP = constPoly(K);
     if (!KP)
       return overflow();
-    return P.add(*KP);
+    POLY_TRY(R, P.add(*KP));
+    return R;
   }
 
   llvm::Expected<Polynomial> atom(const Loop &L, AtomDef::KindTy Kind) {
@@ -631,6 +640,7 @@ private:
 };
 
 #undef POLY_TRY
+#undef STEP_TRY
 
 //===----------------------------------------------------------------------===//
 // Compiled forms for fast enumeration

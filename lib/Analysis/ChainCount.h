@@ -24,6 +24,7 @@
 #ifndef ROOFLINE_LIB_ANALYSIS_CHAINCOUNT_H
 #define ROOFLINE_LIB_ANALYSIS_CHAINCOUNT_H
 
+#include "roofline/Analysis/Counts.h"
 #include "roofline/Analysis/Polynomial.h"
 #include "roofline/IR/LoopNest.h"
 

@@ -278,7 +278,12 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
   for (size_t I = 0; I < W.Loops.size(); ++I)
     if (W.Loops[I].Innermost)
       Iterations.addScaled(Totals[I], 1);
-  if (!Iterations.F && !Iterations.V)
+  // Fail only when not even one loop can be counted; otherwise partial
+  // results carry their reasons.
+  bool Anything = Iterations.F || Iterations.V;
+  for (const Cnt &T : Totals)
+    Anything |= T.F || T.V;
+  if (!Anything)
     return irError("cannot count the iterations of the nest: " +
                    Iterations.toCount().WhyNot);
 

@@ -96,6 +96,26 @@ RunCheck droppedLoopsRun(const Chain &C, const std::set<const Loop *> &Kept,
   return R;
 }
 
+/// Whether the IV of loop C[M] determines the IV of the enclosing loop D:
+/// C[M].IV - D.IV stays within a range narrower than D's step, so distinct
+/// values of D give disjoint ranges of C[M].IV.
+bool determines(const Chain &C, size_t M, const Loop &D, ChainCounter &CC) {
+  Chain Prefix(C.begin(), C.begin() + M + 1);
+  AffineExpr Diff = AffineExpr::var(C[M]->IV);
+  std::optional<AffineExpr> Up = Diff.sub(AffineExpr::var(D.IV));
+  std::optional<AffineExpr> Down = AffineExpr::var(D.IV).sub(Diff);
+  if (!Up || !Down)
+    return false;
+  std::optional<Rational> Lo = CC.lowerBound(Prefix, *Up);
+  std::optional<Rational> NegHi = CC.lowerBound(Prefix, *Down);
+  if (!Lo || !NegHi)
+    return false;
+  // Width = hi - lo = -(NegHi) - Lo < |Step|.
+  std::optional<Rational> Width = NegHi->neg().sub(*Lo);
+  int64_t Step = D.Step > 0 ? D.Step : -D.Step;
+  return Width && *Width < Rational(Step);
+}
+
 const char *const AssumeRuns =
     "footprint formulas assume every loop that does not index an array "
     "runs at least once";
@@ -135,14 +155,33 @@ bool projection(const ArrayInfo &AI, const std::vector<StmtSite> &Stmts,
     if (L)
       Kept.insert(L);
   const Chain &C0 = Stmts[AI.Uses.front().StmtIdx].Loops;
+  // A kept loop's bounds may use a loop the subscripts do not: fine when
+  // the kept IV determines that one (tiles: i in [ii, ii + 31], ii stepping
+  // by 32), then the element still identifies the whole tuple. Add such
+  // loops until the kept set is closed under bound references.
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (size_t M = 0; M < C0.size(); ++M) {
+      const Loop *L = C0[M];
+      if (!Kept.count(L))
+        continue;
+      for (const Bound *B : {&L->First, &L->Last})
+        for (const BoundTerm &T : B->Terms)
+          for (const auto &[Name, K] : T.Expr.terms()) {
+            const Loop *D = loopOf(C0, Name);
+            if (!D || Kept.count(D))
+              continue;
+            if (!determines(C0, M, *D, CC))
+              return false; // the kept domain is not a projection
+            Kept.insert(D);
+            Changed = true;
+          }
+    }
+  }
   Chain KC;
   for (const Loop *L : C0)
-    if (Kept.count(L)) {
-      if (boundUsesChainIV(L->First, C0, &Kept) ||
-          boundUsesChainIV(L->Last, C0, &Kept))
-        return false; // the kept domain is not a projection
+    if (Kept.count(L))
       KC.push_back(L);
-    }
 
   bool Failed = false;
   std::set<size_t> CheckedStmts;
@@ -216,10 +255,55 @@ std::optional<int> compareBreaks(const Polynomial &A, const Polynomial &B,
   return -Sign;
 }
 
+/// "N - 4 >= 0" and "N - 3 >= 0" -> "N >= 4": one bound per size for
+/// conditions c*X + k >= 0; other conditions are kept as they are.
+std::vector<std::string>
+simplifyConditions(const std::vector<Polynomial> &Conds) {
+  std::map<std::string, Int128> Lower, Upper;
+  std::vector<std::string> Out;
+  for (const Polynomial &P : Conds) {
+    const std::string *Var = nullptr;
+    Rational C, K = P.constant();
+    bool Simple = true;
+    for (const auto &[M, Coef] : P.terms()) {
+      if (M.empty())
+        continue;
+      if (Var || M.size() != 1 || M.begin()->second != 1)
+        Simple = false;
+      else {
+        Var = &M.begin()->first;
+        C = Coef;
+      }
+    }
+    if (!Simple || !Var || !C.isInteger() || !K.isInteger()) {
+      Out.push_back(P.str() + " >= 0");
+      continue;
+    }
+    // c*X + k >= 0: X >= ceil(-k/c) for c > 0, X <= floor(k/-c) for c < 0.
+    Int128 CV = C.num(), KV = K.num();
+    if (CV > 0) {
+      Int128 B = -floorDiv(KV, CV); // ceil(-k/c)
+      auto [It, New] = Lower.emplace(*Var, B);
+      if (!New)
+        It->second = std::max(It->second, B);
+    } else {
+      Int128 B = floorDiv(KV, -CV);
+      auto [It, New] = Upper.emplace(*Var, B);
+      if (!New)
+        It->second = std::min(It->second, B);
+    }
+  }
+  for (const auto &[V, B] : Lower)
+    Out.push_back(V + " >= " + int128ToString(B));
+  for (const auto &[V, B] : Upper)
+    Out.push_back(V + " <= " + int128ToString(B));
+  return Out;
+}
+
 /// Orders \p Points (deduplicated); false when undecidable. Conditions the
 /// order rests on (unknown sizes) are appended to \p Conds.
 bool orderBreaks(std::vector<Polynomial> &Points, const Env &Known,
-                 std::set<std::string> &Conds, bool &ByValues) {
+                 std::vector<Polynomial> &Conds, bool &ByValues) {
   std::vector<Polynomial> Unique;
   for (Polynomial &P : Points)
     if (std::find(Unique.begin(), Unique.end(), P) == Unique.end())
@@ -259,8 +343,8 @@ bool orderBreaks(std::vector<Polynomial> &Points, const Env &Known,
         AllKnown &= Known.count(Name) != 0;
     if (AllKnown)
       ByValues = true;
-    else
-      Conds.insert(D->str() + " >= 0");
+    else if (std::find(Conds.begin(), Conds.end(), *D) == Conds.end())
+      Conds.push_back(*D);
   }
   Points = std::move(Sorted);
   return true;
@@ -352,7 +436,7 @@ std::optional<Polynomial> symbolicUnion(const std::string &Name,
                                         std::string &Why) {
   std::vector<std::vector<Polynomial>> Breaks(Dims);
   std::vector<std::vector<std::pair<Polynomial, Polynomial>>> Ranges(Dims);
-  std::set<std::string> Conds;
+  std::vector<Polynomial> Conds;
   bool ByValues = false;
   for (const Box &B : Boxes)
     for (size_t D = 0; D < Dims; ++D) {
@@ -427,7 +511,7 @@ std::optional<Polynomial> symbolicUnion(const std::string &Name,
   }
   if (!Conds.empty()) {
     std::string Text;
-    for (const std::string &C : Conds)
+    for (const std::string &C : simplifyConditions(Conds))
       Text += (Text.empty() ? "" : ", ") + C;
     Notes.push_back("the footprint formula of " + Name + " assumes " + Text);
   }
@@ -538,7 +622,7 @@ bool boxUnion(const ArrayInfo &AI, const std::vector<StmtSite> &Stmts,
     if (!Fp.V)
       Fp.WhyV = "the footprint of " + AI.Name + " has too many pieces";
   } else {
-    Fp.WhyV = "the footprint of " + AI.Name + " needs sizes with values";
+    Fp.WhyV = "the footprint of " + AI.Name + " uses sizes without values";
   }
   if (SymOk)
     Fp.F = symbolicUnion(AI.Name, Boxes, Dims, Known, Notes, Fp.WhyF);
@@ -703,6 +787,10 @@ private:
     for (size_t D = 0; D < A.Subs.size(); ++D)
       if (!A.Subs[D].eval(Vals.data(), Key[D]))
         return false;
+    if (S.Any && Key.size() != S.Dims) {
+      S.Failed = true; // accesses disagree on the number of subscripts
+      return true;
+    }
     if (Pass == 0) {
       if (!S.Any) {
         S.Any = true;

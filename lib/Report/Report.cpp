@@ -136,6 +136,44 @@ std::string verdictLine(const AnalyzedNest &A, const Report &R) {
   return S;
 }
 
+/// Totals over the nests of one function (the seed's fusion example is
+/// three nests against one).
+struct FunctionTotal {
+  std::string File, Function;
+  unsigned Nests = 0;
+  size_t LastIndex = 0;
+  std::optional<Int128> Flops = 0, BytesCompulsory = 0, BytesNoReuse = 0;
+};
+
+void accumulate(std::optional<Int128> &Sum, const Count &C) {
+  if (Sum && C.Value && !__builtin_add_overflow(*Sum, *C.Value, &*Sum))
+    return;
+  Sum.reset();
+}
+
+std::vector<FunctionTotal> functionTotals(const Report &R) {
+  std::vector<FunctionTotal> Out;
+  std::map<std::pair<std::string, std::string>, size_t> Index;
+  for (size_t I = 0; I < R.Nests.size(); ++I) {
+    const AnalyzedNest &A = R.Nests[I];
+    auto Key = std::make_pair(A.Nest.Loc.File, A.Nest.Function);
+    auto [It, New] = Index.emplace(Key, Out.size());
+    if (New)
+      Out.push_back({Key.first, Key.second});
+    FunctionTotal &T = Out[It->second];
+    ++T.Nests;
+    T.LastIndex = I;
+    accumulate(T.Flops, A.Counts.Flops);
+    accumulate(T.BytesCompulsory, A.Counts.BytesCompulsory);
+    accumulate(T.BytesNoReuse, A.Counts.BytesNoReuse);
+  }
+  return Out;
+}
+
+std::string optCount(const std::optional<Int128> &V) {
+  return V ? withThousands(*V) : std::string("?");
+}
+
 void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
                    const Report &R, SourceCache *Src) {
   const SourceLoc &L = A.Nest.Loc;
@@ -152,7 +190,8 @@ void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
     const Verdict &V = *A.Judged.V;
     diag(OS, L, "note",
          "math " + formatSeconds(V.TimeCompute) + " at " +
-             formatRate(V.Peak, "FLOP/s") + " (" + precisionName(V.Prec) +
+             formatRate(V.Peak, isFloating(V.Prec) ? "FLOP/s" : "OP/s") +
+             " (" + precisionName(V.Prec) +
              "), data " + formatSeconds(V.TimeMemory) + " at " +
              formatRate(V.Bandwidth, "B/s") + "; attainable " +
              formatRate(V.Attainable, "FLOP/s"),
@@ -187,12 +226,22 @@ void roofline::printText(llvm::raw_ostream &OS, const Report &R,
     return std::tie(A.File, A.Line, A.Column) <
            std::tie(B.File, B.Line, B.Column);
   };
+  std::vector<FunctionTotal> Totals = functionTotals(R);
   while (I < R.Nests.size() || J < R.Skipped.size()) {
     bool TakeNest =
         J == R.Skipped.size() ||
         (I < R.Nests.size() && !Before(R.Skipped[J].Loc, R.Nests[I].Nest.Loc));
     if (TakeNest) {
-      printNestText(OS, R.Nests[I++], R, Src);
+      printNestText(OS, R.Nests[I], R, Src);
+      for (const FunctionTotal &T : Totals)
+        if (T.LastIndex == I && T.Nests > 1)
+          diag(OS, R.Nests[I].Nest.Loc, "note",
+               T.Function + " in all (" + std::to_string(T.Nests) +
+                   " nests): " + optCount(T.Flops) + " FLOPs, " +
+                   optCount(T.BytesCompulsory) + " bytes compulsory, " +
+                   optCount(T.BytesNoReuse) + " bytes no-reuse",
+               nullptr);
+      ++I;
       continue;
     }
     const SkippedNest &S = R.Skipped[J++];
@@ -351,7 +400,19 @@ llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
 } // namespace
 
 llvm::json::Value roofline::toJSON(const Report &R) {
-  llvm::json::Array Nests, Skipped;
+  llvm::json::Array Nests, Skipped, Functions;
+  for (const FunctionTotal &T : functionTotals(R)) {
+    auto Opt = [](const std::optional<Int128> &V) {
+      return V ? number(*V) : llvm::json::Value(nullptr);
+    };
+    Functions.push_back(llvm::json::Object{
+        {"file", T.File},
+        {"function", T.Function},
+        {"nests", static_cast<int64_t>(T.Nests)},
+        {"flops", Opt(T.Flops)},
+        {"bytes", llvm::json::Object{{"compulsory", Opt(T.BytesCompulsory)},
+                                     {"no_reuse", Opt(T.BytesNoReuse)}}}});
+  }
   for (const AnalyzedNest &A : R.Nests)
     Nests.push_back(nestJSON(A, R));
   for (const SkippedNest &S : R.Skipped) {
@@ -374,6 +435,7 @@ llvm::json::Value roofline::toJSON(const Report &R) {
   return llvm::json::Object{{"version", 1},
                             {"machine", std::move(Mach)},
                             {"model", trafficModelName(R.Model)},
+                            {"functions", std::move(Functions)},
                             {"nests", std::move(Nests)},
                             {"skipped", std::move(Skipped)}};
 }

@@ -57,6 +57,14 @@ public:
     R.LoopTotals.assign(LoopIndex.size(), 0);
     for (const Array &A : N.Arrays)
       R.Arrays[A.Name].ElemBytes = precisionBytes(A.Elem);
+    // A non-affine subscript anywhere makes the footprint unknowable, even
+    // if its statement never runs at these sizes.
+    forEachStmt(N.Root, [&](const Stmt &S, const std::vector<const Loop *> &) {
+      for (const Access &A : S.Accesses)
+        for (const auto &Sub : A.Subscripts)
+          if (!Sub)
+            R.Arrays[A.ArrayName].FootprintKnown = false;
+    });
   }
 
   Counts run() {
