@@ -1019,8 +1019,10 @@ bool NestBuilder::lowerArray(const VarDecl *VD, const Expr *Use,
     T = PVD->getOriginalType();
   bool IsPointer = false;
   shapeOf(T, Out.Extents, IsPointer);
-  Out.FromPointer = IsPointer || isa<ParmVarDecl>(VD) ||
-                    VD->getType()->isReferenceType();
+  // restrict promises what the no-alias assumption needs.
+  Out.FromPointer = (IsPointer || isa<ParmVarDecl>(VD) ||
+                     VD->getType()->isReferenceType()) &&
+                    !VD->getType().isRestrictQualified();
   std::optional<Precision> P = precisionOf(Use->getType());
   if (!P)
     return fail(Use->getBeginLoc(), "element type '" +

@@ -126,6 +126,36 @@ tooling::ArgumentsAdjuster resourceDirAdjuster() {
   };
 }
 
+/// CUDA files are parsed host-side only, without the CUDA installation's
+/// headers (CUDA 13 is newer than Clang 19 supports): this preamble gives
+/// the keywords and built-in variables kernels use.
+constexpr const char *CudaPreamblePath = "/roofline-lint/cuda_preamble.h";
+constexpr const char *CudaPreamble = R"(
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+struct __roofline_dim3 { unsigned x, y, z; };
+extern const __device__ __roofline_dim3 threadIdx, blockIdx, blockDim, gridDim;
+extern const __device__ int warpSize;
+extern "C" __device__ void __syncthreads();
+)";
+
+tooling::ArgumentsAdjuster cudaAdjuster() {
+  return [](const tooling::CommandLineArguments &Args, StringRef File) {
+    tooling::CommandLineArguments Out = Args;
+    if (!File.ends_with(".cu") || Out.empty())
+      return Out;
+    const char *Extra[] = {"--cuda-host-only", "-nocudainc", "-nocudalib",
+                           "-Wno-unknown-cuda-version", "-include",
+                           CudaPreamblePath};
+    Out.insert(Out.begin() + 1, std::begin(Extra), std::end(Extra));
+    return Out;
+  };
+}
+
 void sortResults(FrontendResult &R, const std::vector<std::string> &Files) {
   auto Rank = [&](const std::string &F) {
     for (size_t I = 0; I < Files.size(); ++I)
@@ -215,6 +245,8 @@ int main(int Argc, const char **Argv) {
   for (const std::string &Src : Sources) {
     tooling::ClangTool Tool(*DB, {Src});
     Tool.appendArgumentsAdjuster(resourceDirAdjuster());
+    Tool.appendArgumentsAdjuster(cudaAdjuster());
+    Tool.mapVirtualFile(CudaPreamblePath, CudaPreamble);
     ToolStatus |= Tool.run(Factory.get());
   }
   sortResults(FR, Sources);
