@@ -17,6 +17,7 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/SaveAndRestore.h"
 
 #include <algorithm>
@@ -219,37 +220,36 @@ private:
 // Does a statement modify a variable?
 //===----------------------------------------------------------------------===//
 
-class ModificationFinder : public RecursiveASTVisitor<ModificationFinder> {
+/// Every variable a statement assigns, increments or takes the address of;
+/// one traversal answers "is X modified here?" for all X.
+class ModifiedVars : public RecursiveASTVisitor<ModifiedVars> {
 public:
-  explicit ModificationFinder(const VarDecl *VD) : VD(VD) {}
-  bool Found = false;
+  llvm::DenseSet<const VarDecl *> Vars;
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
-    if (BO->isAssignmentOp() && refersTo(BO->getLHS()))
-      Found = true;
-    return !Found;
+    if (BO->isAssignmentOp())
+      note(BO->getLHS());
+    return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
-    if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
-        refersTo(UO->getSubExpr()))
-      Found = true;
-    return !Found;
+    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+      note(UO->getSubExpr());
+    return true;
   }
 
 private:
-  bool refersTo(const Expr *E) const {
-    const auto *DRE = dyn_cast<DeclRefExpr>(strip(E));
-    return DRE && DRE->getDecl() == VD;
+  void note(const Expr *E) {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(E)))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        Vars.insert(VD);
   }
-  const VarDecl *VD;
 };
 
-bool isModifiedIn(const Stmt *S, const VarDecl *VD) {
-  if (!S)
-    return false;
-  ModificationFinder F(VD);
-  F.TraverseStmt(const_cast<Stmt *>(S));
-  return F.Found;
+llvm::DenseSet<const VarDecl *> modifiedIn(const Stmt *S) {
+  ModifiedVars F;
+  if (S)
+    F.TraverseStmt(const_cast<Stmt *>(S));
+  return std::move(F.Vars);
 }
 
 //===----------------------------------------------------------------------===//
@@ -259,9 +259,10 @@ bool isModifiedIn(const Stmt *S, const VarDecl *VD) {
 class NestBuilder {
 public:
   NestBuilder(ASTContext &Ctx, const FunctionDecl *FD,
+              const llvm::DenseSet<const VarDecl *> &FunctionModified,
               const CallSiteCollector &Calls, const RFOptions &Opts)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), FD(FD), Calls(Calls),
-        Opts(Opts) {}
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), FD(FD),
+        FunctionModified(FunctionModified), Calls(Calls), Opts(Opts) {}
 
   /// On failure, reason() says why.
   bool build(const Stmt *Outermost, LoopNest &Out);
@@ -315,6 +316,8 @@ private:
   ASTContext &Ctx;
   SourceManager &SM;
   const FunctionDecl *FD;
+  /// Variables modified anywhere in FD: such a variable is not a size.
+  const llvm::DenseSet<const VarDecl *> &FunctionModified;
   const CallSiteCollector &Calls;
   const RFOptions &Opts;
 
@@ -428,7 +431,7 @@ bool NestBuilder::lowerFor(const ForStmt *FS, Loop &Out) {
     return false;
   if (!lowerCond(FS->getCond(), IVDecl, Out.Step, Out.First, Out.Last))
     return false;
-  if (isModifiedIn(FS->getBody(), IVDecl))
+  if (modifiedIn(FS->getBody()).contains(IVDecl))
     return fail(FS->getBeginLoc(), "induction variable '" + Out.IV +
                                        "' is modified in the loop body");
   IVs.push_back(IVDecl);
@@ -711,7 +714,7 @@ std::optional<std::string> NestBuilder::nameOfSize(const Expr *E,
     return std::nullopt;
   std::string Name = VD->getNameAsString();
   if (const auto *PVD = dyn_cast<ParmVarDecl>(VD)) {
-    if (isModifiedIn(FD->getBody(), VD))
+    if (FunctionModified.contains(VD))
       return std::nullopt;
     Origin = "argument";
     if (std::optional<int64_t> V = Calls.valueOf(PVD)) {
@@ -723,7 +726,7 @@ std::optional<std::string> NestBuilder::nameOfSize(const Expr *E,
   }
   bool IsConst = VD->getType().isConstQualified() || VD->isConstexpr();
   bool IsLocal = VD->isLocalVarDecl();
-  if (!IsConst && (!IsLocal || isModifiedIn(FD->getBody(), VD)))
+  if (!IsConst && (!IsLocal || FunctionModified.contains(VD)))
     return std::nullopt;
   const Expr *Init = VD->getAnyInitializer();
   Expr::EvalResult R;
@@ -1361,8 +1364,11 @@ public:
       return true;
     std::vector<const Stmt *> Loops;
     collectOutermostLoops(FD->getBody(), Loops);
+    if (Loops.empty())
+      return true;
+    llvm::DenseSet<const VarDecl *> Modified = modifiedIn(FD->getBody());
     for (const Stmt *L : Loops) {
-      NestBuilder B(Ctx, FD, Calls, Opts);
+      NestBuilder B(Ctx, FD, Modified, Calls, Opts);
       LoopNest N;
       if (B.build(L, N)) {
         for (const Param &P : N.Params)

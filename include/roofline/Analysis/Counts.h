@@ -25,7 +25,9 @@ namespace roofline {
 
 /// One count, both ways.
 struct Count {
-  /// Polynomial in the parameters without values; absent when the nest is
+  /// Polynomial in the parameters (all of them: a gemm with N = 1024 still
+  /// reads 2*K*M*N; a formula over valued sizes is kept only where it
+  /// provably holds at those sizes); absent when the nest is
   /// not polynomial-summable (min/max bounds, strided loops whose trip count
   /// depends on an outer variable, ...).
   std::optional<Polynomial> Formula;
