@@ -17,7 +17,7 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
-#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/SaveAndRestore.h"
 
 #include <algorithm>
@@ -224,7 +224,8 @@ private:
 /// one traversal answers "is X modified here?" for all X.
 class ModifiedVars : public RecursiveASTVisitor<ModifiedVars> {
 public:
-  llvm::DenseSet<const VarDecl *> Vars;
+  /// Where each variable is modified.
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<SourceLocation, 2>> Sites;
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->isAssignmentOp())
@@ -241,15 +242,18 @@ private:
   void note(const Expr *E) {
     if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(E)))
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-        Vars.insert(VD);
+        Sites[VD].push_back(DRE->getLocation());
   }
 };
 
-llvm::DenseSet<const VarDecl *> modifiedIn(const Stmt *S) {
+using ModificationSites =
+    llvm::DenseMap<const VarDecl *, llvm::SmallVector<SourceLocation, 2>>;
+
+ModificationSites modificationsIn(const Stmt *S) {
   ModifiedVars F;
   if (S)
     F.TraverseStmt(const_cast<Stmt *>(S));
-  return std::move(F.Vars);
+  return std::move(F.Sites);
 }
 
 //===----------------------------------------------------------------------===//
@@ -259,7 +263,7 @@ llvm::DenseSet<const VarDecl *> modifiedIn(const Stmt *S) {
 class NestBuilder {
 public:
   NestBuilder(ASTContext &Ctx, const FunctionDecl *FD,
-              const llvm::DenseSet<const VarDecl *> &FunctionModified,
+              const ModificationSites &FunctionModified,
               const CallSiteCollector &Calls, const RFOptions &Opts)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), FD(FD),
         FunctionModified(FunctionModified), Calls(Calls), Opts(Opts) {}
@@ -269,6 +273,7 @@ public:
   const std::string &reason() const { return Reason; }
   SourceLocation reasonLoc() const { return ReasonLoc; }
   SourceLoc loc(SourceLocation L) const;
+  bool isModifiedWithin(const VarDecl *VD, SourceRange R) const;
 
 private:
   bool fail(SourceLocation L, const Twine &Why) {
@@ -317,7 +322,7 @@ private:
   SourceManager &SM;
   const FunctionDecl *FD;
   /// Variables modified anywhere in FD: such a variable is not a size.
-  const llvm::DenseSet<const VarDecl *> &FunctionModified;
+  const ModificationSites &FunctionModified;
   const CallSiteCollector &Calls;
   const RFOptions &Opts;
 
@@ -330,6 +335,17 @@ private:
   std::vector<Array> Arrays;
   std::map<const VarDecl *, size_t> ArrayIndex;
 };
+
+bool NestBuilder::isModifiedWithin(const VarDecl *VD, SourceRange R) const {
+  auto It = FunctionModified.find(VD);
+  if (It == FunctionModified.end())
+    return false;
+  for (SourceLocation L : It->second)
+    if (SM.isPointWithin(SM.getFileLoc(L), SM.getFileLoc(R.getBegin()),
+                         SM.getFileLoc(R.getEnd())))
+      return true;
+  return false;
+}
 
 SourceLoc NestBuilder::loc(SourceLocation L) const {
   SourceLoc R;
@@ -417,7 +433,8 @@ const char *exitKind(const Stmt *S) {
 
 bool NestBuilder::lowerFor(const ForStmt *FS, Loop &Out) {
   Out.Loc = loc(FS->getBeginLoc());
-  if (const Stmt *Exit = findEarlyExit(FS->getBody()))
+  // The outermost loop's scan covers the inner loops' bodies too.
+  if (const Stmt *Exit = IVs.empty() ? findEarlyExit(FS->getBody()) : nullptr)
     return fail(Exit->getBeginLoc(),
                 Twine("early exit ('") + exitKind(Exit) +
                     "') out of the loop");
@@ -431,7 +448,7 @@ bool NestBuilder::lowerFor(const ForStmt *FS, Loop &Out) {
     return false;
   if (!lowerCond(FS->getCond(), IVDecl, Out.Step, Out.First, Out.Last))
     return false;
-  if (modifiedIn(FS->getBody()).contains(IVDecl))
+  if (isModifiedWithin(IVDecl, FS->getBody()->getSourceRange()))
     return fail(FS->getBeginLoc(), "induction variable '" + Out.IV +
                                        "' is modified in the loop body");
   IVs.push_back(IVDecl);
@@ -714,7 +731,7 @@ std::optional<std::string> NestBuilder::nameOfSize(const Expr *E,
     return std::nullopt;
   std::string Name = VD->getNameAsString();
   if (const auto *PVD = dyn_cast<ParmVarDecl>(VD)) {
-    if (FunctionModified.contains(VD))
+    if (FunctionModified.count(VD))
       return std::nullopt;
     Origin = "argument";
     if (std::optional<int64_t> V = Calls.valueOf(PVD)) {
@@ -726,7 +743,7 @@ std::optional<std::string> NestBuilder::nameOfSize(const Expr *E,
   }
   bool IsConst = VD->getType().isConstQualified() || VD->isConstexpr();
   bool IsLocal = VD->isLocalVarDecl();
-  if (!IsConst && (!IsLocal || FunctionModified.contains(VD)))
+  if (!IsConst && (!IsLocal || FunctionModified.count(VD)))
     return std::nullopt;
   const Expr *Init = VD->getAnyInitializer();
   Expr::EvalResult R;
@@ -1094,7 +1111,6 @@ bool NestBuilder::visitAccess(const Expr *E, IRStmt &St, bool Read, bool Write) 
   Acc.ArrayName = A.Name;
   Acc.IsRead = Read;
   Acc.IsWrite = Write;
-  Acc.Text = text(E);
   Acc.Loc = loc(E->getBeginLoc());
   std::vector<std::optional<AffineExpr>> Ext = A.Extents;
   for (const Expr *I : Idx) {
@@ -1115,6 +1131,11 @@ bool NestBuilder::visitAccess(const Expr *E, IRStmt &St, bool Read, bool Write) 
       Acc.Subscripts.push_back(S);
   }
   A.Extents = Ext;
+  // The delinearized form ("B[k][j]" for B[k * M + j]): what the analysis
+  // sees, and cheaper than re-lexing the source.
+  Acc.Text = A.Name;
+  for (const auto &Sub : Acc.Subscripts)
+    Acc.Text += "[" + (Sub ? Sub->str() : std::string("?")) + "]";
 
   auto It = ArrayIndex.find(VD);
   if (It == ArrayIndex.end()) {
@@ -1366,7 +1387,7 @@ public:
     collectOutermostLoops(FD->getBody(), Loops);
     if (Loops.empty())
       return true;
-    llvm::DenseSet<const VarDecl *> Modified = modifiedIn(FD->getBody());
+    ModificationSites Modified = modificationsIn(FD->getBody());
     for (const Stmt *L : Loops) {
       NestBuilder B(Ctx, FD, Modified, Calls, Opts);
       LoopNest N;

@@ -2,7 +2,6 @@
 
 #include "roofline/IR/Affine.h"
 
-#include <sstream>
 
 using namespace roofline;
 
@@ -72,29 +71,33 @@ AffineExpr::substitute(const std::string &Name, const AffineExpr &E) const {
 }
 
 std::string AffineExpr::str() const {
-  std::ostringstream OS;
+  // Plain string appends: this runs for every subscript the Frontend sees.
+  std::string OS;
   bool First = true;
   auto EmitSigned = [&](int64_t V, const std::string &Var) {
     // Print "a - b" rather than "a + -b"; magnitudes via unsigned so that
     // INT64_MIN prints correctly.
     uint64_t Mag = V < 0 ? 0 - static_cast<uint64_t>(V) : V;
     if (First)
-      OS << (V < 0 ? "-" : "");
+      OS += V < 0 ? "-" : "";
     else
-      OS << (V < 0 ? " - " : " + ");
+      OS += V < 0 ? " - " : " + ";
     First = false;
-    if (Var.empty())
-      OS << Mag;
-    else if (Mag == 1)
-      OS << Var;
-    else
-      OS << Mag << "*" << Var;
+    if (Var.empty()) {
+      OS += std::to_string(Mag);
+    } else if (Mag == 1) {
+      OS += Var;
+    } else {
+      OS += std::to_string(Mag);
+      OS += '*';
+      OS += Var;
+    }
   };
   for (const auto &[Name, C] : Terms)
     EmitSigned(C, Name);
   if (Constant != 0 || First)
     EmitSigned(Constant, "");
-  return OS.str();
+  return OS;
 }
 
 std::string BoundTerm::str() const {
