@@ -67,3 +67,12 @@ void huge(const double *A, const double *B, double *C) {
       for (long k = 0; k < Big; ++k)
         C[i * Big + j] += A[i * Big + k] * B[k * Big + j];
 }
+
+// RUN: roofline-lint --format=json %s | FileCheck %s --check-prefix=JSON
+// JSON:        "bytes_compulsory": "3200000000000000",
+// JSON-NEXT:   "bytes_no_reuse": "16000001600000000000000",
+// JSON-NEXT:   "flops": "2000000000000000000000",
+// JSON-NEXT:   "iterations": "1000000000000000000000",
+// JSON-NEXT:   "loads": "2000000100000000000000",
+// JSON-NEXT:   "macs": "1000000000000000000000",
+// JSON:        "function": "huge",
