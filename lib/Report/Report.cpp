@@ -72,21 +72,31 @@ class SourceCache {
 public:
   /// The line \p Line of \p File, or empty when it cannot be read.
   llvm::StringRef line(const std::string &File, unsigned Line) {
-    auto &Buf = Files[File];
-    if (!Buf) {
+    auto [It, New] = Files.try_emplace(File);
+    SourceFile &F = It->second;
+    if (New) {
       auto B = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
       if (!B)
         return "";
-      Buf = std::move(*B);
+      F.Buf = std::move(*B);
+      llvm::StringRef Text = F.Buf->getBuffer();
+      F.LineStarts.push_back(0);
+      for (size_t I = 0; I < Text.size(); ++I)
+        if (Text[I] == '\n')
+          F.LineStarts.push_back(I + 1);
     }
-    llvm::StringRef Text = Buf->getBuffer();
-    for (unsigned I = 1; I < Line && !Text.empty(); ++I)
-      Text = Text.split('\n').second;
+    if (!F.Buf || Line == 0 || Line > F.LineStarts.size())
+      return "";
+    llvm::StringRef Text = F.Buf->getBuffer().substr(F.LineStarts[Line - 1]);
     return Text.split('\n').first;
   }
 
 private:
-  std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> Files;
+  struct SourceFile {
+    std::unique_ptr<llvm::MemoryBuffer> Buf;
+    std::vector<size_t> LineStarts; ///< offset of each line's first byte
+  };
+  std::map<std::string, SourceFile> Files;
 };
 
 void diag(llvm::raw_ostream &OS, const SourceLoc &L, const char *Severity,
@@ -370,6 +380,19 @@ llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
                          {"stores", formulaJSON(C.Stores)},
                          {"bytes_no_reuse", formulaJSON(C.BytesNoReuse)},
                          {"bytes_compulsory", formulaJSON(C.BytesCompulsory)}};
+  // Decimal strings: exact even where a JSON number (a double past 2^63)
+  // is not.
+  auto Exact = [](const Count &Cnt) {
+    return Cnt.Value ? llvm::json::Value(int128ToString(*Cnt.Value))
+                     : llvm::json::Value(nullptr);
+  };
+  O["exact"] = llvm::json::Object{{"iterations", Exact(C.Iterations)},
+                                  {"macs", Exact(C.Macs)},
+                                  {"flops", Exact(C.Flops)},
+                                  {"loads", Exact(C.Loads)},
+                                  {"stores", Exact(C.Stores)},
+                                  {"bytes_no_reuse", Exact(C.BytesNoReuse)},
+                                  {"bytes_compulsory", Exact(C.BytesCompulsory)}};
   O["bytes"] = llvm::json::Object{{"no_reuse", countJSON(C.BytesNoReuse)},
                                   {"compulsory", countJSON(C.BytesCompulsory)}};
   O["intensity"] =
