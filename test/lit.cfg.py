@@ -13,7 +13,10 @@ config.test_exec_root = os.path.join(config.roofline_obj_root, "test")
 llvm_config.use_default_substitutions()  # FileCheck, not, count
 config.substitutions.append(("%kernels", os.path.join(config.roofline_src_root, "kernels")))
 config.substitutions.append(("%python", config.python_executable))
+# The directory of the built tools (for tests that put them on PATH).
+config.substitutions.append(("%roofline-bin", config.roofline_tools_dir))
 config.substitutions.append(("%expect-exit", config.python_executable + " " +
                              os.path.join(config.test_source_root, "Inputs", "expect-exit.py")))
 llvm_config.add_tool_substitutions(
-    [ToolSubst("roofline-lint", unresolved="fatal")], [config.roofline_tools_dir])
+    [ToolSubst("roofline-lint", unresolved="fatal"),
+     ToolSubst("roofline-probe", unresolved="fatal")], [config.roofline_tools_dir])

@@ -138,7 +138,7 @@ static std::optional<Polynomial> constPoly(Int128 V) {
 
 Cnt Cnt::exactly(Int128 K) {
   Cnt C;
-  C.F = constPoly(K);
+  C.F = K == 0 ? Polynomial() : constPoly(K);
   C.V = K;
   return C;
 }
@@ -152,18 +152,13 @@ void Cnt::addScaled(const Cnt &O, Int128 K) {
       WhyF = O.WhyF;
     } else {
       std::optional<Rational> KR = Rational::make(K, 1);
-      llvm::Expected<Polynomial> S =
-          KR ? O.F->scale(*KR)
-             : llvm::Expected<Polynomial>(llvm::createStringError(
-                   llvm::inconvertibleErrorCode(), "overflow"));
-      llvm::Expected<Polynomial> Sum =
-          S ? F->add(*S) : llvm::Expected<Polynomial>(S.takeError());
-      if (!Sum) {
-        llvm::consumeError(Sum.takeError());
+      llvm::Error E = KR ? F->addScaledInPlace(*O.F, *KR)
+                         : llvm::createStringError(
+                               llvm::inconvertibleErrorCode(), "overflow");
+      if (E) {
+        llvm::consumeError(std::move(E));
         F.reset();
         WhyF = "symbolic formula exceeds 128-bit range";
-      } else {
-        F = std::move(*Sum);
       }
     }
   }
@@ -187,7 +182,7 @@ Count Cnt::toCount() const {
   C.Formula = F;
   C.Value = V;
   if (!V && !F && WhyF != WhyV && !WhyF.empty())
-    C.WhyNot = WhyV + "; no formula: " + WhyF;
+    C.WhyNot = WhyV.str() + "; no formula: " + WhyF.str();
   else if (!V)
     C.WhyNot = WhyV;
   else if (!F)
@@ -201,30 +196,39 @@ Count Cnt::toCount() const {
 
 namespace {
 
-/// Sum of Rational * IV plus a constant; parameters are folded in.
+/// Sum of Rational * IV plus a constant; parameters are folded in. IVs are
+/// keyed by their level in the chain (names are unique along a chain).
 struct Lin {
-  std::map<std::string, Rational> C;
+  llvm::SmallVector<std::pair<unsigned, Rational>, 4> C;
   Rational K;
+
+  /// Index of \p Level's entry in C, or -1.
+  int find(unsigned Level) const {
+    for (size_t I = 0; I < C.size(); ++I)
+      if (C[I].first == Level)
+        return static_cast<int>(I);
+    return -1;
+  }
 };
 
 bool linAddScaled(Lin &A, const Lin &B, const Rational &S) {
-  for (const auto &[Name, V] : B.C) {
+  for (const auto &[Level, V] : B.C) {
     auto P = V.mul(S);
     if (!P)
       return false;
-    auto It = A.C.find(Name);
-    if (It == A.C.end()) {
+    int Old = A.find(Level);
+    if (Old < 0) {
       if (!P->isZero())
-        A.C.emplace(Name, *P);
+        A.C.push_back({Level, *P});
       continue;
     }
-    auto Sum = It->second.add(*P);
+    auto Sum = A.C[Old].second.add(*P);
     if (!Sum)
       return false;
     if (Sum->isZero())
-      A.C.erase(It);
+      A.C.erase(A.C.begin() + Old);
     else
-      It->second = *Sum;
+      A.C[Old].second = *Sum;
   }
   auto P = B.K.mul(S);
   if (!P)
@@ -288,6 +292,14 @@ std::optional<LTree> addTrees(const LTree &A, const LTree &B) {
   return R;
 }
 
+/// Level of \p Name in \p Ch (the last loop with that IV), or -1.
+int levelIn(llvm::ArrayRef<const Loop *> Ch, const std::string &Name) {
+  for (size_t I = Ch.size(); I-- > 0;)
+    if (Ch[I]->IV == Name)
+      return static_cast<int>(I);
+  return -1;
+}
+
 /// Derives lower bounds of expressions over the domain of a chain by
 /// eliminating its IVs innermost first: for c > 0, c*v >= c*lower(v), where
 /// lower(v) is the loop's First (Last for a downward loop), itself a min/max
@@ -295,18 +307,17 @@ std::optional<LTree> addTrees(const LTree &A, const LTree &B) {
 /// the loops reach; possibly loose, never wrong.
 class LowerBounder {
 public:
-  LowerBounder(const Chain &C, const Env &Known) : Ch(C), Known(Known) {
-    for (size_t I = 0; I < C.size(); ++I)
-      Level[C[I]->IV] = I;
-  }
+  LowerBounder(llvm::ArrayRef<const Loop *> C, const Env &Known)
+      : Ch(C), Known(Known) {}
 
   /// floor(E / D) relaxed: Lower gives (E - D + 1)/D <= floor, else E/D.
   std::optional<Lin> lin(const AffineExpr &E, int64_t D, bool Lower) const {
     Lin R;
     R.K = Rational(E.constant());
     for (const auto &[Name, C] : E.terms()) {
-      if (Level.count(Name)) {
-        R.C.emplace(Name, Rational(C));
+      int Level = levelIn(Ch, Name);
+      if (Level >= 0) {
+        R.C.push_back({static_cast<unsigned>(Level), Rational(C)});
         continue;
       }
       auto It = Known.find(Name);
@@ -382,19 +393,17 @@ public:
   std::optional<Rational> lbLin(const Lin &F) {
     if (++Work > 20000)
       return std::nullopt;
-    const std::string *Inner = nullptr;
-    size_t InnerLevel = 0;
-    for (const auto &[Name, C] : F.C) {
-      size_t L = Level.at(Name);
-      if (!Inner || L > InnerLevel) {
-        Inner = &Name;
-        InnerLevel = L;
+    size_t InnerIdx = 0;
+    bool Any = false;
+    for (size_t I = 0; I < F.C.size(); ++I)
+      if (!Any || F.C[I].first > F.C[InnerIdx].first) {
+        InnerIdx = I;
+        Any = true;
       }
-    }
-    if (!Inner)
+    if (!Any)
       return F.K;
-    const Loop &L = *Ch[InnerLevel];
-    Rational C = F.C.at(*Inner);
+    const Loop &L = *Ch[F.C[InnerIdx].first];
+    Rational C = F.C[InnerIdx].second;
     bool Pos = C.sign() > 0;
     // c > 0 needs a lower bound of v, c < 0 an upper one.
     const Bound &B = Pos == (L.Step > 0) ? L.First : L.Last;
@@ -402,16 +411,15 @@ public:
     if (!T || !scaleTree(*T, C))
       return std::nullopt;
     Lin Rest = F;
-    Rest.C.erase(*Inner);
+    Rest.C.erase(Rest.C.begin() + InnerIdx);
     if (!addLinToTree(*T, Rest))
       return std::nullopt;
     return lb(*T);
   }
 
 private:
-  const Chain &Ch;
+  llvm::ArrayRef<const Loop *> Ch;
   const Env &Known;
-  std::map<std::string, size_t> Level;
   unsigned Work = 0;
 };
 
@@ -450,27 +458,30 @@ public:
     const Loop *L;
   };
 
-  ClosedFormBuilder(const Chain &C, size_t Begin, const Env *Fold,
-                    std::map<std::string, BoundTerm> *SymAtoms)
-      : Ch(C), Begin(Begin), Fold(Fold), SymAtoms(SymAtoms) {
-    for (size_t I = 0; I < C.size(); ++I)
-      Level[C[I]->IV] = I;
-  }
+  ClosedFormBuilder(llvm::ArrayRef<const Loop *> C, size_t Begin,
+                    const Env *Fold, std::map<std::string, BoundTerm> *SymAtoms,
+                    ChainCounter &CC)
+      : Ch(C), Begin(Begin), Fold(Fold), SymAtoms(SymAtoms), CC(CC) {}
 
   bool Overflow = false;
   std::vector<AtomDef> NumAtoms;
 
   llvm::Expected<Polynomial> build() {
-    Polynomial P(Rational(1));
-    for (size_t M = Ch.size(); M-- > Begin;) {
+    return build(Ch.size(), Polynomial(Rational(1)));
+  }
+
+  /// Sums levels [Begin, From) of the chain over \p P, the sum of the
+  /// levels from From on.
+  llvm::Expected<Polynomial> build(size_t From, Polynomial P) {
+    for (size_t M = From; M-- > Begin;) {
       const Loop &L = *Ch[M];
       STEP_TRY(FirstP, boundPoly(L, /*IsFirst=*/true));
       STEP_TRY(LastP, boundPoly(L, /*IsFirst=*/false));
       if (L.Step == 1) {
-        POLY_TRY(S, sumOver(P, L.IV, FirstP, LastP));
+        POLY_TRY(S, sumOver(P, CC.ivName(&L), FirstP, LastP));
         P = std::move(S);
       } else if (L.Step == -1) {
-        POLY_TRY(S, sumOver(P, L.IV, LastP, FirstP));
+        POLY_TRY(S, sumOver(P, CC.ivName(&L), LastP, FirstP));
         P = std::move(S);
       } else {
         // iv = First + Step*t, t = 0 .. floor((Last - First)/Step).
@@ -478,7 +489,7 @@ public:
         std::string T = "$t" + std::to_string(M);
         POLY_TRY(Stepped, Polynomial::var(T).scale(Rational(L.Step)));
         POLY_TRY(Sub, FirstP.add(Stepped));
-        POLY_TRY(Substituted, P.substitute(L.IV, Sub));
+        POLY_TRY(Substituted, P.substitute(CC.ivName(&L), Sub));
         POLY_TRY(S, sumOver(Substituted, T, Polynomial(), SpanP));
         P = std::move(S);
       }
@@ -487,11 +498,14 @@ public:
   }
 
 private:
-  const Chain &Ch;
+  llvm::ArrayRef<const Loop *> Ch;
   size_t Begin;
   const Env *Fold;
   std::map<std::string, BoundTerm> *SymAtoms;
-  std::map<std::string, size_t> Level;
+  ChainCounter &CC;
+
+  /// Level of \p Name in the chain, or -1 when it is not one of its IVs.
+  int level(const std::string &Name) const { return levelIn(Ch, Name); }
 
   static llvm::Error fail(const std::string &Msg) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
@@ -505,8 +519,8 @@ private:
   std::string summedUse(const Bound &B) const {
     for (const BoundTerm &T : B.Terms)
       for (const auto &[Name, C] : T.Expr.terms()) {
-        auto It = Level.find(Name);
-        if (It != Level.end() && It->second >= Begin)
+        int Lv = level(Name);
+        if (Lv >= 0 && static_cast<size_t>(Lv) >= Begin)
           return Name;
       }
     return "";
@@ -514,18 +528,21 @@ private:
   bool usesEnumerated(const Bound &B) const {
     for (const BoundTerm &T : B.Terms)
       for (const auto &[Name, C] : T.Expr.terms()) {
-        auto It = Level.find(Name);
-        if (It != Level.end() && It->second < Begin)
+        int Lv = level(Name);
+        if (Lv >= 0 && static_cast<size_t>(Lv) < Begin)
           return true;
       }
     return false;
   }
 
   llvm::Expected<Polynomial> affinePoly(const AffineExpr &E) {
-    Polynomial P;
+    // The terms' names are distinct, so summing them term by term needs no
+    // coefficient arithmetic: the polynomial is built at once.
+    llvm::SmallVector<std::pair<VarName, Rational>, 4> Vars;
     Int128 K = E.constant();
     for (const auto &[Name, C] : E.terms()) {
-      if (Fold && !Level.count(Name)) {
+      int Lv = level(Name);
+      if (Fold && Lv < 0) {
         auto It = Fold->find(Name);
         if (It == Fold->end())
           return fail("size '" + Name + "' has no value");
@@ -535,15 +552,13 @@ private:
           return overflow();
         continue;
       }
-      POLY_TRY(T, Polynomial::var(Name).scale(Rational(C)));
-      POLY_TRY(S, P.add(T));
-      P = std::move(S);
+      Vars.push_back({Lv >= 0 ? CC.ivName(Ch[Lv]) : CC.name(Name),
+                      Rational(C)});
     }
-    std::optional<Polynomial> KP = constPoly(K);
-    if (!KP)
+    std::optional<Rational> KR = Rational::make(K, 1);
+    if (!KR)
       return overflow();
-    POLY_TRY(R, P.add(*KP));
-    return R;
+    return Polynomial::linear(*KR, Vars);
   }
 
   llvm::Expected<Polynomial> atom(const Loop &L, AtomDef::KindTy Kind) {
@@ -595,15 +610,15 @@ private:
       if (!D)
         return overflow();
       for (const auto &[Name, C] : D->terms()) {
-        auto It = Level.find(Name);
-        if (It != Level.end() && It->second >= Begin)
+        int Lv = level(Name);
+        if (Lv >= 0 && static_cast<size_t>(Lv) >= Begin)
           return fail("the trip count of strided loop " + L.IV +
                       " depends on loop variable " + Name);
       }
       if (Fold) {
         bool Enumerated = false;
         for (const auto &[Name, C] : D->terms())
-          Enumerated |= Level.count(Name) != 0;
+          Enumerated |= level(Name) >= 0;
         if (Enumerated)
           return atom(L, AtomDef::Span);
         std::optional<Int128> V = evalAffine(*D, *Fold);
@@ -677,7 +692,8 @@ struct CPoly {
 bool compilePoly(const Polynomial &P,
                  const std::map<std::string, unsigned> &Slots, CPoly &Out) {
   Out = CPoly();
-  for (const auto &[M, C] : P.terms()) {
+  for (size_t I = 0, E = P.numTerms(); I < E; ++I) {
+    const Rational &C = P.coef(I);
     Int128 G = Out.Den, B = C.den();
     while (B != 0) {
       Int128 T = G % B;
@@ -690,16 +706,16 @@ bool compilePoly(const Polynomial &P,
   auto DenR = Rational::make(Out.Den, 1);
   if (!DenR)
     return false;
-  for (const auto &[M, C] : P.terms()) {
-    auto Scaled = C.mul(*DenR);
+  for (size_t I = 0, E = P.numTerms(); I < E; ++I) {
+    auto Scaled = P.coef(I).mul(*DenR);
     if (!Scaled || !Scaled->isInteger())
       return false;
     CPoly::Term T{Scaled->num(), {}};
-    for (const auto &[Name, E] : M) {
-      auto S = Slots.find(Name);
+    for (const Polynomial::Factor &F : P.mono(I)) {
+      auto S = Slots.find(*F.Name);
       if (S == Slots.end())
         return false;
-      T.Pows.push_back({S->second, E});
+      T.Pows.push_back({S->second, F.Exp});
     }
     Out.Terms.push_back(std::move(T));
   }
@@ -714,6 +730,19 @@ bool compilePoly(const Polynomial &P,
 
 ChainCounter::ChainCounter(Env Known, int64_t Budget)
     : Known(std::move(Known)), Budget(Budget) {}
+
+ChainCounter::ChainEntry &
+ChainCounter::entry(llvm::ArrayRef<const Loop *> C) {
+  auto It = Entries.find(C);
+  if (It != Entries.end())
+    return *It->second;
+  ChainEntry *E = NumInline < InlineEntries
+                      ? &Inline[NumInline++]
+                      : &EntryStore.emplace_back();
+  E->Loops.assign(C.begin(), C.end());
+  Entries.try_emplace(llvm::ArrayRef<const Loop *>(E->Loops), E);
+  return *E;
+}
 
 std::set<std::string> ChainCounter::freeNames(const Chain &C) const {
   std::set<std::string> IVs, Free;
@@ -736,14 +765,131 @@ ChainCounter::firstUnknown(const std::set<std::string> &Names) const {
   return "";
 }
 
-std::optional<Polynomial> ChainCounter::symbolic(const Chain &C,
-                                                 std::string &Why) {
-  auto It = SymMemo.find(C);
-  if (It == SymMemo.end()) {
+std::string
+ChainCounter::firstUnknownOf(llvm::ArrayRef<const Loop *> C) const {
+  const std::string *Best = nullptr;
+  for (const Loop *L : C)
+    for (const Bound *B : {&L->First, &L->Last})
+      for (const BoundTerm &T : B->Terms)
+        for (const auto &[Name, K] : T.Expr.terms())
+          if ((!Best || Name < *Best) && !Known.count(Name) &&
+              levelIn(C, Name) < 0)
+            Best = &Name;
+  return Best ? *Best : std::string();
+}
+
+/// A loop whose sum depends on nothing outside it: unit step, affine
+/// bounds (symbolic mode keeps every name of those as a variable).
+static bool isPlainLoop(const Loop &L) {
+  return (L.Step == 1 || L.Step == -1) && L.First.isAffine() &&
+         L.Last.isAffine();
+}
+
+/// ClosedFormBuilder's symbolic polynomial of an affine bound: the bound as
+/// it is (its names are distinct: no coefficient arithmetic).
+static Polynomial boundPolynomial(const AffineExpr &E) {
+  llvm::SmallVector<std::pair<VarName, Rational>, 4> Vars;
+  for (const auto &[Name, C] : E.terms())
+    Vars.push_back({internName(Name), Rational(C)});
+  return Polynomial::linear(Rational(E.constant()), Vars);
+}
+
+ChainCounter::PlainLoop &ChainCounter::plainLoop(const Loop *L) {
+  for (auto &[Key, Cached] : PlainLoops)
+    if (Key == L)
+      return Cached;
+  PlainLoops.emplace_back(L, PlainLoop());
+  PlainLoop &PL = PlainLoops.back().second; // filled before any other call
+  const AffineExpr &Lo = (L->Step > 0 ? L->First : L->Last).affine();
+  const AffineExpr &Hi = (L->Step > 0 ? L->Last : L->First).affine();
+  if (Lo.uses(L->IV) || Hi.uses(L->IV))
+    return PL; // sumOver reports it
+  // sumOver's steps for a summand free of the IV, Hi - (Lo - 1), on the
+  // int64 terms of the bounds: no step can come near 128 bits, so the
+  // exact coefficients (zeros dropped) are what those steps produce.
+  llvm::SmallVector<std::pair<VarName, Rational>, 4> Vars;
+  auto HI = Hi.terms().begin(), HE = Hi.terms().end();
+  auto LI = Lo.terms().begin(), LE = Lo.terms().end();
+  while (HI != HE || LI != LE) {
+    Int128 C;
+    const std::string *Name;
+    if (LI == LE || (HI != HE && HI->first < LI->first)) {
+      Name = &HI->first;
+      C = HI->second;
+      ++HI;
+    } else if (HI == HE || LI->first < HI->first) {
+      Name = &LI->first;
+      C = -static_cast<Int128>(LI->second);
+      ++LI;
+    } else {
+      Name = &HI->first;
+      C = static_cast<Int128>(HI->second) - LI->second;
+      ++HI;
+      ++LI;
+    }
+    if (C != 0)
+      Vars.push_back({internName(*Name), *Rational::make(C, 1)});
+  }
+  Int128 K = static_cast<Int128>(Hi.constant()) - (Lo.constant() - Int128(1));
+  PL.Span = Polynomial::linear(*Rational::make(K, 1), Vars);
+  return PL;
+}
+
+const ChainCounter::SymResult &
+ChainCounter::suffixSum(llvm::ArrayRef<const Loop *> S) {
+  ChainEntry &E = entry(S);
+  if (E.Suffix)
+    return *E.Suffix;
+  SymResult R;
+  if (S.empty()) {
+    R.P = Polynomial(Rational(1));
+  } else {
+    const SymResult &Inner = suffixSum(S.drop_front());
+    if (!Inner.P) {
+      R = Inner;
+    } else {
+      // The outermost loop of the suffix, summed as ClosedFormBuilder
+      // would (its bounds cannot fail; any failure of the sum counts as
+      // overflow there).
+      const Loop *L = S.front();
+      const PlainLoop &PL = plainLoop(L);
+      VarName IV = ivName(L);
+      llvm::Expected<Polynomial> P =
+          PL.Span && !Inner.P->uses(IV)
+              ? Inner.P->mul(*PL.Span)
+              : sumOver(*Inner.P, IV,
+                        boundPolynomial((L->Step > 0 ? L->First : L->Last).affine()),
+                        boundPolynomial((L->Step > 0 ? L->Last : L->First).affine()));
+      if (P) {
+        R.P = std::move(*P);
+      } else {
+        R.Overflow = true;
+        R.Why = llvm::toString(P.takeError());
+      }
+    }
+  }
+  E.Suffix = std::move(R);
+  return *E.Suffix;
+}
+
+const ChainCounter::SymCount &ChainCounter::symbolicOf(ChainEntry &E) {
+  if (E.Sym)
+    return *E.Sym;
+  llvm::ArrayRef<const Loop *> C = E.Loops;
+  size_t First = C.size();
+  while (First > 0 && isPlainLoop(*C[First - 1]))
+    --First;
+  SymCount R;
+  const SymResult &Suffix = suffixSum(C.slice(First));
+  if (!Suffix.P) {
+    R.second = Suffix.Overflow ? "symbolic formula exceeds 128-bit range"
+                               : Suffix.Why;
+  } else if (First == 0) {
+    R.first = Suffix.P; // nothing left to sum
+  } else {
     std::map<std::string, BoundTerm> NewAtoms;
-    ClosedFormBuilder B(C, 0, nullptr, &NewAtoms);
-    llvm::Expected<Polynomial> P = B.build();
-    std::pair<std::optional<Polynomial>, std::string> R;
+    ClosedFormBuilder B(C, 0, nullptr, &NewAtoms, *this);
+    llvm::Expected<Polynomial> P = B.build(First, *Suffix.P);
     if (P) {
       R.first = std::move(*P);
       Atoms.insert(NewAtoms.begin(), NewAtoms.end());
@@ -753,35 +899,58 @@ std::optional<Polynomial> ChainCounter::symbolic(const Chain &C,
       if (B.Overflow)
         llvm::consumeError(P.takeError());
     }
-    It = SymMemo.emplace(C, std::move(R)).first;
   }
-  Why = It->second.second;
-  return It->second.first;
+  E.Sym = std::move(R);
+  return *E.Sym;
+}
+
+std::optional<Polynomial> ChainCounter::symbolic(const Chain &C,
+                                                 std::string &Why) {
+  const SymCount &S = symbolicOf(entry(C));
+  Why = S.second;
+  return S.first;
+}
+
+const std::string &ChainCounter::missingOf(ChainEntry &E) {
+  if (!E.Missing)
+    E.Missing = firstUnknownOf(E.Loops);
+  return *E.Missing;
+}
+
+Reason ChainCounter::noValue(const std::string &Name) {
+  for (const auto &[N, R] : NoValue)
+    if (N == Name)
+      return R;
+  NoValue.push_back({Name, "size '" + Name + "' has no value"});
+  return NoValue.back().second;
 }
 
 Cnt ChainCounter::count(const Chain &C) {
+  ChainEntry &E = entry(C); // stable: entries are never moved
+  if (E.Count)
+    return *E.Count;
   Cnt R;
-  std::string WhyS;
-  std::optional<Polynomial> Sym = symbolic(C, WhyS);
-  std::string Missing = firstUnknown(freeNames(C));
+  const SymCount &Sym = symbolicOf(E);
+  const std::string &Missing = missingOf(E);
   if (!Missing.empty()) {
-    R.WhyV = "size '" + Missing + "' has no value";
-    R.F = Sym;
-    R.WhyF = WhyS;
-    return R;
+    R.WhyV = noValue(Missing);
+    R.F = Sym.first;
+    R.WhyF = Sym.second;
+  } else {
+    NumResult N = numeric(C);
+    if (N.Kind == NumResult::Ok)
+      R.V = N.Value;
+    else
+      R.WhyV = N.Why;
+    if (!Sym.first)
+      R.WhyF = Sym.second;
+    else if (tripsAtLeast(C, 0, 0))
+      R.F = Sym.first;
+    else
+      R.WhyF = "the closed form does not hold at the given sizes (a loop "
+               "may run a negative number of times)";
   }
-  NumResult N = numeric(C);
-  if (N.Kind == NumResult::Ok)
-    R.V = N.Value;
-  else
-    R.WhyV = N.Why;
-  if (!Sym)
-    R.WhyF = WhyS;
-  else if (tripsAtLeast(C, 0, 0))
-    R.F = std::move(Sym);
-  else
-    R.WhyF = "the closed form does not hold at the given sizes (a loop may "
-             "run a negative number of times)";
+  E.Count = R;
   return R;
 }
 
@@ -794,6 +963,45 @@ std::optional<Rational> ChainCounter::lowerBound(const Chain &C,
   return LB.lbLin(*L);
 }
 
+std::optional<bool> ChainCounter::knownTripAtLeast(const Bound &Hi,
+                                                   const Bound &Lo,
+                                                   int64_t Step,
+                                                   int MinTrip) const {
+  // With affine bounds of known sizes only, the lower bound below is the
+  // exact value Hi - Lo + Extra, formed by the same Rational operations
+  // (on integers: checked 128-bit arithmetic that refuses INT128_MIN).
+  if (!Hi.isAffine() || !Lo.isAffine())
+    return std::nullopt;
+  constexpr Int128 Min = static_cast<Int128>(static_cast<unsigned __int128>(1)
+                                             << 127);
+  auto Add = [&](Int128 &A, Int128 B) {
+    return !__builtin_add_overflow(A, B, &A) && A != Min;
+  };
+  bool Fits = true;
+  auto Value = [&](const AffineExpr &E, Int128 &K) {
+    K = E.constant();
+    for (const auto &[Name, C] : E.terms()) {
+      auto It = Known.find(Name);
+      if (It == Known.end())
+        return false; // an IV, or no value: the general path decides
+      Int128 P;
+      if (It->second == Min || __builtin_mul_overflow(It->second, C, &P) ||
+          P == Min || !Add(K, P))
+        Fits = false;
+    }
+    return true;
+  };
+  Int128 HiK, LoK;
+  if (!Value(Hi.affine(), HiK) || !Value(Lo.affine(), LoK))
+    return std::nullopt;
+  Int128 D = -LoK; // LoK != INT128_MIN
+  if (!Fits || !Add(D, HiK) ||
+      !Add(D, MinTrip == 0 ? (Step > 0 ? Step : -static_cast<Int128>(Step))
+                           : 0))
+    return false;
+  return D > -1;
+}
+
 bool ChainCounter::tripsAtLeast(const Chain &C, size_t From, int MinTrip) {
   for (size_t M = From; M < C.size(); ++M)
     if (!tripAtLeast(C, M, MinTrip))
@@ -803,71 +1011,85 @@ bool ChainCounter::tripsAtLeast(const Chain &C, size_t From, int MinTrip) {
 
 bool ChainCounter::tripAtLeast(const Chain &C, size_t M, int MinTrip) {
   assert((MinTrip == 0 || MinTrip == 1) && "only T >= 0 and T >= 1");
+  // Depends on C[0..M] only.
+  llvm::ArrayRef<const Loop *> Key =
+      llvm::ArrayRef<const Loop *>(C).take_front(M + 1);
+  signed char &Memo = entry(Key).Trip[MinTrip]; // entries never move
+  if (Memo >= 0)
+    return Memo;
   const Loop &L = *C[M];
-  Chain Outer(C.begin(), C.begin() + M);
-  LowerBounder LB(Outer, Known);
+  LowerBounder LB(Key.take_front(M), Known);
   // T >= 0 <=> Hi - Lo + |Step| >= 0; T >= 1 <=> Hi - Lo >= 0, where Hi/Lo
   // are Last/First (swapped for downward loops).
   const Bound &Hi = L.Step > 0 ? L.Last : L.First;
   const Bound &Lo = L.Step > 0 ? L.First : L.Last;
+  if (std::optional<bool> R = knownTripAtLeast(Hi, Lo, L.Step, MinTrip)) {
+    Memo = *R;
+    return *R;
+  }
+  bool Result = false;
   std::optional<LTree> HiT = LB.boundTree(Hi, /*Lower=*/true);
   std::optional<LTree> LoT = LB.boundTree(Lo, /*Lower=*/false);
-  if (!HiT || !LoT || !scaleTree(*LoT, Rational(-1)))
-    return false;
-  std::optional<LTree> D = addTrees(*HiT, *LoT);
-  if (!D)
-    return false;
-  Lin Extra;
-  Extra.K =
-      MinTrip == 0 ? Rational(L.Step > 0 ? L.Step : -L.Step) : Rational(0);
-  if (!addLinToTree(*D, Extra))
-    return false;
-  // The quantity is an integer, so a lower bound above -1 proves >= 0.
-  std::optional<Rational> V = LB.lb(*D);
-  return V && Rational(-1) < *V;
+  if (HiT && LoT && scaleTree(*LoT, Rational(-1))) {
+    std::optional<LTree> D = addTrees(*HiT, *LoT);
+    Lin Extra;
+    Extra.K =
+        MinTrip == 0 ? Rational(L.Step > 0 ? L.Step : -L.Step) : Rational(0);
+    if (D && addLinToTree(*D, Extra)) {
+      // The quantity is an integer, so a lower bound above -1 proves >= 0.
+      std::optional<Rational> V = LB.lb(*D);
+      Result = V && Rational(-1) < *V;
+    }
+  }
+  Memo = Result;
+  return Result;
 }
 
 ChainCounter::NumResult ChainCounter::numeric(const Chain &C) {
-  auto Memo = NumMemo.find(C);
-  if (Memo != NumMemo.end())
-    return Memo->second;
+  ChainEntry &E = entry(C);
+  if (E.Num)
+    return *E.Num;
   NumResult R;
   if (C.empty()) {
     R.Value = 1;
     return R;
   }
-  std::string Missing = firstUnknown(freeNames(C));
+  const std::string &Missing = missingOf(E);
   if (!Missing.empty()) {
     R.Kind = NumResult::Fail;
-    R.Why = "size '" + Missing + "' has no value";
+    R.Why = noValue(Missing);
     return R;
   }
 
   // Independent groups of loops (no bound of one uses an IV of another,
   // e.g. the ii/i, jj/j pairs of a tiled nest) form a Cartesian product.
-  std::map<std::string, size_t> Level;
-  for (size_t I = 0; I < C.size(); ++I)
-    Level[C[I]->IV] = I;
-  std::vector<size_t> Parent(C.size());
+  size_t N = C.size();
+  llvm::SmallVector<size_t, 8> Parent(N);
   std::iota(Parent.begin(), Parent.end(), 0);
-  std::function<size_t(size_t)> Find = [&](size_t X) {
-    return Parent[X] == X ? X : Parent[X] = Find(Parent[X]);
+  auto Find = [&](size_t X) {
+    while (Parent[X] != X)
+      X = Parent[X] = Parent[Parent[X]];
+    return X;
   };
-  for (size_t I = 0; I < C.size(); ++I)
+  for (size_t I = 0; I < N; ++I)
     for (const Bound *B : {&C[I]->First, &C[I]->Last})
       for (const BoundTerm &T : B->Terms)
         for (const auto &[Name, K] : T.Expr.terms()) {
-          auto It = Level.find(Name);
-          if (It != Level.end())
-            Parent[Find(I)] = Find(It->second);
+          int Lv = levelIn(C, Name);
+          if (Lv >= 0)
+            Parent[Find(I)] = Find(static_cast<size_t>(Lv));
         }
-  std::map<size_t, Chain> Groups; // keyed by root; order by first level
-  std::vector<size_t> Order;
-  for (size_t I = 0; I < C.size(); ++I) {
+  // Groups in the order of their first level, each in level order.
+  llvm::SmallVector<size_t, 8> Roots;
+  llvm::SmallVector<Chain, 4> Groups;
+  for (size_t I = 0; I < N; ++I) {
     size_t G = Find(I);
-    if (!Groups.count(G))
-      Order.push_back(G);
-    Groups[G].push_back(C[I]);
+    size_t Idx = std::find(Roots.begin(), Roots.end(), G) - Roots.begin();
+    if (Idx == Roots.size()) {
+      Roots.push_back(G);
+      Groups.emplace_back();
+    }
+    Groups[Idx].push_back(C[I]);
   }
 
   if (Groups.size() == 1) {
@@ -876,8 +1098,8 @@ ChainCounter::NumResult ChainCounter::numeric(const Chain &C) {
     Int128 Product = 1;
     bool Zero = false;
     std::optional<NumResult> Failed;
-    for (size_t G : Order) {
-      NumResult Sub = numeric(Groups[G]);
+    for (const Chain &G : Groups) {
+      NumResult Sub = numeric(G);
       if (Sub.Kind != NumResult::Ok) {
         if (!Failed)
           Failed = Sub;
@@ -897,7 +1119,7 @@ ChainCounter::NumResult ChainCounter::numeric(const Chain &C) {
     else
       R.Value = Product;
   }
-  NumMemo[C] = R;
+  E.Num = R;
   return R;
 }
 
@@ -912,9 +1134,63 @@ ChainCounter::NumResult ChainCounter::numericGroup(const Chain &C) {
   return NumResult{NumResult::Fail, 0, TooIrregular};
 }
 
+/// numericAt(C, 0) for one unit-step loop with affine bounds free of its
+/// IV: the builder folds each bound to its value and sums 1 over them,
+/// Hi - (Lo - 1); the same checked steps on integers. nullopt when this
+/// shortcut does not apply.
+static std::optional<std::pair<bool, Int128>>
+plainTrip(const Loop &L, const Env &Known) {
+  if (!isPlainLoop(L) || L.First.uses(L.IV) || L.Last.uses(L.IV))
+    return std::nullopt;
+  constexpr Int128 Min = static_cast<Int128>(static_cast<unsigned __int128>(1)
+                                             << 127);
+  bool Fits = true;
+  auto Fold = [&](const AffineExpr &E) -> std::optional<Int128> {
+    Int128 K = E.constant();
+    for (const auto &[Name, C] : E.terms()) {
+      auto It = Known.find(Name);
+      if (It == Known.end())
+        return std::nullopt;
+      Int128 T;
+      if (__builtin_mul_overflow(static_cast<Int128>(C), It->second, &T) ||
+          __builtin_add_overflow(K, T, &K))
+        Fits = false;
+    }
+    if (K == Min)
+      Fits = false; // Rational::make refuses it
+    return K;
+  };
+  std::optional<Int128> First = Fold(L.First.affine());
+  std::optional<Int128> Last = Fold(L.Last.affine());
+  if (!First || !Last)
+    return std::nullopt;
+  if (!Fits)
+    return std::make_pair(false, Int128(0));
+  Int128 Lo = L.Step > 0 ? *First : *Last, Hi = L.Step > 0 ? *Last : *First;
+  Int128 LoM1, Diff;
+  if (__builtin_sub_overflow(Lo, 1, &LoM1) || LoM1 == Min ||
+      __builtin_sub_overflow(Hi, LoM1, &Diff) || Diff == Min)
+    return std::make_pair(false, Int128(0));
+  return std::make_pair(true, Diff);
+}
+
 ChainCounter::NumResult ChainCounter::numericAt(const Chain &C, size_t Begin) {
   NumResult R;
-  ClosedFormBuilder B(C, Begin, &Known, nullptr);
+  if (Begin == 0 && C.size() == 1)
+    if (std::optional<std::pair<bool, Int128>> P = plainTrip(*C[0], Known)) {
+      if (!P->first)
+        return NumResult{NumResult::Fail, 0, Over128Bits};
+      std::optional<Int128> F = evalBound(C[0]->First, Known),
+                            L = evalBound(C[0]->Last, Known);
+      std::optional<Int128> T =
+          F && L ? tripOf(*F, *L, C[0]->Step) : std::nullopt;
+      if (!T)
+        return NumResult{NumResult::Fail, 0, Over128Bits};
+      if (*T > 0)
+        R.Value = P->second;
+      return R;
+    }
+  ClosedFormBuilder B(C, Begin, &Known, nullptr, *this);
   llvm::Expected<Polynomial> P = B.build();
   if (!P) {
     llvm::consumeError(P.takeError());

@@ -28,7 +28,13 @@
 #include "roofline/Analysis/Polynomial.h"
 #include "roofline/IR/LoopNest.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -40,13 +46,40 @@ namespace detail {
 using Chain = std::vector<const Loop *>;
 using Env = std::map<std::string, Int128>;
 
+
 extern const char *const Over128Bits; ///< "count exceeds 128-bit range"
+
+/// Why a count is missing: immutable text that copies share, since counts
+/// (and their reasons) are copied into every total that uses them.
+class Reason {
+public:
+  Reason() = default;
+  Reason(const char *S) : Reason(std::string(S)) {}
+  Reason(std::string S) {
+    if (!S.empty())
+      P = std::make_shared<const std::string>(std::move(S));
+  }
+  const std::string &str() const {
+    static const std::string Empty;
+    return P ? *P : Empty;
+  }
+  operator const std::string &() const { return str(); }
+  bool empty() const { return !P; }
+  void clear() { P.reset(); }
+  bool operator==(const Reason &O) const {
+    return P == O.P || str() == O.str();
+  }
+  bool operator!=(const Reason &O) const { return !(*this == O); }
+
+private:
+  std::shared_ptr<const std::string> P;
+};
 
 /// A count under construction: formula and value with separate reasons.
 struct Cnt {
   std::optional<Polynomial> F;
   std::optional<Int128> V;
-  std::string WhyF, WhyV;
+  Reason WhyF, WhyV;
 
   static Cnt exactly(Int128 K);
   /// this += K * O; a missing side stays missing with O's reason.
@@ -92,6 +125,8 @@ public:
   /// \p Known: parameter values. \p Budget: loop values the numeric engine
   /// may enumerate over all calls.
   ChainCounter(Env Known, int64_t Budget);
+  ChainCounter(const ChainCounter &) = delete; // memo entries are pinned
+  ChainCounter &operator=(const ChainCounter &) = delete;
 
   /// Formula (validated at the known sizes when they are all known) and
   /// value (when every parameter the chain uses is known).
@@ -111,6 +146,12 @@ public:
   std::set<std::string> freeNames(const Chain &C) const;
   /// The first of \p Names without a value, or "".
   std::string firstUnknown(const std::set<std::string> &Names) const;
+  /// firstUnknown(freeNames(C)), without building the set.
+  std::string firstUnknownOf(llvm::ArrayRef<const Loop *> C) const;
+  /// !firstUnknownOf(C).empty(), remembered per chain.
+  bool hasUnknown(llvm::ArrayRef<const Loop *> C) {
+    return !missingOf(entry(C)).empty();
+  }
 
   const Env &known() const { return Known; }
   const std::map<std::string, BoundTerm> &atoms() const { return Atoms; }
@@ -120,22 +161,105 @@ public:
   /// IVs and known parameters); nullopt when none can be derived.
   std::optional<Rational> lowerBound(const Chain &C, const AffineExpr &E);
 
+  /// The interned IV name of \p L.
+  static VarName ivName(const Loop *L) { return internName(L->IV); }
+  static VarName name(const std::string &Name) { return internName(Name); }
+
+  /// A symbolic sum or its failure (Overflow: "exceeds 128-bit range").
+  struct SymResult {
+    std::optional<Polynomial> P;
+    std::string Why;
+    bool Overflow = false;
+  };
+
 private:
   struct NumResult {
     enum KindTy { Ok, NotClosed, Fail } Kind = Ok;
     Int128 Value = 0;
-    std::string Why;
+    Reason Why;
   };
+  using SymCount = std::pair<std::optional<Polynomial>, Reason>;
 
   Env Known;
   int64_t Budget;
   std::map<std::string, BoundTerm> Atoms;
-  std::map<Chain, NumResult> NumMemo;
-  std::map<Chain, std::pair<std::optional<Polynomial>, std::string>> SymMemo;
+
+  /// Symbolic summation data of unit-step loops with affine bounds.
+  struct PlainLoop {
+    /// Hi - (Lo - 1) for the summation range [Lo, Hi] (First/Last, swapped
+    /// downward): what sumOver multiplies a summand free of the IV by;
+    /// absent when sumOver itself must run (and report its failure).
+    std::optional<Polynomial> Span;
+  };
+
+  // Every query below is a pure function of its chain (and Known), so each
+  // is computed once per nest: statements share their enclosing chains and
+  // footprints query prefixes and projections of them again and again.
+  struct ChainEntry {
+    llvm::SmallVector<const Loop *, 6> Loops; ///< the key's storage
+    std::optional<NumResult> Num;
+    std::optional<SymCount> Sym;
+    std::optional<std::string> Missing; ///< firstUnknownOf(Loops)
+    std::optional<Cnt> Count;
+    /// tripAtLeast of the last loop (as level M of any chain with this
+    /// prefix), by MinTrip; -1 until computed.
+    signed char Trip[2] = {-1, -1};
+    /// Sum over this chain as a suffix of unit-step loops with affine
+    /// bounds, which does not depend on the loops outside it.
+    std::optional<SymResult> Suffix;
+  };
+  /// DenseMapInfo<ArrayRef> with a cheaper hash and comparison (chains are
+  /// short).
+  struct ChainKeyInfo : llvm::DenseMapInfo<llvm::ArrayRef<const Loop *>> {
+    using Base = llvm::DenseMapInfo<llvm::ArrayRef<const Loop *>>;
+    static unsigned getHashValue(llvm::ArrayRef<const Loop *> C) {
+      uint64_t H = C.size();
+      for (const Loop *L : C)
+        H = (H ^ reinterpret_cast<uintptr_t>(L)) * 0x9E3779B97F4A7C15ull;
+      return static_cast<unsigned>(H >> 32);
+    }
+    static bool isEqual(llvm::ArrayRef<const Loop *> A,
+                        llvm::ArrayRef<const Loop *> B) {
+      // The empty and tombstone keys differ from real keys by data pointer.
+      if (A.data() == getEmptyKey().data() ||
+          A.data() == getTombstoneKey().data() ||
+          B.data() == getEmptyKey().data() ||
+          B.data() == getTombstoneKey().data())
+        return A.data() == B.data();
+      if (A.size() != B.size())
+        return false;
+      for (size_t I = 0; I < A.size(); ++I)
+        if (A[I] != B[I])
+          return false;
+      return true;
+    }
+  };
+  /// Per loop, few per nest: a list is faster than hashing.
+  llvm::SmallVector<std::pair<const Loop *, PlainLoop>, 8> PlainLoops;
+  // Entries never move (callers keep references across insertions): the
+  // first ones live here, the rest in a deque.
+  static constexpr unsigned InlineEntries = 12;
+  ChainEntry Inline[InlineEntries];
+  unsigned NumInline = 0;
+  std::deque<ChainEntry> EntryStore;
+  llvm::SmallDenseMap<llvm::ArrayRef<const Loop *>, ChainEntry *, 16,
+                      ChainKeyInfo>
+      Entries;
+  ChainEntry &entry(llvm::ArrayRef<const Loop *> C);
+  const SymCount &symbolicOf(ChainEntry &E);
+  std::optional<bool> knownTripAtLeast(const Bound &Hi, const Bound &Lo,
+                                       int64_t Step, int MinTrip) const;
+  const std::string &missingOf(ChainEntry &E);
+  /// "size 'Name' has no value", shared by the counts that say it.
+  Reason noValue(const std::string &Name);
+  std::vector<std::pair<std::string, Reason>> NoValue;
+
+  PlainLoop &plainLoop(const Loop *L);
 
   NumResult numeric(const Chain &C);
   NumResult numericGroup(const Chain &C);
   NumResult numericAt(const Chain &C, size_t Begin);
+  const SymResult &suffixSum(llvm::ArrayRef<const Loop *> S);
 };
 
 } // namespace detail

@@ -11,7 +11,11 @@
 #include "ChainCount.h"
 #include "Footprint.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
 #include <cassert>
+#include <optional>
 #include <set>
 
 using namespace roofline;
@@ -115,6 +119,19 @@ void uniquify(Loop &L, std::set<std::string> &Scope, unsigned &Counter) {
   Scope.erase(L.IV);
 }
 
+/// Whether uniquify would rename anything (it copies nothing then).
+bool needsRenaming(const Loop &L, llvm::SmallVectorImpl<const std::string *> &Scope) {
+  for (const std::string *S : Scope)
+    if (*S == L.IV)
+      return true;
+  Scope.push_back(&L.IV);
+  for (const Node &N : L.Body)
+    if (N.isLoop() && needsRenaming(N.loop(), Scope))
+      return true;
+  Scope.pop_back();
+  return false;
+}
+
 bool hasLoop(const Loop &L) {
   for (const Node &N : L.Body)
     if (N.isLoop())
@@ -136,6 +153,15 @@ public:
   std::vector<StmtSite> Stmts;
   std::vector<size_t> StmtLoop; ///< innermost enclosing loop of each stmt
 
+  /// Sizes the lists for the nest (moving chains around costs more).
+  void reserve(const Loop &L) {
+    size_t NumLoops = 0, NumStmts = 0;
+    countNodes(L, NumLoops, NumStmts);
+    Loops.reserve(NumLoops);
+    Stmts.reserve(NumStmts);
+    StmtLoop.reserve(NumStmts);
+  }
+
   void walk(const Loop &O, const Loop &R, int Parent) {
     Stack.push_back(&R);
     int Me = static_cast<int>(Loops.size());
@@ -154,13 +180,23 @@ public:
 
 private:
   Chain Stack;
+
+  static void countNodes(const Loop &L, size_t &NumLoops, size_t &NumStmts) {
+    ++NumLoops;
+    for (const Node &N : L.Body) {
+      if (N.isLoop())
+        countNodes(N.loop(), NumLoops, NumStmts);
+      else
+        ++NumStmts;
+    }
+  }
 };
 
-Cnt &slot(std::map<std::string, Cnt> &M, const std::string &K) {
-  return M.try_emplace(K, Cnt::exactly(0)).first->second;
-}
-Cnt &slot(std::map<Precision, Cnt> &M, Precision K) {
-  return M.try_emplace(K, Cnt::exactly(0)).first->second;
+template <typename Key> Cnt &slot(std::map<Key, Cnt> &M, const Key &K) {
+  auto It = M.lower_bound(K);
+  if (It == M.end() || M.key_comp()(K, It->first))
+    It = M.emplace_hint(It, K, Cnt::exactly(0));
+  return It->second;
 }
 
 void invalidate(Cnt &C, const std::string &Why) {
@@ -183,6 +219,33 @@ std::string signedTail(const Polynomial &P) {
   return " + " + S;
 }
 
+/// What Polynomial::str() prints for the linear polynomial with \p E's
+/// variable terms and constant \p K: variables in name order, then K.
+std::string linearText(const AffineExpr &E, Int128 K) {
+  std::string S;
+  auto Emit = [&](Int128 C, const std::string *Name) {
+    bool Neg = C < 0;
+    Int128 Mag = Neg ? -C : C;
+    if (S.empty())
+      S += Neg ? "-" : "";
+    else
+      S += Neg ? " - " : " + ";
+    if (!Name || Mag != 1)
+      S += int128ToString(Mag);
+    if (Name) {
+      if (Mag != 1)
+        S += '*';
+      S += *Name;
+    }
+  };
+  for (const auto &[Name, C] : E.terms())
+    if (C != 0)
+      Emit(C, &Name);
+  if (K != 0)
+    Emit(K, nullptr);
+  return S.empty() ? "0" : S;
+}
+
 /// Iterations per entry, C-like: "N", "i + 1", "(N - 1)/2 + 1",
 /// "min(ii + 31, N - 1) - ii + 1".
 std::string tripText(const Loop &L) {
@@ -192,24 +255,15 @@ std::string tripText(const Loop &L) {
   if (Hi.isAffine() && Lo.isAffine()) {
     std::optional<AffineExpr> D = Hi.affine().sub(Lo.affine());
     if (D) {
-      llvm::Expected<Polynomial> DP = Polynomial::fromAffine(*D);
-      if (DP) {
-        if (S == 1) {
-          llvm::Expected<Polynomial> T = DP->add(Polynomial(Rational(1)));
-          if (T)
-            return T->str();
-          llvm::consumeError(T.takeError());
-        } else if (D->isConstant()) {
-          return int128ToString(floorDiv(D->constant(), S) + 1);
-        } else {
-          std::string Text = DP->str();
-          if (DP->terms().size() > 1 || Text[0] == '-')
-            Text = "(" + Text + ")";
-          return Text + "/" + std::to_string(S) + " + 1";
-        }
-      } else {
-        llvm::consumeError(DP.takeError());
-      }
+      // Polynomial::fromAffine(D) (+ 1 for unit steps) printed.
+      if (S == 1)
+        return linearText(*D, static_cast<Int128>(D->constant()) + 1);
+      if (D->isConstant())
+        return int128ToString(floorDiv(D->constant(), S) + 1);
+      std::string Text = linearText(*D, D->constant());
+      if (D->terms().size() + (D->constant() != 0) > 1 || Text[0] == '-')
+        Text = "(" + Text + ")";
+      return Text + "/" + std::to_string(S) + " + 1";
     }
   }
   std::string Diff = Hi.str();
@@ -245,6 +299,7 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
     return std::move(E);
 
   NestCounts R;
+  R.Notes.reserve(4);
   Env Known;
   for (const Param &P : N.Params)
     if (P.Value) {
@@ -256,21 +311,32 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
     R.Values[Name] = V;
   }
 
-  Loop Root = N.Root;
+  // Most nests shadow nothing: then the nest itself is the renamed one.
+  std::optional<Loop> Renamed;
   {
-    std::set<std::string> Scope;
+    llvm::SmallVector<const std::string *, 16> Names;
     for (const Param &P : N.Params)
-      Scope.insert(P.Name);
+      Names.push_back(&P.Name);
     for (const auto &[Name, V] : Overrides)
-      Scope.insert(Name);
-    unsigned Counter = 0;
-    uniquify(Root, Scope, Counter);
+      Names.push_back(&Name);
+    size_t NumParams = Names.size();
+    if (needsRenaming(N.Root, Names)) {
+      std::set<std::string> Scope;
+      for (size_t I = 0; I < NumParams; ++I)
+        Scope.insert(*Names[I]);
+      Renamed = N.Root;
+      unsigned Counter = 0;
+      uniquify(*Renamed, Scope, Counter);
+    }
   }
+  const Loop &Root = Renamed ? *Renamed : N.Root;
   NestWalker W;
+  W.reserve(Root);
   W.walk(N.Root, Root, -1);
 
   ChainCounter CC(Known, EnumerationBudget);
   std::vector<Cnt> Totals;
+  Totals.reserve(W.Loops.size());
   for (const LoopInfo &LI : W.Loops)
     Totals.push_back(CC.count(LI.Loops));
 
@@ -312,69 +378,81 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
 
   // The arrays: declared ones in order, then any only the accesses name.
   std::vector<std::string> Names;
-  std::map<std::string, Precision> Elem;
-  for (const Array &A : N.Arrays) {
-    if (Elem.count(A.Name))
-      continue;
-    Names.push_back(A.Name);
-    Elem[A.Name] = A.Elem;
-  }
+  std::vector<Precision> Elem;
+  Names.reserve(N.Arrays.size() + 2);
+  Elem.reserve(N.Arrays.size() + 2);
+  llvm::SmallDenseMap<VarName, unsigned, 16> Index;
+  auto AddArray = [&](const std::string &Name, Precision P) {
+    if (Index.try_emplace(internName(Name), Names.size()).second) {
+      Names.push_back(Name);
+      Elem.push_back(P);
+    }
+  };
+  for (const Array &A : N.Arrays)
+    AddArray(A.Name, A.Elem);
   for (const StmtSite &S : W.Stmts)
     for (const Access &A : S.S->Accesses)
-      if (!Elem.count(A.ArrayName)) {
-        Names.push_back(A.ArrayName);
-        Elem[A.ArrayName] = Precision::Unknown;
-      }
+      AddArray(A.ArrayName, Precision::Unknown);
+  auto IndexOf = [&](const std::string &Name) {
+    return Index.find(internName(Name))->second;
+  };
 
   // No-reuse traffic.
   Cnt Loads = Cnt::exactly(0), Stores = Cnt::exactly(0);
-  std::map<std::string, Cnt> ArrLoads, ArrStores;
-  std::set<std::string> Accessed;
+  std::vector<Cnt> ArrLoads(Names.size(), Cnt::exactly(0)),
+      ArrStores(Names.size(), Cnt::exactly(0));
+  std::vector<char> Accessed(Names.size(), false);
+  const Cnt Once = Cnt::exactly(1);
   for (size_t I = 0; I < W.Stmts.size(); ++I) {
     const LoopInfo &LI = W.Loops[W.StmtLoop[I]];
     const Cnt &Exec = Totals[W.StmtLoop[I]];
     // Entries of the innermost loop: executions of its parent's body.
-    Cnt Entries = LI.Parent >= 0 ? Totals[LI.Parent] : Cnt::exactly(1);
+    const Cnt &Entries = LI.Parent >= 0 ? Totals[LI.Parent] : Once;
     for (const Access &A : W.Stmts[I].S->Accesses) {
-      Accessed.insert(A.ArrayName);
+      unsigned Arr = IndexOf(A.ArrayName);
+      Accessed[Arr] = true;
       bool Hoisted = true;
       for (const auto &Sub : A.Subscripts)
         Hoisted &= Sub && !Sub->uses(LI.Ren->IV);
       const Cnt &Moves = Hoisted ? Entries : Exec;
       if (A.IsRead) {
-        slot(ArrLoads, A.ArrayName).addScaled(Moves, 1);
+        ArrLoads[Arr].addScaled(Moves, 1);
         Loads.addScaled(Moves, 1);
       }
       if (A.IsWrite) {
-        slot(ArrStores, A.ArrayName).addScaled(Moves, 1);
+        ArrStores[Arr].addScaled(Moves, 1);
         Stores.addScaled(Moves, 1);
       }
     }
   }
 
-  // Compulsory traffic.
-  Cnt Sum = Cnt::exactly(0);
-  for (const LoopInfo &LI : W.Loops)
-    Sum.addScaled(Totals[&LI - W.Loops.data()], 1);
+  // Compulsory traffic. Only the value of the body executions is used (the
+  // value side of Cnt::addScaled, without the formula).
+  std::optional<Int128> Sum = 0;
+  for (const Cnt &T : Totals)
+    if (Sum && (!T.V || __builtin_add_overflow(*Sum, *T.V, &*Sum)))
+      Sum.reset();
   FootprintOptions Opts;
-  Opts.LoopBodyExecutions = Sum.V;
-  std::map<std::string, FootprintResult> Fps =
+  Opts.LoopBodyExecutions = Sum;
+  std::vector<FootprintResult> Fps =
       computeFootprints(Names, W.Stmts, Root, CC, Opts, R.Notes);
 
   Cnt NoReuse = Cnt::exactly(0), Compulsory = Cnt::exactly(0);
-  for (const std::string &Name : Names) {
+  R.Arrays.reserve(Names.size());
+  for (size_t I = 0; I < Names.size(); ++I) {
+    const std::string &Name = Names[I];
     ArrayTraffic T;
     T.Name = Name;
-    T.Elem = Elem[Name];
+    T.Elem = Elem[I];
     T.ElemBytes = precisionBytes(T.Elem);
-    Cnt L = slot(ArrLoads, Name), St = slot(ArrStores, Name);
-    const FootprintResult &F = Fps[Name];
+    const Cnt &L = ArrLoads[I], &St = ArrStores[I];
+    const FootprintResult &F = Fps[I];
     T.Loads = L.toCount();
     T.Stores = St.toCount();
     T.ElementsRead = F.Read.toCount();
     T.ElementsWritten = F.Written.toCount();
     if (T.ElemBytes == 0) {
-      if (Accessed.count(Name)) {
+      if (Accessed[I]) {
         std::string Why = "the element size of " + Name + " is unknown";
         invalidate(NoReuse, Why);
         invalidate(Compulsory, Why);
@@ -388,6 +466,7 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
     R.Arrays.push_back(std::move(T));
   }
 
+  R.Loops.reserve(W.Loops.size());
   for (size_t I = 0; I < W.Loops.size(); ++I) {
     const Loop &L = *W.Loops[I].Orig;
     LoopTrip T;
@@ -419,7 +498,7 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
   // Notes: aliasing, then the validity of the formulas.
   std::vector<std::string> Pointers;
   for (const Array &A : N.Arrays)
-    if (A.FromPointer && Accessed.count(A.Name))
+    if (A.FromPointer && Accessed[IndexOf(A.Name)])
       Pointers.push_back(A.Name);
   if (!Pointers.empty()) {
     std::string List;

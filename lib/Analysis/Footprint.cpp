@@ -7,6 +7,8 @@
 #include <functional>
 #include <unordered_map>
 
+#include "llvm/ADT/DenseMap.h"
+
 using namespace roofline;
 using namespace roofline::detail;
 
@@ -21,7 +23,7 @@ struct Use {
 
 struct ArrayInfo {
   std::string Name;
-  std::vector<Use> Uses;
+  llvm::SmallVector<Use, 4> Uses;
   bool HasRead = false, HasWrite = false;
   /// The first statement touching the array reads it (reads precede writes
   /// within a statement).
@@ -36,16 +38,17 @@ const Loop *loopOf(const Chain &C, const std::string &Name) {
   return nullptr;
 }
 
-/// A subscript as Coef*IV + Rest, Rest free of the chain's IVs.
+/// A subscript as Coef*IV + Rest, Rest free of the chain's IVs: the
+/// subscript's terms but L's (L is null when it uses no IV).
 struct SubInfo {
   const Loop *L = nullptr;
   int64_t Coef = 0;
-  AffineExpr Rest;
+  const AffineExpr *E = nullptr;
 };
 
 std::optional<SubInfo> splitSubscript(const AffineExpr &E, const Chain &C) {
   SubInfo S;
-  S.Rest = E;
+  S.E = &E;
   for (const auto &[Name, K] : E.terms()) {
     const Loop *L = loopOf(C, Name);
     if (!L)
@@ -55,23 +58,37 @@ std::optional<SubInfo> splitSubscript(const AffineExpr &E, const Chain &C) {
     S.L = L;
     S.Coef = K;
   }
-  if (S.L) {
-    std::optional<AffineExpr> R =
-        E.sub(AffineExpr::var(S.L->IV, S.Coef));
-    if (!R)
-      return std::nullopt;
-    S.Rest = *R;
-  }
   return S;
 }
 
-bool boundUsesChainIV(const Bound &B, const Chain &C,
-                      const std::set<const Loop *> *Allowed) {
+/// evalAffine of the subscript's Rest.
+std::optional<Int128> restValue(const SubInfo &S, const Env &Values) {
+  Int128 V = S.E->constant();
+  for (const auto &[Name, C] : S.E->terms()) {
+    if (S.L && Name == S.L->IV)
+      continue;
+    auto It = Values.find(Name);
+    if (It == Values.end())
+      return std::nullopt;
+    Int128 P;
+    if (__builtin_mul_overflow(static_cast<Int128>(C), It->second, &P) ||
+        __builtin_add_overflow(V, P, &V))
+      return std::nullopt;
+  }
+  return V;
+}
+
+using LoopSet = llvm::SmallVector<const Loop *, 8>;
+
+bool contains(const LoopSet &S, const Loop *L) {
+  return std::find(S.begin(), S.end(), L) != S.end();
+}
+
+bool boundUsesChainIV(const Bound &B, const Chain &C) {
   for (const BoundTerm &T : B.Terms)
     for (const auto &[Name, K] : T.Expr.terms())
-      if (const Loop *L = loopOf(C, Name))
-        if (!Allowed || !Allowed->count(L))
-          return true;
+      if (loopOf(C, Name))
+        return true;
   return false;
 }
 
@@ -79,18 +96,18 @@ enum class RunCheck { Proved, Failed, Assumed };
 
 /// Whether every loop of \p C outside \p Kept runs at least once whenever
 /// it is reached: needed for the footprint to be the kept loops' domain.
-RunCheck droppedLoopsRun(const Chain &C, const std::set<const Loop *> &Kept,
+RunCheck droppedLoopsRun(const Chain &C, const LoopSet &Kept,
                          ChainCounter &CC) {
   RunCheck R = RunCheck::Proved;
   for (size_t M = 0; M < C.size(); ++M) {
-    if (Kept.count(C[M]))
+    if (contains(Kept, C[M]))
       continue;
-    Chain Prefix(C.begin(), C.begin() + M + 1);
-    if (!CC.firstUnknown(CC.freeNames(Prefix)).empty()) {
+    if (CC.hasUnknown(llvm::ArrayRef<const Loop *>(C).take_front(M + 1))) {
       R = RunCheck::Assumed;
       continue;
     }
-    if (!CC.tripAtLeast(Prefix, M, 1))
+    // Depends on the prefix C[0..M] only.
+    if (!CC.tripAtLeast(C, M, 1))
       return RunCheck::Failed;
   }
   return R;
@@ -129,31 +146,30 @@ const char *const AssumeRuns =
 bool projection(const ArrayInfo &AI, const std::vector<StmtSite> &Stmts,
                 ChainCounter &CC, Cnt &Fp, bool &Assumed) {
   const auto &T0 = AI.Uses.front().A->Subscripts;
-  std::vector<const Loop *> Kept0;
+  LoopSet Kept0;
   for (size_t U = 0; U < AI.Uses.size(); ++U) {
     const Use &Us = AI.Uses[U];
-    if (Us.A->Subscripts != T0)
+    if (Us.A != AI.Uses.front().A && Us.A->Subscripts != T0)
       return false;
     const Chain &C = Stmts[Us.StmtIdx].Loops;
-    std::vector<const Loop *> K;
-    std::set<const Loop *> Seen;
+    LoopSet K;
     for (const auto &Sub : Us.A->Subscripts) {
       std::optional<SubInfo> S = splitSubscript(*Sub, C);
       if (!S)
         return false;
-      K.push_back(S->L);
-      if (S->L && !Seen.insert(S->L).second)
+      if (S->L && contains(K, S->L))
         return false;
+      K.push_back(S->L);
     }
     if (U == 0)
       Kept0 = K;
     else if (K != Kept0)
       return false; // same names, different loops (siblings)
   }
-  std::set<const Loop *> Kept;
+  LoopSet Kept;
   for (const Loop *L : Kept0)
-    if (L)
-      Kept.insert(L);
+    if (L && !contains(Kept, L))
+      Kept.push_back(L);
   const Chain &C0 = Stmts[AI.Uses.front().StmtIdx].Loops;
   // A kept loop's bounds may use a loop the subscripts do not: fine when
   // the kept IV determines that one (tiles: i in [ii, ii + 31], ii stepping
@@ -163,31 +179,34 @@ bool projection(const ArrayInfo &AI, const std::vector<StmtSite> &Stmts,
     Changed = false;
     for (size_t M = 0; M < C0.size(); ++M) {
       const Loop *L = C0[M];
-      if (!Kept.count(L))
+      if (!contains(Kept, L))
         continue;
       for (const Bound *B : {&L->First, &L->Last})
         for (const BoundTerm &T : B->Terms)
           for (const auto &[Name, K] : T.Expr.terms()) {
             const Loop *D = loopOf(C0, Name);
-            if (!D || Kept.count(D))
+            if (!D || contains(Kept, D))
               continue;
             if (!determines(C0, M, *D, CC))
               return false; // the kept domain is not a projection
-            Kept.insert(D);
+            Kept.push_back(D);
             Changed = true;
           }
     }
   }
   Chain KC;
+  KC.reserve(Kept.size());
   for (const Loop *L : C0)
-    if (Kept.count(L))
+    if (contains(Kept, L))
       KC.push_back(L);
 
   bool Failed = false;
-  std::set<size_t> CheckedStmts;
+  llvm::SmallVector<size_t, 8> CheckedStmts;
   for (const Use &Us : AI.Uses) {
-    if (!CheckedStmts.insert(Us.StmtIdx).second)
+    if (std::find(CheckedStmts.begin(), CheckedStmts.end(), Us.StmtIdx) !=
+        CheckedStmts.end())
       continue;
+    CheckedStmts.push_back(Us.StmtIdx);
     RunCheck R = droppedLoopsRun(Stmts[Us.StmtIdx].Loops, Kept, CC);
     Failed |= R == RunCheck::Failed;
     Assumed |= R == RunCheck::Assumed;
@@ -209,50 +228,134 @@ bool projection(const ArrayInfo &AI, const std::vector<StmtSite> &Stmts,
 //===----------------------------------------------------------------------===//
 
 struct Box {
-  std::vector<Polynomial> LoP, HiP; ///< symbolic, inclusive
-  std::vector<Int128> Lo, Hi;       ///< numeric, inclusive
+  llvm::SmallVector<Polynomial, 4> LoP, EndP; ///< symbolic, [Lo, End)
+  llvm::SmallVector<Int128, 4> Lo, Hi;        ///< numeric, inclusive
 };
 
-/// Three-way comparison of breakpoints, or nullopt when the order depends
-/// on sizes in a way we cannot decide.
-std::optional<int> compareBreaks(const Polynomial &A, const Polynomial &B,
-                                 const Env &Known) {
-  llvm::Expected<Polynomial> D = B.sub(A);
-  if (!D) {
-    llvm::consumeError(D.takeError());
-    return std::nullopt;
+/// SX * X + SY * (Y without the term of \p Skip) + Extra, as a polynomial.
+/// The inputs are int64, so each coefficient is exact in 128 bits: what
+/// Polynomial arithmetic on the same operands computes, without the steps.
+Polynomial linearCombo(const AffineExpr *X, int SX, const AffineExpr &Y,
+                       int SY, const std::string *Skip, Int128 Extra) {
+  llvm::SmallVector<std::pair<VarName, Rational>, 4> Vars;
+  static const std::map<std::string, int64_t> None;
+  const auto &XT = X ? X->terms() : None;
+  auto XI = XT.begin(), XE = XT.end();
+  auto YI = Y.terms().begin(), YE = Y.terms().end();
+  while (XI != XE || YI != YE) {
+    if (YI != YE && Skip && YI->first == *Skip) {
+      ++YI;
+      continue;
+    }
+    const std::string *Name;
+    Int128 C = 0;
+    if (YI == YE || (XI != XE && XI->first < YI->first)) {
+      Name = &XI->first;
+      C = static_cast<Int128>(SX) * XI->second;
+      ++XI;
+    } else if (XI == XE || YI->first < XI->first) {
+      Name = &YI->first;
+      C = static_cast<Int128>(SY) * YI->second;
+      ++YI;
+    } else {
+      Name = &XI->first;
+      C = static_cast<Int128>(SX) * XI->second +
+          static_cast<Int128>(SY) * YI->second;
+      ++XI;
+      ++YI;
+    }
+    if (C != 0)
+      Vars.push_back({internName(*Name), *Rational::make(C, 1)});
   }
-  if (D->isConstant())
-    return -D->constant().sign();
-  std::map<std::string, Int128> Vals;
-  bool AllKnown = true;
-  for (const auto &[M, C] : D->terms())
-    for (const auto &[Name, E] : M) {
-      auto It = Known.find(Name);
-      if (It == Known.end())
-        AllKnown = false;
-      else
-        Vals[Name] = It->second;
+  Int128 K = (X ? static_cast<Int128>(SX) * X->constant() : 0) +
+             static_cast<Int128>(SY) * Y.constant() + Extra;
+  return Polynomial::linear(*Rational::make(K, 1), Vars);
+}
+
+/// What orderBreaks needs of a difference of breakpoints besides its sign.
+struct DiffInfo {
+  bool Constant = false, AllKnown = true;
+};
+
+/// Three-way comparison of breakpoints A and B from D = B - A (\p Cmp:
+/// -sign of D when constant, else of D at the known sizes when they are
+/// all known, else of its size terms when they agree; nullopt when
+/// undecidable), without building D: each coefficient is formed as sub()
+/// forms it and D is evaluated as evaluate() would. False when sub() would
+/// fail.
+bool compareBreaks(const Polynomial &A, const Polynomial &B, const Env &Known,
+                   std::optional<int> &Cmp, DiffInfo &Info) {
+  using MonoRef = llvm::ArrayRef<Polynomial::Factor>;
+  llvm::SmallVector<std::pair<MonoRef, Rational>, 8> D;
+  size_t I = 0, J = 0, NB = B.numTerms(), NA = A.numTerms();
+  auto Less = [](MonoRef X, MonoRef Y) {
+    // std::map<std::string, unsigned> order, as Polynomial keeps terms.
+    for (size_t K = 0; K < X.size() && K < Y.size(); ++K) {
+      if (X[K].Name != Y[K].Name)
+        return *X[K].Name < *Y[K].Name;
+      if (X[K].Exp != Y[K].Exp)
+        return X[K].Exp < Y[K].Exp;
     }
-  if (AllKnown) {
-    llvm::Expected<Rational> V = D->evaluate(Vals);
-    if (!V) {
-      llvm::consumeError(V.takeError());
-      return std::nullopt;
+    return X.size() < Y.size();
+  };
+  while (I < NB || J < NA) {
+    if (J == NA || (I < NB && Less(B.mono(I), A.mono(J)))) {
+      D.push_back({B.mono(I), B.coef(I)});
+      ++I;
+    } else if (I == NB || Less(A.mono(J), B.mono(I))) {
+      D.push_back({A.mono(J), A.coef(J).neg()});
+      ++J;
+    } else {
+      std::optional<Rational> C = B.coef(I).add(A.coef(J).neg());
+      if (!C)
+        return false;
+      if (!C->isZero())
+        D.push_back({B.mono(I), *C});
+      ++I;
+      ++J;
     }
-    return -V->sign();
+  }
+  Info.Constant = D.empty() || (D.size() == 1 && D.front().first.empty());
+  for (const auto &[M, C] : D)
+    for (const Polynomial::Factor &F : M)
+      Info.AllKnown &= Known.count(*F.Name) != 0;
+  if (Info.Constant) {
+    Cmp = D.empty() ? 0 : -D.front().second.sign();
+    return true;
+  }
+  if (Info.AllKnown) {
+    Rational Sum(0);
+    for (const auto &[M, C] : D) {
+      std::optional<Rational> T = C;
+      for (const Polynomial::Factor &F : M) {
+        std::optional<Rational> V = Rational::make(Known.find(*F.Name)->second, 1);
+        if (!V)
+          return true; // evaluate() fails: undecided
+        for (unsigned K = 0; K < F.Exp && T; ++K)
+          T = T->mul(*V);
+        if (!T)
+          return true;
+      }
+      std::optional<Rational> S = Sum.add(*T);
+      if (!S)
+        return true;
+      Sum = *S;
+    }
+    Cmp = -Sum.sign();
+    return true;
   }
   // Unknown sizes: decided only when every size term pulls the same way,
   // i.e. for large enough sizes (the caller states the condition).
   int Sign = 0;
-  for (const auto &[M, C] : D->terms()) {
+  for (const auto &[M, C] : D) {
     if (M.empty())
       continue;
     if (Sign != 0 && Sign != C.sign())
-      return std::nullopt;
+      return true;
     Sign = C.sign();
   }
-  return -Sign;
+  Cmp = -Sign;
+  return true;
 }
 
 /// "N - 4 >= 0" and "N - 3 >= 0" -> "N >= 4": one bound per size for
@@ -265,14 +368,15 @@ simplifyConditions(const std::vector<Polynomial> &Conds) {
     const std::string *Var = nullptr;
     Rational C, K = P.constant();
     bool Simple = true;
-    for (const auto &[M, Coef] : P.terms()) {
+    for (size_t I = 0, E = P.numTerms(); I < E; ++I) {
+      llvm::ArrayRef<Polynomial::Factor> M = P.mono(I);
       if (M.empty())
         continue;
-      if (Var || M.size() != 1 || M.begin()->second != 1)
+      if (Var || M.size() != 1 || M.front().Exp != 1)
         Simple = false;
       else {
-        Var = &M.begin()->first;
-        C = Coef;
+        Var = M.front().Name;
+        C = P.coef(I);
       }
     }
     if (!Simple || !Var || !C.isInteger() || !K.isInteger()) {
@@ -300,19 +404,112 @@ simplifyConditions(const std::vector<Polynomial> &Conds) {
   return Out;
 }
 
+/// Whether \p A and \p B have the same terms but for their constants.
+bool sameNonConstantTerms(const Polynomial &A, const Polynomial &B) {
+  // The constant term sorts first; the rest must match one for one.
+  size_t I = !A.isZero() && A.mono(0).empty();
+  size_t J = !B.isZero() && B.mono(0).empty();
+  if (A.numTerms() - I != B.numTerms() - J)
+    return false;
+  for (; I < A.numTerms(); ++I, ++J)
+    if (A.coef(I) != B.coef(J) || A.mono(I) != B.mono(J))
+      return false;
+  return true;
+}
+
+/// The value of \p P at the known sizes when P has integer coefficients,
+/// only known names, and sum_terms |c| * prod max(1, |v|)^e < 2^100: then
+/// for two such points B - A and every partial result of evaluating it stay
+/// below 2^101 in magnitude, so compareBreaks' exact arithmetic cannot
+/// overflow and its answer is the sign of the values' difference.
+std::optional<Int128> safeValue(const Polynomial &P, const Env &Known) {
+  double Mag = 0;
+  Int128 Sum = 0;
+  for (size_t I = 0, E = P.numTerms(); I < E; ++I) {
+    const Rational &C = P.coef(I);
+    if (!C.isInteger())
+      return std::nullopt;
+    double M = static_cast<double>(C.num() < 0 ? -C.num() : C.num());
+    Int128 T = C.num();
+    for (const Polynomial::Factor &F : P.mono(I)) {
+      auto It = Known.find(*F.Name);
+      if (It == Known.end())
+        return std::nullopt;
+      Int128 V = It->second;
+      double A = static_cast<double>(V < 0 ? -V : V);
+      if (A >= 0x1p100)
+        return std::nullopt;
+      for (unsigned K = 0; K < F.Exp; ++K) {
+        M *= A < 1 ? 1 : A;
+        if (M >= 0x1p100 || __builtin_mul_overflow(T, V, &T))
+          return std::nullopt;
+      }
+    }
+    Mag += M;
+    if (Mag >= 0x1p100 || __builtin_add_overflow(Sum, T, &Sum))
+      return std::nullopt;
+  }
+  return Sum;
+}
+
 /// Orders \p Points (deduplicated); false when undecidable. Conditions the
 /// order rests on (unknown sizes) are appended to \p Conds.
 bool orderBreaks(std::vector<Polynomial> &Points, const Env &Known,
-                 std::vector<Polynomial> &Conds, bool &ByValues) {
-  std::vector<Polynomial> Unique;
-  for (Polynomial &P : Points)
-    if (std::find(Unique.begin(), Unique.end(), P) == Unique.end())
+                 std::vector<Polynomial> &Conds, bool &ByValues,
+                 llvm::SmallVectorImpl<size_t> &Where) {
+  llvm::SmallVector<Polynomial, 8> Unique;
+  llvm::SmallVector<std::optional<Int128>, 8> Values;
+  llvm::SmallVector<size_t, 16> UniqueOf; ///< per point
+  for (Polynomial &P : Points) {
+    std::optional<Int128> V = safeValue(P, Known);
+    size_t Seen = Unique.size();
+    for (size_t I = 0; I < Unique.size() && Seen == Unique.size(); ++I)
+      // Different values prove different polynomials.
+      if (!(V && Values[I] && *V != *Values[I]) && Unique[I] == P)
+        Seen = I;
+    UniqueOf.push_back(Seen);
+    if (Seen == Unique.size()) {
       Unique.push_back(std::move(P));
-  std::vector<Polynomial> Sorted;
-  for (Polynomial &P : Unique) {
+      Values.push_back(V);
+    }
+  }
+  // Differences Unique[B] - Unique[A] and the comparisons they decide,
+  // each computed once (the sort and its check ask for pairs again).
+  size_t N = Unique.size();
+  struct Pair {
+    bool Done = false;
+    bool SubOk = false; ///< Unique[B].sub(Unique[A]) succeeds
+    std::optional<int> Cmp;
+    bool HasInfo = false;
+    DiffInfo Info;
+  };
+  llvm::SmallVector<Pair, 64> Pairs(N * N);
+  auto pair = [&](size_t A, size_t B, bool NeedInfo = false) -> Pair & {
+    Pair &P = Pairs[A * N + B];
+    if (!P.Done && Values[A] && Values[B]) {
+      // No step of B - A or of its evaluation can overflow (safeValue), so
+      // the difference's sign is that of the values' difference, and its
+      // terms vanish exactly where A's and B's coefficients agree.
+      P.Done = true;
+      P.SubOk = true;
+      P.Cmp = *Values[A] < *Values[B] ? -1 : *Values[A] > *Values[B] ? 1 : 0;
+    }
+    if (NeedInfo && !P.HasInfo && Values[A] && Values[B]) {
+      P.HasInfo = true;
+      P.Info.AllKnown = true;
+      P.Info.Constant = sameNonConstantTerms(Unique[A], Unique[B]);
+    }
+    if (!P.Done || (NeedInfo && !P.HasInfo)) {
+      P.Done = P.HasInfo = true;
+      P.SubOk = compareBreaks(Unique[A], Unique[B], Known, P.Cmp, P.Info);
+    }
+    return P;
+  };
+  llvm::SmallVector<size_t, 8> Sorted;
+  for (size_t P = 0; P < N; ++P) {
     size_t Pos = Sorted.size();
     for (size_t I = 0; I < Sorted.size(); ++I) {
-      std::optional<int> C = compareBreaks(P, Sorted[I], Known);
+      std::optional<int> C = pair(P, Sorted[I]).Cmp;
       if (!C)
         return false;
       if (*C < 0) {
@@ -320,40 +517,52 @@ bool orderBreaks(std::vector<Polynomial> &Points, const Env &Known,
         break;
       }
     }
-    Sorted.insert(Sorted.begin() + Pos, std::move(P));
+    Sorted.insert(Sorted.begin() + Pos, P);
   }
   // The comparisons must agree with the order (no cycles).
   for (size_t I = 0; I < Sorted.size(); ++I)
     for (size_t J = I + 1; J < Sorted.size(); ++J) {
-      std::optional<int> C = compareBreaks(Sorted[I], Sorted[J], Known);
+      std::optional<int> C = pair(Sorted[I], Sorted[J]).Cmp;
       if (!C || *C > 0)
         return false;
     }
   for (size_t I = 0; I + 1 < Sorted.size(); ++I) {
-    llvm::Expected<Polynomial> D = Sorted[I + 1].sub(Sorted[I]);
-    if (!D) {
+    const Pair &P = pair(Sorted[I], Sorted[I + 1], /*NeedInfo=*/true);
+    if (!P.SubOk)
+      return false;
+    if (P.Info.Constant)
+      continue;
+    if (P.Info.AllKnown) {
+      ByValues = true;
+      continue;
+    }
+    llvm::Expected<Polynomial> D = Unique[Sorted[I + 1]].sub(Unique[Sorted[I]]);
+    if (!D) { // cannot happen: the same subtraction succeeded above
       llvm::consumeError(D.takeError());
       return false;
     }
-    if (D->isConstant())
-      continue;
-    bool AllKnown = true;
-    for (const auto &[M, C] : D->terms())
-      for (const auto &[Name, E] : M)
-        AllKnown &= Known.count(Name) != 0;
-    if (AllKnown)
-      ByValues = true;
-    else if (std::find(Conds.begin(), Conds.end(), *D) == Conds.end())
+    if (std::find(Conds.begin(), Conds.end(), *D) == Conds.end())
       Conds.push_back(*D);
   }
-  Points = std::move(Sorted);
+  Points.clear();
+  llvm::SmallVector<size_t, 8> PosOf(N);
+  for (size_t I = 0; I < Sorted.size(); ++I) {
+    PosOf[Sorted[I]] = I;
+    Points.push_back(std::move(Unique[Sorted[I]]));
+  }
+  Where.clear();
+  for (size_t U : UniqueOf)
+    Where.push_back(PosOf[U]);
   return true;
 }
 
-/// Calls \p F(cell index per dimension) for every cell of a grid.
-void forEachCell(const std::vector<size_t> &Extents,
-                 const std::function<void(const std::vector<size_t> &)> &F) {
-  std::vector<size_t> I(Extents.size(), 0);
+using CellIndex = llvm::SmallVector<size_t, 4>;
+
+/// Calls \p F(cell index per dimension) for every cell of a grid, the
+/// first dimension fastest.
+template <typename Fn>
+void forEachCell(llvm::ArrayRef<size_t> Extents, Fn F) {
+  CellIndex I(Extents.size(), 0);
   for (size_t E : Extents)
     if (E == 0)
       return;
@@ -372,8 +581,8 @@ void forEachCell(const std::vector<size_t> &Extents,
 
 std::optional<Int128> numericUnion(const std::vector<Box> &Boxes,
                                    size_t Dims) {
-  std::vector<std::vector<Int128>> Breaks(Dims);
-  std::vector<const Box *> Live;
+  llvm::SmallVector<llvm::SmallVector<Int128, 8>, 4> Breaks(Dims);
+  llvm::SmallVector<const Box *, 8> Live;
   for (const Box &B : Boxes) {
     bool Empty = false;
     for (size_t D = 0; D < Dims; ++D)
@@ -388,7 +597,7 @@ std::optional<Int128> numericUnion(const std::vector<Box> &Boxes,
   }
   if (Live.empty())
     return 0;
-  std::vector<size_t> Extents;
+  llvm::SmallVector<size_t, 4> Extents;
   Int128 Cells = 1;
   for (auto &Bs : Breaks) {
     std::sort(Bs.begin(), Bs.end());
@@ -403,14 +612,20 @@ std::optional<Int128> numericUnion(const std::vector<Box> &Boxes,
         std::lower_bound(Breaks[D].begin(), Breaks[D].end(), V) -
         Breaks[D].begin());
   };
+  // Each box's cell range per dimension, [first, end).
+  llvm::SmallVector<std::pair<size_t, size_t>, 16> Ranges;
+  for (const Box *B : Live)
+    for (size_t D = 0; D < Dims; ++D)
+      Ranges.push_back({Index(D, B->Lo[D]), Index(D, B->Hi[D] + 1)});
   Int128 Total = 0;
   bool Overflow = false;
-  forEachCell(Extents, [&](const std::vector<size_t> &I) {
+  forEachCell(Extents, [&](const CellIndex &I) {
     bool Covered = false;
-    for (const Box *B : Live) {
+    for (size_t B = 0; B < Live.size(); ++B) {
       bool In = true;
       for (size_t D = 0; D < Dims && In; ++D)
-        In = Index(D, B->Lo[D]) <= I[D] && I[D] < Index(D, B->Hi[D] + 1);
+        In = Ranges[B * Dims + D].first <= I[D] &&
+             I[D] < Ranges[B * Dims + D].second;
       if (In) {
         Covered = true;
         break;
@@ -429,31 +644,239 @@ std::optional<Int128> numericUnion(const std::vector<Box> &Boxes,
   return Total;
 }
 
+using WidthTable =
+    llvm::SmallVector<llvm::SmallVector<std::optional<Polynomial>, 8>, 4>;
+
+/// A linear form in a few variables: constant, then one coefficient each.
+using Lin = llvm::SmallVector<Int128, 5>;
+using Vec = llvm::SmallVector<Int128, 32>; ///< dense polynomial coefficients
+
+/// sum over covered cells of prod_D W_D, with the first dimension
+/// innermost: Out = sum_c W_Lv[c] * (the sum over the dimensions below).
+template <typename CoveredFn> struct DenseCellSum {
+  llvm::ArrayRef<size_t> Extents;
+  const llvm::SmallVector<llvm::SmallVector<Lin, 8>, 4> &W;
+  llvm::ArrayRef<size_t> Stride; ///< per variable, in the dense index
+  size_t Size;
+  CoveredFn &Covered;
+  CellIndex I;
+  bool Ok = true;
+
+  /// Out += L * In (In = nullptr: the constant 1).
+  void addScaled(Vec &Out, const Lin &L, const Vec *In) {
+    for (size_t E = 0; E < (In ? Size : 1) && Ok; ++E) {
+      Int128 X = In ? (*In)[E] : 1;
+      if (X == 0)
+        continue;
+      for (size_t S = 0; S < L.size() && Ok; ++S) {
+        if (L[S] == 0)
+          continue;
+        Int128 P;
+        size_t At = E + (S ? Stride[S - 1] : 0);
+        Ok = !__builtin_mul_overflow(L[S], X, &P) &&
+             !__builtin_add_overflow(Out[At], P, &Out[At]);
+      }
+    }
+  }
+
+  /// False when no covered cell lies below.
+  bool sum(size_t Lv, Vec &Out) {
+    Out.assign(Size, 0);
+    bool Any = false;
+    Vec Inner;
+    for (size_t C = 0; C < Extents[Lv] && Ok; ++C) {
+      I[Lv] = C;
+      if (Lv == 0) {
+        if (!Covered(I))
+          continue;
+        addScaled(Out, W[0][C], nullptr);
+      } else {
+        if (!sum(Lv - 1, Inner))
+          continue;
+        addScaled(Out, W[Lv][C], &Inner);
+      }
+      Any = true;
+    }
+    return Any;
+  }
+};
+
+/// The sum over covered cells of the product of their widths (consecutive
+/// breakpoint differences), computed densely when every breakpoint is
+/// linear with integer coefficients in at most 4 variables and
+/// sum_cells prod_D (|B_D[c]|_1 + |B_D[c+1]|_1) < 2^100: that bounds every
+/// coefficient of every width, partial product and partial sum (|PQ|_1 <=
+/// |P|_1 |Q|_1), so none of the exact operations of the cell-by-cell sum
+/// overflows and its polynomial is this one. nullopt when not applicable.
+template <typename CoveredFn>
+std::optional<Polynomial>
+denseCellSum(const std::vector<std::vector<Polynomial>> &Breaks,
+             llvm::ArrayRef<size_t> Extents, CoveredFn Covered) {
+  size_t Dims = Extents.size();
+  if (Dims == 0 || Dims > 4)
+    return std::nullopt;
+  llvm::SmallVector<VarName, 4> Vars;
+  for (const auto &Row : Breaks)
+    for (const Polynomial &B : Row)
+      for (size_t T = 0, E = B.numTerms(); T < E; ++T) {
+        llvm::ArrayRef<Polynomial::Factor> M = B.mono(T);
+        if (!B.coef(T).isInteger() || M.size() > 1 ||
+            (M.size() == 1 && M[0].Exp != 1))
+          return std::nullopt;
+        if (M.size() == 1 &&
+            std::find(Vars.begin(), Vars.end(), M[0].Name) == Vars.end())
+          Vars.push_back(M[0].Name);
+      }
+  if (Vars.size() > 4)
+    return std::nullopt;
+  std::sort(Vars.begin(), Vars.end(),
+            [](VarName A, VarName B) { return *A < *B; });
+  size_t K = Vars.size(), Radix = Dims + 1, Size = 1;
+  llvm::SmallVector<size_t, 4> Stride;
+  for (size_t V = 0; V < K; ++V) {
+    Stride.push_back(Size);
+    Size *= Radix;
+  }
+  // Breakpoints as linear forms and their norms, then the widths.
+  llvm::SmallVector<llvm::SmallVector<Lin, 8>, 4> LB(Dims), LW(Dims);
+  llvm::SmallVector<llvm::SmallVector<double, 8>, 4> Norm(Dims);
+  for (size_t D = 0; D < Dims; ++D)
+    for (const Polynomial &B : Breaks[D]) {
+      Lin L(K + 1, 0);
+      double N = 0;
+      for (size_t T = 0, E = B.numTerms(); T < E; ++T) {
+        llvm::ArrayRef<Polynomial::Factor> M = B.mono(T);
+        size_t Slot =
+            M.empty() ? 0
+                      : 1 + (std::find(Vars.begin(), Vars.end(), M[0].Name) -
+                             Vars.begin());
+        L[Slot] = B.coef(T).num();
+        N += static_cast<double>(L[Slot] < 0 ? -L[Slot] : L[Slot]);
+      }
+      LB[D].push_back(std::move(L));
+      Norm[D].push_back(N);
+    }
+  double Bound = 0;
+  forEachCell(Extents, [&](const CellIndex &I) {
+    if (!Covered(I))
+      return;
+    double P = 1;
+    for (size_t D = 0; D < Dims; ++D)
+      P *= Norm[D][I[D]] + Norm[D][I[D] + 1];
+    Bound += P;
+  });
+  if (!(Bound < 0x1p100))
+    return std::nullopt;
+  for (size_t D = 0; D < Dims; ++D)
+    for (size_t C = 0; C < Extents[D]; ++C) {
+      Lin L(K + 1, 0);
+      for (size_t S = 0; S <= K; ++S)
+        L[S] = LB[D][C + 1][S] - LB[D][C][S]; // below 2^101: exact
+      LW[D].push_back(std::move(L));
+    }
+
+  DenseCellSum<CoveredFn> Sum{Extents, LW, Stride, Size, Covered,
+                              CellIndex(Dims, 0)};
+  Vec Total;
+  bool Any = Sum.sum(Dims - 1, Total);
+  if (!Sum.Ok)
+    return std::nullopt; // cannot happen under the bound; stay exact anyway
+  if (!Any)
+    return Polynomial();
+  llvm::SmallVector<llvm::SmallVector<Polynomial::Factor, 4>, 16> Monos;
+  llvm::SmallVector<std::pair<llvm::ArrayRef<Polynomial::Factor>, Rational>,
+                    16>
+      Terms;
+  for (size_t E = 0; E < Size; ++E) {
+    if (Total[E] == 0)
+      continue;
+    llvm::SmallVector<Polynomial::Factor, 4> M;
+    for (size_t V = 0; V < K; ++V)
+      if (unsigned Exp = static_cast<unsigned>((E / Stride[V]) % Radix))
+        M.push_back({Vars[V], Exp});
+    Monos.push_back(std::move(M));
+  }
+  size_t Next = 0;
+  for (size_t E = 0; E < Size; ++E)
+    if (Total[E] != 0)
+      Terms.push_back({Monos[Next++], *Rational::make(Total[E], 1)});
+  return Polynomial::fromTerms(Terms);
+}
+
+/// The sum over covered cells of the product of their widths, cell by
+/// cell; false on overflow. The widths a covered cell uses are the ones
+/// computed (a failing one is an overflow whichever cell meets it first).
+template <typename CoveredFn>
+bool cellByCell(const std::vector<std::vector<Polynomial>> &Breaks,
+                llvm::ArrayRef<size_t> Extents, CoveredFn Covered,
+                Polynomial &Total) {
+  size_t Dims = Extents.size();
+  WidthTable Widths(Dims);
+  for (size_t D = 0; D < Dims; ++D)
+    Widths[D].resize(Extents[D]);
+  bool Overflow = false;
+  forEachCell(Extents, [&](const CellIndex &I) {
+    if (Overflow || !Covered(I))
+      return;
+    for (size_t D = 0; D < Dims && !Overflow; ++D) {
+      std::optional<Polynomial> &W = Widths[D][I[D]];
+      if (W)
+        continue;
+      llvm::Expected<Polynomial> Wd = Breaks[D][I[D] + 1].sub(Breaks[D][I[D]]);
+      if (!Wd) {
+        llvm::consumeError(Wd.takeError());
+        Overflow = true;
+        return;
+      }
+      W = std::move(*Wd);
+    }
+  });
+  if (!Overflow)
+    forEachCell(Extents, [&](const CellIndex &I) {
+      if (Overflow || !Covered(I))
+        return;
+      // The product of the widths, then the running sum, in cell order.
+      Polynomial V = *Widths[0][I[0]]; // 1 * W is W exactly
+      for (size_t D = 1; D < Dims; ++D) {
+        llvm::Expected<Polynomial> P = V.mul(*Widths[D][I[D]]);
+        if (!P) {
+          llvm::consumeError(P.takeError());
+          Overflow = true;
+          return;
+        }
+        V = std::move(*P);
+      }
+      if (llvm::Error E = Total.addScaledInPlace(V, Rational(1))) {
+        llvm::consumeError(std::move(E));
+        Overflow = true;
+      }
+    });
+  return !Overflow;
+}
+
 std::optional<Polynomial> symbolicUnion(const std::string &Name,
                                         const std::vector<Box> &Boxes,
                                         size_t Dims, const Env &Known,
                                         std::vector<std::string> &Notes,
                                         std::string &Why) {
   std::vector<std::vector<Polynomial>> Breaks(Dims);
-  std::vector<std::vector<std::pair<Polynomial, Polynomial>>> Ranges(Dims);
   std::vector<Polynomial> Conds;
   bool ByValues = false;
+  for (size_t D = 0; D < Dims; ++D)
+    Breaks[D].reserve(2 * Boxes.size());
   for (const Box &B : Boxes)
     for (size_t D = 0; D < Dims; ++D) {
-      llvm::Expected<Polynomial> End = B.HiP[D].add(Polynomial(Rational(1)));
-      if (!End) {
-        llvm::consumeError(End.takeError());
-        Why = "symbolic formula exceeds 128-bit range";
-        return std::nullopt;
-      }
+      // End = Hi + 1, formed with the box (it cannot fail).
       Breaks[D].push_back(B.LoP[D]);
-      Breaks[D].push_back(*End);
-      Ranges[D].push_back({B.LoP[D], *End});
+      Breaks[D].push_back(B.EndP[D]);
     }
   std::vector<size_t> Extents;
   size_t Cells = 1;
+  // Where each box's Lo and End landed among the ordered breaks: its cell
+  // range per dimension, [first, end).
+  llvm::SmallVector<llvm::SmallVector<size_t, 16>, 4> Where(Dims);
   for (size_t D = 0; D < Dims; ++D) {
-    if (!orderBreaks(Breaks[D], Known, Conds, ByValues)) {
+    if (!orderBreaks(Breaks[D], Known, Conds, ByValues, Where[D])) {
       Why = "the footprint of " + Name +
             " has no single closed form (the order of its bounds depends "
             "on the sizes)";
@@ -466,45 +889,40 @@ std::optional<Polynomial> symbolicUnion(const std::string &Name,
       return std::nullopt;
     }
   }
-  auto Index = [&](size_t D, const Polynomial &P) {
-    return static_cast<size_t>(
-        std::find(Breaks[D].begin(), Breaks[D].end(), P) - Breaks[D].begin());
+  // Which cells some box covers, decided once per cell.
+  std::vector<char> CoveredCell(Cells, 0);
+  llvm::SmallVector<size_t, 4> CellStride;
+  for (size_t D = 0, S = 1; D < Dims; S *= Extents[D++])
+    CellStride.push_back(S);
+  auto CellOf = [&](const CellIndex &I) {
+    size_t C = 0;
+    for (size_t D = 0; D < Dims; ++D)
+      C += I[D] * CellStride[D];
+    return C;
   };
-  Polynomial Total;
-  bool Overflow = false;
-  forEachCell(Extents, [&](const std::vector<size_t> &I) {
-    if (Overflow)
-      return;
-    bool Covered = false;
-    for (size_t B = 0; B < Boxes.size() && !Covered; ++B) {
+  forEachCell(Extents, [&](const CellIndex &I) {
+    for (size_t B = 0; B < Boxes.size(); ++B) {
       bool In = true;
       for (size_t D = 0; D < Dims && In; ++D)
-        In = Index(D, Ranges[D][B].first) <= I[D] &&
-             I[D] < Index(D, Ranges[D][B].second);
-      Covered = In;
-    }
-    if (!Covered)
-      return;
-    Polynomial V(Rational(1));
-    for (size_t D = 0; D < Dims && !Overflow; ++D) {
-      llvm::Expected<Polynomial> W = Breaks[D][I[D] + 1].sub(Breaks[D][I[D]]);
-      llvm::Expected<Polynomial> P =
-          W ? V.mul(*W) : llvm::Expected<Polynomial>(W.takeError());
-      if (!P) {
-        llvm::consumeError(P.takeError());
-        Overflow = true;
+        In = Where[D][2 * B] <= I[D] && I[D] < Where[D][2 * B + 1];
+      if (In) {
+        CoveredCell[CellOf(I)] = 1;
         return;
       }
-      V = std::move(*P);
     }
-    llvm::Expected<Polynomial> S = Total.add(V);
-    if (!S) {
-      llvm::consumeError(S.takeError());
-      Overflow = true;
-      return;
-    }
-    Total = std::move(*S);
   });
+  auto Covered = [&](const CellIndex &I) {
+    return CoveredCell[CellOf(I)] != 0;
+  };
+  // The total is the sum over covered cells of the product of their
+  // widths.
+  Polynomial Total;
+  bool Overflow = false;
+  if (std::optional<Polynomial> Dense =
+          denseCellSum(Breaks, Extents, Covered))
+    Total = std::move(*Dense);
+  else
+    Overflow = !cellByCell(Breaks, Extents, Covered, Total);
   if (Overflow) {
     Why = "symbolic formula exceeds 128-bit range";
     return std::nullopt;
@@ -522,6 +940,7 @@ std::optional<Polynomial> symbolicUnion(const std::string &Name,
   return Total;
 }
 
+
 /// Returns false when not applicable (or when a dropped loop may not run:
 /// then only enumeration is exact).
 bool boxUnion(const ArrayInfo &AI, const std::vector<StmtSite> &Stmts,
@@ -532,70 +951,68 @@ bool boxUnion(const ArrayInfo &AI, const std::vector<StmtSite> &Stmts,
   const Env &Known = CC.known();
   size_t Dims = AI.Uses.front().A->Subscripts.size();
   std::vector<Box> Boxes;
+  Boxes.reserve(AI.Uses.size());
   bool SymOk = true, NumOk = true;
-  std::set<std::pair<size_t, const Access *>> Done;
+  llvm::SmallVector<size_t, 8> Done;
+  // Loop bounds at the known sizes, evaluated once per loop.
+  struct LoopValues {
+    const Loop *L;
+    std::optional<Int128> A, Z;
+  };
+  llvm::SmallVector<LoopValues, 4> Values;
   for (const Use &Us : AI.Uses) {
     const Chain &C = Stmts[Us.StmtIdx].Loops;
     if (Us.A->Subscripts.size() != Dims)
       return false;
     Box B;
-    std::set<const Loop *> Kept;
+    LoopSet Kept;
     for (const auto &Sub : Us.A->Subscripts) {
       std::optional<SubInfo> S = splitSubscript(*Sub, C);
       if (!S)
         return false;
-      std::optional<Polynomial> RestP;
-      if (llvm::Expected<Polynomial> P = Polynomial::fromAffine(S->Rest))
-        RestP = std::move(*P);
-      else
-        llvm::consumeError(P.takeError());
-      std::optional<Int128> RestV = evalAffine(S->Rest, Known);
+      // Rest = the subscript without its IV term. Its polynomial, and the
+      // sums and differences below, have int64 operands: they never fail.
+      std::optional<Int128> RestV = restValue(*S, Known);
       if (!S->L) {
-        SymOk &= RestP.has_value();
         NumOk &= RestV.has_value();
-        B.LoP.push_back(RestP.value_or(Polynomial()));
-        B.HiP.push_back(RestP.value_or(Polynomial()));
+        B.LoP.push_back(linearCombo(nullptr, 0, *S->E, 1, nullptr, 0));
+        B.EndP.push_back(linearCombo(nullptr, 0, *S->E, 1, nullptr, 1));
         B.Lo.push_back(RestV.value_or(0));
         B.Hi.push_back(RestV.value_or(0));
         continue;
       }
       const Loop &L = *S->L;
       if ((S->Coef != 1 && S->Coef != -1) || (L.Step != 1 && L.Step != -1) ||
-          !Kept.insert(&L).second || boundUsesChainIV(L.First, C, nullptr) ||
-          boundUsesChainIV(L.Last, C, nullptr))
+          contains(Kept, &L))
+        return false;
+      Kept.push_back(&L);
+      if (boundUsesChainIV(L.First, C) || boundUsesChainIV(L.Last, C))
         return false;
       const Bound &A = L.Step > 0 ? L.First : L.Last; // smallest IV value
       const Bound &Z = L.Step > 0 ? L.Last : L.First; // largest
-      // Symbolic.
-      Polynomial LoP, HiP;
-      bool ThisSym = A.isAffine() && Z.isAffine() && RestP;
-      if (ThisSym) {
-        llvm::Expected<Polynomial> AP = Polynomial::fromAffine(A.affine());
-        llvm::Expected<Polynomial> ZP = Polynomial::fromAffine(Z.affine());
-        if (!AP || !ZP) {
-          llvm::consumeError(AP.takeError());
-          llvm::consumeError(ZP.takeError());
-          ThisSym = false;
-        } else {
-          llvm::Expected<Polynomial> Lo =
-              S->Coef == 1 ? AP->add(*RestP) : RestP->sub(*ZP);
-          llvm::Expected<Polynomial> Hi =
-              S->Coef == 1 ? ZP->add(*RestP) : RestP->sub(*AP);
-          if (!Lo || !Hi) {
-            llvm::consumeError(Lo.takeError());
-            llvm::consumeError(Hi.takeError());
-            ThisSym = false;
-          } else {
-            LoP = std::move(*Lo);
-            HiP = std::move(*Hi);
-          }
-        }
-      }
+      // Symbolic: [Lo, End) = [A + Rest, Z + Rest + 1) for +iv, [Rest - Z,
+      // Rest - A + 1) for -iv.
+      bool ThisSym = A.isAffine() && Z.isAffine();
       SymOk &= ThisSym;
-      B.LoP.push_back(LoP);
-      B.HiP.push_back(HiP);
+      const std::string *IV = &L.IV;
+      if (!ThisSym) {
+        B.LoP.emplace_back();
+        B.EndP.emplace_back();
+      } else if (S->Coef == 1) {
+        B.LoP.push_back(linearCombo(&A.affine(), 1, *S->E, 1, IV, 0));
+        B.EndP.push_back(linearCombo(&Z.affine(), 1, *S->E, 1, IV, 1));
+      } else {
+        B.LoP.push_back(linearCombo(&Z.affine(), -1, *S->E, 1, IV, 0));
+        B.EndP.push_back(linearCombo(&A.affine(), -1, *S->E, 1, IV, 1));
+      }
       // Numeric.
-      std::optional<Int128> AV = evalBound(A, Known), ZV = evalBound(Z, Known);
+      auto LV = std::find_if(Values.begin(), Values.end(),
+                             [&](const LoopValues &V) { return V.L == &L; });
+      if (LV == Values.end()) {
+        Values.push_back({&L, evalBound(A, Known), evalBound(Z, Known)});
+        LV = Values.end() - 1;
+      }
+      const std::optional<Int128> &AV = LV->A, &ZV = LV->Z;
       Int128 Lo = 0, Hi = 0;
       bool ThisNum = AV && ZV && RestV;
       if (ThisNum)
@@ -608,7 +1025,8 @@ bool boxUnion(const ArrayInfo &AI, const std::vector<StmtSite> &Stmts,
       B.Lo.push_back(Lo);
       B.Hi.push_back(Hi);
     }
-    if (Done.insert({Us.StmtIdx, nullptr}).second) {
+    if (std::find(Done.begin(), Done.end(), Us.StmtIdx) == Done.end()) {
+      Done.push_back(Us.StmtIdx);
       RunCheck R = droppedLoopsRun(C, Kept, CC);
       if (R == RunCheck::Failed)
         return false;
@@ -624,8 +1042,11 @@ bool boxUnion(const ArrayInfo &AI, const std::vector<StmtSite> &Stmts,
   } else {
     Fp.WhyV = "the footprint of " + AI.Name + " uses sizes without values";
   }
-  if (SymOk)
-    Fp.F = symbolicUnion(AI.Name, Boxes, Dims, Known, Notes, Fp.WhyF);
+  if (SymOk) {
+    std::string Why;
+    Fp.F = symbolicUnion(AI.Name, Boxes, Dims, Known, Notes, Why);
+    Fp.WhyF = std::move(Why);
+  }
   else
     Fp.WhyF = "the footprint of " + AI.Name +
               " has no closed form (a non-affine loop bound)";
@@ -861,21 +1282,25 @@ private:
 
 } // namespace
 
-std::map<std::string, FootprintResult>
+std::vector<FootprintResult>
 detail::computeFootprints(const std::vector<std::string> &Arrays,
                           const std::vector<StmtSite> &Stmts,
                           const Loop &Root, ChainCounter &CC,
                           const FootprintOptions &Opts,
                           std::vector<std::string> &Notes) {
-  std::map<std::string, ArrayInfo> Infos;
-  for (const std::string &N : Arrays)
-    Infos[N].Name = N;
+  size_t NumArrays = Arrays.size();
+  std::vector<ArrayInfo> Infos(NumArrays);
+  llvm::SmallDenseMap<VarName, unsigned, 16> Index;
+  for (unsigned I = 0; I < NumArrays; ++I) {
+    Infos[I].Name = Arrays[I];
+    Index.try_emplace(internName(Arrays[I]), I);
+  }
   for (size_t I = 0; I < Stmts.size(); ++I)
     for (const Access &A : Stmts[I].S->Accesses) {
-      auto It = Infos.find(A.ArrayName);
-      if (It == Infos.end())
+      auto It = Index.find(internName(A.ArrayName));
+      if (It == Index.end())
         continue;
-      ArrayInfo &AI = It->second;
+      ArrayInfo &AI = Infos[It->second];
       if (AI.Uses.empty() || AI.Uses.front().StmtIdx == I)
         AI.FirstReads |= A.IsRead;
       AI.Uses.push_back({I, &A});
@@ -885,25 +1310,32 @@ detail::computeFootprints(const std::vector<std::string> &Arrays,
         if (!S && AI.NonAffine.empty())
           AI.NonAffine = A.Text.empty() ? A.ArrayName + "[...]" : A.Text;
     }
+  // Arrays are handled in name order, which the notes follow.
+  std::vector<unsigned> ByName(NumArrays);
+  for (unsigned I = 0; I < NumArrays; ++I)
+    ByName[I] = I;
+  std::sort(ByName.begin(), ByName.end(),
+            [&](unsigned A, unsigned B) { return Arrays[A] < Arrays[B]; });
 
-  std::map<std::string, FootprintResult> Out;
+  std::vector<FootprintResult> Out(NumArrays);
   struct Pending {
     Cnt Fp;
     bool Structured = false; ///< projection or box union applied
   };
-  std::map<std::string, Pending> Fps;
-  std::vector<std::string> ToEnumerate;
+  std::vector<std::optional<Pending>> Fps(NumArrays);
+  std::vector<unsigned> ToEnumerate;
   bool Assumed = false;
-  for (auto &[Name, AI] : Infos) {
-    FootprintResult &R = Out[Name];
+  for (unsigned Idx : ByName) {
+    ArrayInfo &AI = Infos[Idx];
+    const std::string &Name = AI.Name;
+    FootprintResult &R = Out[Idx];
     if (AI.Uses.empty()) {
       R.Read = R.Written = Cnt::exactly(0);
       continue;
     }
     if (!AI.NonAffine.empty()) {
-      std::string Why = "the footprint of " + Name +
-                        " is unknown: subscript '" + AI.NonAffine +
-                        "' is not affine";
+      Reason Why = "the footprint of " + Name + " is unknown: subscript '" +
+                   AI.NonAffine + "' is not affine";
       R.Read.WhyF = R.Read.WhyV = R.Written.WhyF = R.Written.WhyV = Why;
       continue;
     }
@@ -918,12 +1350,12 @@ detail::computeFootprints(const std::vector<std::string> &Arrays,
     if (P.Fp.F && ThisAssumed)
       Assumed = true;
     if (!P.Fp.V)
-      ToEnumerate.push_back(Name);
-    Fps[Name] = std::move(P);
+      ToEnumerate.push_back(Idx);
+    Fps[Idx] = std::move(P);
   }
 
   // Exact enumeration for the rest, when the nest is small enough.
-  std::map<std::string, std::pair<Int128, Int128>> Enumerated;
+  std::vector<std::optional<std::pair<Int128, Int128>>> Enumerated(NumArrays);
   std::string EnumWhy;
   if (!ToEnumerate.empty()) {
     if (!Opts.LoopBodyExecutions)
@@ -931,24 +1363,32 @@ detail::computeFootprints(const std::vector<std::string> &Arrays,
     else if (*Opts.LoopBodyExecutions > Opts.EnumerationLimit)
       EnumWhy = "the nest has too many iterations to enumerate it";
     if (EnumWhy.empty()) {
-      Enumerator E(Root, ToEnumerate, CC.known());
+      std::vector<std::string> Names;
+      for (unsigned Idx : ToEnumerate)
+        Names.push_back(Arrays[Idx]);
+      Enumerator E(Root, Names, CC.known());
       if (!E.run())
         EnumWhy = "it cannot be enumerated";
       else
-        for (const auto &A : E.Arrays) {
+        for (size_t K = 0; K < E.Arrays.size(); ++K) {
+          const auto &A = E.Arrays[K];
           if (A.Failed)
             continue;
-          Enumerated[A.Name] = {A.Read, A.Written};
+          Enumerated[ToEnumerate[K]] = std::make_pair(A.Read, A.Written);
         }
     }
   }
 
-  for (auto &[Name, P] : Fps) {
-    const ArrayInfo &AI = Infos[Name];
-    FootprintResult &R = Out[Name];
-    auto E = Enumerated.find(Name);
-    std::string WhyV = P.Fp.WhyV;
-    if (!P.Fp.V && E == Enumerated.end() && WhyV.empty())
+  for (unsigned Idx : ByName) {
+    if (!Fps[Idx])
+      continue;
+    Pending &P = *Fps[Idx];
+    const ArrayInfo &AI = Infos[Idx];
+    const std::string &Name = AI.Name;
+    FootprintResult &R = Out[Idx];
+    const auto &E = Enumerated[Idx];
+    Reason WhyV = P.Fp.WhyV;
+    if (!P.Fp.V && !E && WhyV.empty())
       WhyV = "the footprint of " + Name + " has no closed form and " +
              (EnumWhy.empty() ? "is too sparse to enumerate" : EnumWhy);
     if (P.Structured) {
@@ -966,9 +1406,9 @@ detail::computeFootprints(const std::vector<std::string> &Arrays,
       R.Read = R.Written = P.Fp;
     }
     if (!P.Fp.V) {
-      if (E != Enumerated.end()) {
-        R.Read.V = E->second.first;
-        R.Written.V = E->second.second;
+      if (E) {
+        R.Read.V = E->first;
+        R.Written.V = E->second;
       } else {
         R.Read.V.reset();
         R.Written.V.reset();

@@ -41,9 +41,10 @@ struct FootprintOptions {
   std::optional<Int128> LoopBodyExecutions;
 };
 
-/// Footprints of \p Arrays (by name); \p Stmts in program order, \p Root
-/// the nest they belong to. Assumptions go to \p Notes.
-std::map<std::string, FootprintResult>
+/// Footprints of \p Arrays (distinct names; the results in that order);
+/// \p Stmts in program order, \p Root the nest they belong to. Assumptions
+/// go to \p Notes.
+std::vector<FootprintResult>
 computeFootprints(const std::vector<std::string> &Arrays,
                   const std::vector<StmtSite> &Stmts, const Loop &Root,
                   ChainCounter &CC, const FootprintOptions &Opts,

@@ -23,6 +23,16 @@ UInt128 magnitude(Int128 V) {
 }
 
 UInt128 gcdU(UInt128 A, UInt128 B) {
+  // 64-bit division is far cheaper than the 128-bit library call.
+  if ((A >> 64) == 0 && (B >> 64) == 0) {
+    uint64_t X = static_cast<uint64_t>(A), Y = static_cast<uint64_t>(B);
+    while (Y != 0) {
+      uint64_t T = X % Y;
+      X = Y;
+      Y = T;
+    }
+    return X;
+  }
   while (B != 0) {
     UInt128 T = A % B;
     A = B;
@@ -86,6 +96,13 @@ std::optional<Rational> Rational::make(Int128 Num, Int128 Den) {
     return std::nullopt;
   if (Num == 0)
     return Rational();
+  if (Den == 1) {
+    if (Num == Int128Min)
+      return std::nullopt;
+    Rational R;
+    R.Num = Num;
+    return R;
+  }
   Int128 G = static_cast<Int128>(gcdU(magnitude(Num), magnitude(Den)));
   // G can only be 2^127 (not representable) if both are INT128_MIN; then the
   // value is 1.
@@ -111,6 +128,13 @@ std::optional<Rational> Rational::make(Int128 Num, Int128 Den) {
 }
 
 std::optional<Rational> Rational::add(const Rational &O) const {
+  if (Den == 1 && O.Den == 1) {
+    // What the general path computes for integers, without the gcds.
+    Rational R;
+    if (__builtin_add_overflow(Num, O.Num, &R.Num) || R.Num == Int128Min)
+      return std::nullopt;
+    return R;
+  }
   // a/b + c/d = (a*(d/g) + c*(b/g)) / (b*(d/g)) with g = gcd(b, d) keeps
   // intermediates small.
   Int128 G = gcdS(Den, O.Den);
@@ -130,6 +154,12 @@ std::optional<Rational> Rational::sub(const Rational &O) const {
 std::optional<Rational> Rational::mul(const Rational &O) const {
   if (Num == 0 || O.Num == 0)
     return Rational();
+  if (Den == 1 && O.Den == 1) {
+    Rational R;
+    if (__builtin_mul_overflow(Num, O.Num, &R.Num) || R.Num == Int128Min)
+      return std::nullopt;
+    return R;
+  }
   // Cross-reduce first so that a product of normalized values only
   // overflows when the result does.
   Int128 G1 = gcdS(Num, O.Den), G2 = gcdS(O.Num, Den);
@@ -166,5 +196,7 @@ std::string Rational::str() const {
 }
 
 bool Rational::operator<(const Rational &O) const {
+  if (Den == 1 && O.Den == 1)
+    return Num < O.Num;
   return compareFractions(Num, Den, O.Num, O.Den) < 0;
 }

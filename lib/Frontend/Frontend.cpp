@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "roofline/Frontend/Frontend.h"
+#include "roofline/Frontend/Annotations.h"
+#include "Semantics.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -18,6 +20,7 @@
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/SaveAndRestore.h"
 
 #include <algorithm>
@@ -273,6 +276,8 @@ public:
   const std::string &reason() const { return Reason; }
   SourceLocation reasonLoc() const { return ReasonLoc; }
   SourceLoc loc(SourceLocation L) const;
+  /// Malformed or unused `// roofline:` annotation of the nest, if any.
+  const std::string &annotationIssue() const { return AnnotationProblem; }
   bool isModifiedWithin(const VarDecl *VD, SourceRange R) const;
 
 private:
@@ -328,12 +333,19 @@ private:
 
   std::string Reason;
   SourceLocation ReasonLoc;
+  /// Sizes the nest's `// roofline: N=...` annotation pins.
+  roofline::SizeMap Pinned;
+  std::string AnnotationProblem;
+  void readAnnotation(SourceLocation NestBegin);
   std::vector<const VarDecl *> IVs; ///< enclosing loops, outermost first
   bool InBound = false; ///< lowering a loop bound (for messages)
   std::map<std::string, Param> Params;
   std::set<std::string> ParamSet;
   std::vector<Array> Arrays;
   std::map<const VarDecl *, size_t> ArrayIndex;
+  /// What each statement computes, for code generation (Semantics.h).
+  roofline::ValueLowering Values{Ctx, IVs,
+                                 [this](SourceLocation L) { return loc(L); }};
 };
 
 bool NestBuilder::isModifiedWithin(const VarDecl *VD, SourceRange R) const {
@@ -367,12 +379,43 @@ void NestBuilder::addParam(const std::string &Name, std::optional<int64_t> V,
   P.Name = Name;
   P.Value = V;
   P.Origin = Origin;
-  auto It = Opts.Params.find(Name);
-  if (It != Opts.Params.end()) {
+  // --param beats the nest's annotation, which beats .roofline.yaml.
+  if (auto It = Opts.Params.find(Name); It != Opts.Params.end()) {
     P.Value = It->second;
     P.Origin = "--param";
+  } else if (auto Pin = Pinned.find(Name); Pin != Pinned.end()) {
+    P.Value = Pin->second;
+    P.Origin = "annotation";
+  } else if (auto Cfg = Opts.ConfigParams.find(Name);
+             Cfg != Opts.ConfigParams.end()) {
+    P.Value = Cfg->second;
+    P.Origin = "config";
   }
   Params[Name] = P;
+}
+
+/// The comment line right above the nest's first line, from the buffer
+/// Clang parsed (so it works for headers and unsaved files alike).
+void NestBuilder::readAnnotation(SourceLocation NestBegin) {
+  std::pair<FileID, unsigned> D = SM.getDecomposedLoc(SM.getFileLoc(NestBegin));
+  bool Invalid = false;
+  StringRef Buf = SM.getBufferData(D.first, &Invalid);
+  if (Invalid || D.second > Buf.size())
+    return;
+  size_t LineStart = Buf.rfind('\n', D.second);
+  if (LineStart == StringRef::npos || LineStart == D.second)
+    return; // the nest starts on the first line
+  StringRef Before = Buf.substr(0, LineStart);
+  size_t PrevStart = Before.rfind('\n');
+  StringRef Prev = Before.substr(PrevStart == StringRef::npos ? 0 : PrevStart + 1);
+  llvm::Expected<std::optional<roofline::SizeMap>> A =
+      roofline::parseNestAnnotation(Prev.rtrim("\r"));
+  if (!A) {
+    AnnotationProblem = llvm::toString(A.takeError());
+    return;
+  }
+  if (*A)
+    Pinned = std::move(**A);
 }
 
 bool NestBuilder::build(const Stmt *Outermost, LoopNest &Out) {
@@ -384,6 +427,8 @@ bool NestBuilder::build(const Stmt *Outermost, LoopNest &Out) {
     Out.Function = OS.str();
   }
   Out.Loc = loc(Outermost->getBeginLoc());
+  Values.beginNest(Outermost);
+  readAnnotation(Outermost->getBeginLoc());
   const auto *FS = dyn_cast<ForStmt>(Outermost);
   if (!FS) {
     if (isa<WhileStmt>(Outermost) || isa<DoStmt>(Outermost))
@@ -396,9 +441,14 @@ bool NestBuilder::build(const Stmt *Outermost, LoopNest &Out) {
   }
   if (!lowerFor(FS, Out.Root))
     return false;
+  for (const auto &[Name, V] : Pinned)
+    if (!ParamSet.count(Name) && AnnotationProblem.empty())
+      AnnotationProblem = "roofline annotation sets '" + Name +
+                          "', which names no size of this nest";
   for (auto &[Name, P] : Params)
     Out.Params.push_back(P);
   Out.Arrays = Arrays;
+  Values.finish(Out, ParamSet);
   return true;
 }
 
@@ -672,7 +722,9 @@ bool NestBuilder::lowerStmt(const Stmt *S, Loop &Parent) {
                                       StringRef(S->getStmtClassName()) +
                                       "' inside the nest");
   }
-  if (!St.Accesses.empty() || !St.Ops.empty() || St.IntOps)
+  Values.lower(S, St);
+  // A declaration-only statement (`float acc = 0;`) has a value, no counts.
+  if (!St.Accesses.empty() || !St.Ops.empty() || St.IntOps || St.Value)
     Parent.Body.push_back(Node::stmt(std::move(St)));
   return true;
 }
@@ -1145,6 +1197,7 @@ bool NestBuilder::visitAccess(const Expr *E, IRStmt &St, bool Read, bool Write) 
     return fail(E->getBeginLoc(), "'" + A.Name + "' is accessed with " +
                                       "different numbers of dimensions");
   }
+  Values.noteAccess(E, St.Accesses.size(), VD, A.Name);
   St.Accesses.push_back(std::move(Acc));
   return true;
 }
@@ -1373,15 +1426,29 @@ class FunctionVisitor : public RecursiveASTVisitor<FunctionVisitor> {
 public:
   FunctionVisitor(ASTContext &Ctx, const CallSiteCollector &Calls,
                   const RFOptions &Opts, FrontendResult &Out)
-      : Ctx(Ctx), Calls(Calls), Opts(Opts), Out(Out) {}
+      : Ctx(Ctx), Calls(Calls), Opts(Opts), Out(Out) {
+    if (!Opts.HeaderFilter.empty())
+      HeaderFilter.emplace(Opts.HeaderFilter);
+  }
   bool shouldVisitTemplateInstantiations() const { return true; }
+
+  /// The main file, and headers matching --header-filter.
+  bool wanted(SourceLocation FileLoc) const {
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (SM.isWrittenInMainFile(FileLoc))
+      return true;
+    if (!HeaderFilter || SM.isInSystemHeader(FileLoc))
+      return false;
+    PresumedLoc P = SM.getPresumedLoc(FileLoc);
+    return P.isValid() && HeaderFilter->match(P.getFilename());
+  }
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext() ||
         FD->isInvalidDecl())
       return true;
     SourceManager &SM = Ctx.getSourceManager();
-    if (!SM.isWrittenInMainFile(SM.getFileLoc(FD->getLocation())))
+    if (!wanted(SM.getFileLoc(FD->getLocation())))
       return true;
     std::vector<const Stmt *> Loops;
     collectOutermostLoops(FD->getBody(), Loops);
@@ -1391,7 +1458,11 @@ public:
     for (const Stmt *L : Loops) {
       NestBuilder B(Ctx, FD, Modified, Calls, Opts);
       LoopNest N;
-      if (B.build(L, N)) {
+      bool Built = B.build(L, N);
+      if (!B.annotationIssue().empty())
+        Out.AnnotationIssues.push_back(
+            {N.Function, B.loc(L->getBeginLoc()), B.annotationIssue()});
+      if (Built) {
         for (const Param &P : N.Params)
           Out.ParamNames.insert(P.Name);
         Out.Nests.push_back(std::move(N));
@@ -1411,6 +1482,7 @@ private:
   const CallSiteCollector &Calls;
   const RFOptions &Opts;
   FrontendResult &Out;
+  std::optional<llvm::Regex> HeaderFilter;
 };
 
 class ExtractConsumer : public ASTConsumer {

@@ -45,7 +45,16 @@ void printOps(std::ostringstream &OS, const std::string &Ind, const Stmt &S) {
     OS << Ind << "intops " << S.IntOps << "\n";
 }
 
-void printStmt(std::ostringstream &OS, const std::string &Ind, const Stmt &S) {
+bool declaresOnly(const Stmt &S) {
+  return S.Accesses.empty() && S.Ops.empty() && !S.IntOps;
+}
+
+void printStmt(std::ostringstream &OS, const std::string &Ind, const Stmt &S,
+               const PrintOptions &Opts) {
+  // Scalar declarations are there for code generation only; the default
+  // form (a lit contract) stays as it was.
+  if (!Opts.Values && declaresOnly(S))
+    return;
   OS << Ind << "stmt @" << locStr(S.Loc) << " {\n";
   std::string In = Ind + "  ";
   for (const Access &A : S.Accesses) {
@@ -56,10 +65,13 @@ void printStmt(std::ostringstream &OS, const std::string &Ind, const Stmt &S) {
        << "\n";
   }
   printOps(OS, In, S);
+  if (Opts.Values && S.Value)
+    OS << In << "value " << printStmtValue(S) << "\n";
   OS << Ind << "}\n";
 }
 
-void printLoop(std::ostringstream &OS, const std::string &Ind, const Loop &L) {
+void printLoop(std::ostringstream &OS, const std::string &Ind, const Loop &L,
+               const PrintOptions &Opts) {
   OS << Ind << "for " << L.IV << " = " << L.First.str() << " to "
      << L.Last.str();
   if (L.Step != 1)
@@ -67,9 +79,9 @@ void printLoop(std::ostringstream &OS, const std::string &Ind, const Loop &L) {
   OS << " @" << locStr(L.Loc) << " {\n";
   for (const Node &N : L.Body) {
     if (N.isLoop())
-      printLoop(OS, Ind + "  ", N.loop());
+      printLoop(OS, Ind + "  ", N.loop(), Opts);
     else
-      printStmt(OS, Ind + "  ", N.S);
+      printStmt(OS, Ind + "  ", N.S, Opts);
   }
   OS << Ind << "}\n";
 }
@@ -77,6 +89,10 @@ void printLoop(std::ostringstream &OS, const std::string &Ind, const Loop &L) {
 } // namespace
 
 std::string roofline::printNest(const LoopNest &N) {
+  return printNest(N, PrintOptions());
+}
+
+std::string roofline::printNest(const LoopNest &N, const PrintOptions &Opts) {
   std::ostringstream OS;
   OS << "nest @" << N.Function << " at " << N.Loc.File << ":" << locStr(N.Loc)
      << "\n";
@@ -95,6 +111,13 @@ std::string roofline::printNest(const LoopNest &N) {
       OS << " pointer";
     OS << "\n";
   }
-  printLoop(OS, "", N.Root);
+  if (Opts.Values)
+    for (const ScalarVar &V : N.Sem.Scalars)
+      OS << "scalar " << V.Name << " : " << V.CType
+         << (V.Kind == ScalarVar::Local   ? " local"
+             : V.Kind == ScalarVar::Input ? " in"
+                                          : " inout")
+         << "\n";
+  printLoop(OS, "", N.Root, Opts);
   return OS.str();
 }

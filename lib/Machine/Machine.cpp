@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "roofline/Machine/Machine.h"
+#include "roofline/Machine/HostMachine.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -531,6 +532,18 @@ Expected<Machine> loadMachine(StringRef NameOrPath) {
       M->Path = "<builtin>";
     return M;
   }
+  // "host" is the machine roofline-probe measured and saved (--save).
+  if (NameOrPath == HostMachineName) {
+    std::string Path = defaultHostMachinePath();
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+        MemoryBuffer::getFile(Path, /*IsText=*/true);
+    if (!Buf)
+      return createStringError(
+          inconvertibleErrorCode(),
+          "no measured host machine at '" + Path +
+              "'; run 'roofline-probe --save' to measure this machine");
+    return parseMachine((*Buf)->getBuffer(), Path);
+  }
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
       MemoryBuffer::getFile(NameOrPath, /*IsText=*/true);
   if (Buf)
@@ -539,7 +552,8 @@ Expected<Machine> loadMachine(StringRef NameOrPath) {
       inconvertibleErrorCode(),
       "unknown machine '" + NameOrPath + "' (known: " +
           join(builtinMachineNames(), ", ") +
-          "); or give a path to a YAML machine file");
+          ", or host for the one roofline-probe measured); or give a path "
+          "to a YAML machine file");
 }
 
 } // namespace roofline

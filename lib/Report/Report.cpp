@@ -1,6 +1,8 @@
 //===- Report.cpp - Text diagnostics and JSON for analyzed nests ----------===//
 
 #include "roofline/Report/Report.h"
+#include "roofline/Report/AdviceReport.h"
+#include "roofline/Report/LevelReport.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -188,6 +190,13 @@ void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
                    const Report &R, SourceCache *Src) {
   const SourceLoc &L = A.Nest.Loc;
   const NestCounts &C = A.Counts;
+  // The seed's third limit: a nest whose data does not fit does not run.
+  // The error comes first; the verdict remark and its notes follow as usual.
+  if (A.Judged.V && A.Judged.V->Bound == BoundKind::DoesNotFit)
+    diag(OS, L, "error",
+         capacityMessage(A.Nest.Function, *A.Judged.V, *R.M) +
+             " [roofline-capacity]",
+         Src);
   diag(OS, L, "remark", verdictLine(A, R) + " [roofline-verdict]", Src);
   std::string FlopsBy = flopsByTypeStr(C);
   diag(OS, L, "note",
@@ -220,6 +229,8 @@ void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
              "-bound below, " + (X->ComputeBoundAbove ? "compute" : "memory") +
              "-bound above",
          nullptr);
+  if (A.Judged.Levels)
+    diag(OS, L, "note", levelsNote(*A.Judged.Levels, *R.M), nullptr);
   for (const std::string &Note : C.Notes)
     diag(OS, L, "note", Note, nullptr);
 }
@@ -327,6 +338,10 @@ llvm::json::Value verdictJSON(const NestVerdict &J) {
   }
   if (!J.IntensityFormula.empty())
     O["intensity_formula"] = J.IntensityFormula;
+  if (J.Levels) {
+    O["levels"] = levelsJSON(*J.Levels);
+    O["bottleneck"] = J.Levels->bottleneckName();
+  }
   if (J.Cross)
     O["crossover"] = llvm::json::Object{
         {"param", J.Cross->Param},
@@ -393,11 +408,24 @@ llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
                                   {"stores", Exact(C.Stores)},
                                   {"bytes_no_reuse", Exact(C.BytesNoReuse)},
                                   {"bytes_compulsory", Exact(C.BytesCompulsory)}};
-  O["bytes"] = llvm::json::Object{{"no_reuse", countJSON(C.BytesNoReuse)},
-                                  {"compulsory", countJSON(C.BytesCompulsory)}};
-  O["intensity"] =
-      llvm::json::Object{{"no_reuse", intensityJSON(C, C.BytesNoReuse)},
-                         {"compulsory", intensityJSON(C, C.BytesCompulsory)}};
+  // The cache model's main-memory bytes (DESIGN.md: bytes.cache); tiled
+  // when the verdict used it.
+  Count CacheBytes;
+  if (A.Judged.Cache && A.Judged.Cache->MainMemoryBytes)
+    CacheBytes.Value =
+        static_cast<Int128>(std::llround(*A.Judged.Cache->MainMemoryBytes));
+  llvm::json::Object Bytes{{"no_reuse", countJSON(C.BytesNoReuse)},
+                           {"compulsory", countJSON(C.BytesCompulsory)},
+                           {"cache", countJSON(CacheBytes)}};
+  llvm::json::Object AI{{"no_reuse", intensityJSON(C, C.BytesNoReuse)},
+                        {"compulsory", intensityJSON(C, C.BytesCompulsory)},
+                        {"cache", intensityJSON(C, CacheBytes)}};
+  if (R.Model == TrafficModel::Tiled) {
+    Bytes["tiled"] = countJSON(A.Judged.Bytes);
+    AI["tiled"] = intensityJSON(C, A.Judged.Bytes);
+  }
+  O["bytes"] = std::move(Bytes);
+  O["intensity"] = std::move(AI);
 
   llvm::json::Array Arrays;
   for (const ArrayTraffic &T : C.Arrays)
@@ -416,7 +444,7 @@ llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
   for (const std::string &N : C.Notes)
     Notes.push_back(N);
   O["notes"] = std::move(Notes);
-  (void)R;
+  addAdviceJSON(O, A);
   return O;
 }
 

@@ -7,11 +7,46 @@
 using namespace roofline;
 
 const char *roofline::trafficModelName(TrafficModel M) {
-  return M == TrafficModel::NoReuse ? "no-reuse" : "compulsory";
+  switch (M) {
+  case TrafficModel::NoReuse:
+    return "no-reuse";
+  case TrafficModel::Compulsory:
+    return "compulsory";
+  case TrafficModel::Cache:
+    return "cache";
+  case TrafficModel::Tiled:
+    return "tiled";
+  }
+  return "compulsory";
+}
+
+std::optional<TrafficModel> roofline::parseTrafficModel(const std::string &Name) {
+  for (TrafficModel M : {TrafficModel::NoReuse, TrafficModel::Compulsory,
+                         TrafficModel::Cache, TrafficModel::Tiled})
+    if (Name == trafficModelName(M))
+      return M;
+  return std::nullopt;
+}
+
+TrafficModel roofline::defaultTrafficModel(const Machine &M) {
+  // The cache model needs the cache sizes.
+  return M.Kind == "cpu" && !cacheConfigFor(M).Levels.empty()
+             ? TrafficModel::Cache
+             : TrafficModel::Compulsory;
 }
 
 const Count &roofline::bytesOf(const NestCounts &C, TrafficModel M) {
-  return M == TrafficModel::NoReuse ? C.BytesNoReuse : C.BytesCompulsory;
+  static const Count PerNest{std::nullopt, std::nullopt,
+                             "the cache and tiled models' bytes are per "
+                             "verdict (NestVerdict::Bytes)"};
+  switch (M) {
+  case TrafficModel::NoReuse:
+    return C.BytesNoReuse;
+  case TrafficModel::Compulsory:
+    return C.BytesCompulsory;
+  default:
+    return PerNest;
+  }
 }
 
 std::optional<double>
@@ -91,13 +126,50 @@ std::optional<std::string> crossoverParam(const LoopNest &N,
   return std::nullopt;
 }
 
+/// The bytes of \p Model for the nest, filling R.Cache / R.Tiled.
+Count modelBytes(const LoopNest &N, const NestCounts &C, const Machine &M,
+                 TrafficModel Model, const ModelOptions &Opts, NestVerdict &R) {
+  llvm::Expected<CacheAnalysis> A = analyzeCache(N, C, cacheConfigFor(M));
+  if (A)
+    R.Cache = std::move(*A);
+  else
+    R.CacheWhyNot = llvm::toString(A.takeError());
+  Count B;
+  switch (Model) {
+  case TrafficModel::NoReuse:
+  case TrafficModel::Compulsory:
+    return bytesOf(C, Model);
+  case TrafficModel::Cache:
+    if (R.Cache && R.Cache->MainMemoryBytes)
+      B.Value = static_cast<Int128>(std::llround(*R.Cache->MainMemoryBytes));
+    else
+      B.WhyNot = "cache model: " + (R.Cache ? R.Cache->WhyNot : R.CacheWhyNot);
+    return B;
+  case TrafficModel::Tiled:
+    R.Tiled = tiledTraffic(N, C, Opts.Tile);
+    if (!R.Tiled->Legal) {
+      B.WhyNot = "tiled model: tiling is not legal: " + R.Tiled->LegalityReason;
+      return B;
+    }
+    B.Formula = R.Tiled->Formula;
+    if (R.Tiled->Bytes)
+      B.Value = static_cast<Int128>(std::llround(*R.Tiled->Bytes));
+    else
+      B.WhyNot = "tiled model: " + R.Tiled->WhyNot;
+    return B;
+  }
+  return B;
+}
+
 } // namespace
 
 NestVerdict roofline::judgeNest(const LoopNest &N, const NestCounts &C,
-                                const Machine &M, TrafficModel Model) {
+                                const Machine &M, TrafficModel Model,
+                                const ModelOptions &Opts) {
   NestVerdict R;
   R.Prec = dominantPrecision(C);
-  const Count &Bytes = bytesOf(C, Model);
+  R.Bytes = modelBytes(N, C, M, Model, Opts, R);
+  const Count &Bytes = R.Bytes;
   for (const Param &P : N.Params)
     if (!P.Value &&
         ((C.Flops.Formula && C.Flops.Formula->uses(P.Name)) ||
@@ -141,5 +213,6 @@ NestVerdict roofline::judgeNest(const LoopNest &N, const NestCounts &C,
   R.V = computeVerdict(M, R.Prec, static_cast<double>(*C.Flops.Value),
                        static_cast<double>(*Bytes.Value), Foot,
                        trafficModelName(Model));
+  R.Levels = judgeLevels(N, C, M, *R.V);
   return R;
 }

@@ -2,12 +2,17 @@
 //
 // Parses the given files with Clang, lowers every loop nest to the IR,
 // counts it exactly, and prints the roofline verdict for a machine as
-// clang-style diagnostics or JSON. Exit codes: 0 clean, 2 usage,
-// configuration or compile error (DESIGN.md).
+// clang-style diagnostics, JSON or SARIF. The CI side (many files, -j,
+// .roofline.yaml, NOLINT, policies, baseline) is LintRun.cpp. Exit codes:
+// 0 clean, 1 a policy was hit, 2 usage, configuration or compile error
+// (DESIGN.md).
 //
 //===----------------------------------------------------------------------===//
 
+#include "GenRun.h"
+#include "LintRun.h"
 #include "roofline/Frontend/Frontend.h"
+#include "roofline/Report/Plot.h"
 #include "roofline/Report/Report.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
@@ -43,22 +48,39 @@ cl::list<std::string>
               cl::desc("Give a size a value: --param N=1024 (repeatable; "
                        "overrides what the source says)"),
               cl::value_desc("NAME=VALUE"), cl::cat(Category));
-enum class OutputFormat { Text, Json };
+enum class OutputFormat { Text, Json, Sarif };
 cl::opt<OutputFormat> Format(
     "format", cl::desc("Output format"), cl::init(OutputFormat::Text),
     cl::values(clEnumValN(OutputFormat::Text, "text", "clang-style diagnostics"),
                clEnumValN(OutputFormat::Json, "json",
-                          "one JSON object (see docs/json.md)")),
+                          "one JSON object (see docs/json.md)"),
+               clEnumValN(OutputFormat::Sarif, "sarif",
+                          "SARIF 2.1.0, for code scanning (see docs/ci.md)")),
     cl::cat(Category));
 cl::opt<TrafficModel> ModelOpt(
-    "model", cl::desc("Traffic model the verdict uses"),
+    "model",
+    cl::desc("Traffic model the verdict uses (default: cache on a CPU "
+             "machine, compulsory otherwise)"),
     cl::init(TrafficModel::Compulsory),
     cl::values(clEnumValN(TrafficModel::Compulsory, "compulsory",
                           "each distinct element moves once (the ideal)"),
                clEnumValN(TrafficModel::NoReuse, "no-reuse",
                           "every executed reference moves its element, "
-                          "except register-held loop invariants")),
+                          "except register-held loop invariants"),
+               clEnumValN(TrafficModel::Cache, "cache",
+                          "what crosses each cache level: line use, reuse "
+                          "distance, layer conditions (docs/cache-model.md)"),
+               clEnumValN(TrafficModel::Tiled, "tiled",
+                          "what the nest moves tiled by --tile (tiled(T))")),
     cl::cat(Category));
+cl::opt<unsigned> TileOpt("tile",
+                          cl::desc("Tile size T of the tiled model and of the "
+                                   "tiling what-if (default 32)"),
+                          cl::init(32), cl::cat(Category));
+cl::opt<int64_t> BatchOpt("batch",
+                          cl::desc("Inputs of the batching what-if "
+                                   "(default 64)"),
+                          cl::init(64), cl::cat(Category));
 cl::opt<bool> DumpIR("dump-ir",
                      cl::desc("Print the LoopNest IR of each nest and exit"),
                      cl::cat(Category));
@@ -67,6 +89,11 @@ cl::opt<std::string> BuildPath("p", cl::desc("Build directory holding "
                                cl::value_desc("dir"), cl::cat(Category));
 cl::opt<std::string> OutputFile("o", cl::desc("Write the report to <file>"),
                                 cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string>
+    PlotFile("plot",
+             cl::desc("Also draw the roofline chart: FILE.svg, or FILE.html "
+                      "(the SVG with hover tooltips and a table)"),
+             cl::value_desc("file"), cl::cat(Category));
 cl::opt<bool> NoSource("no-source",
                        cl::desc("Do not echo the source line under each "
                                 "diagnostic"),
@@ -103,9 +130,10 @@ makeCompilations(int &Argc, const char **Argv, std::string &Err) {
 std::unique_ptr<tooling::CompilationDatabase>
 findCompilations(std::unique_ptr<tooling::CompilationDatabase> FromArgs,
                  std::string &Err) {
+  // The directory itself, not its parents: a mistyped -p must not pick up
+  // some other project's database on the way up.
   if (!BuildPath.empty())
-    return tooling::CompilationDatabase::autoDetectFromDirectory(BuildPath,
-                                                                 Err);
+    return tooling::CompilationDatabase::loadFromDirectory(BuildPath, Err);
   if (FromArgs)
     return FromArgs;
   return std::make_unique<tooling::FixedCompilationDatabase>(
@@ -156,24 +184,67 @@ tooling::ArgumentsAdjuster cudaAdjuster() {
   };
 }
 
-void sortResults(FrontendResult &R, const std::vector<std::string> &Files) {
-  auto Rank = [&](const std::string &F) {
-    for (size_t I = 0; I < Files.size(); ++I)
-      if (sys::path::filename(Files[I]) == sys::path::filename(F))
-        return I;
-    return Files.size();
+ModelOptions modelOptions() {
+  ModelOptions O;
+  O.Tile = TileOpt;
+  return O;
+}
+
+/// What-ifs, strided accesses and fusion runs (Roofline/Advice.h), in
+/// source order so that fusion sees each nest's neighbours.
+void adviseReport(Report &R, const Machine &M, TrafficModel Model) {
+  std::vector<size_t> Order(R.Nests.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  auto Key = [&](size_t I) {
+    const SourceLoc &L = R.Nests[I].Nest.Loc;
+    return std::make_tuple(L.File, L.Line, L.Column);
   };
-  auto Key = [&](const SourceLoc &L) {
-    return std::make_tuple(Rank(L.File), L.File, L.Line, L.Column);
-  };
-  std::stable_sort(R.Nests.begin(), R.Nests.end(),
-                   [&](const LoopNest &A, const LoopNest &B) {
-                     return Key(A.Loc) < Key(B.Loc);
-                   });
-  std::stable_sort(R.Skipped.begin(), R.Skipped.end(),
-                   [&](const SkippedNest &A, const SkippedNest &B) {
-                     return Key(A.Loc) < Key(B.Loc);
-                   });
+  std::stable_sort(Order.begin(), Order.end(),
+                   [&](size_t A, size_t B) { return Key(A) < Key(B); });
+  std::vector<AdvisedNest> Refs;
+  for (size_t I : Order)
+    Refs.push_back({&R.Nests[I].Nest, &R.Nests[I].Counts, &R.Nests[I].Judged});
+  std::vector<SourceLoc> Skipped;
+  for (const SkippedNest &S : R.Skipped)
+    Skipped.push_back(S.Loc);
+  AdviceOptions AO;
+  AO.Tile = TileOpt;
+  AO.Batch = BatchOpt;
+  std::vector<NestAdvice> Adv =
+      adviseNests(Refs, M, Model, modelOptions(), AO, Skipped);
+  for (size_t K = 0; K < Order.size(); ++K)
+    R.Nests[Order[K]].Advice = std::move(Adv[K]);
+}
+
+/// Counts and judges one file's nests; runs on the worker threads.
+Report analyzeNests(FrontendResult &FR, const Machine &M, TrafficModel Model) {
+  Report R;
+  R.M = &M;
+  R.Model = Model;
+  R.Skipped = FR.Skipped;
+  for (LoopNest &N : FR.Nests) {
+    Expected<NestCounts> C = analyzeNest(N);
+    if (!C) {
+      R.Skipped.push_back({N.Function, N.Loc, toString(C.takeError())});
+      continue;
+    }
+    NestVerdict J = judgeNest(N, *C, M, Model, modelOptions());
+    R.Nests.push_back({std::move(N), std::move(*C), std::move(J)});
+  }
+  adviseReport(R, M, Model);
+  return R;
+}
+
+/// The arguments after "--" (FixedCompilationDatabase keeps them after a
+/// placeholder compiler name and before the file).
+std::vector<std::string>
+trailingArgs(const tooling::CompilationDatabase &FromArgs) {
+  std::vector<tooling::CompileCommand> C = FromArgs.getCompileCommands("f.c");
+  if (C.empty() || C.front().CommandLine.size() < 2)
+    return {};
+  const std::vector<std::string> &L = C.front().CommandLine;
+  return std::vector<std::string>(L.begin() + 1, L.end() - 1);
 }
 
 int listMachines(raw_ostream &OS) {
@@ -201,7 +272,8 @@ int main(int Argc, const char **Argv) {
   std::string DBErr;
   std::unique_ptr<tooling::CompilationDatabase> FromArgs =
       makeCompilations(Argc, Argv, DBErr);
-  cl::HideUnrelatedOptions(Category);
+  cl::HideUnrelatedOptions(
+      {&Category, &ciOptionCategory(), &codegenOptionCategory()});
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "roofline-lint 0.1.0 (LLVM " << LLVM_VERSION_STRING << ")\n";
   });
@@ -213,14 +285,20 @@ int main(int Argc, const char **Argv) {
           "memory-bound or\ndoes not fit on a machine.\n\n"
           "  roofline-lint kernels/gemm.cpp\n"
           "  roofline-lint --machine=t4 --param N=4096 --format=json file.cpp "
-          "-- -I include\n",
+          "-- -I include\n"
+          "  roofline-lint -p build -j 8 --fail-on=memory-bound "
+          "--format=sarif -o roofline.sarif src/\n",
           &errs()))
     return 2;
 
   if (ListMachines)
     return listMachines(outs());
-  if (Sources.empty())
+  // With -p, no inputs means every source of the compilation database.
+  if (Sources.empty() && BuildPath.empty() && !dumpConfigRequested())
     return usageError("no input files (try --help)");
+  if (!PlotFile.empty() && !isPlotPath(PlotFile))
+    return usageError("--plot file '" + PlotFile +
+                      "' must end in .svg or .html");
 
   Expected<std::map<std::string, int64_t>> Params = parseParams();
   if (!Params)
@@ -229,32 +307,19 @@ int main(int Argc, const char **Argv) {
   if (!M)
     return usageError(toString(M.takeError()));
 
+  std::vector<std::string> Trailing;
+  if (!BuildPath.empty() && FromArgs)
+    Trailing = trailingArgs(*FromArgs);
   std::unique_ptr<tooling::CompilationDatabase> DB =
       findCompilations(std::move(FromArgs), DBErr);
+  if (!DB && !BuildPath.empty() &&
+      !sys::fs::exists(BuildPath + "/compile_commands.json"))
+    return usageError("no compilation database in '" + BuildPath +
+                      "': expected " + BuildPath +
+                      "/compile_commands.json (CMake writes it with "
+                      "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON)");
   if (!DB)
     return usageError("cannot load compilation database: " + DBErr);
-
-  FrontendOptions FOpts;
-  FOpts.Params = *Params;
-  FrontendResult FR;
-  // One tool run per file keeps output in command-line order (and quiet:
-  // ClangTool announces each file when given several).
-  int ToolStatus = 0;
-  std::unique_ptr<tooling::FrontendActionFactory> Factory =
-      newExtractNestsFactory(FOpts, FR);
-  for (const std::string &Src : Sources) {
-    tooling::ClangTool Tool(*DB, {Src});
-    Tool.appendArgumentsAdjuster(resourceDirAdjuster());
-    Tool.appendArgumentsAdjuster(cudaAdjuster());
-    Tool.mapVirtualFile(CudaPreamblePath, CudaPreamble);
-    ToolStatus |= Tool.run(Factory.get());
-  }
-  sortResults(FR, Sources);
-
-  for (const auto &[Name, V] : *Params)
-    if (!FR.ParamNames.count(Name))
-      WithColor::warning(errs(), "roofline-lint")
-          << "--param '" << Name << "' names no size in the analyzed loops\n";
 
   std::unique_ptr<raw_fd_ostream> File;
   if (!OutputFile.empty()) {
@@ -265,37 +330,59 @@ int main(int Argc, const char **Argv) {
   }
   raw_ostream &OS = File ? *File : outs();
 
-  if (DumpIR) {
-    for (const LoopNest &N : FR.Nests)
-      OS << printNest(N);
-    for (const SkippedNest &S : FR.Skipped)
-      OS << "skipped @" << S.Function << " at " << S.Loc.File << ":"
-         << S.Loc.Line << ":" << S.Loc.Column << ": " << S.Reason << "\n";
-    return ToolStatus ? 2 : 0;
+  // --emit / --schedule: transform and emit instead of judging (GenRun.h).
+  if (codegenRequested()) {
+    CodegenRequest CR;
+    CR.Sources = Sources;
+    CR.DB = DB.get();
+    CR.Params = *Params;
+    CR.Adjust = tooling::combineAdjusters(resourceDirAdjuster(), cudaAdjuster());
+    CR.VirtualFiles = {{CudaPreamblePath, CudaPreamble}};
+    CR.M = &*M;
+    CR.DumpIR = DumpIR;
+    return runCodegen(CR, OS);
   }
 
-  Report R;
-  R.M = &*M;
-  R.Model = ModelOpt;
-  R.Skipped = FR.Skipped;
-  for (LoopNest &N : FR.Nests) {
-    Expected<NestCounts> C = analyzeNest(N);
-    if (!C) {
-      R.Skipped.push_back({N.Function, N.Loc, toString(C.takeError())});
-      continue;
-    }
-    NestVerdict J = judgeNest(N, *C, *M, ModelOpt);
-    R.Nests.push_back({std::move(N), std::move(*C), std::move(J)});
-  }
-  std::stable_sort(R.Skipped.begin(), R.Skipped.end(),
-                   [](const SkippedNest &A, const SkippedNest &B) {
-                     return std::tie(A.Loc.File, A.Loc.Line, A.Loc.Column) <
-                            std::tie(B.Loc.File, B.Loc.Line, B.Loc.Column);
-                   });
+  LintRequest Req;
+  Req.Inputs = Sources;
+  Req.DB = DB.get();
+  Req.TrailingArgs = std::move(Trailing);
+  Req.FromBuildDir = !BuildPath.empty();
+  Req.Params = *Params;
+  // Given flags override every .roofline.yaml; defaults do not.
+  if (MachineOpt.getNumOccurrences())
+    Req.CommandLine.Machine = MachineOpt;
+  if (ModelOpt.getNumOccurrences())
+    Req.CommandLine.Model = trafficModelName(ModelOpt);
+  Req.DefaultMachine = defaultMachineName();
+  for (unsigned I = 0; I < ModelOpt.getParser().getNumOptions(); ++I)
+    Req.ModelNames.push_back(ModelOpt.getParser().getOption(I).str());
+  Req.ParseModel = [](StringRef Name) -> std::optional<TrafficModel> {
+    TrafficModel V = TrafficModel::Compulsory;
+    if (ModelOpt.getParser().parse(ModelOpt, "model", Name, V))
+      return std::nullopt;
+    return V;
+  };
+  Req.Adjust = tooling::combineAdjusters(resourceDirAdjuster(), cudaAdjuster());
+  Req.VirtualFiles = {{CudaPreamblePath, CudaPreamble}};
+  Req.Analyze = analyzeNests;
+  Req.Output = DumpIR ? LintOutput::DumpIR
+               : Format == OutputFormat::Json  ? LintOutput::Json
+               : Format == OutputFormat::Sarif ? LintOutput::Sarif
+                                               : LintOutput::Text;
+  Req.ShowSource = !NoSource;
+  Req.KeepNests = !PlotFile.empty(); // the plot draws every nest at once
+  Req.ToolVersion = "0.1.0";
+  LintOutcome Out = runLint(Req, OS);
+  if (dumpConfigRequested() || !Out.Combined.M)
+    return Out.ExitCode;
 
-  if (Format == OutputFormat::Json)
-    OS << formatv("{0:2}", toJSON(R)) << "\n";
-  else
-    printText(OS, R, !NoSource);
-  return ToolStatus ? 2 : 0;
+  for (const auto &[Name, V] : *Params)
+    if (!Out.ParamNames.count(Name))
+      WithColor::warning(errs(), "roofline-lint")
+          << "--param '" << Name << "' names no size in the analyzed loops\n";
+  if (!PlotFile.empty() && !DumpIR)
+    if (Error E = writeRooflinePlot(Out.Combined, PlotFile))
+      return usageError(toString(std::move(E)));
+  return Out.ExitCode;
 }

@@ -29,6 +29,19 @@ namespace roofline {
 struct FrontendOptions {
   /// --param NAME=VALUE: overrides any value the source gives.
   std::map<std::string, int64_t> Params;
+  /// `params` of .roofline.yaml: below --param and a nest's
+  /// `// roofline: N=...` annotation, above what the source says.
+  std::map<std::string, int64_t> ConfigParams;
+  /// Nests in headers whose path matches this regex are lowered too
+  /// (--header-filter); empty: the main file only. Never system headers.
+  std::string HeaderFilter;
+};
+
+/// A `// roofline:` annotation that is malformed or names no size.
+struct AnnotationIssue {
+  std::string Function;
+  SourceLoc Loc; ///< the nest the annotation precedes
+  std::string Message;
 };
 
 struct FrontendResult {
@@ -36,6 +49,7 @@ struct FrontendResult {
   std::vector<SkippedNest> Skipped;
   /// Names of the parameters seen anywhere, to report unused --param.
   std::set<std::string> ParamNames;
+  std::vector<AnnotationIssue> AnnotationIssues;
 };
 
 /// Lowers the loop nests of the main file of \p Ctx into \p Out.

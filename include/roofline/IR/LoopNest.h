@@ -11,6 +11,7 @@
 #define ROOFLINE_IR_LOOPNEST_H
 
 #include "roofline/IR/Affine.h"
+#include "roofline/IR/Value.h"
 
 #include <cstdint>
 #include <map>
@@ -77,6 +78,9 @@ struct Stmt {
   std::map<Precision, OpCounts> Ops;
   int64_t IntOps = 0; ///< integer arithmetic on array data (not indexing)
   SourceLoc Loc;
+  /// What the statement computes (Value.h), for code generation; a
+  /// statement with a Value and no accesses or ops declares a scalar.
+  std::optional<StmtValue> Value;
 };
 
 struct Node;
@@ -128,6 +132,8 @@ struct LoopNest {
   std::vector<Param> Params;
   std::vector<Array> Arrays;
   Loop Root;
+  /// Element C types, scalars, storage: what code generation needs.
+  NestSemantics Sem;
 
   const Array *findArray(const std::string &Name) const;
   const Param *findParam(const std::string &Name) const;
@@ -142,6 +148,12 @@ struct SkippedNest {
 
 /// Stable textual form used by --dump-ir and the lit tests.
 std::string printNest(const LoopNest &N);
+struct PrintOptions {
+  /// Also print each statement's value ("value C[i][j] += ...") and the
+  /// statements that only declare a scalar.
+  bool Values = false;
+};
+std::string printNest(const LoopNest &N, const PrintOptions &Opts);
 
 /// Calls \p F(Stmt, EnclosingLoops outermost-first) for every statement.
 template <typename Fn> void forEachStmt(const Loop &Root, Fn F);

@@ -4,6 +4,7 @@
 #define ROOFLINE_REPORT_REPORT_H
 
 #include "roofline/Analysis/Counts.h"
+#include "roofline/Roofline/Advice.h"
 #include "roofline/Roofline/NestVerdict.h"
 
 #include "llvm/Support/JSON.h"
@@ -17,6 +18,8 @@ struct AnalyzedNest {
   LoopNest Nest;
   NestCounts Counts;
   NestVerdict Judged;
+  /// What-ifs and findings of Roofline/Advice.h (empty when not advised).
+  NestAdvice Advice;
 };
 
 struct Report {

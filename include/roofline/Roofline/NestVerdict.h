@@ -9,7 +9,10 @@
 #ifndef ROOFLINE_ROOFLINE_NESTVERDICT_H
 #define ROOFLINE_ROOFLINE_NESTVERDICT_H
 
+#include "roofline/Analysis/CacheModel.h"
 #include "roofline/Analysis/Counts.h"
+#include "roofline/Analysis/TiledModel.h"
+#include "roofline/Roofline/LevelVerdict.h"
 #include "roofline/Roofline/Roofline.h"
 
 #include <optional>
@@ -17,8 +20,20 @@
 
 namespace roofline {
 
-enum class TrafficModel { NoReuse, Compulsory };
-const char *trafficModelName(TrafficModel M); ///< "no-reuse", "compulsory"
+enum class TrafficModel { NoReuse, Compulsory, Cache, Tiled };
+/// "no-reuse", "compulsory", "cache", "tiled".
+const char *trafficModelName(TrafficModel M);
+/// The inverse of trafficModelName.
+std::optional<TrafficModel> parseTrafficModel(const std::string &Name);
+/// The model a verdict uses unless told: `cache` on a CPU (its caches are
+/// what the loops run through), `compulsory` elsewhere (a GPU runs these
+/// loops as threads: the host loop order says little about its caches).
+TrafficModel defaultTrafficModel(const Machine &M);
+
+/// Parameters of the traffic models.
+struct ModelOptions {
+  unsigned Tile = 32; ///< T of tiled(T)
+};
 
 struct NestVerdict {
   /// Absent when a count it needs is unknown; WhyNot says which.
@@ -30,13 +45,27 @@ struct NestVerdict {
   std::optional<Crossover> Cross;
   /// Parameters without a value (the verdict needs them).
   std::vector<std::string> Unbound;
+  /// The roofline at every memory level; present with V.
+  std::optional<HierarchicalVerdict> Levels;
+  /// The bytes of the verdict's model (for `cache` and `tiled`, which
+  /// NestCounts does not hold).
+  Count Bytes;
+  /// The cache model on the machine's caches (always run: JSON bytes.cache
+  /// and the strided-access check read it); CacheWhyNot when it failed.
+  std::optional<CacheAnalysis> Cache;
+  std::string CacheWhyNot;
+  /// The tiled(T) model, when it is the verdict's model.
+  std::optional<TiledTraffic> Tiled;
 };
 
-/// The count of bytes a model moves.
+/// The count of bytes a model moves: no-reuse and compulsory from the
+/// counts; for `cache` and `tiled` an empty count (they depend on the nest
+/// and the machine: read NestVerdict::Bytes).
 const Count &bytesOf(const NestCounts &C, TrafficModel M);
 
 NestVerdict judgeNest(const LoopNest &N, const NestCounts &C,
-                      const Machine &M, TrafficModel Model);
+                      const Machine &M, TrafficModel Model,
+                      const ModelOptions &Opts = {});
 
 /// Evaluates \p P in doubles (for plotting and crossover search); unbound
 /// variables make it return nullopt.

@@ -1,0 +1,106 @@
+//===- Units.h - From analyzed nests to emitted kernel directories --------===//
+//
+// A unit is what one emitted directory holds: one source nest, or a run of
+// consecutive nests of one function that fuse (their fused variant is the
+// point). Each unit gets the variants asked for, each from a schedule
+// chosen for it (docs/codegen.md says which), applied to the IR, emitted
+// from IR' and counted from IR' for the manifest:
+//
+//   naive         the nest as written
+//   interchanged  the legal loop order with the most unit-stride accesses
+//   tiled         contractions: BLIS packing + micro-kernel; other nests:
+//                 the band tiled 32 wide
+//   parallel      tiled, with OpenMP on the outermost legal loop
+//   fused         (groups) fused, intermediates local to the function kept
+//                 in registers
+//   int8, bf16    contractions quantized (QuantPlan)
+//   scheduled     the --schedule given on the command line
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ROOFLINE_CODEGEN_UNITS_H
+#define ROOFLINE_CODEGEN_UNITS_H
+
+#include "roofline/CodeGen/CpuEmitter.h"
+#include "roofline/Machine/Machine.h"
+#include "roofline/Transform/Transforms.h"
+
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+/// The variant kinds, in emission order.
+const std::vector<std::string> &allVariantNames();
+
+/// Block and register sizes of the automatic schedules.
+struct TileDefaults {
+  int64_t MC = 336, NC = 2048, KC = 256; ///< gemm cache blocks
+  int64_t MR = 14, NR = 32;             ///< gemm register block (AVX-512)
+  int64_t GemvRows = 4;                 ///< gemv rows per block
+  int64_t Tile = 32;                    ///< generic band tiles
+};
+
+struct GenOptions {
+  std::set<std::string> Variants; ///< empty: all
+  std::optional<Schedule> User;   ///< the "scheduled" variant
+  ParamValues Values;             ///< sizes for the predicted counts
+  const Machine *M = nullptr;     ///< the predicted bounds' machine
+  TileDefaults Tiles;
+};
+
+/// |out - ref| <= atol + (rtol + rtol_per_term * terms) * magnitude.
+struct Tolerance {
+  double RTol = 0, RTolPerTerm = 0, ATol = 0;
+  std::string Why;
+};
+
+struct VariantOut {
+  std::string Name;
+  std::string Skipped; ///< why the variant was not emitted; empty if it was
+  Program P;
+  std::string Path;    ///< "micro-kernel gemm", "generic", ...
+  std::string Code;    ///< the variant's .cpp
+  std::vector<ArgInfo> Extra;
+  bool HasPrepare = false;
+  std::vector<std::string> SkipCompare;
+  Tolerance Tol;
+  llvm::json::Object Predicted;
+};
+
+struct UnitOut {
+  std::string Name; ///< directory and symbol prefix
+  std::string Kind; ///< "gemm", "gemv", "elementwise chain", "nest"
+  std::vector<LoopNest> Sources;
+  ArgLayout Layout;
+  std::string ReferenceCode;
+  bool HasMagnitude = false;
+  std::vector<VariantOut> Variants;
+};
+
+/// Plans and emits every unit of \p Nests (sorted in source order). Nests
+/// that cannot be emitted are reported in \p Skipped ("func:line: why").
+std::vector<UnitOut> buildUnits(const std::vector<LoopNest> &Nests,
+                                const GenOptions &O,
+                                std::vector<std::string> &Skipped);
+
+/// The unit's manifest.json (docs/codegen.md).
+llvm::json::Object manifestOf(const UnitOut &U, const GenOptions &O);
+
+/// Writes DIR/runtime/, DIR/units.json and DIR/<unit>/ for each unit.
+llvm::Error writeUnits(const std::vector<UnitOut> &Units,
+                       const std::string &Dir, const GenOptions &O);
+
+/// --schedule with --dump-ir: \p S applied to each nest (or to each
+/// function's nests when it fuses), printed, or the reason it is illegal.
+/// Returns false when some nest refused the schedule.
+bool dumpScheduled(const std::vector<LoopNest> &Nests, const Schedule &S,
+                   const ParamValues &Values, llvm::raw_ostream &OS);
+
+} // namespace roofline
+
+#endif // ROOFLINE_CODEGEN_UNITS_H

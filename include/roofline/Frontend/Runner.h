@@ -1,0 +1,45 @@
+//===- Runner.h - Parse one translation unit, in any thread ----------------===//
+//
+// ClangTool prints to llvm::errs() and may change the process's working
+// directory, so it cannot run files in parallel with deterministic output.
+// runFrontendOnFile gives each file its own file system view (with the
+// compile command's working directory), file manager and captured
+// diagnostics: calls in different threads do not interact.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ROOFLINE_FRONTEND_RUNNER_H
+#define ROOFLINE_FRONTEND_RUNNER_H
+
+#include "roofline/Frontend/Frontend.h"
+
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CompilationDatabase.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace roofline {
+
+struct TUResult {
+  /// False when clang reported errors (the nests are then empty).
+  bool Compiled = false;
+  /// What clang printed (errors, warnings, "N errors generated.").
+  std::string Diagnostics;
+  FrontendResult Nests;
+};
+
+/// A file the parser sees that is not on disk: {path, contents}.
+using VirtualFile = std::pair<std::string, std::string>;
+
+/// Parses \p Cmd's file (syntax only; output and dependency flags dropped,
+/// then \p Adjust applied) and lowers its nests with \p Opts.
+TUResult runFrontendOnFile(const clang::tooling::CompileCommand &Cmd,
+                           const FrontendOptions &Opts,
+                           const clang::tooling::ArgumentsAdjuster &Adjust,
+                           const std::vector<VirtualFile> &VirtualFiles);
+
+} // namespace roofline
+
+#endif // ROOFLINE_FRONTEND_RUNNER_H

@@ -1,0 +1,26 @@
+//===- Quantize.h - Store and compute a nest in a narrower precision -------===//
+//
+// The seed's quantization (section 8): the same loops with every floating
+// array and operation wider than the target stored and done in it (bf16:
+// half the bytes of f32; int8: a quarter, the MACs at the machine's int8
+// rate). Numerics change: the advice says so.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ROOFLINE_TRANSFORM_QUANTIZE_H
+#define ROOFLINE_TRANSFORM_QUANTIZE_H
+
+#include "roofline/IR/LoopNest.h"
+
+namespace roofline {
+
+/// Whether quantizing to \p To changes anything in \p N (some floating
+/// array is wider than \p To).
+bool canQuantize(const LoopNest &N, Precision To);
+
+/// \p N with its floating arrays and arithmetic wider than \p To in \p To.
+LoopNest quantizeNest(const LoopNest &N, Precision To);
+
+} // namespace roofline
+
+#endif // ROOFLINE_TRANSFORM_QUANTIZE_H

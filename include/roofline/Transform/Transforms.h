@@ -1,0 +1,125 @@
+//===- Transforms.h - Applying a schedule: LoopNest IR -> IR' -------------===//
+//
+// A Program is IR': the nests a schedule turns the source nest (or a group
+// of nests to fuse) into, run in order, with per-loop attributes the IR has
+// no room for (parallel, unroll, SIMD). Every transform checks its legality
+// precondition before it changes anything and logs what it checked; an
+// illegal transform is an error naming the dependence it would break.
+//
+// Dependences come from roofline/Analysis/Dependence.h, computed on the
+// nest a band transform first touches and then carried through later
+// strip-minings and permutations as direction-vector sets, so a tile loop
+// is judged by the loop it came from.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ROOFLINE_TRANSFORM_TRANSFORMS_H
+#define ROOFLINE_TRANSFORM_TRANSFORMS_H
+
+#include "roofline/Analysis/Counts.h"
+#include "roofline/IR/LoopNest.h"
+#include "roofline/Transform/Contraction.h"
+#include "roofline/Transform/Schedule.h"
+
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+struct LoopAttrs {
+  unsigned Unroll = 0;   ///< a register-block point loop: unroll it
+  bool Parallel = false; ///< iterations independent: omp parallel for
+  bool Vector = false;   ///< omp simd
+};
+
+/// One dependence's possible directions, per common loop by IV: a mask of
+/// bit 0 '<', bit 1 '=', bit 2 '>'. Keyed by name so that permutations
+/// need no update; strip-mining splits an entry in two.
+struct DepVector {
+  std::map<std::string, uint8_t> Dir;
+  std::string What;  ///< the dependence it came from, for messages
+  std::string Array; ///< its array ("" for a scalar)
+};
+struct BandDeps {
+  std::vector<DepVector> Vectors;
+};
+
+struct KernelNest {
+  LoopNest Nest;
+  std::map<std::string, LoopAttrs> Attrs; ///< by loop IV
+  std::optional<BandDeps> Deps;           ///< computed on first use
+  /// Packing buffers and the loop whose body fills them first: private to
+  /// that loop's iterations (each fills it before reading it).
+  std::map<std::string, std::string> Packed;
+};
+
+/// The packed micro-kernel form of a contraction (BLIS): what CodeGen
+/// instantiates. Sizes are in elements.
+struct MicroKernelPlan {
+  ContractionInfo C;
+  int64_t MC = 0, NC = 0, KC = 0; ///< cache blocks of M, N, K
+  int64_t MR = 0, NR = 0;         ///< register block
+  bool PackA = false, PackB = false;
+  bool Parallel = false; ///< the M-block loop runs in parallel
+};
+
+/// What quantize() produced, for CodeGen and the manifest.
+struct QuantPlan {
+  std::string Precision; ///< "int8" or "bf16"
+  ContractionInfo C;     ///< the original (f32) contraction
+  std::string LGran, RGran; ///< "row", "col" or "tensor" (int8)
+  /// Arrays the kernel reads that a prepare step fills from the source
+  /// arrays (the weights: quantized once, not per call).
+  std::vector<std::string> Prepared;
+  /// The prepare step as nests (counted apart from the kernel).
+  std::vector<LoopNest> Prepare;
+};
+
+struct Program {
+  std::vector<KernelNest> Nests;
+  Schedule Applied;
+  /// One line per applied record: the precondition checked, and why it
+  /// held ("tile(i:32,j:32): band i, j is fully permutable").
+  std::vector<std::string> Log;
+  std::optional<MicroKernelPlan> Micro;
+  std::optional<QuantPlan> Quant;
+  /// Arrays of the source nests (before any transform), by name: the
+  /// common argument list every variant of the unit takes.
+  std::vector<Array> SourceArrays;
+  /// The source nest as a contraction, when it is one (before transforms).
+  std::optional<ContractionInfo> Source;
+};
+
+/// IR' of one nest with no transform applied (accumulators promoted).
+Program makeProgram(const LoopNest &N);
+/// IR' of a group of nests of one function that run in this order.
+Program makeProgram(const std::vector<LoopNest> &Group);
+
+/// Applies the records in order; stops at the first illegal or malformed
+/// one, leaving \p P as it was before that record.
+llvm::Error applySchedule(Program &P, const Schedule &S,
+                          const ParamValues &Values = {});
+llvm::Error applyRecord(Program &P, const TransformRecord &R,
+                        const ParamValues &Values = {});
+
+/// --dump-ir of a transformed program: the schedule, the legality log, then
+/// each nest with statement values and loop attributes.
+std::string printProgram(const Program &P);
+
+/// The loop order that makes the most innermost accesses unit-stride (or
+/// invariant) among the legal permutations of the band, as a permute
+/// record; std::nullopt when the order is already best or none is legal.
+std::optional<TransformRecord> unitStrideOrder(const LoopNest &N,
+                                               std::string *Why = nullptr);
+
+/// Loops of the first nest's band from the root down, outermost first.
+std::vector<std::string> bandLoops(const LoopNest &N);
+
+} // namespace roofline
+
+#endif // ROOFLINE_TRANSFORM_TRANSFORMS_H

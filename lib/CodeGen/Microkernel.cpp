@@ -1,0 +1,881 @@
+//===- Microkernel.cpp - Packed, register-blocked contraction kernels -----===//
+//
+// The text here is instantiated, not interpreted: the schedule's block and
+// register sizes, the operands' strides (from the unit's shapes), whether
+// Out is cleared first, and the epilogue's statements become constants and
+// code in the emitted file, around the packing routines of
+// roofline_kernel.h. Partial tiles (sizes that are not multiples of MR, NR,
+// MC, NC, KC) are computed on zero-padded panels into a tile buffer and
+// merged, so the micro-kernels only ever see full tiles.
+//
+//===----------------------------------------------------------------------===//
+
+#include "roofline/CodeGen/Microkernel.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+
+using namespace roofline;
+
+namespace {
+
+llvm::Error mkError(const llvm::Twine &Msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
+}
+
+std::string paren(const std::string &S) {
+  return S.find_first_of("+- ") == std::string::npos ? S : "(" + S + ")";
+}
+
+std::string num(int64_t V) { return std::to_string(V); }
+
+/// Element stride of loop \p IV in operand \p O laid out as \p A.
+std::string strideOf(const ArgInfo &A, const Operand &O,
+                     const std::string &IV) {
+  auto It = std::find(O.Dims.begin(), O.Dims.end(), IV);
+  if (It == O.Dims.end())
+    return "0";
+  size_t D = It - O.Dims.begin();
+  std::vector<std::string> F;
+  for (size_t E = D + 1; E < A.Shape.size(); ++E)
+    F.push_back(paren(cExpr(A.Shape[E])));
+  return F.empty() ? "1" : llvm::join(F, " * ");
+}
+
+/// Offset of the element where every loop of \p O is at its first value
+/// (batch loops at their current value).
+std::string baseOffset(const ArgInfo &A, const Operand &O,
+                       const ContractionInfo &C) {
+  std::vector<std::string> Terms;
+  for (const std::string &IV : O.Dims) {
+    bool Batch = std::find(C.Batch.begin(), C.Batch.end(), IV) != C.Batch.end();
+    std::string At = Batch ? IV : cExpr(C.First.at(IV));
+    if (At == "0")
+      continue;
+    std::string S = strideOf(A, O, IV);
+    Terms.push_back(paren(At) + (S == "1" ? "" : " * " + paren(S)));
+  }
+  return Terms.empty() ? "0" : llvm::join(Terms, " + ");
+}
+
+const ArgInfo *argOf(const ArgLayout &L, const std::vector<ArgInfo> &Extra,
+                     const std::string &Name) {
+  if (const ArgInfo *A = L.find(Name))
+    return A;
+  for (const ArgInfo &A : Extra)
+    if (A.Name == Name)
+      return &A;
+  return nullptr;
+}
+
+/// Declarations of the sizes and of the arrays the kernel reads or writes.
+std::string prologue(const std::string &Symbol, const ArgLayout &L,
+                     const std::vector<ArgInfo> &Extra,
+                     const std::set<std::string> &Used,
+                     const std::set<std::string> &Written) {
+  std::string S = "RL_EXPORT void " + Symbol +
+                  "(void *const *rl_args, const int64_t *rl_sizes) {\n";
+  for (size_t I = 0; I < L.Sizes.size(); ++I)
+    S += "  const int64_t " + L.Sizes[I].Name + " = rl_sizes[" + num(I) +
+         "];\n";
+  for (const Param &P : L.Sizes)
+    S += "  (void)" + P.Name + ";\n";
+  auto Decl = [&](const ArgInfo &A, int Index) {
+    if (!Used.count(A.Name))
+      return;
+    std::string T = cTypeFor(A.CType, EmitMode::AsWritten);
+    std::string Arg = "rl_args[" + num(Index) + "]";
+    bool W = Written.count(A.Name) != 0;
+    if (A.IsScalar) {
+      S += W ? "  " + T + " &" + A.Name + " = *static_cast<" + T + " *>(" +
+                   Arg + ");\n"
+             : "  const " + T + " " + A.Name + " = *static_cast<const " + T +
+                   " *>(" + Arg + ");\n";
+      return;
+    }
+    S += W ? "  " + T + " *RL_RESTRICT " + A.Name + " = static_cast<" + T +
+                 " *>(" + Arg + ");\n"
+           : "  const " + T + " *RL_RESTRICT " + A.Name +
+                 " = static_cast<const " + T + " *>(" + Arg + ");\n";
+  };
+  for (size_t I = 0; I < L.Args.size(); ++I)
+    Decl(L.Args[I], static_cast<int>(I));
+  for (size_t I = 0; I < Extra.size(); ++I)
+    Decl(Extra[I], static_cast<int>(L.Args.size() + I));
+  return S;
+}
+
+void usedArrays(const Stmt &S, std::set<std::string> &Used,
+                std::set<std::string> &Written) {
+  for (const Access &A : S.Accesses) {
+    Used.insert(A.ArrayName);
+    if (A.IsWrite)
+      Written.insert(A.ArrayName);
+  }
+  if (S.Value) {
+    if (S.Value->Target == StmtValue::ScalarTarget) {
+      Used.insert(S.Value->Scalar);
+      Written.insert(S.Value->Scalar);
+    }
+    S.Value->Value.walk([&](const ValueExpr &E) {
+      if (E.Kind == ValueExpr::Scalar)
+        Used.insert(E.Name);
+    });
+  }
+}
+
+/// The epilogue as a loop nest over a block of Out: M (and N) from rl_i0
+/// (rl_j0) for rl_mi (rl_nj) elements, in absolute indices.
+llvm::Expected<std::string> epilogueCode(const ContractionInfo &C,
+                                         const ArgLayout &L,
+                                         const std::vector<ArgInfo> &Extra,
+                                         unsigned Indent) {
+  if (C.Epilogue.empty())
+    return std::string();
+  KernelNest K;
+  K.Nest.Sem.Complete = true;
+  auto Range = [](const std::string &IV, const std::string &From,
+                  const std::string &Count) {
+    Loop Lp;
+    Lp.IV = IV;
+    Lp.First = Bound::single(AffineExpr::var(From));
+    Lp.Last = Bound::single(*AffineExpr::var(From)
+                                 .add(AffineExpr::var(Count))
+                                 ->addConstant(-1));
+    return Lp;
+  };
+  Loop Row = Range(C.M, "rl_i0", "rl_mi");
+  std::vector<Node> Body;
+  for (const Stmt &S : C.Epilogue)
+    Body.push_back(Node::stmt(S));
+  if (!C.N.empty()) {
+    Loop Col = Range(C.N, "rl_j0", "rl_nj");
+    Col.Body = std::move(Body);
+    Row.Body.push_back(Node::loop(std::move(Col)));
+  } else {
+    Row.Body = std::move(Body);
+  }
+  K.Nest.Root = std::move(Row);
+  return emitLoopCode(K, L, Extra, Indent);
+}
+
+//===----------------------------------------------------------------------===//
+// gemm
+//===----------------------------------------------------------------------===//
+
+bool avx512Fits(int64_t MR, int64_t NR) {
+  return NR % 16 == 0 && NR >= 16 && MR >= 1 &&
+         MR * (NR / 16) + NR / 16 + 1 <= 32;
+}
+
+/// A register-blocked micro-kernel: C[MR][NR] (+)= sum_p a[p][0..MR) x
+/// b[p][0..NR), a and b packed panels; c with row stride ldc.
+std::string simdUkr(const std::string &Name, const std::string &Target,
+                    const std::string &Vec, int W, const std::string &Pre,
+                    int64_t MR, int64_t NR) {
+  int64_t V = NR / W;
+  std::string S = "__attribute__((target(\"" + Target + "\"))) void " + Name +
+                  "(int64_t kc, const float *RL_RESTRICT a,\n    const float "
+                  "*RL_RESTRICT b, float *RL_RESTRICT c, int64_t ldc, int "
+                  "beta) {\n";
+  for (int64_t R = 0; R < MR; ++R) {
+    S += "  " + Vec + " ";
+    for (int64_t J = 0; J < V; ++J)
+      S += (J ? ", " : "") + ("c" + num(R) + "_" + num(J)) + " = " + Pre +
+           "_setzero_ps()";
+    S += ";\n";
+  }
+  for (int64_t R = 0; R < MR; ++R)
+    S += "  _mm_prefetch(reinterpret_cast<const char *>(c + " + num(R) +
+         " * ldc), _MM_HINT_T0);\n";
+  S += "  for (int64_t p = 0; p < kc; ++p, a += " + num(MR) + ", b += " +
+       num(NR) + ") {\n";
+  S += "    _mm_prefetch(reinterpret_cast<const char *>(a + " + num(8 * MR) +
+       "), _MM_HINT_T0);\n";
+  for (int64_t J = 0; J < V; ++J)
+    S += "    const " + Vec + " b" + num(J) + " = " + Pre + "_load_ps(b + " +
+         num(J * W) + ");\n";
+  for (int64_t R = 0; R < MR; ++R) {
+    S += "    {\n      const " + Vec + " x = " + Pre + "_set1_ps(a[" + num(R) +
+         "]);\n";
+    for (int64_t J = 0; J < V; ++J)
+      S += "      c" + num(R) + "_" + num(J) + " = " + Pre + "_fmadd_ps(x, b" +
+           num(J) + ", c" + num(R) + "_" + num(J) + ");\n";
+    S += "    }\n";
+  }
+  S += "  }\n  if (beta) {\n";
+  for (int64_t R = 0; R < MR; ++R)
+    for (int64_t J = 0; J < V; ++J)
+      S += "    c" + num(R) + "_" + num(J) + " = " + Pre + "_add_ps(c" +
+           num(R) + "_" + num(J) + ", " + Pre + "_loadu_ps(c + " + num(R) +
+           " * ldc + " + num(J * W) + "));\n";
+  S += "  }\n";
+  for (int64_t R = 0; R < MR; ++R)
+    for (int64_t J = 0; J < V; ++J)
+      S += "  " + Pre + "_storeu_ps(c + " + num(R) + " * ldc + " + num(J * W) +
+           ", c" + num(R) + "_" + num(J) + ");\n";
+  return S + "}\n";
+}
+
+std::string portableUkr() {
+  return R"(// Portable micro-kernel: plain loops over MR x NR accumulators (the
+// compiler vectorizes the j loop for whatever the target has).
+template <int MR, int NR>
+void rl_ukr_portable(int64_t kc, const float *RL_RESTRICT a,
+                     const float *RL_RESTRICT b, float *RL_RESTRICT c,
+                     int64_t ldc, int beta) {
+  float acc[MR][NR] = {};
+  for (int64_t p = 0; p < kc; ++p, a += MR, b += NR)
+    for (int i = 0; i < MR; ++i)
+      for (int j = 0; j < NR; ++j)
+        acc[i][j] += a[i] * b[j];
+  for (int i = 0; i < MR; ++i)
+    for (int j = 0; j < NR; ++j)
+      c[i * ldc + j] = beta ? c[i * ldc + j] + acc[i][j] : acc[i][j];
+}
+)";
+}
+
+std::string gemmDrivers(int64_t MC, int64_t NC, int64_t KC) {
+  std::string S = "constexpr int64_t RL_MC = " + num(MC) +
+                  ", RL_NC = " + num(NC) + ", RL_KC = " + num(KC) + ";\n\n";
+  S += R"(typedef void (*rl_ukr_fn)(int64_t, const float *, const float *, float *,
+                          int64_t, int);
+
+// One gemm of the unit: C(i, j) = C[i*cm + j*cn] and so on; beta0 clears
+// C before the first K block (the source sets Out = 0 first).
+struct rl_gemm {
+  int64_t M, N, K;
+  const float *A;
+  int64_t am, ak;
+  const float *B;
+  int64_t bk, bn;
+  float *C;
+  int64_t cm, cn;
+  bool beta0;
+};
+
+// Register tiles of one (mc x nc) block: full tiles straight into C, edge
+// tiles through a buffer (the panels are zero padded).
+template <int MR, int NR, rl_ukr_fn UKR>
+void rl_macro(const rl_gemm &g, int64_t ic, int64_t mc, int64_t jc, int64_t nc,
+              int64_t kc, int beta, const float *Ap, const float *Bp) {
+  for (int64_t jr = 0; jr < nc; jr += NR) {
+    const int64_t nr = std::min<int64_t>(NR, nc - jr);
+    for (int64_t ir = 0; ir < mc; ir += MR) {
+      const int64_t mr = std::min<int64_t>(MR, mc - ir);
+      float *c = g.C + (ic + ir) * g.cm + (jc + jr) * g.cn;
+      const float *a = Ap + ir * kc, *b = Bp + jr * kc;
+      if (mr == MR && nr == NR && g.cn == 1) {
+        UKR(kc, a, b, c, g.cm, beta);
+        continue;
+      }
+      alignas(64) float t[MR * NR];
+      UKR(kc, a, b, t, NR, 0);
+      for (int64_t i = 0; i < mr; ++i)
+        for (int64_t j = 0; j < nr; ++j) {
+          float &x = c[i * g.cm + j * g.cn];
+          x = beta ? x + t[i * NR + j] : t[i * NR + j];
+        }
+    }
+  }
+}
+
+// K == 0: Out is only cleared (if the source clears it) and finished.
+template <typename Epi> void rl_empty_k(const rl_gemm &g, Epi &&epi) {
+  if (g.beta0)
+    for (int64_t i = 0; i < g.M; ++i)
+      for (int64_t j = 0; j < g.N; ++j)
+        g.C[i * g.cm + j * g.cn] = 0;
+  epi(int64_t(0), g.M, int64_t(0), g.N);
+}
+
+// BLIS loop order: jc (NC) > pc (KC, pack B) > ic (MC, pack A) > jr > ir.
+template <int MR, int NR, rl_ukr_fn UKR, typename Epi>
+void rl_gemm_serial(const rl_gemm &g, float *Ap, float *Bp, Epi &&epi) {
+  if (g.K == 0)
+    return rl_empty_k(g, epi);
+  for (int64_t jc = 0; jc < g.N; jc += RL_NC) {
+    const int64_t nc = std::min(RL_NC, g.N - jc);
+    for (int64_t pc = 0; pc < g.K; pc += RL_KC) {
+      const int64_t kc = std::min(RL_KC, g.K - pc);
+      const int beta = g.beta0 && pc == 0 ? 0 : 1;
+      rl::pack_b<NR>(kc, nc, g.B + pc * g.bk + jc * g.bn, g.bk, g.bn, Bp);
+      for (int64_t ic = 0; ic < g.M; ic += RL_MC) {
+        const int64_t mc = std::min(RL_MC, g.M - ic);
+        rl::pack_a<MR>(mc, kc, g.A + ic * g.am + pc * g.ak, g.am, g.ak, Ap);
+        rl_macro<MR, NR, UKR>(g, ic, mc, jc, nc, kc, beta, Ap, Bp);
+        if (pc + kc >= g.K)
+          epi(ic, mc, jc, nc);
+      }
+    }
+  }
+}
+
+// The same with the M blocks shared among threads: B is packed by all of
+// them (one panel each), then each packs and computes its own A blocks.
+template <int MR, int NR, rl_ukr_fn UKR, typename Epi>
+void rl_gemm_parallel(const rl_gemm &g, float *Bp, Epi &&epi) {
+  if (g.K == 0)
+    return rl_empty_k(g, epi);
+  RL_OMP(parallel)
+  {
+    rl::buffer<float> ApBuf(static_cast<size_t>((RL_MC + MR - 1) / MR * MR * RL_KC));
+    float *Ap = ApBuf.data();
+    for (int64_t jc = 0; jc < g.N; jc += RL_NC) {
+      const int64_t nc = std::min(RL_NC, g.N - jc);
+      for (int64_t pc = 0; pc < g.K; pc += RL_KC) {
+        const int64_t kc = std::min(RL_KC, g.K - pc);
+        const int beta = g.beta0 && pc == 0 ? 0 : 1;
+        RL_OMP(for schedule(static))
+        for (int64_t jp = 0; jp < nc; jp += NR)
+          rl::pack_b<NR>(kc, std::min<int64_t>(NR, nc - jp),
+                         g.B + pc * g.bk + (jc + jp) * g.bn, g.bk, g.bn,
+                         Bp + jp * kc);
+        RL_OMP(for schedule(dynamic, 1))
+        for (int64_t ic = 0; ic < g.M; ic += RL_MC) {
+          const int64_t mc = std::min(RL_MC, g.M - ic);
+          rl::pack_a<MR>(mc, kc, g.A + ic * g.am + pc * g.ak, g.am, g.ak, Ap);
+          rl_macro<MR, NR, UKR>(g, ic, mc, jc, nc, kc, beta, Ap, Bp);
+          if (pc + kc >= g.K)
+            epi(ic, mc, jc, nc);
+        }
+      }
+    }
+  }
+}
+)";
+  return S;
+}
+
+llvm::Expected<std::string> emitGemm(const Program &P, const ArgLayout &L,
+                                     const std::vector<ArgInfo> &Extra,
+                                     const std::string &Symbol) {
+  const MicroKernelPlan &M = *P.Micro;
+  const ContractionInfo &C = M.C;
+  const ArgInfo *AO = argOf(L, Extra, C.Out.Array),
+                *AL = argOf(L, Extra, C.L.Array),
+                *AR = argOf(L, Extra, C.R.Array);
+  if (!AO || !AL || !AR)
+    return mkError("contraction operands are not arguments");
+  bool Wide = avx512Fits(M.MR, M.NR);
+  std::string S = "// Micro-kernel path: " + C.kind() + " " + C.Out.Array +
+                  " " + (C.InitZero ? "=" : "+=") + " " + C.L.Array + " * " +
+                  C.R.Array + ", BLIS-style.\n// MC=" + num(M.MC) +
+                  " NC=" + num(M.NC) + " KC=" + num(M.KC) + "; register tile " +
+                  num(M.MR) + "x" + num(M.NR) +
+                  (Wide ? " (AVX-512 and portable)" : " (portable)") +
+                  ", 6x16 on AVX2" + (M.Parallel ? "; M blocks in parallel" : "") +
+                  ".\nnamespace {\n\n";
+  S += portableUkr() + "\n#if RL_X86\n";
+  if (Wide)
+    S += simdUkr("rl_ukr_avx512", "avx512f", "__m512", 16, "_mm512", M.MR,
+                 M.NR) +
+         "\n";
+  S += simdUkr("rl_ukr_avx2", "avx2,fma", "__m256", 8, "_mm256", 6, 16);
+  S += "#endif\n\n" + gemmDrivers(M.MC, M.NC, M.KC) + "\n} // namespace\n\n";
+
+  std::set<std::string> Used{C.Out.Array, C.L.Array, C.R.Array}, Written{C.Out.Array};
+  for (const Stmt &E : C.Epilogue)
+    usedArrays(E, Used, Written);
+  S += prologue(Symbol, L, Extra, Used, Written);
+  std::string Paths = Wide ? "rl::isa::avx512, rl::isa::avx2, rl::isa::portable"
+                           : "rl::isa::avx2, rl::isa::portable";
+  S += "  static const rl::isa rl_path = rl::pick({" + Paths + "});\n";
+  int64_t MRmax = std::max<int64_t>(M.MR, 6), NRmax = std::max<int64_t>(M.NR, 16);
+  if (!M.Parallel)
+    S += "  rl::buffer<float> rl_ap(" + num((M.MC + MRmax - 1) / MRmax * MRmax +
+                                            MRmax) +
+         " * RL_KC);\n";
+  S += "  rl::buffer<float> rl_bp(" +
+       num((M.NC + NRmax - 1) / NRmax * NRmax + NRmax) + " * RL_KC);\n";
+  // Batch loops around one gemm each.
+  unsigned Ind = 1;
+  auto I = [&](unsigned N) { return std::string(2 * N, ' '); };
+  for (const std::string &B : C.Batch) {
+    std::string F = cExpr(C.First.at(B));
+    S += I(Ind) + "for (int64_t " + B + " = " + F + "; " + B + " < " + paren(F) +
+         " + " + paren(cExpr(C.Extent.at(B))) + "; ++" + B + ") {\n";
+    ++Ind;
+  }
+  auto Ptr = [&](const ArgInfo &A, const Operand &O) {
+    std::string Off = baseOffset(A, O, C);
+    return Off == "0" ? A.Name : A.Name + " + " + Off;
+  };
+  S += I(Ind) + "const rl_gemm g{" + cExpr(C.Extent.at(C.M)) + ", " +
+       cExpr(C.Extent.at(C.N)) + ", " + cExpr(C.Extent.at(C.K)) + ",\n" +
+       I(Ind + 2) + Ptr(*AL, C.L) + ", " + strideOf(*AL, C.L, C.M) + ", " +
+       strideOf(*AL, C.L, C.K) + ",\n" + I(Ind + 2) + Ptr(*AR, C.R) + ", " +
+       strideOf(*AR, C.R, C.K) + ", " + strideOf(*AR, C.R, C.N) + ",\n" +
+       I(Ind + 2) + Ptr(*AO, C.Out) + ", " + strideOf(*AO, C.Out, C.M) + ", " +
+       strideOf(*AO, C.Out, C.N) + ", " + (C.InitZero ? "true" : "false") +
+       "};\n";
+  llvm::Expected<std::string> Epi = epilogueCode(C, L, Extra, Ind + 1);
+  if (!Epi)
+    return Epi.takeError();
+  if (Epi->empty()) {
+    S += I(Ind) + "auto epi = [](int64_t, int64_t, int64_t, int64_t) {};\n";
+  } else {
+    // The block's offsets are relative to the loops' first values.
+    S += I(Ind) + "auto epi = [&](int64_t rl_ib, int64_t rl_mi, int64_t rl_jb, "
+                  "int64_t rl_nj) {\n" +
+         I(Ind + 1) + "const int64_t rl_i0 = " + paren(cExpr(C.First.at(C.M))) +
+         " + rl_ib, rl_j0 = " + paren(cExpr(C.First.at(C.N))) + " + rl_jb;\n" +
+         *Epi + I(Ind) + "};\n";
+  }
+  auto Call = [&](const std::string &Ukr, int64_t MR, int64_t NR) {
+    std::string T = num(MR) + ", " + num(NR) + ", " + Ukr;
+    return M.Parallel ? "rl_gemm_parallel<" + T + ">(g, rl_bp.data(), epi)"
+                      : "rl_gemm_serial<" + T + ">(g, rl_ap.data(), rl_bp.data(), epi)";
+  };
+  S += I(Ind) + "switch (rl_path) {\n#if RL_X86\n";
+  if (Wide)
+    S += I(Ind) + "case rl::isa::avx512:\n" + I(Ind + 1) +
+         Call("rl_ukr_avx512", M.MR, M.NR) + ";\n" + I(Ind + 1) + "break;\n";
+  S += I(Ind) + "case rl::isa::avx2:\n" + I(Ind + 1) +
+       Call("rl_ukr_avx2", 6, 16) + ";\n" + I(Ind + 1) + "break;\n#endif\n";
+  S += I(Ind) + "default:\n" + I(Ind + 1) +
+       Call("rl_ukr_portable<" + num(M.MR) + ", " + num(M.NR) + ">", M.MR,
+            M.NR) +
+       ";\n" + I(Ind + 1) + "break;\n" + I(Ind) + "}\n";
+  for (size_t B = 0; B < C.Batch.size(); ++B)
+    S += I(--Ind) + "}\n";
+  return S + "}\n";
+}
+
+//===----------------------------------------------------------------------===//
+// gemv: f32, int8, bf16
+//===----------------------------------------------------------------------===//
+
+enum class GemvKind { F32, Int8, BF16 };
+
+/// R-row dot kernels: out[r] = sum_k a[r*lda + k] * x[k].
+std::string dotF32(int64_t R) {
+  std::string N = num(R);
+  std::string S;
+  // AVX-512: two accumulators per row, masked tail.
+  S += "__attribute__((target(\"avx512f\"))) void rl_dot" + N +
+       "_avx512(int64_t K, const float *RL_RESTRICT a, int64_t lda,\n    "
+       "const float *RL_RESTRICT x, float *out) {\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "  __m512 s" + num(r) + "a = _mm512_setzero_ps(), s" + num(r) +
+         "b = _mm512_setzero_ps();\n";
+  S += "  int64_t k = 0;\n  for (; k + 32 <= K; k += 32) {\n"
+       "    const __m512 x0 = _mm512_loadu_ps(x + k), x1 = "
+       "_mm512_loadu_ps(x + k + 16);\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "    s" + num(r) + "a = _mm512_fmadd_ps(_mm512_loadu_ps(a + " + num(r) +
+         " * lda + k), x0, s" + num(r) + "a);\n    s" + num(r) +
+         "b = _mm512_fmadd_ps(_mm512_loadu_ps(a + " + num(r) +
+         " * lda + k + 16), x1, s" + num(r) + "b);\n";
+  S += "  }\n  for (; k < K; k += 16) {\n"
+       "    const __mmask16 m = K - k >= 16 ? __mmask16(0xffff)\n"
+       "                                    : __mmask16((1u << (K - k)) - 1);\n"
+       "    const __m512 x0 = _mm512_maskz_loadu_ps(m, x + k);\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "    s" + num(r) + "a = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m, a + " +
+         num(r) + " * lda + k), x0, s" + num(r) + "a);\n";
+  S += "  }\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "  out[" + num(r) + "] = rl::hsum(_mm512_add_ps(s" + num(r) +
+         "a, s" + num(r) + "b));\n";
+  S += "}\n\n";
+  // AVX2.
+  S += "__attribute__((target(\"avx2,fma\"))) void rl_dot" + N +
+       "_avx2(int64_t K, const float *RL_RESTRICT a, int64_t lda,\n    const "
+       "float *RL_RESTRICT x, float *out) {\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "  __m256 s" + num(r) + "a = _mm256_setzero_ps(), s" + num(r) +
+         "b = _mm256_setzero_ps();\n";
+  S += "  int64_t k = 0;\n  for (; k + 16 <= K; k += 16) {\n"
+       "    const __m256 x0 = _mm256_loadu_ps(x + k), x1 = "
+       "_mm256_loadu_ps(x + k + 8);\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "    s" + num(r) + "a = _mm256_fmadd_ps(_mm256_loadu_ps(a + " + num(r) +
+         " * lda + k), x0, s" + num(r) + "a);\n    s" + num(r) +
+         "b = _mm256_fmadd_ps(_mm256_loadu_ps(a + " + num(r) +
+         " * lda + k + 8), x1, s" + num(r) + "b);\n";
+  S += "  }\n  alignas(32) float t[8];\n";
+  for (int64_t r = 0; r < R; ++r) {
+    S += "  _mm256_store_ps(t, _mm256_add_ps(s" + num(r) + "a, s" + num(r) +
+         "b));\n  out[" + num(r) +
+         "] = ((t[0] + t[1]) + (t[2] + t[3])) + ((t[4] + t[5]) + (t[6] + "
+         "t[7]));\n  for (int64_t p = k; p < K; ++p)\n    out[" +
+         num(r) + "] += a[" + num(r) + " * lda + p] * x[p];\n";
+  }
+  S += "}\n#endif\n\n";
+  // Portable: vector extensions.
+  S += "void rl_dot" + N +
+       "_portable(int64_t K, const float *RL_RESTRICT a, int64_t lda,\n    "
+       "const float *RL_RESTRICT x, float *out) {\n"
+       "  typedef float v8 __attribute__((vector_size(32)));\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "  v8 s" + num(r) + " = {};\n";
+  S += "  int64_t k = 0;\n  for (; k + 8 <= K; k += 8) {\n    v8 xv, av;\n"
+       "    std::memcpy(&xv, x + k, sizeof xv);\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "    std::memcpy(&av, a + " + num(r) +
+         " * lda + k, sizeof av);\n    s" + num(r) + " += av * xv;\n";
+  S += "  }\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "  out[" + num(r) + "] = ((s" + num(r) + "[0] + s" + num(r) +
+         "[1]) + (s" + num(r) + "[2] + s" + num(r) + "[3])) + ((s" + num(r) +
+         "[4] + s" + num(r) + "[5]) + (s" + num(r) + "[6] + s" + num(r) +
+         "[7]));\n  for (int64_t p = k; p < K; ++p)\n    out[" + num(r) +
+         "] += a[" + num(r) + " * lda + p] * x[p];\n";
+  S += "}\n\n";
+  return S;
+}
+
+/// int8: out[r] = sum_k a[r*lda + k] * xq[k] in int32; ux = |xq|, neg: the
+/// sign bits of xq per 64 k (the sign moves onto a: vpdpbusd takes one
+/// unsigned operand).
+std::string dotI8(int64_t R) {
+  std::string N = num(R);
+  std::string S;
+  auto Head = [&](const std::string &Name, const std::string &Target) {
+    return "__attribute__((target(\"" + Target + "\"))) void rl_qdot" + N +
+           "_" + Name +
+           "(int64_t K, const signed char *RL_RESTRICT a,\n    int64_t lda, "
+           "const signed char *RL_RESTRICT xq, const unsigned char "
+           "*RL_RESTRICT ux,\n    const unsigned long long *RL_RESTRICT neg, "
+           "int *out) {\n";
+  };
+  for (int Vnni = 1; Vnni >= 0; --Vnni) {
+    S += Head(Vnni ? "vnni" : "avx512bw",
+              Vnni ? "avx512f,avx512bw,avx512vnni" : "avx512f,avx512bw");
+    S += "  (void)xq;\n  const __m512i zero = _mm512_setzero_si512();\n";
+    if (!Vnni)
+      S += "  const __m512i ones = _mm512_set1_epi16(1);\n";
+    for (int64_t r = 0; r < R; ++r)
+      S += "  __m512i s" + num(r) + " = zero;\n";
+    S += "  for (int64_t k = 0, c = 0; k < K; k += 64, ++c) {\n"
+         "    const __mmask64 ld = K - k >= 64 ? ~0ull : (1ull << (K - k)) - 1;\n"
+         "    const __m512i u = _mm512_maskz_loadu_epi8(ld, ux + k);\n"
+         "    const __mmask64 m = neg[c];\n";
+    for (int64_t r = 0; r < R; ++r) {
+      std::string V = "v" + num(r);
+      S += "    __m512i " + V + " = _mm512_maskz_loadu_epi8(ld, a + " + num(r) +
+           " * lda + k);\n    " + V + " = _mm512_mask_sub_epi8(" + V +
+           ", m, zero, " + V + ");\n";
+      S += Vnni ? "    s" + num(r) + " = _mm512_dpbusd_epi32(s" + num(r) +
+                      ", u, " + V + ");\n"
+                : "    s" + num(r) + " = _mm512_add_epi32(s" + num(r) +
+                      ", _mm512_madd_epi16(_mm512_maddubs_epi16(u, " + V +
+                      "), ones));\n";
+    }
+    S += "  }\n";
+    for (int64_t r = 0; r < R; ++r)
+      S += "  out[" + num(r) + "] = rl::hsum(s" + num(r) + ");\n";
+    S += "}\n\n";
+  }
+  S += Head("avx2", "avx2");
+  S += "  (void)ux;\n  (void)neg;\n  const __m256i ones = _mm256_set1_epi16(1);\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "  __m256i s" + num(r) + " = _mm256_setzero_si256();\n";
+  S += "  int64_t k = 0;\n  for (; k + 32 <= K; k += 32) {\n"
+       "    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const "
+       "__m256i *>(xq + k));\n    const __m256i u = _mm256_abs_epi8(x);\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "    s" + num(r) +
+         " = _mm256_add_epi32(s" + num(r) +
+         ", _mm256_madd_epi16(_mm256_maddubs_epi16(u, "
+         "_mm256_sign_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i "
+         "*>(a + " +
+         num(r) + " * lda + k)), x)), ones));\n";
+  S += "  }\n  alignas(32) int t[8];\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "  _mm256_store_si256(reinterpret_cast<__m256i *>(t), s" + num(r) +
+         ");\n  out[" + num(r) +
+         "] = t[0] + t[1] + t[2] + t[3] + t[4] + t[5] + t[6] + t[7];\n"
+         "  for (int64_t p = k; p < K; ++p)\n    out[" +
+         num(r) + "] += int(a[" + num(r) + " * lda + p]) * int(xq[p]);\n";
+  S += "}\n#endif\n\n";
+  S += "void rl_qdot" + N +
+       "_portable(int64_t K, const signed char *RL_RESTRICT a, int64_t lda,\n"
+       "    const signed char *RL_RESTRICT xq, const unsigned char *, const "
+       "unsigned long long *,\n    int *out) {\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "  int s" + num(r) + " = 0;\n";
+  S += "  for (int64_t k = 0; k < K; ++k) {\n    const int x = xq[k];\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "    s" + num(r) + " += int(a[" + num(r) + " * lda + k]) * x;\n";
+  S += "  }\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "  out[" + num(r) + "] = s" + num(r) + ";\n";
+  return S + "}\n\n";
+}
+
+/// bf16: out[r] = sum_k float(a[r*lda + k]) * float(x[k]) in f32.
+std::string dotBF16(int64_t R) {
+  std::string N = num(R);
+  std::string S;
+  S += "__attribute__((target(\"avx512f,avx512bw,avx512bf16\"))) void rl_bdot" +
+       N +
+       "_bf16(int64_t K, const rl::bf16 *RL_RESTRICT a,\n    int64_t lda, const "
+       "rl::bf16 *RL_RESTRICT x, float *out) {\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "  __m512 s" + num(r) + " = _mm512_setzero_ps();\n";
+  S += "  for (int64_t k = 0; k < K; k += 32) {\n"
+       "    const __mmask32 ld = K - k >= 32 ? ~0u : (1u << (K - k)) - 1;\n"
+       "    const __m512i xv = _mm512_maskz_loadu_epi16(ld, x + k);\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "    s" + num(r) + " = _mm512_dpbf16_ps(s" + num(r) +
+         ", (__m512bh)_mm512_maskz_loadu_epi16(ld, a + " + num(r) +
+         " * lda + k), (__m512bh)xv);\n";
+  S += "  }\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "  out[" + num(r) + "] = rl::hsum(s" + num(r) + ");\n";
+  S += "}\n\n";
+  S += "__attribute__((target(\"avx512f,avx512bw,avx512vl\"))) void rl_bdot" + N +
+       "_avx512(int64_t K, const rl::bf16 *RL_RESTRICT a,\n    int64_t lda, "
+       "const rl::bf16 *RL_RESTRICT x, float *out) {\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "  __m512 s" + num(r) + " = _mm512_setzero_ps();\n";
+  S += "  for (int64_t k = 0; k < K; k += 16) {\n"
+       "    const __mmask16 ld = K - k >= 16 ? __mmask16(0xffff) : "
+       "__mmask16((1u << (K - k)) - 1);\n"
+       "    // maskz forms: GCC 12's plain ones warn inside its own headers.\n"
+       "    const __m512 xv = _mm512_castsi512_ps(_mm512_maskz_slli_epi32(\n"
+       "        __mmask16(0xffff), _mm512_maskz_cvtepu16_epi32(__mmask16(0xffff),\n"
+       "        _mm256_maskz_loadu_epi16(ld, x + k)), 16));\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "    s" + num(r) +
+         " = _mm512_fmadd_ps(_mm512_castsi512_ps(_mm512_maskz_slli_epi32(\n"
+         "        __mmask16(0xffff), _mm512_maskz_cvtepu16_epi32(__mmask16(0xffff),\n"
+         "        _mm256_maskz_loadu_epi16(ld, a + " +
+         num(r) + " * lda + k)), 16)), xv, s" + num(r) + ");\n";
+  S += "  }\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "  out[" + num(r) + "] = rl::hsum(s" + num(r) + ");\n";
+  S += "}\n#endif\n\n";
+  S += "void rl_bdot" + N +
+       "_portable(int64_t K, const rl::bf16 *RL_RESTRICT a, int64_t lda,\n    "
+       "const rl::bf16 *RL_RESTRICT x, float *out) {\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "  float s" + num(r) + " = 0;\n";
+  S += "  for (int64_t k = 0; k < K; ++k) {\n    const float xv = x[k];\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "    s" + num(r) + " += float(a[" + num(r) + " * lda + k]) * xv;\n";
+  S += "  }\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "  out[" + num(r) + "] = s" + num(r) + ";\n";
+  return S + "}\n\n";
+}
+
+llvm::Expected<std::string> emitGemv(const Program &P, const ArgLayout &L,
+                                     const std::vector<ArgInfo> &Extra,
+                                     const std::string &Symbol, GemvKind Kind) {
+  const ContractionInfo &C = P.Quant ? P.Quant->C : P.Micro->C;
+  int64_t R = P.Micro ? P.Micro->MR : 4;
+  bool Parallel = P.Micro ? P.Micro->Parallel : false;
+  if (P.Quant)
+    for (const KernelNest &K : P.Nests)
+      for (const auto &[IV, A] : K.Attrs)
+        Parallel |= A.Parallel && IV == C.M;
+  std::string LA = C.L.Array, RA = C.R.Array;
+  std::string Ls, Rs;
+  if (Kind == GemvKind::Int8) {
+    LA += "_q";
+    RA += "_q";
+    Ls = C.L.Array + "_scale";
+    Rs = C.R.Array + "_scale";
+  } else if (Kind == GemvKind::BF16) {
+    LA += "_bf16";
+    RA += "_bf16";
+  }
+  const ArgInfo *AO = argOf(L, Extra, C.Out.Array), *AL = argOf(L, Extra, LA),
+                *AR = argOf(L, Extra, RA);
+  if (!AO || !AL || !AR)
+    return mkError("gemv operands are not arguments");
+  Operand OL{LA, C.L.Dims}, OR{RA, C.R.Dims};
+  std::string Lda = strideOf(*AL, OL, C.M);
+  std::string Ym = strideOf(*AO, C.Out, C.M);
+
+  std::string S = "// Micro-kernel path: " +
+                  std::string(Kind == GemvKind::Int8   ? "int8 "
+                              : Kind == GemvKind::BF16 ? "bf16 "
+                                                       : "") +
+                  "gemv " + C.Out.Array + " " + (C.InitZero ? "=" : "+=") +
+                  " " + C.L.Array + " * " + C.R.Array + ", " + num(R) +
+                  " rows at a time" + (Parallel ? ", rows in parallel" : "") +
+                  ".\nnamespace {\n\n#if RL_X86\n";
+  std::string Fam = Kind == GemvKind::Int8   ? "rl_qdot"
+                    : Kind == GemvKind::BF16 ? "rl_bdot"
+                                             : "rl_dot";
+  for (int64_t Rows : {R, int64_t(1)}) {
+    if (Rows == 1 && R == 1)
+      break;
+    std::string D = Kind == GemvKind::Int8   ? dotI8(Rows)
+                    : Kind == GemvKind::BF16 ? dotBF16(Rows)
+                                             : dotF32(Rows);
+    S += D;
+    if (Rows == R && R != 1)
+      S += "#if RL_X86\n";
+  }
+  S += "} // namespace\n\n";
+
+  std::set<std::string> Used{C.Out.Array, LA, RA}, Written{C.Out.Array};
+  if (Kind == GemvKind::Int8) {
+    Used.insert(Ls);
+    Used.insert(Rs);
+  }
+  for (const Stmt &E : C.Epilogue)
+    usedArrays(E, Used, Written);
+  // The quantization prologue nests (the kernel quantizes x itself).
+  std::string Pro;
+  if (P.Quant)
+    for (size_t I = 0; I + 1 < P.Nests.size(); ++I) {
+      forEachStmt(P.Nests[I].Nest.Root,
+                  [&](const Stmt &St, const std::vector<const Loop *> &) {
+                    usedArrays(St, Used, Written);
+                  });
+      llvm::Expected<std::string> X = emitLoopCode(P.Nests[I], L, Extra, 1);
+      if (!X)
+        return X.takeError();
+      Pro += *X;
+    }
+  S += prologue(Symbol, L, Extra, Used, Written);
+  S += Pro;
+  std::string Paths =
+      Kind == GemvKind::Int8
+          ? "rl::isa::avx512vnni, rl::isa::avx512, rl::isa::avx2, "
+            "rl::isa::portable"
+      : Kind == GemvKind::BF16
+          ? "rl::isa::avx512bf16, rl::isa::avx512, rl::isa::portable"
+          : "rl::isa::avx512, rl::isa::avx2, rl::isa::portable";
+  S += "  static const rl::isa rl_path = rl::pick({" + Paths + "});\n";
+  std::string Mext = cExpr(C.Extent.at(C.M)), Kext = cExpr(C.Extent.at(C.K));
+  std::string Off = baseOffset(*AL, OL, C), XOff = baseOffset(*AR, OR, C),
+              YOff = baseOffset(*AO, C.Out, C);
+  S += "  const int64_t rl_m = " + Mext + ", rl_k = " + Kext + ";\n";
+  S += "  const auto *rl_a = " + LA + (Off == "0" ? "" : " + " + paren(Off)) +
+       ";\n  const auto *rl_x = " + RA + (XOff == "0" ? "" : " + " + paren(XOff)) +
+       ";\n  auto *rl_y = " + C.Out.Array +
+       (YOff == "0" ? "" : " + " + paren(YOff)) + ";\n";
+  std::string Args = "rl_k, rl_a + rl_ib * " + paren(Lda) + ", " + Lda +
+                     ", rl_x";
+  if (Kind == GemvKind::Int8) {
+    // |x_q| and the sign bits of x_q per 64 k, once per call.
+    S += "  rl::buffer<unsigned char> rl_ux(static_cast<size_t>(rl_k + 64));\n"
+         "  rl::buffer<unsigned long long> rl_neg(static_cast<size_t>(rl_k / "
+         "64 + 1));\n"
+         "  for (int64_t k = 0; k < rl_k; ++k) {\n"
+         "    const int v = rl_x[k];\n"
+         "    rl_ux.data()[k] = static_cast<unsigned char>(v < 0 ? -v : v);\n"
+         "    if (v < 0)\n      rl_neg.data()[k / 64] |= 1ull << (k % 64);\n"
+         "  }\n";
+    Args += ", rl_ux.data(), rl_neg.data()";
+  }
+  std::string AccT = Kind == GemvKind::Int8 ? "int" : "float";
+  // The row block and the store (with the scales for int8).
+  std::string LsIdx, RsIdx = Rs + "[0]";
+  if (Kind == GemvKind::Int8)
+    LsIdx = P.Quant->LGran == "row" ? Ls + "[" +
+                                          paren(cExpr(C.First.at(C.M))) +
+                                          " + rl_ib + rl_r]"
+                                    : Ls + "[0]";
+  auto Store = [&](const std::string &Ind) {
+    std::string V = Kind == GemvKind::Int8
+                        ? "static_cast<float>(rl_acc[rl_r]) * " + LsIdx + " * " +
+                              RsIdx
+                        : "rl_acc[rl_r]";
+    std::string Y = "rl_y[(rl_ib + rl_r) * " + paren(Ym) + "]";
+    return Ind + "for (int64_t rl_r = 0; rl_r < rl_n; ++rl_r)\n" + Ind + "  " +
+           Y + (C.InitZero ? " = " : " += ") + V + ";\n";
+  };
+  llvm::Expected<std::string> Epi = epilogueCode(C, L, Extra, 2);
+  if (!Epi)
+    return Epi.takeError();
+  S += Parallel ? "  RL_OMP(parallel for schedule(static))\n" : "";
+  S += "  for (int64_t rl_ib = 0; rl_ib < rl_m; rl_ib += " + num(R) + ") {\n" +
+       "    const int64_t rl_n = std::min<int64_t>(" + num(R) +
+       ", rl_m - rl_ib);\n    " + AccT + " rl_acc[" + num(R) + "];\n";
+  auto Dispatch = [&](const std::string &Suffix, const std::string &Ind) {
+    return Ind + "if (rl_n == " + num(R) + ")\n" + Ind + "  " + Fam + num(R) +
+           "_" + Suffix + "(" + Args + ", rl_acc);\n" + Ind + "else\n" + Ind +
+           "  for (int64_t rl_r = 0; rl_r < rl_n; ++rl_r)\n" + Ind + "    " +
+           Fam + (R == 1 ? num(R) : "1") + "_" + Suffix + "(rl_k, rl_a + " +
+           "(rl_ib + rl_r) * " + paren(Lda) + ", " + Lda + ", rl_x" +
+           (Kind == GemvKind::Int8 ? ", rl_ux.data(), rl_neg.data()" : "") +
+           ", rl_acc + rl_r);\n";
+  };
+  S += "    switch (rl_path) {\n#if RL_X86\n";
+  if (Kind == GemvKind::Int8) {
+    S += "    case rl::isa::avx512vnni:\n" + Dispatch("vnni", "      ") +
+         "      break;\n    case rl::isa::avx512:\n" +
+         Dispatch("avx512bw", "      ") + "      break;\n    case rl::isa::avx2:\n" +
+         Dispatch("avx2", "      ") + "      break;\n";
+  } else if (Kind == GemvKind::BF16) {
+    S += "    case rl::isa::avx512bf16:\n" + Dispatch("bf16", "      ") +
+         "      break;\n    case rl::isa::avx512:\n" +
+         Dispatch("avx512", "      ") + "      break;\n";
+  } else {
+    S += "    case rl::isa::avx512:\n" + Dispatch("avx512", "      ") +
+         "      break;\n    case rl::isa::avx2:\n" + Dispatch("avx2", "      ") +
+         "      break;\n";
+  }
+  S += "#endif\n    default:\n" + Dispatch("portable", "      ") +
+       "      break;\n    }\n";
+  S += Store("    ");
+  if (!Epi->empty())
+    S += "    {\n      const int64_t rl_i0 = " + paren(cExpr(C.First.at(C.M))) +
+         " + rl_ib, rl_mi = rl_n;\n" + *Epi + "    }\n";
+  S += "  }\n}\n";
+  return S;
+}
+
+} // namespace
+
+std::string roofline::microKernelKind(const Program &P, const ArgLayout &L,
+                                      std::string *Why) {
+  auto No = [&](const std::string &W) {
+    if (Why)
+      *Why = W;
+    return std::string();
+  };
+  if (P.Micro) {
+    const ContractionInfo &C = P.Micro->C;
+    if (C.isGemm())
+      return "gemm";
+    const ArgInfo *AL = L.find(C.L.Array), *AR = L.find(C.R.Array);
+    if (!AL || !AR)
+      return No("operands are not arguments");
+    if (strideOf(*AL, C.L, C.K) != "1" || strideOf(*AR, C.R, C.K) != "1")
+      return No("the reduction is not contiguous in both operands");
+    return "gemv";
+  }
+  if (P.Quant && P.Quant->C.isGemv()) {
+    const ContractionInfo &C = P.Quant->C;
+    for (const TransformRecord &R : P.Applied.Records)
+      if (R.Kind != TransformRecord::Quantize &&
+          !(R.Kind == TransformRecord::Parallel && R.Names[0] == C.M))
+        return No("records after quantize take the generic path");
+    const ArgInfo *AL = L.find(C.L.Array), *AR = L.find(C.R.Array);
+    if (!AL || !AR)
+      return No("operands are not arguments");
+    if (strideOf(*AL, C.L, C.K) != "1" || strideOf(*AR, C.R, C.K) != "1")
+      return No("the reduction is not contiguous in both operands");
+    return P.Quant->Precision + " gemv";
+  }
+  return No(P.Quant ? "quantized " + P.Quant->C.kind() +
+                          " takes the generic path"
+                    : "no micro-kernel schedule");
+}
+
+llvm::Expected<std::string>
+roofline::emitMicroKernel(const Program &P, const ArgLayout &L,
+                          const std::vector<ArgInfo> &Extra,
+                          const std::string &Symbol) {
+  std::string Kind = microKernelKind(P, L);
+  if (Kind == "gemm")
+    return emitGemm(P, L, Extra, Symbol);
+  if (Kind == "gemv")
+    return emitGemv(P, L, Extra, Symbol, GemvKind::F32);
+  if (Kind == "int8 gemv")
+    return emitGemv(P, L, Extra, Symbol, GemvKind::Int8);
+  if (Kind == "bf16 gemv")
+    return emitGemv(P, L, Extra, Symbol, GemvKind::BF16);
+  return mkError("no micro-kernel for this program");
+}

@@ -1,0 +1,921 @@
+//===- Units.cpp - Planning, emitting and writing kernel units ------------===//
+
+#include "roofline/CodeGen/Units.h"
+#include "roofline/CodeGen/Microkernel.h"
+
+#include "roofline/Analysis/Counts.h"
+#include "roofline/Analysis/Dependence.h"
+#include "roofline/Roofline/NestVerdict.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace roofline;
+
+namespace {
+
+// The runtime headers, embedded at build time (RuntimeHeaders.inc).
+struct EmbeddedFile {
+  const char *Name;
+  const char *Text;
+};
+const EmbeddedFile RuntimeHeaders[] = {
+#include "RuntimeHeaders.inc"
+};
+
+llvm::Error genError(const llvm::Twine &Msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
+}
+
+std::string sanitize(const std::string &S) {
+  std::string R;
+  for (char C : S)
+    R += (isalnum(static_cast<unsigned char>(C)) ? C : '_');
+  while (R.find("__") != std::string::npos)
+    R.replace(R.find("__"), 2, "_");
+  if (!R.empty() && R.back() == '_')
+    R.pop_back();
+  return R.empty() ? "nest" : R;
+}
+
+std::string precisionTol(const std::vector<LoopNest> &Sources, Tolerance &T) {
+  // The least precise floating type written or computed decides.
+  bool BF = false, F16 = false, F32 = false, F64 = false, Float = false;
+  for (const LoopNest &N : Sources) {
+    for (const Array &A : N.Arrays) {
+      BF |= A.Elem == Precision::BF16;
+      F16 |= A.Elem == Precision::F16;
+      F32 |= A.Elem == Precision::F32;
+      F64 |= A.Elem == Precision::F64;
+    }
+    for (const ScalarVar &V : N.Sem.Scalars) {
+      F32 |= V.CType == "float";
+      F64 |= V.CType == "double";
+    }
+  }
+  Float = BF || F16 || F32 || F64;
+  if (!Float) {
+    T = {0, 0, 0, "integer arithmetic: exact"};
+    return "int";
+  }
+  double U = BF ? std::ldexp(1.0, -8)
+             : F16 ? std::ldexp(1.0, -11)
+             : F32 ? std::ldexp(1.0, -24)
+                   : std::ldexp(1.0, -53);
+  T.RTol = 0;
+  T.RTolPerTerm = 4 * U;
+  T.ATol = 1e-30;
+  T.Why = std::string("4 unit roundoffs of ") +
+          (BF ? "bf16" : F16 ? "f16" : F32 ? "f32" : "f64") +
+          " per accumulated term, times the magnitude";
+  return BF ? "bf16" : F16 ? "f16" : F32 ? "f32" : "f64";
+}
+
+/// IR' of the nests exactly as written (no accumulator promotion).
+Program asWritten(const std::vector<LoopNest> &Sources) {
+  Program P;
+  for (const LoopNest &N : Sources) {
+    KernelNest K;
+    K.Nest = N;
+    P.Nests.push_back(std::move(K));
+    for (const Array &A : N.Arrays)
+      P.SourceArrays.push_back(A);
+  }
+  return P;
+}
+
+llvm::Expected<Program> scheduled(const std::vector<LoopNest> &Sources,
+                                  const Schedule &S, const ParamValues &V) {
+  Program P = makeProgram(Sources);
+  if (llvm::Error E = applySchedule(P, S, V))
+    return std::move(E);
+  return P;
+}
+
+Schedule parseOrDie(const std::string &Text) {
+  llvm::Expected<Schedule> S = Schedule::parse(Text);
+  if (!S) {
+    llvm::consumeError(S.takeError());
+    return Schedule();
+  }
+  return *S;
+}
+
+/// The automatic schedule of a variant kind for a single nest, or why none.
+std::optional<Schedule> autoSchedule(const std::string &Kind,
+                                     const LoopNest &Source,
+                                     const GenOptions &O, std::string &Why) {
+  Program P0 = makeProgram(Source);
+  const LoopNest &N = P0.Nests.front().Nest;
+  const TileDefaults &T = O.Tiles;
+  const std::optional<ContractionInfo> &C = P0.Source;
+  bool F32Contraction = C && C->Elem == Precision::F32;
+  auto Try = [&](const std::string &Text) -> std::optional<Schedule> {
+    Schedule S = parseOrDie(Text);
+    llvm::Expected<Program> P = scheduled({Source}, S, O.Values);
+    if (!P) {
+      Why = llvm::toString(P.takeError());
+      return std::nullopt;
+    }
+    return S;
+  };
+  if (Kind == "interchanged") {
+    std::optional<TransformRecord> R = unitStrideOrder(N, &Why);
+    if (!R)
+      return std::nullopt;
+    Schedule S;
+    S.Records.push_back(*R);
+    return S;
+  }
+  if (Kind == "tiled" || Kind == "parallel") {
+    std::string Base;
+    if (F32Contraction && C->isGemm() && C->Batch.size() <= 2) {
+      Base = llvm::formatv("tile({0}:{1},{2}:{3},{4}:{5}); regblock({4}:{6},{0}:{7}); "
+                           "pack({8}); pack({9})",
+                           C->N, T.NC, C->K, T.KC, C->M, T.MC, T.MR, T.NR,
+                           C->R.Array, C->L.Array)
+                 .str();
+      if (Kind == "parallel")
+        Base += "; parallel(" + C->M + "_1)";
+      return Try(Base);
+    }
+    if (F32Contraction && C->isGemv() && C->Batch.empty()) {
+      Base = "regblock(" + C->M + ":" + std::to_string(T.GemvRows) + ")";
+      if (Kind == "parallel")
+        Base += "; parallel(" + C->M + "_1)";
+      if (std::optional<Schedule> S = Try(Base))
+        return S;
+      Base.clear();
+    }
+    // Generic: tile the band (all of it, else all but the innermost loop).
+    std::vector<std::string> Band = bandLoops(N);
+    std::vector<std::string> Tiles;
+    std::optional<Schedule> Tiled;
+    for (size_t Keep = Band.size(); Keep >= 2 && !Tiled; --Keep) {
+      std::vector<std::string> Names(Band.begin(), Band.begin() + Keep);
+      Tiled = Try("tile(" + llvm::join(Names, ",") + ":" +
+                  std::to_string(T.Tile) + ")");
+      if (Tiled)
+        Tiles = Names;
+    }
+    if (Kind == "tiled") {
+      if (!Tiled && Why.empty())
+        Why = "the band has " + std::to_string(Band.size()) +
+              " loop(s): nothing to tile";
+      return Tiled;
+    }
+    // parallel: the outermost loop that carries no dependence.
+    std::vector<std::string> Cands;
+    for (const std::string &X : Tiles)
+      Cands.push_back(X + "_1");
+    for (const std::string &X : Band)
+      Cands.push_back(X);
+    std::string Prefix = Tiled ? Tiled->str() + "; " : "";
+    std::string Last;
+    for (const std::string &X : Cands) {
+      if (std::optional<Schedule> S = Try(Prefix + "parallel(" + X + ")"))
+        return S;
+      Last = Why;
+    }
+    if (!Tiled) {
+      // Untiled nests can still run an outer loop in parallel.
+      for (const std::string &X : Band)
+        if (std::optional<Schedule> S = Try("parallel(" + X + ")"))
+          return S;
+    }
+    Why = "no loop can run in parallel: " + Last;
+    return std::nullopt;
+  }
+  if (Kind == "int8" || Kind == "bf16") {
+    if (!F32Contraction) {
+      Why = C ? "the contraction is not f32"
+              : "not a contraction (gemm, gemv, batched gemm)";
+      return std::nullopt;
+    }
+    return Try("quantize(" + Kind + ")");
+  }
+  Why = "not a variant of a single nest";
+  return std::nullopt;
+}
+
+llvm::json::Object countsJSON(const std::vector<const LoopNest *> &Nests,
+                              const GenOptions &O) {
+  llvm::json::Object J;
+  double Flops = 0, Macs = 0, NoReuse = 0, Comp = 0, Time = 0;
+  std::map<std::string, double> ByType;
+  std::string Why;
+  bool Ok = true;
+  for (const LoopNest *N : Nests) {
+    llvm::Expected<NestCounts> C = analyzeNest(*N, O.Values);
+    if (!C) {
+      Why = llvm::toString(C.takeError());
+      Ok = false;
+      break;
+    }
+    auto Val = [&](const Count &X, double &Into) {
+      if (!X.Value) {
+        Ok = false;
+        if (Why.empty())
+          Why = X.WhyNot.empty() ? "a size has no value" : X.WhyNot;
+        return;
+      }
+      Into += static_cast<double>(*X.Value);
+    };
+    Val(C->Flops, Flops);
+    Val(C->Macs, Macs);
+    Val(C->BytesNoReuse, NoReuse);
+    Val(C->BytesCompulsory, Comp);
+    for (const auto &[P, X] : C->FlopsByType)
+      if (X.Value)
+        ByType[precisionName(P)] += static_cast<double>(*X.Value);
+    if (O.M && Ok) {
+      NestVerdict V = judgeNest(*N, *C, *O.M, TrafficModel::Compulsory);
+      if (V.V)
+        Time += V.V->Time;
+    }
+  }
+  if (!Ok) {
+    J["why_not"] = Why;
+    return J;
+  }
+  J["flops"] = Flops;
+  J["macs"] = Macs;
+  llvm::json::Object BT;
+  for (const auto &[K, V] : ByType)
+    BT[K] = V;
+  J["flops_by_type"] = std::move(BT);
+  J["bytes"] = llvm::json::Object{{"no_reuse", NoReuse}, {"compulsory", Comp}};
+  J["intensity"] = llvm::json::Object{
+      {"no_reuse", NoReuse > 0 ? Flops / NoReuse : 0.0},
+      {"compulsory", Comp > 0 ? Flops / Comp : 0.0}};
+  if (O.M && Time > 0)
+    J["bound"] = llvm::json::Object{
+        {"machine", O.M->Name},
+        {"model", "compulsory"},
+        {"time_s", Time},
+        {"attainable_flops_per_s", Flops / Time}};
+  J["nests"] = static_cast<int64_t>(Nests.size());
+  return J;
+}
+
+/// Emits \p V's code from its program; fills Path, Extra, Code.
+llvm::Error emitVariant(const UnitOut &U, VariantOut &V) {
+  llvm::Expected<std::vector<ArgInfo>> Extra = extraArrays(V.P, U.Layout);
+  if (!Extra)
+    return Extra.takeError();
+  V.Extra = *Extra;
+  std::string Sym = "rl_" + U.Name + "_" + V.Name;
+  std::string Why;
+  std::string Kind = microKernelKind(V.P, U.Layout, &Why);
+  llvm::Expected<std::string> Body =
+      Kind.empty() ? emitGenericKernel(V.P, U.Layout, V.Extra, Sym)
+                   : emitMicroKernel(V.P, U.Layout, V.Extra, Sym);
+  if (!Body)
+    return Body.takeError();
+  V.Path = Kind.empty() ? "generic" : "micro-kernel " + Kind;
+  std::string Code = "// " + U.Name + ", variant " + V.Name +
+                     " (generated by roofline-lint --emit; do not edit).\n"
+                     "// schedule: " +
+                     (V.P.Applied.empty() ? std::string("(none)")
+                                          : V.P.Applied.str()) +
+                     "\n";
+  for (const std::string &L : V.P.Log)
+    Code += "// legality: " + L + "\n";
+  Code += "#include \"roofline_kernel.h\"\n\n#include <vector>\n\n" + *Body;
+  if (V.P.Quant) {
+    Program Prep;
+    for (const LoopNest &N : V.P.Quant->Prepare) {
+      KernelNest K;
+      K.Nest = N;
+      Prep.Nests.push_back(std::move(K));
+    }
+    llvm::Expected<std::string> PB =
+        emitGenericKernel(Prep, U.Layout, V.Extra, Sym + "_prepare");
+    if (!PB)
+      return PB.takeError();
+    Code += "\n// The weights' " + V.P.Quant->Precision +
+            " copy (and scales), made once before the kernel runs.\n" + *PB;
+    V.HasPrepare = true;
+  }
+  V.Code = std::move(Code);
+  return llvm::Error::success();
+}
+
+void finishVariant(UnitOut &U, VariantOut &V, const Tolerance &Base,
+                   const GenOptions &O) {
+  if (llvm::Error E = emitVariant(U, V)) {
+    V.Skipped = "not emitted: " + llvm::toString(std::move(E));
+    return;
+  }
+  V.Tol = Base;
+  if (V.P.Quant) {
+    if (V.P.Quant->Precision == "int8") {
+      V.Tol.RTol = 0.03;
+      V.Tol.Why = "int8 with per-" + V.P.Quant->LGran + "/per-" +
+                  V.P.Quant->RGran +
+                  " scales: 3% of the magnitude (quantization error of "
+                  "values in [-1, 1]), plus f32 rounding per term";
+    } else {
+      V.Tol.RTol = 0.01;
+      V.Tol.Why = "bf16 operands (2^-8 rounding each): 1% of the magnitude, "
+                  "plus f32 rounding per term";
+    }
+    V.Tol.RTolPerTerm = std::max(V.Tol.RTolPerTerm, 4 * std::ldexp(1.0, -24));
+    V.Tol.ATol = 1e-30;
+  }
+  // Arrays the schedule removed (contracted intermediates) are not outputs
+  // of this variant.
+  std::set<std::string> Touched;
+  for (const KernelNest &K : V.P.Nests)
+    for (const Array &A : K.Nest.Arrays)
+      Touched.insert(A.Name);
+  for (const ArgInfo &A : U.Layout.Args)
+    if ((A.Intent == ArgInfo::Out || A.Intent == ArgInfo::InOut) &&
+        !A.IsScalar && !Touched.count(A.Name))
+      V.SkipCompare.push_back(A.Name);
+  std::vector<const LoopNest *> Ptrs;
+  for (const KernelNest &K : V.P.Nests)
+    Ptrs.push_back(&K.Nest);
+  V.Predicted = countsJSON(Ptrs, O);
+  if (V.P.Quant) {
+    std::vector<const LoopNest *> Prep;
+    for (const LoopNest &N : V.P.Quant->Prepare)
+      Prep.push_back(&N);
+    V.Predicted["prepare"] = countsJSON(Prep, O);
+  }
+}
+
+std::string unitKind(const std::vector<LoopNest> &Sources) {
+  if (Sources.size() > 1)
+    return "fusion group of " + std::to_string(Sources.size()) + " nests";
+  Program P = makeProgram(Sources.front());
+  if (P.Source)
+    return P.Source->kind();
+  return bandLoops(P.Nests.front().Nest).size() == 1 ? "elementwise" : "nest";
+}
+
+/// Emits the double-precision reference and the magnitude of \p U.
+void emitReference(UnitOut &U) {
+  Program P = asWritten(U.Sources);
+  std::string Code = "// " + U.Name +
+                     ": the reference in double precision and its magnitude "
+                     "(generated; do not edit).\n#include "
+                     "\"roofline_reference.h\"\n\n#include <vector>\n\n";
+  llvm::Expected<std::string> R = emitGenericKernel(
+      P, U.Layout, {}, "rl_" + U.Name + "_reference_f64", EmitMode::Double);
+  if (!R) {
+    U.ReferenceCode.clear();
+    llvm::consumeError(R.takeError());
+    return;
+  }
+  Code += *R;
+  llvm::Expected<std::string> M = emitGenericKernel(
+      P, U.Layout, {}, "rl_" + U.Name + "_magnitude", EmitMode::Magnitude);
+  if (M) {
+    Code += "\n" + *M;
+    U.HasMagnitude = true;
+  } else {
+    Code += "\n// No magnitude form (" + llvm::toString(M.takeError()) +
+            "): the checker scales by |reference|.\n";
+  }
+  U.ReferenceCode = std::move(Code);
+}
+
+UnitOut makeUnit(const std::vector<LoopNest> &Sources, const GenOptions &O,
+                 std::string &Why) {
+  UnitOut U;
+  const LoopNest &F = Sources.front();
+  U.Name = sanitize(F.Function) + "_L" + std::to_string(F.Loc.Line);
+  if (Sources.size() > 1)
+    U.Name += "_x" + std::to_string(Sources.size());
+  U.Sources = Sources;
+  for (const LoopNest &N : Sources)
+    if (!N.Sem.Complete) {
+      Why = "cannot be emitted: " + N.Sem.WhyNot;
+      return U;
+    }
+  llvm::Expected<ArgLayout> L = layoutOf(Sources);
+  if (!L) {
+    Why = "cannot lay out its arrays: " + llvm::toString(L.takeError());
+    return U;
+  }
+  U.Layout = std::move(*L);
+  U.Kind = unitKind(Sources);
+  emitReference(U);
+  if (U.ReferenceCode.empty()) {
+    Why = "has no double-precision reference form";
+    return U;
+  }
+  return U;
+}
+
+bool wanted(const GenOptions &O, const std::string &V) {
+  return O.Variants.empty() || O.Variants.count(V);
+}
+
+} // namespace
+
+const std::vector<std::string> &roofline::allVariantNames() {
+  static const std::vector<std::string> Names = {
+      "naive", "interchanged", "tiled", "parallel", "fused", "int8", "bf16",
+      "scheduled"};
+  return Names;
+}
+
+std::vector<UnitOut> roofline::buildUnits(const std::vector<LoopNest> &Nests,
+                                          const GenOptions &O,
+                                          std::vector<std::string> &Skipped) {
+  std::vector<UnitOut> Out;
+  auto Where = [](const LoopNest &N) {
+    return N.Function + ":" + std::to_string(N.Loc.Line);
+  };
+  bool UserFuses =
+      O.User && std::any_of(O.User->Records.begin(), O.User->Records.end(),
+                            [](const TransformRecord &R) {
+                              return R.Kind == TransformRecord::Fuse;
+                            });
+  // Single-nest units.
+  for (const LoopNest &N : Nests) {
+    std::string Why;
+    UnitOut U = makeUnit({N}, O, Why);
+    if (!Why.empty()) {
+      Skipped.push_back(Where(N) + ": " + Why);
+      continue;
+    }
+    Tolerance Base;
+    precisionTol(U.Sources, Base);
+    for (const std::string &Kind : allVariantNames()) {
+      if (Kind == "fused" || !wanted(O, Kind))
+        continue;
+      if (Kind == "scheduled" && (!O.User || UserFuses))
+        continue;
+      VariantOut V;
+      V.Name = Kind;
+      if (Kind == "naive") {
+        V.P = asWritten(U.Sources);
+      } else if (Kind == "scheduled") {
+        llvm::Expected<Program> P = scheduled(U.Sources, *O.User, O.Values);
+        if (!P) {
+          V.Skipped = llvm::toString(P.takeError());
+          U.Variants.push_back(std::move(V));
+          continue;
+        }
+        V.P = std::move(*P);
+      } else {
+        std::string W;
+        std::optional<Schedule> S = autoSchedule(Kind, N, O, W);
+        if (!S) {
+          V.Skipped = W;
+          U.Variants.push_back(std::move(V));
+          continue;
+        }
+        llvm::Expected<Program> P = scheduled(U.Sources, *S, O.Values);
+        if (!P) {
+          V.Skipped = llvm::toString(P.takeError());
+          U.Variants.push_back(std::move(V));
+          continue;
+        }
+        V.P = std::move(*P);
+      }
+      finishVariant(U, V, Base, O);
+      U.Variants.push_back(std::move(V));
+    }
+    Out.push_back(std::move(U));
+  }
+  // Fusion groups: maximal runs of one function's consecutive nests.
+  bool WantFused = wanted(O, "fused") || UserFuses;
+  for (size_t I = 0; WantFused && I < Nests.size();) {
+    size_t J = I + 1;
+    std::vector<LoopNest> Run{Nests[I]};
+    for (; J < Nests.size(); ++J) {
+      if (Nests[J].Function != Nests[I].Function ||
+          Nests[J].Loc.File != Nests[I].Loc.File)
+        break;
+      std::vector<LoopNest> Try = Run;
+      Try.push_back(Nests[J]);
+      Program P = makeProgram(Try);
+      TransformRecord F;
+      F.Kind = TransformRecord::Fuse;
+      if (llvm::Error E = applyRecord(P, F, O.Values)) {
+        llvm::consumeError(std::move(E));
+        break;
+      }
+      Run = std::move(Try);
+    }
+    if (Run.size() < 2) {
+      I = J;
+      continue;
+    }
+    std::string Why;
+    UnitOut U = makeUnit(Run, O, Why);
+    if (!Why.empty()) {
+      Skipped.push_back(Where(Run.front()) + " (fusion group): " + Why);
+      I = J;
+      continue;
+    }
+    Tolerance Base;
+    precisionTol(U.Sources, Base);
+    VariantOut Naive;
+    Naive.Name = "naive";
+    Naive.P = asWritten(U.Sources);
+    finishVariant(U, Naive, Base, O);
+    U.Variants.push_back(std::move(Naive));
+    if (wanted(O, "fused")) {
+      // Contract the intermediates that are local to the function; fuse a
+      // contraction's epilogue into its micro-kernel.
+      VariantOut V;
+      V.Name = "fused";
+      std::string Sched = "fuse";
+      Program P = makeProgram(U.Sources);
+      TransformRecord F;
+      F.Kind = TransformRecord::Fuse;
+      llvm::Error E = applyRecord(P, F, O.Values);
+      llvm::consumeError(std::move(E));
+      std::vector<std::string> Kept;
+      const std::set<std::string> Locals = P.Nests.front().Nest.Sem.LocalArrays;
+      for (const std::string &A : Locals) {
+        TransformRecord C;
+        C.Kind = TransformRecord::Contract;
+        C.Names = {A};
+        Program Q = P;
+        if (llvm::Error E2 = applyRecord(Q, C, O.Values)) {
+          llvm::consumeError(std::move(E2));
+          continue;
+        }
+        P = std::move(Q);
+        Kept.push_back(A);
+      }
+      if (!Kept.empty())
+        Sched += "; contract(" + llvm::join(Kept, ",") + ")";
+      std::optional<ContractionInfo> C =
+          recognizeContraction(P.Nests.front().Nest);
+      if (C && C->isGemm() && C->Elem == Precision::F32) {
+        const TileDefaults &T = O.Tiles;
+        Sched += llvm::formatv("; tile({0}:{1},{2}:{3},{4}:{5}); "
+                               "regblock({4}:{6},{0}:{7}); pack({8}); pack({9})",
+                               C->N, T.NC, C->K, T.KC, C->M, T.MC, T.MR, T.NR,
+                               C->R.Array, C->L.Array)
+                     .str();
+      }
+      llvm::Expected<Program> Fused =
+          scheduled(U.Sources, parseOrDie(Sched), O.Values);
+      if (!Fused) {
+        V.Skipped = llvm::toString(Fused.takeError());
+      } else {
+        V.P = std::move(*Fused);
+        finishVariant(U, V, Base, O);
+      }
+      U.Variants.push_back(std::move(V));
+    }
+    if (UserFuses) {
+      VariantOut V;
+      V.Name = "scheduled";
+      llvm::Expected<Program> P = scheduled(U.Sources, *O.User, O.Values);
+      if (!P) {
+        V.Skipped = llvm::toString(P.takeError());
+      } else {
+        V.P = std::move(*P);
+        finishVariant(U, V, Base, O);
+      }
+      U.Variants.push_back(std::move(V));
+    }
+    Out.push_back(std::move(U));
+    I = J;
+  }
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// Manifest, driver, files
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+const char *intentName(ArgInfo::IntentTy I) {
+  switch (I) {
+  case ArgInfo::In: return "in";
+  case ArgInfo::Out: return "out";
+  case ArgInfo::InOut: return "inout";
+  case ArgInfo::Temp: return "temp";
+  }
+  return "in";
+}
+
+llvm::json::Object argJSON(const ArgInfo &A) {
+  llvm::json::Array Shape;
+  for (const AffineExpr &E : A.Shape)
+    Shape.push_back(cExpr(E));
+  llvm::json::Object O{{"name", A.Name},
+                       {"type", cTypeFor(A.CType, EmitMode::AsWritten)},
+                       {"elem", precisionName(A.Elem)},
+                       {"shape", std::move(Shape)},
+                       {"intent", intentName(A.Intent)}};
+  if (A.IsScalar)
+    O["scalar"] = true;
+  if (A.Prepared)
+    O["prepared"] = true;
+  return O;
+}
+
+std::string harnessType(const std::string &CType) {
+  std::string T = cTypeFor(CType, EmitMode::AsWritten);
+  if (T == "float")
+    return "f32";
+  if (T == "double")
+    return "f64";
+  if (T == "rl::bf16")
+    return "bf16";
+  if (T == "_Float16")
+    return "f16";
+  if (T == "signed char" || T == "char")
+    return "i8";
+  if (T == "unsigned char" || T == "bool")
+    return "u8";
+  if (T == "short")
+    return "i16";
+  if (T == "int")
+    return "i32";
+  if (T == "unsigned int")
+    return "u32";
+  if (T == "unsigned long" || T == "unsigned long long")
+    return "u64";
+  return "i64";
+}
+
+std::string shapeLambda(const ArgInfo &A, const ArgLayout &L) {
+  std::string S = "[](const int64_t *rl_s) -> std::vector<int64_t> {";
+  for (size_t I = 0; I < L.Sizes.size(); ++I)
+    S += " const int64_t " + L.Sizes[I].Name + " = rl_s[" + std::to_string(I) +
+         "]; (void)" + L.Sizes[I].Name + ";";
+  if (L.Sizes.empty())
+    S += " (void)rl_s;";
+  std::vector<std::string> E;
+  for (const AffineExpr &X : A.Shape)
+    E.push_back(cExpr(X));
+  return S + " return {" + llvm::join(E, ", ") + "}; }";
+}
+
+std::string argDesc(const ArgInfo &A, const ArgLayout &L) {
+  return "{\"" + A.Name + "\", rl::harness::" + harnessType(A.CType) +
+         ", rl::harness::" + intentName(A.Intent) + ", " +
+         (A.IsScalar ? "true" : "false") + ", " + shapeLambda(A, L) + "}";
+}
+
+std::string driverCode(const UnitOut &U) {
+  std::string S = "// " + U.Name +
+                  ": check and timing driver (generated; see "
+                  "roofline_harness.h).\n#include \"roofline_harness.h\"\n\n";
+  auto Weak = [](const std::string &Sym) {
+    return "extern \"C\" void " + Sym +
+           "(void *const *, const int64_t *) __attribute__((weak));\n";
+  };
+  S += Weak("rl_" + U.Name + "_reference_f64");
+  if (U.HasMagnitude)
+    S += Weak("rl_" + U.Name + "_magnitude");
+  for (const VariantOut &V : U.Variants) {
+    if (!V.Skipped.empty())
+      continue;
+    S += Weak("rl_" + U.Name + "_" + V.Name);
+    if (V.HasPrepare)
+      S += Weak("rl_" + U.Name + "_" + V.Name + "_prepare");
+  }
+  S += "\nint main(int argc, char **argv) {\n  rl::harness::unit_desc U;\n"
+       "  U.name = \"" +
+       U.Name + "\";\n";
+  for (const Param &P : U.Layout.Sizes)
+    S += "  U.sizes.push_back({\"" + P.Name + "\", " +
+         std::to_string(P.Value ? *P.Value : 64) + ", " +
+         (U.Layout.Fixed.count(P.Name) ? "true" : "false") + "});\n";
+  for (const ArgInfo &A : U.Layout.Args)
+    S += "  U.args.push_back(" + argDesc(A, U.Layout) + ");\n";
+  for (const VariantOut &V : U.Variants) {
+    if (!V.Skipped.empty())
+      continue;
+    std::string Sym = "rl_" + U.Name + "_" + V.Name;
+    S += "  {\n    rl::harness::variant_desc V;\n    V.name = \"" + V.Name +
+         "\";\n    V.fn = " + Sym + ";\n    V.prepare = " +
+         (V.HasPrepare ? Sym + "_prepare" : std::string("nullptr")) + ";\n";
+    for (const ArgInfo &A : V.Extra)
+      S += "    V.extra.push_back(" + argDesc(A, U.Layout) + ");\n";
+    for (const std::string &K : V.SkipCompare)
+      S += "    V.skip.push_back(\"" + K + "\");\n";
+    S += "    V.tol = {" + llvm::formatv("{0:e}", V.Tol.RTol).str() + ", " +
+         llvm::formatv("{0:e}", V.Tol.RTolPerTerm).str() + ", " +
+         llvm::formatv("{0:e}", V.Tol.ATol).str() +
+         "};\n    U.variants.push_back(V);\n  }\n";
+  }
+  S += "  U.reference = rl_" + U.Name + "_reference_f64;\n  U.magnitude = " +
+       (U.HasMagnitude ? "rl_" + U.Name + "_magnitude" : std::string("nullptr")) +
+       ";\n  return rl::harness::run(U, argc, argv);\n}\n";
+  return S;
+}
+
+std::string makefile(const UnitOut &U) {
+  std::string Objs;
+  for (const VariantOut &V : U.Variants)
+    if (V.Skipped.empty())
+      Objs += " " + V.Name + ".o";
+  return "# Builds the unit's driver from every variant (generated).\n"
+         "CXX ?= c++\nCXXFLAGS ?= -std=c++17 -O3 -march=native -fopenmp\n"
+         "CPPFLAGS += -I../runtime\nLDFLAGS += -fopenmp\n\n"
+         "driver: driver.o reference.o" +
+         Objs +
+         "\n\t$(CXX) $(LDFLAGS) -o $@ $^\n\n%.o: %.cpp\n"
+         "\t$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<\n\n"
+         "clean:\n\trm -f driver *.o\n";
+}
+
+llvm::Error writeFile(const std::string &Path, const std::string &Text) {
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC);
+  if (EC)
+    return genError("cannot write '" + Path + "': " + EC.message());
+  OS << Text;
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::json::Object roofline::manifestOf(const UnitOut &U, const GenOptions &O) {
+  const LoopNest &F = U.Sources.front();
+  llvm::json::Array Sizes, Args, Variants, Lines;
+  for (const LoopNest &N : U.Sources)
+    Lines.push_back(static_cast<int64_t>(N.Loc.Line));
+  for (const Param &P : U.Layout.Sizes) {
+    llvm::json::Object S{{"name", P.Name}};
+    auto It = O.Values.find(P.Name);
+    if (It != O.Values.end())
+      S["value"] = It->second;
+    else if (P.Value)
+      S["value"] = *P.Value;
+    else
+      S["value"] = nullptr;
+    S["fixed"] = U.Layout.Fixed.count(P.Name) != 0;
+    Sizes.push_back(std::move(S));
+  }
+  for (const ArgInfo &A : U.Layout.Args)
+    Args.push_back(argJSON(A));
+  for (const VariantOut &V : U.Variants) {
+    llvm::json::Object J{{"name", V.Name}};
+    if (!V.Skipped.empty()) {
+      J["skipped"] = V.Skipped;
+      Variants.push_back(std::move(J));
+      continue;
+    }
+    J["file"] = V.Name + ".cpp";
+    J["symbol"] = "rl_" + U.Name + "_" + V.Name;
+    if (V.HasPrepare)
+      J["prepare"] = "rl_" + U.Name + "_" + V.Name + "_prepare";
+    J["schedule"] = V.P.Applied.str();
+    J["path"] = V.Path;
+    bool Par = V.P.Micro && V.P.Micro->Parallel;
+    for (const KernelNest &K : V.P.Nests)
+      for (const auto &[IV, A] : K.Attrs)
+        Par |= A.Parallel;
+    J["threads"] = Par ? "all (OpenMP)" : "1";
+    llvm::json::Array Extra, Skip, Legal;
+    for (const ArgInfo &A : V.Extra)
+      Extra.push_back(argJSON(A));
+    for (const std::string &S : V.SkipCompare)
+      Skip.push_back(S);
+    for (const std::string &L : V.P.Log)
+      Legal.push_back(L);
+    J["extra_args"] = std::move(Extra);
+    J["skip_compare"] = std::move(Skip);
+    J["legality"] = std::move(Legal);
+    J["tolerance"] = llvm::json::Object{{"rtol", V.Tol.RTol},
+                                        {"rtol_per_term", V.Tol.RTolPerTerm},
+                                        {"atol", V.Tol.ATol},
+                                        {"why", V.Tol.Why}};
+    J["predicted"] = llvm::json::Object(V.Predicted);
+    Variants.push_back(std::move(J));
+  }
+  // Iterations of the source nests as a formula in the sizes (C-like, ^ for
+  // powers), so a driver of the unit can size its work.
+  std::string Iters;
+  for (const LoopNest &N : U.Sources) {
+    llvm::Expected<NestCounts> C = analyzeNest(N);
+    if (!C) {
+      llvm::consumeError(C.takeError());
+      Iters.clear();
+      break;
+    }
+    if (!C->Iterations.Formula || !C->Atoms.empty()) {
+      Iters.clear();
+      break;
+    }
+    Iters += (Iters.empty() ? "" : " + ") + ("(" + C->Iterations.Formula->str() + ")");
+  }
+  llvm::json::Object M{
+      {"version", 1},
+      {"unit", U.Name},
+      {"iterations", Iters.empty() ? llvm::json::Value(nullptr)
+                                   : llvm::json::Value(Iters)},
+      {"kind", U.Kind},
+      {"function", F.Function},
+      {"file", F.Loc.File},
+      {"lines", std::move(Lines)},
+      {"abi", "extern \"C\" void(void *const *args, const int64_t *sizes)"},
+      {"sizes", std::move(Sizes)},
+      {"args", std::move(Args)},
+      {"build",
+       llvm::json::Object{
+           {"cxx", "c++"},
+           {"flags", llvm::json::Array{"-std=c++17", "-O3", "-march=native",
+                                       "-fopenmp", "-I../runtime"}},
+           {"ldflags", llvm::json::Array{"-fopenmp"}},
+           {"makefile", "Makefile"}}},
+      {"reference",
+       llvm::json::Object{
+           {"file", "reference.cpp"},
+           {"symbol", "rl_" + U.Name + "_reference_f64"},
+           {"magnitude", U.HasMagnitude
+                             ? llvm::json::Value("rl_" + U.Name + "_magnitude")
+                             : llvm::json::Value(nullptr)},
+           {"floating_args", "double"},
+           {"tolerance_rule", "|out - ref| <= atol + (rtol + rtol_per_term * "
+                              "terms) * magnitude, terms = magnitude of "
+                              "all-ones inputs"}}},
+      {"driver", "driver.cpp"},
+      {"variants", std::move(Variants)}};
+  if (O.M)
+    M["machine"] = O.M->Name;
+  return M;
+}
+
+llvm::Error roofline::writeUnits(const std::vector<UnitOut> &Units,
+                                 const std::string &Dir, const GenOptions &O) {
+  std::string RT = Dir + "/runtime";
+  if (std::error_code EC = llvm::sys::fs::create_directories(RT))
+    return genError("cannot create '" + RT + "': " + EC.message());
+  for (const EmbeddedFile &F : RuntimeHeaders)
+    if (llvm::Error E = writeFile(RT + "/" + F.Name, F.Text))
+      return E;
+  llvm::json::Array Index;
+  for (const UnitOut &U : Units) {
+    std::string D = Dir + "/" + U.Name;
+    if (std::error_code EC = llvm::sys::fs::create_directories(D))
+      return genError("cannot create '" + D + "': " + EC.message());
+    if (llvm::Error E = writeFile(D + "/reference.cpp", U.ReferenceCode))
+      return E;
+    for (const VariantOut &V : U.Variants)
+      if (V.Skipped.empty())
+        if (llvm::Error E = writeFile(D + "/" + V.Name + ".cpp", V.Code))
+          return E;
+    if (llvm::Error E = writeFile(D + "/driver.cpp", driverCode(U)))
+      return E;
+    if (llvm::Error E = writeFile(D + "/Makefile", makefile(U)))
+      return E;
+    std::string M;
+    llvm::raw_string_ostream MS(M);
+    MS << llvm::formatv("{0:2}", llvm::json::Value(manifestOf(U, O))) << "\n";
+    if (llvm::Error E = writeFile(D + "/manifest.json", MS.str()))
+      return E;
+    Index.push_back(U.Name);
+  }
+  std::string I;
+  llvm::raw_string_ostream IS(I);
+  IS << llvm::formatv("{0:2}", llvm::json::Value(llvm::json::Object{
+                                   {"version", 1},
+                                   {"runtime", "runtime"},
+                                   {"units", std::move(Index)}}))
+     << "\n";
+  return writeFile(Dir + "/units.json", IS.str());
+}
+
+bool roofline::dumpScheduled(const std::vector<LoopNest> &Nests,
+                             const Schedule &S, const ParamValues &Values,
+                             llvm::raw_ostream &OS) {
+  bool Fuses = std::any_of(S.Records.begin(), S.Records.end(),
+                           [](const TransformRecord &R) {
+                             return R.Kind == TransformRecord::Fuse;
+                           });
+  std::vector<std::vector<LoopNest>> Groups;
+  for (const LoopNest &N : Nests) {
+    if (Fuses && !Groups.empty() &&
+        Groups.back().front().Function == N.Function &&
+        Groups.back().front().Loc.File == N.Loc.File)
+      Groups.back().push_back(N);
+    else
+      Groups.push_back({N});
+  }
+  bool Ok = true;
+  for (const std::vector<LoopNest> &G : Groups) {
+    Program P = makeProgram(G);
+    OS << "program @" << G.front().Function << " at " << G.front().Loc.File
+       << ":" << G.front().Loc.Line << ":" << G.front().Loc.Column << "\n";
+    if (llvm::Error E = applySchedule(P, S, Values)) {
+      OS << "error: " << llvm::toString(std::move(E)) << "\n";
+      Ok = false;
+      continue;
+    }
+    OS << printProgram(P);
+  }
+  return Ok;
+}

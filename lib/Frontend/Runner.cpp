@@ -1,0 +1,96 @@
+//===- Runner.cpp - Parse one translation unit, in any thread --------------===//
+
+#include "roofline/Frontend/Runner.h"
+
+#include "clang/Basic/DiagnosticOptions.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+using namespace clang;
+using namespace roofline;
+
+namespace {
+
+/// FrontendActionFactory::runInvocation, but with clang's verbose stream
+/// ("1 error generated.") captured with the diagnostics instead of going to
+/// llvm::errs().
+class CapturingToolAction : public tooling::ToolAction {
+public:
+  CapturingToolAction(tooling::FrontendActionFactory &Factory,
+                      llvm::raw_ostream &Verbose)
+      : Factory(Factory), Verbose(Verbose) {}
+
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
+                     FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCHContainerOps,
+                     DiagnosticConsumer *DiagConsumer) override {
+    CompilerInstance Compiler(std::move(PCHContainerOps));
+    Compiler.setInvocation(std::move(Invocation));
+    Compiler.setFileManager(Files);
+    // Declared after Compiler so it is destroyed first.
+    std::unique_ptr<FrontendAction> Action = Factory.create();
+    Compiler.createDiagnostics(DiagConsumer, /*ShouldOwnClient=*/false);
+    if (!Compiler.hasDiagnostics())
+      return false;
+    Compiler.setVerboseOutputStream(Verbose);
+    Compiler.createSourceManager(*Files);
+    bool Ok = Compiler.ExecuteAction(*Action);
+    Files->clearStatCache();
+    return Ok;
+  }
+
+private:
+  tooling::FrontendActionFactory &Factory;
+  llvm::raw_ostream &Verbose;
+};
+
+} // namespace
+
+TUResult roofline::runFrontendOnFile(
+    const tooling::CompileCommand &Cmd, const FrontendOptions &Opts,
+    const tooling::ArgumentsAdjuster &Adjust,
+    const std::vector<VirtualFile> &VirtualFiles) {
+  TUResult R;
+  llvm::raw_string_ostream DiagOS(R.Diagnostics);
+
+  // What ClangTool does by default, then the caller's adjustments.
+  tooling::CommandLineArguments Args = Cmd.CommandLine;
+  Args = tooling::getClangStripOutputAdjuster()(Args, Cmd.Filename);
+  Args = tooling::getClangSyntaxOnlyAdjuster()(Args, Cmd.Filename);
+  Args = tooling::getClangStripDependencyFileAdjuster()(Args, Cmd.Filename);
+  if (Adjust)
+    Args = Adjust(Args, Cmd.Filename);
+
+  // A physical file system with its own working directory: the process's
+  // stays untouched, so threads do not race on it.
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Physical(
+      llvm::vfs::createPhysicalFileSystem().release());
+  auto Overlay =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Physical);
+  auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  Overlay->pushOverlay(Memory);
+  for (const auto &[Path, Text] : VirtualFiles)
+    Memory->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Text, Path));
+  if (std::error_code EC = Overlay->setCurrentWorkingDirectory(Cmd.Directory)) {
+    DiagOS << "error: cannot enter the compile command's directory '"
+           << Cmd.Directory << "': " << EC.message() << "\n";
+    return R;
+  }
+  auto Files =
+      llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), Overlay);
+
+  std::unique_ptr<tooling::FrontendActionFactory> Factory =
+      newExtractNestsFactory(Opts, R.Nests);
+  CapturingToolAction Action(*Factory, DiagOS);
+  TextDiagnosticPrinter Printer(DiagOS, new DiagnosticOptions());
+  tooling::ToolInvocation Invocation(std::move(Args), &Action, Files.get(),
+                                     std::make_shared<PCHContainerOperations>());
+  Invocation.setDiagnosticConsumer(&Printer);
+  R.Compiled = Invocation.run();
+  return R;
+}

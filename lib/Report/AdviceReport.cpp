@@ -1,0 +1,467 @@
+//===- AdviceReport.cpp - The advice and the cache model in the reports ---===//
+
+#include "roofline/Report/AdviceReport.h"
+
+#include <cmath>
+
+using namespace roofline;
+
+namespace {
+
+std::string fmtG(double V, int Digits = 3) {
+  char Buf[64];
+  snprintf(Buf, sizeof(Buf), "%.*g", Digits, V);
+  return Buf;
+}
+
+std::string thousands(double V) {
+  return withThousands(static_cast<Int128>(std::llround(V)));
+}
+
+llvm::json::Value num(double V) {
+  if (!std::isfinite(V))
+    return nullptr;
+  return V;
+}
+
+std::string ai(double V) {
+  return std::isfinite(V) ? fmtG(V, 4) : std::string("inf");
+}
+
+std::string times(double X) {
+  return X >= 10 ? fmtG(X, 3) : fmtG(X, 2);
+}
+
+} // namespace
+
+std::string roofline::bytesText(double B) {
+  static const std::pair<double, const char *> IEC[] = {
+      {1099511627776.0, "TiB"}, {1073741824.0, "GiB"}, {1048576.0, "MiB"},
+      {1024.0, "KiB"}};
+  // Whole KiB read best in binary units (cache sizes: 1.25 MiB, 48 KiB).
+  if (std::fmod(B, 1024.0) == 0)
+    for (const auto &[Scale, Name] : IEC)
+      if (B >= Scale)
+        return fmtG(B / Scale, 4) + " " + Name;
+  return formatRate(B, "B");
+}
+
+//===----------------------------------------------------------------------===//
+// [roofline-strided-access]
+//===----------------------------------------------------------------------===//
+
+std::string roofline::stridedMessage(const StridedAccess &S) {
+  const AccessCacheInfo &A = S.Access;
+  std::string Stride = A.StrideBytes.back()
+                           ? std::to_string(std::llabs(*A.StrideBytes.back()))
+                           : A.StrideFormula.empty() ? std::string("?")
+                                                     : A.StrideFormula;
+  std::string Used = A.BytesUsedPerLine ? fmtG(*A.BytesUsedPerLine, 2) : "?";
+  std::string Walk =
+      A.Walk == "column"
+          ? "is walked down a column in the innermost loop (stride " + Stride +
+                " B)"
+          : "is walked with a stride of " + Stride + " B in the innermost loop";
+  return "'" + A.Text + "' " + Walk + ": " + Used + " of " +
+         std::to_string(A.LineBytes) + " bytes per cache line used" +
+         (A.Condition.empty() ? "" : " (while " + A.Condition + ")");
+}
+
+namespace {
+
+std::string levelList(const std::vector<std::string> &Names) {
+  std::string S;
+  for (size_t I = 0; I < Names.size(); ++I)
+    S += (I ? (I + 1 == Names.size() ? " and " : ", ") : "") + Names[I];
+  return S;
+}
+
+/// "DRAM 16.8 MB -> 16.8 MB, L2 68.7 GB -> 4.4 GB" over the machine's
+/// levels (main memory always, the others where they change).
+std::string levelChange(const Prediction &B, const Prediction &A,
+                        const Machine &M) {
+  std::string S;
+  if (!B.LevelBytes || !A.LevelBytes)
+    return "DRAM " + bytesText(B.Bytes) + " -> " + bytesText(A.Bytes);
+  for (size_t I = 0; I < M.Levels.size() && I < B.LevelBytes->size() &&
+                     I < A.LevelBytes->size();
+       ++I) {
+    double X = (*B.LevelBytes)[I], Y = (*A.LevelBytes)[I];
+    if (I && std::fabs(X - Y) <= 0.01 * std::max(X, Y))
+      continue;
+    S += (S.empty() ? "" : ", ") + M.Levels[I].Name + " " + formatRate(X, "B") +
+         " -> " + formatRate(Y, "B");
+  }
+  return S;
+}
+
+} // namespace
+
+std::vector<std::string> roofline::stridedNotes(const StridedAccess &S,
+                                                const Machine &M) {
+  std::vector<std::string> Out;
+  CacheConfig Cfg = cacheConfigFor(M);
+  if (const std::optional<ReuseInfo> &R = S.LineReuse) {
+    std::string Where = "the rest of each line is used again in the next "
+                        "iteration of '" +
+                        R->Loop + "'";
+    std::string Formula =
+        R->DistanceFormula.empty() ? "" : " (" + R->DistanceFormula + " B)";
+    if (R->DistanceBytes && R->Fits.size() == Cfg.Levels.size()) {
+      std::vector<std::string> Keep, Lose;
+      for (size_t L = 0; L < Cfg.Levels.size(); ++L)
+        (R->Fits[L] ? Keep : Lose)
+            .push_back(Cfg.Levels[L].Name + " (" +
+                       bytesText(Cfg.Levels[L].SizeBytes) + ")");
+      Where += ", after " + bytesText(*R->DistanceBytes) + " of data" + Formula;
+      if (Keep.empty())
+        Where += ": no cache holds that, so every access fetches a new line "
+                 "from memory";
+      else if (Lose.empty())
+        Where += ": " + levelList(Keep) + (Keep.size() == 1 ? " keeps" : " keep") +
+                 " it, so the cost is cache bandwidth, not memory traffic";
+      else
+        Where += ": " + levelList(Keep) + " keep" +
+                 (Keep.size() == 1 ? "s" : "") + " it, " + levelList(Lose) +
+                 (Lose.size() == 1 ? " does" : " do") + " not";
+    } else if (!R->DistanceFormula.empty()) {
+      Where += " while " + R->DistanceFormula + " bytes fit in a cache";
+      for (size_t L = 0; L < Cfg.Levels.size(); ++L)
+        Where += std::string(L ? ", " : " (") + Cfg.Levels[L].Name + " " +
+                 bytesText(Cfg.Levels[L].SizeBytes);
+      if (!Cfg.Levels.empty())
+        Where += ")";
+    }
+    Out.push_back(Where);
+  } else {
+    Out.push_back("no loop uses the rest of each line: every access fetches "
+                  "a line of its own");
+  }
+  if (const std::optional<WhatIf> &F = S.Fix; F && !F->Predicted) {
+    Out.push_back(F->Description + " walks it along a row (legal: " +
+                  F->Legality + "); its traffic needs the sizes");
+  } else if (F) {
+    Out.push_back(F->Description + " walks it along a row (legal: " +
+                  F->Legality + "): " + levelChange(F->Before, F->After, M) +
+                  "; AI " + ai(F->Before.Intensity) + " -> " +
+                  ai(F->After.Intensity) + " FLOP/B; slowest level " +
+                  formatSeconds(F->Before.LevelBytes ? F->Before.LevelTime
+                                                     : F->Before.Time) +
+                  " -> " +
+                  formatSeconds(F->After.LevelBytes ? F->After.LevelTime
+                                                    : F->After.Time));
+  } else if (const std::optional<RejectedWhatIf> &B = S.Blocked) {
+    Out.push_back(B->Description +
+                  " would walk it along a row, but is not legal: " + B->Reason);
+  }
+  for (const AccessCacheInfo &U : S.UnitNeighbours)
+    Out.push_back("by contrast '" + U.Text +
+                  "' is walked along a row: " +
+                  (U.BytesUsedPerLine ? fmtG(*U.BytesUsedPerLine, 2) : "?") +
+                  " of " + std::to_string(U.LineBytes) +
+                  " bytes per cache line used");
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// [roofline-memory-bound]
+//===----------------------------------------------------------------------===//
+
+std::string roofline::memoryBoundMessage(const AnalyzedNest &A,
+                                         const Machine &M) {
+  const Verdict &V = *A.Judged.V;
+  return A.Nest.Function + ": memory-bound on " + M.Name + " (" + V.Model +
+         " traffic): AI " + ai(V.Intensity) + " FLOP/B is below the ridge " +
+         fmtG(V.Ridge, 4) + "; the data takes " + formatSeconds(V.TimeMemory) +
+         ", the math " + formatSeconds(V.TimeCompute);
+}
+
+std::vector<std::string> roofline::whatIfNotes(const AnalyzedNest &A,
+                                               const Machine &M) {
+  std::vector<std::string> Out;
+  const NestAdvice &Adv = A.Advice;
+  if (Adv.Advice.empty())
+    Out.push_back("what-if: no transform considered lowers its time floor");
+  else
+    Out.push_back("what-if on " + M.Name + ", best first:");
+  for (const WhatIf &W : Adv.Advice) {
+    std::string Time = formatSeconds(W.After.Time);
+    if (W.Transform == "batch")
+      Time = formatSeconds(W.After.Time /
+                           W.Params.getInteger("inputs").value_or(1)) +
+             " per input";
+    if (W.Transform == "fuse")
+      Time += " for all the loops, against " + formatSeconds(W.Before.Time) +
+              " now";
+    std::string Row = "  " + W.Description + ": AI " + ai(W.After.Intensity) +
+                      " FLOP/B (" + W.After.Model + "), " +
+                      boundKindName(W.After.Bound) + ", time floor " + Time +
+                      " (" + times(W.Speedup) + "x faster)";
+    if (W.Transform == "tile")
+      Row += "; as written " + ai(W.Before.Intensity) + ", ideal " +
+             ai(A.Counts.BytesCompulsory.Value
+                    ? W.Before.Flops /
+                          static_cast<double>(*A.Counts.BytesCompulsory.Value)
+                    : NAN);
+    if (W.Transform == "fuse")
+      Row += "; " + bytesText(W.Before.Bytes) + " -> " +
+             bytesText(W.After.Bytes);
+    if (W.Transform == "quantize")
+      Row += "; " + thousands(W.Before.Bytes) + " -> " +
+             thousands(W.After.Bytes) + " bytes";
+    if (!W.Caveat.empty())
+      Row += "; " + W.Caveat;
+    Out.push_back(Row);
+  }
+  for (const RejectedWhatIf &R : Adv.Rejected)
+    if (R.Reason.rfind("predicted no faster", 0) != 0)
+      Out.push_back("  not offered: " + R.Description + ": " + R.Reason);
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// [roofline-fusion-opportunity]
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+std::string linesText(const std::vector<unsigned> &L) {
+  std::string S;
+  for (size_t I = 0; I < L.size(); ++I)
+    S += (I ? (I + 1 == L.size() ? " and " : ", ") : "") + std::to_string(L[I]);
+  return S;
+}
+
+std::string names(const std::vector<std::string> &N) {
+  std::string S;
+  for (size_t I = 0; I < N.size(); ++I)
+    S += (I ? ", " : "") + ("'" + N[I] + "'");
+  return S;
+}
+
+} // namespace
+
+std::string roofline::fusionMessage(const FusionOpportunity &F) {
+  double Ratio = F.BytesFused > 0 ? F.BytesBefore / F.BytesFused : 0;
+  return std::to_string(F.Nests.size()) + " elementwise loops (lines " +
+         linesText(F.Lines) + ") pass " + names(F.Intermediates) +
+         " through memory: fused, with " +
+         (F.Intermediates.size() > 1 ? "those" : "it") +
+         " kept on chip, they would move " + thousands(F.BytesFused) +
+         " bytes (" + bytesText(F.BytesFused) + ") instead of " +
+         thousands(F.BytesBefore) + " (" + bytesText(F.BytesBefore) + "), " +
+         times(Ratio) + "x less";
+}
+
+std::vector<std::string> roofline::fusionNotes(const FusionOpportunity &F) {
+  std::vector<std::string> Out;
+  Out.push_back("fusion is legal: " + F.Legality);
+  Out.push_back("fused but still storing " + names(F.Intermediates) + ": " +
+                thousands(F.BytesFusedStored) + " bytes (" + F.Model +
+                " traffic)");
+  if (!F.MaybeLive.empty())
+    Out.push_back("keeping " + names(F.MaybeLive) +
+                  " on chip assumes nothing reads them after the loops");
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// JSON
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+llvm::json::Value predictionJSON(const Prediction &P) {
+  llvm::json::Object O{{"flops", P.Flops},
+                       {"bytes", P.Bytes},
+                       {"ai", num(P.Intensity)},
+                       {"bound", boundKindName(P.Bound)},
+                       {"time_s", P.Time},
+                       {"precision", precisionName(P.Prec)},
+                       {"model", P.Model}};
+  if (P.LevelBytes) {
+    llvm::json::Array L;
+    for (double B : *P.LevelBytes)
+      L.push_back(B);
+    O["level_bytes"] = std::move(L);
+    O["level_time_s"] = P.LevelTime;
+  }
+  return O;
+}
+
+llvm::json::Value whatIfJSON(const WhatIf &W) {
+  if (!W.Predicted)
+    return llvm::json::Object{{"transform", W.Transform},
+                              {"description", W.Description},
+                              {"params", llvm::json::Object(W.Params)},
+                              {"legal", W.Legal},
+                              {"legality", W.Legality},
+                              {"predicted", false}};
+  llvm::json::Object O{{"transform", W.Transform},
+                       {"description", W.Description},
+                       {"params", llvm::json::Object(W.Params)},
+                       {"ai", num(W.After.Intensity)},
+                       {"bound", boundKindName(W.After.Bound)},
+                       {"time_s", W.After.Time},
+                       {"speedup", W.Speedup},
+                       {"bytes", W.After.Bytes},
+                       {"flops", W.After.Flops},
+                       {"precision", precisionName(W.After.Prec)},
+                       {"model", W.After.Model},
+                       {"legal", W.Legal},
+                       {"legality", W.Legality},
+                       {"before", predictionJSON(W.Before)},
+                       {"after", predictionJSON(W.After)}};
+  if (!W.Caveat.empty())
+    O["caveat"] = W.Caveat;
+  return O;
+}
+
+llvm::json::Value reuseJSON(const ReuseInfo &R) {
+  llvm::json::Array Fits;
+  for (bool F : R.Fits)
+    Fits.push_back(F);
+  llvm::json::Object O{{"loop", R.Loop},
+                       {"kind", reuseKindName(R.Kind)},
+                       {"iterations", static_cast<int64_t>(R.Iterations)},
+                       {"distance_bytes",
+                        R.DistanceBytes ? llvm::json::Value(*R.DistanceBytes)
+                                        : llvm::json::Value(nullptr)},
+                       {"fits", std::move(Fits)}};
+  if (!R.DistanceFormula.empty())
+    O["distance_formula"] = R.DistanceFormula;
+  return O;
+}
+
+llvm::json::Value accessJSON(const AccessCacheInfo &A) {
+  llvm::json::Array Strides, Reuse;
+  for (size_t I = 0; I < A.Loops.size(); ++I)
+    Strides.push_back(llvm::json::Object{
+        {"loop", A.Loops[I]},
+        {"bytes", A.StrideBytes[I] ? llvm::json::Value(*A.StrideBytes[I])
+                                   : llvm::json::Value(nullptr)}});
+  for (const ReuseInfo &R : A.Reuse)
+    Reuse.push_back(reuseJSON(R));
+  return llvm::json::Object{
+      {"access", A.Text},
+      {"line", static_cast<int64_t>(A.Loc.Line)},
+      {"column", static_cast<int64_t>(A.Loc.Column)},
+      {"array", A.Array},
+      {"read", A.IsRead},
+      {"write", A.IsWrite},
+      {"walk", A.Walk},
+      {"strides", std::move(Strides)},
+      {"bytes_used_per_line",
+       A.BytesUsedPerLine ? llvm::json::Value(*A.BytesUsedPerLine)
+                          : llvm::json::Value(nullptr)},
+      {"line_bytes", static_cast<int64_t>(A.LineBytes)},
+      {"stride_formula", A.StrideFormula.empty()
+                             ? llvm::json::Value(nullptr)
+                             : llvm::json::Value(A.StrideFormula)},
+      {"condition", A.Condition.empty() ? llvm::json::Value(nullptr)
+                                        : llvm::json::Value(A.Condition)},
+      {"reuse", std::move(Reuse)}};
+}
+
+llvm::json::Value cacheJSON(const NestVerdict &J) {
+  if (!J.Cache)
+    return llvm::json::Object{{"why_not", J.CacheWhyNot}};
+  const CacheAnalysis &C = *J.Cache;
+  llvm::json::Array Accs, Levels, Notes;
+  for (const AccessCacheInfo &A : C.Accesses)
+    Accs.push_back(accessJSON(A));
+  for (const CacheLevelTraffic &L : C.Levels)
+    Levels.push_back(llvm::json::Object{{"name", L.Name},
+                                        {"size_bytes", L.SizeBytes},
+                                        {"line_bytes",
+                                         static_cast<int64_t>(L.LineBytes)},
+                                        {"fetch_bytes", L.FetchBytes},
+                                        {"writeback_bytes", L.WritebackBytes},
+                                        {"bytes", L.bytes()}});
+  for (const std::string &N : C.Notes)
+    Notes.push_back(N);
+  llvm::json::Object O{{"accesses", std::move(Accs)},
+                       {"levels", std::move(Levels)},
+                       {"main_memory_bytes",
+                        C.MainMemoryBytes
+                            ? llvm::json::Value(*C.MainMemoryBytes)
+                            : llvm::json::Value(nullptr)},
+                       {"notes", std::move(Notes)}};
+  if (!C.WhyNot.empty())
+    O["why_not"] = C.WhyNot;
+  return O;
+}
+
+} // namespace
+
+void roofline::addAdviceJSON(llvm::json::Object &Nest, const AnalyzedNest &A) {
+  const NestVerdict &J = A.Judged;
+  const NestAdvice &Adv = A.Advice;
+  Nest["cache"] = cacheJSON(J);
+  if (J.Tiled) {
+    const TiledTraffic &T = *J.Tiled;
+    llvm::json::Array Loops;
+    for (const std::string &L : T.Loops)
+      Loops.push_back(L);
+    Nest["tiled"] = llvm::json::Object{
+        {"tile", static_cast<int64_t>(T.Tile)},
+        {"loops", std::move(Loops)},
+        {"bytes", T.Bytes ? llvm::json::Value(*T.Bytes)
+                          : llvm::json::Value(nullptr)},
+        {"formula", T.Formula ? llvm::json::Value(T.Formula->str())
+                              : llvm::json::Value(nullptr)},
+        {"legal", T.Legal},
+        {"legality", T.LegalityReason}};
+  }
+  llvm::json::Array Advice, Rejected, Strided;
+  for (const WhatIf &W : Adv.Advice)
+    Advice.push_back(whatIfJSON(W));
+  for (const RejectedWhatIf &R : Adv.Rejected)
+    Rejected.push_back(llvm::json::Object{{"transform", R.Transform},
+                                          {"description", R.Description},
+                                          {"legal", R.Reason.rfind(
+                                                        "predicted no faster",
+                                                        0) == 0},
+                                          {"reason", R.Reason}});
+  for (const StridedAccess &S : Adv.Strided) {
+    llvm::json::Object O{{"access", S.Access.Text},
+                         {"line", static_cast<int64_t>(S.Access.Loc.Line)},
+                         {"column", static_cast<int64_t>(S.Access.Loc.Column)},
+                         {"loop", S.InnerLoop},
+                         {"stride_bytes",
+                          S.Access.StrideBytes.back()
+                              ? llvm::json::Value(*S.Access.StrideBytes.back())
+                              : llvm::json::Value(nullptr)},
+                         {"bytes_used_per_line",
+                          S.Access.BytesUsedPerLine
+                              ? llvm::json::Value(*S.Access.BytesUsedPerLine)
+                              : llvm::json::Value(nullptr)},
+                         {"line_bytes",
+                          static_cast<int64_t>(S.Access.LineBytes)}};
+    if (S.Fix)
+      O["fix"] = whatIfJSON(*S.Fix);
+    if (S.Blocked)
+      O["blocked"] = llvm::json::Object{{"description", S.Blocked->Description},
+                                        {"legal", false},
+                                        {"reason", S.Blocked->Reason}};
+    Strided.push_back(std::move(O));
+  }
+  Nest["advice"] = std::move(Advice);
+  Nest["rejected_advice"] = std::move(Rejected);
+  Nest["strided_access"] = std::move(Strided);
+  if (const std::optional<FusionOpportunity> &F = Adv.Fusion) {
+    llvm::json::Array Lines, Inter;
+    for (unsigned L : F->Lines)
+      Lines.push_back(static_cast<int64_t>(L));
+    for (const std::string &X : F->Intermediates)
+      Inter.push_back(X);
+    Nest["fusion_opportunity"] = llvm::json::Object{
+        {"lines", std::move(Lines)},
+        {"intermediates", std::move(Inter)},
+        {"bytes_unfused", F->BytesBefore},
+        {"bytes_fused", F->BytesFused},
+        {"bytes_fused_stored", F->BytesFusedStored},
+        {"model", F->Model},
+        {"legality", F->Legality}};
+  }
+}

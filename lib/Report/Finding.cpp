@@ -1,0 +1,109 @@
+//===- Finding.cpp - One diagnostic of a CI run ----------------------------===//
+
+#include "roofline/Report/Finding.h"
+#include "roofline/Report/Report.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <tuple>
+
+using namespace roofline;
+
+const char *roofline::baselineStateName(BaselineState S) {
+  switch (S) {
+  case BaselineState::None:
+    return "";
+  case BaselineState::New:
+    return "new";
+  case BaselineState::Unchanged:
+    return "unchanged";
+  case BaselineState::Updated:
+    return "updated";
+  }
+  return "";
+}
+
+NestOrdinals roofline::nestOrdinals(const Report &R) {
+  // All nests of the file, analyzed or not, keyed by position.
+  struct Item {
+    const SourceLoc *Loc;
+    const std::string *Function;
+    bool Skipped;
+    size_t Index;
+  };
+  std::vector<Item> Items;
+  for (size_t I = 0; I < R.Nests.size(); ++I)
+    Items.push_back({&R.Nests[I].Nest.Loc, &R.Nests[I].Nest.Function, false, I});
+  for (size_t I = 0; I < R.Skipped.size(); ++I)
+    Items.push_back({&R.Skipped[I].Loc, &R.Skipped[I].Function, true, I});
+  std::stable_sort(Items.begin(), Items.end(), [](const Item &A, const Item &B) {
+    return std::tie(A.Loc->File, A.Loc->Line, A.Loc->Column) <
+           std::tie(B.Loc->File, B.Loc->Line, B.Loc->Column);
+  });
+  NestOrdinals O;
+  O.Nests.resize(R.Nests.size());
+  O.Skipped.resize(R.Skipped.size());
+  std::map<std::pair<std::string, std::string>, unsigned> Next;
+  for (const Item &It : Items) {
+    unsigned N = Next[{It.Loc->File, *It.Function}]++;
+    (It.Skipped ? O.Skipped : O.Nests)[It.Index] = N;
+  }
+  return O;
+}
+
+llvm::StringRef SourceLines::line(const std::string &Path, unsigned Line) {
+  auto [It, New] = Files.try_emplace(Path);
+  File &F = It->second;
+  if (New) {
+    auto B = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+    if (!B)
+      return "";
+    F.Buf = std::move(*B);
+    llvm::StringRef Text = F.Buf->getBuffer();
+    F.Starts.push_back(0);
+    for (size_t I = 0; I < Text.size(); ++I)
+      if (Text[I] == '\n')
+        F.Starts.push_back(I + 1);
+  }
+  if (!F.Buf || Line == 0 || Line > F.Starts.size())
+    return "";
+  return F.Buf->getBuffer().substr(F.Starts[Line - 1]).split('\n').first.rtrim(
+      '\r');
+}
+
+void roofline::printFinding(llvm::raw_ostream &OS, const Finding &F,
+                            SourceLines *Src) {
+  const SourceLoc &L = F.Loc;
+  OS << L.File << ":" << L.Line << ":" << L.Column << ": "
+     << severityName(F.Level) << ": " << F.Message << " [" << F.Check
+     << (F.Promoted ? ",-warnings-as-errors" : "") << "]\n";
+  llvm::StringRef Code = Src ? Src->line(L.File, L.Line) : "";
+  if (!Code.empty()) {
+    std::string Num = std::to_string(L.Line);
+    OS << llvm::format("%5s", Num.c_str()) << " | " << Code << "\n";
+    OS << "      | ";
+    for (unsigned I = 1; I < L.Column && I <= Code.size(); ++I)
+      OS << (Code[I - 1] == '\t' ? '\t' : ' ');
+    OS << "^\n";
+  }
+  for (const std::string &N : F.Notes)
+    OS << L.File << ":" << L.Line << ":" << L.Column << ": note: " << N
+       << "\n";
+}
+
+std::string roofline::relativeToCwd(llvm::StringRef File) {
+  llvm::SmallString<256> Abs(File), Cwd;
+  llvm::sys::fs::make_absolute(Abs);
+  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  if (llvm::sys::fs::current_path(Cwd))
+    return std::string(Abs);
+  llvm::sys::path::remove_dots(Cwd, /*remove_dot_dot=*/true);
+  llvm::StringRef Rel(Abs);
+  if (Rel.consume_front(Cwd) && !Rel.empty() &&
+      llvm::sys::path::is_separator(Rel.front()))
+    return Rel.drop_front().str();
+  return std::string(Abs);
+}

@@ -1,0 +1,154 @@
+//===- Sarif.cpp - SARIF 2.1.0 for code scanning ---------------------------===//
+
+#include "roofline/Report/Sarif.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+using namespace roofline;
+using JArray = llvm::json::Array;
+using llvm::json::Object;
+using llvm::json::Value;
+
+static constexpr const char *SrcRoot = "%SRCROOT%";
+
+std::string roofline::uriEncodePath(llvm::StringRef Path) {
+  std::string Out;
+  for (unsigned char C : Path) {
+    if (llvm::isAlnum(C) || C == '-' || C == '.' || C == '_' || C == '~' ||
+        C == '/')
+      Out += C;
+    else
+      Out += "%" + llvm::utohexstr(C, /*LowerCase=*/false, /*Width=*/2);
+  }
+  return Out;
+}
+
+namespace {
+
+const char *sarifLevel(Severity S) {
+  switch (S) {
+  case Severity::Remark:
+  case Severity::Note:
+    return "note";
+  case Severity::Warning:
+    return "warning";
+  case Severity::Error:
+    return "error";
+  }
+  return "note";
+}
+
+/// A location relative to %SRCROOT% when the file is under it, else an
+/// absolute file:// URI.
+Object artifactLocation(const std::string &File) {
+  std::string Rel = relativeToCwd(File);
+  if (llvm::sys::path::is_absolute(Rel))
+    return Object{{"uri", "file://" + uriEncodePath(Rel)}};
+  return Object{{"uri", uriEncodePath(Rel)}, {"uriBaseId", SrcRoot}};
+}
+
+JArray rules(const SarifOptions &O) {
+  JArray Rules;
+  for (const CheckInfo &C : allChecks()) {
+    if (!C.Implemented)
+      continue;
+    std::string Page = "docs/diagnostics/" + C.Name.str() + ".md";
+    Rules.push_back(Object{
+        {"id", C.Name},
+        {"shortDescription", Object{{"text", C.Summary}}},
+        {"fullDescription", Object{{"text", C.Summary}}},
+        {"helpUri", O.DocsBaseUri + C.Name.str() + ".md"},
+        {"help", Object{{"text", "See " + Page + "."},
+                        {"markdown", "See [" + Page + "](" + O.DocsBaseUri +
+                                         C.Name.str() + ".md)."}}},
+        {"defaultConfiguration", Object{{"level", sarifLevel(C.Default)}}},
+        {"properties", Object{{"tags", JArray{"performance", "roofline"}}}}});
+  }
+  return Rules;
+}
+
+int ruleIndex(llvm::StringRef Check) {
+  int I = 0;
+  for (const CheckInfo &C : allChecks()) {
+    if (!C.Implemented)
+      continue;
+    if (C.Name == Check)
+      return I;
+    ++I;
+  }
+  return -1;
+}
+
+Object result(const Finding &F, const SarifOptions &O) {
+  std::string Text = F.Message;
+  for (const std::string &N : F.Notes)
+    Text += "\n" + N;
+  Object Physical{
+      {"artifactLocation", artifactLocation(F.Loc.File)},
+      {"region", Object{{"startLine", static_cast<int64_t>(F.Loc.Line)},
+                        {"startColumn", static_cast<int64_t>(F.Loc.Column)}}}};
+  Object Loc{{"physicalLocation", std::move(Physical)}};
+  if (!F.Function.empty())
+    Loc["logicalLocations"] =
+        JArray{Object{{"fullyQualifiedName", F.Function}, {"kind", "function"}}};
+  Object R{{"ruleId", F.Check},
+           {"level", sarifLevel(F.Level)},
+           {"message", Object{{"text", Text}}},
+           {"locations", JArray{std::move(Loc)}},
+           // Stable across edits above the nest, like the baseline key.
+           {"partialFingerprints",
+            Object{{"rooflineNest/v1", relativeToCwd(F.Loc.File) + ":" +
+                                           F.Function + ":" +
+                                           std::to_string(F.Ordinal) + ":" +
+                                           F.Check}}}};
+  int Index = ruleIndex(F.Check);
+  if (Index >= 0)
+    R["ruleIndex"] = Index;
+  if (F.Suppressed)
+    R["suppressions"] = JArray{Object{{"kind", "inSource"}}};
+  if (O.WithBaseline && F.Baseline != BaselineState::None)
+    R["baselineState"] = baselineStateName(F.Baseline);
+  return R;
+}
+
+} // namespace
+
+Value roofline::toSarif(const std::vector<Finding> &Findings,
+                        const SarifOptions &O) {
+  JArray Results;
+  for (const Finding &F : Findings)
+    Results.push_back(result(F, O));
+
+  JArray Notifications;
+  for (const FileError &E : O.Errors) {
+    Object N{{"level", "error"}, {"message", Object{{"text", E.Message}}}};
+    if (!E.File.empty())
+      N["locations"] = JArray{Object{
+          {"physicalLocation",
+           Object{{"artifactLocation", artifactLocation(E.File)}}}}};
+    Notifications.push_back(std::move(N));
+  }
+  Object Invocation{{"executionSuccessful", O.Errors.empty()}};
+  if (!Notifications.empty())
+    Invocation["toolExecutionNotifications"] = std::move(Notifications);
+
+  std::string Root = O.SourceRoot;
+  if (!Root.empty() && Root.back() != '/')
+    Root += '/';
+  Object Driver{{"name", "roofline-lint"},
+                {"version", O.ToolVersion},
+                {"semanticVersion", O.ToolVersion},
+                {"rules", rules(O)}};
+  if (!O.InformationUri.empty())
+    Driver["informationUri"] = O.InformationUri;
+  Object Run{{"tool", Object{{"driver", std::move(Driver)}}},
+             {"originalUriBaseIds",
+              Object{{SrcRoot, Object{{"uri", "file://" + uriEncodePath(Root)}}}}},
+             {"invocations", JArray{std::move(Invocation)}},
+             {"columnKind", "utf16CodeUnits"},
+             {"results", std::move(Results)}};
+  return Object{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+                {"version", "2.1.0"},
+                {"runs", JArray{std::move(Run)}}};
+}

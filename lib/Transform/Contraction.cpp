@@ -1,0 +1,454 @@
+//===- Contraction.cpp - Contraction recognition, accumulator promotion ---===//
+
+#include "roofline/Transform/Contraction.h"
+
+#include "TransformUtil.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+using namespace roofline;
+
+//===----------------------------------------------------------------------===//
+// Accumulator promotion
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+bool readsScalar(const Stmt &S, const std::string &Name) {
+  bool R = false;
+  if (S.Value)
+    S.Value->Value.walk([&](const ValueExpr &E) {
+      R |= E.Kind == ValueExpr::Scalar && E.Name == Name;
+    });
+  return R;
+}
+
+bool writesScalar(const Stmt &S, const std::string &Name) {
+  return S.Value && S.Value->Target != StmtValue::ArrayTarget &&
+         S.Value->Scalar == Name;
+}
+
+bool accessesArray(const Node &N, const std::string &Array) {
+  bool Found = false;
+  forEachStmtIn(N, [&](const Stmt &S) {
+    for (const Access &A : S.Accesses)
+      Found |= A.ArrayName == Array;
+  });
+  return Found;
+}
+
+/// Every statement under \p N touching scalar \p Name is an update
+/// `Name op= e` with e not reading it.
+bool onlyUpdates(const Node &N, const std::string &Name) {
+  bool Ok = true;
+  forEachStmtIn(N, [&](const Stmt &S) {
+    bool W = writesScalar(S, Name), R = readsScalar(S, Name);
+    if (!W && !R)
+      return;
+    Ok &= W && !R && S.Value->Target == StmtValue::ScalarTarget &&
+          (S.Value->Op == "+=" || S.Value->Op == "-=" || S.Value->Op == "*=");
+  });
+  return Ok;
+}
+
+/// Prepends \p A to \p S's accesses (indices in the value shift by one).
+void prependAccess(Stmt &S, Access A) {
+  S.Accesses.insert(S.Accesses.begin(), std::move(A));
+  if (!S.Value)
+    return;
+  if (S.Value->Target == StmtValue::ArrayTarget)
+    ++S.Value->TargetAccess;
+  S.Value->Value.walkMutable([](ValueExpr &E) {
+    if (E.Kind == ValueExpr::Load)
+      ++E.Access;
+  });
+}
+
+bool promoteIn(Loop &L, LoopNest &N, std::vector<std::string> *Notes) {
+  bool Changed = false;
+  for (Node &Child : L.Body)
+    if (Child.isLoop())
+      Changed |= promoteIn(Child.loop(), N, Notes);
+  auto &B = L.Body;
+  for (size_t P = 0; P < B.size(); ++P) {
+    if (B[P].isLoop() || !B[P].S.Value ||
+        B[P].S.Value->Target != StmtValue::ScalarDecl)
+      continue;
+    const std::string Name = B[P].S.Value->Scalar;
+    const ScalarVar *SV = N.Sem.findScalar(Name);
+    if (!SV || SV->Kind != ScalarVar::Local || B[P].S.Value->Op != "=")
+      continue;
+    // The copy-out: the first statement after P that reads the scalar.
+    size_t Q = P + 1;
+    bool Ok = true;
+    for (; Q < B.size(); ++Q) {
+      if (B[Q].isLoop()) {
+        Ok &= onlyUpdates(B[Q], Name);
+        continue;
+      }
+      const Stmt &S = B[Q].S;
+      if (readsScalar(S, Name) || writesScalar(S, Name))
+        break;
+    }
+    if (!Ok || Q == B.size())
+      continue;
+    Stmt &Copy = B[Q].S;
+    if (writesScalar(Copy, Name) || !Copy.Value ||
+        Copy.Value->Target != StmtValue::ArrayTarget || Copy.Value->Op != "=")
+      continue;
+    Access Target = Copy.Accesses[Copy.Value->TargetAccess];
+    // The target must not be touched in between, and the scalar not after.
+    for (size_t X = P + 1; X < Q && Ok; ++X)
+      Ok &= !accessesArray(B[X], Target.ArrayName);
+    for (const Access &A : Copy.Accesses)
+      Ok &= &A == &Copy.Accesses[Copy.Value->TargetAccess] ||
+            A.ArrayName != Target.ArrayName;
+    for (size_t X = Q + 1; X < B.size() && Ok; ++X)
+      forEachStmtIn(B[X], [&](const Stmt &S) {
+        Ok &= !readsScalar(S, Name) && !writesScalar(S, Name);
+      });
+    if (!Ok)
+      continue;
+
+    // Rewrite: decl -> Target = init; updates -> Target op= e; the copy
+    // disappears when it was a plain copy, else reads Target.
+    Access W = Target;
+    W.IsRead = false;
+    W.IsWrite = true;
+    Stmt &Decl = B[P].S;
+    prependAccess(Decl, W);
+    Decl.Value->Target = StmtValue::ArrayTarget;
+    Decl.Value->TargetAccess = 0;
+    Decl.Value->Scalar.clear();
+    Access RW = Target;
+    RW.IsRead = RW.IsWrite = true;
+    for (size_t X = P + 1; X < Q; ++X)
+      forEachStmtInMutable(B[X], [&](Stmt &S) {
+        if (!writesScalar(S, Name))
+          return;
+        prependAccess(S, RW);
+        S.Value->Target = StmtValue::ArrayTarget;
+        S.Value->TargetAccess = 0;
+        S.Value->Scalar.clear();
+      });
+    bool PlainCopy = Copy.Value->Value.Kind == ValueExpr::Scalar &&
+                     Copy.Value->Value.Name == Name;
+    if (PlainCopy) {
+      B.erase(B.begin() + Q);
+    } else {
+      Access R = Target;
+      R.IsRead = true;
+      R.IsWrite = false;
+      Copy.Accesses.push_back(R);
+      unsigned RI = static_cast<unsigned>(Copy.Accesses.size() - 1);
+      Copy.Value->Value.walkMutable([&](ValueExpr &E) {
+        if (E.Kind == ValueExpr::Scalar && E.Name == Name)
+          E = ValueExpr::load(RI);
+      });
+    }
+    auto &Sc = N.Sem.Scalars;
+    Sc.erase(std::remove_if(Sc.begin(), Sc.end(),
+                            [&](const ScalarVar &V) { return V.Name == Name; }),
+             Sc.end());
+    if (Notes)
+      Notes->push_back("accumulator '" + Name + "' promoted to '" +
+                       Target.Text + "' (scalar expansion inverse)");
+    Changed = true;
+  }
+  return Changed;
+}
+
+} // namespace
+
+bool roofline::promoteAccumulators(LoopNest &N,
+                                   std::vector<std::string> *Notes) {
+  if (!N.Sem.Complete)
+    return false;
+  return promoteIn(N.Root, N, Notes);
+}
+
+//===----------------------------------------------------------------------===//
+// Recognition
+//===----------------------------------------------------------------------===//
+
+std::string ContractionInfo::kind() const {
+  std::string K = isGemm() ? "gemm" : isGemv() ? "gemv" : "dot";
+  return Batch.empty() ? K : "batched " + K;
+}
+
+std::optional<AffineExpr> Operand::strideOf(const LoopNest &N,
+                                            const std::string &IV) const {
+  const roofline::Array *A = N.findArray(Array);
+  if (!A)
+    return std::nullopt;
+  auto It = std::find(Dims.begin(), Dims.end(), IV);
+  if (It == Dims.end())
+    return AffineExpr(0);
+  size_t D = It - Dims.begin();
+  // Row-major: the product of the extents inside this dimension. A product
+  // of two sizes is not affine; those layouts go the generic path.
+  AffineExpr Stride(1);
+  for (size_t E = D + 1; E < A->Extents.size(); ++E) {
+    if (!A->Extents[E])
+      return std::nullopt;
+    const AffineExpr &X = *A->Extents[E];
+    if (X.isConstant()) {
+      std::optional<AffineExpr> S = Stride.scale(X.constant());
+      if (!S)
+        return std::nullopt;
+      Stride = *S;
+    } else if (Stride.isConstant() && Stride.constant() == 1) {
+      Stride = X;
+    } else if (Stride.isConstant()) {
+      std::optional<AffineExpr> S = X.scale(Stride.constant());
+      if (!S)
+        return std::nullopt;
+      Stride = *S;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return Stride;
+}
+
+namespace {
+
+std::optional<std::string> plainIV(const std::optional<AffineExpr> &S) {
+  if (!S || S->constant() != 0 || S->terms().size() != 1 ||
+      S->terms().begin()->second != 1)
+    return std::nullopt;
+  return S->terms().begin()->first;
+}
+
+std::optional<std::vector<std::string>> dimsOf(const Access &A) {
+  std::vector<std::string> D;
+  for (const auto &S : A.Subscripts) {
+    std::optional<std::string> IV = plainIV(S);
+    if (!IV || std::find(D.begin(), D.end(), *IV) != D.end())
+      return std::nullopt;
+    D.push_back(*IV);
+  }
+  return D;
+}
+
+bool isZero(const ValueExpr &E) {
+  if (E.Kind == ValueExpr::IntLit)
+    return E.Int == 0;
+  if (E.Kind == ValueExpr::FloatLit)
+    return E.Float == 0;
+  if (E.Kind == ValueExpr::Cast)
+    return isZero(E.Operands[0]);
+  return false;
+}
+
+struct StmtSite {
+  const Stmt *S;
+  std::vector<const Loop *> Loops;
+  const Loop *Parent;
+  size_t Index; ///< position in Parent's body
+};
+
+void sites(const Loop &L, std::vector<const Loop *> &Stack,
+           std::vector<StmtSite> &Out) {
+  Stack.push_back(&L);
+  for (size_t I = 0; I < L.Body.size(); ++I) {
+    const Node &N = L.Body[I];
+    if (N.isLoop())
+      sites(N.loop(), Stack, Out);
+    else
+      Out.push_back({&N.S, Stack, &L, I});
+  }
+  Stack.pop_back();
+}
+
+std::optional<ContractionInfo> fail(std::string *Why, const std::string &W) {
+  if (Why)
+    *Why = W;
+  return std::nullopt;
+}
+
+} // namespace
+
+std::optional<ContractionInfo>
+roofline::recognizeContraction(const LoopNest &N, std::string *WhyNot) {
+  if (!N.Sem.Complete)
+    return fail(WhyNot, "statement values unknown: " + N.Sem.WhyNot);
+  std::vector<StmtSite> All;
+  std::vector<const Loop *> Stack;
+  sites(N.Root, Stack, All);
+
+  const StmtSite *Update = nullptr;
+  for (const StmtSite &S : All) {
+    const StmtValue &V = *S.S->Value;
+    if (V.Target != StmtValue::ArrayTarget || V.Op != "+=")
+      continue;
+    const ValueExpr &E = V.Value;
+    if (E.Kind != ValueExpr::Binary || E.Name != "*" ||
+        E.Operands[0].Kind != ValueExpr::Load ||
+        E.Operands[1].Kind != ValueExpr::Load)
+      continue;
+    if (Update)
+      return fail(WhyNot, "more than one multiply-accumulate statement");
+    Update = &S;
+  }
+  if (!Update)
+    return fail(WhyNot, "no `Out[..] += L[..] * R[..]` statement");
+
+  ContractionInfo C;
+  const Stmt &U = *Update->S;
+  const Access &OutA = U.Accesses[U.Value->TargetAccess];
+  const Access &LA = U.Accesses[U.Value->Value.Operands[0].Access];
+  const Access &RA = U.Accesses[U.Value->Value.Operands[1].Access];
+  if (OutA.ArrayName == LA.ArrayName || OutA.ArrayName == RA.ArrayName ||
+      LA.ArrayName == RA.ArrayName)
+    return fail(WhyNot, "operands are not three distinct arrays");
+  std::optional<std::vector<std::string>> OD = dimsOf(OutA), LD = dimsOf(LA),
+                                          RD = dimsOf(RA);
+  if (!OD || !LD || !RD)
+    return fail(WhyNot, "a subscript is not a plain loop variable");
+  for (const Loop *L : Update->Loops) {
+    if (L->Step != 1 || !L->First.isAffine() || !L->Last.isAffine())
+      return fail(WhyNot, "loop '" + L->IV + "' is not a unit-step affine "
+                                             "loop");
+    for (const Loop *O : Update->Loops)
+      if (L->First.uses(O->IV) || L->Last.uses(O->IV))
+        return fail(WhyNot, "loop '" + L->IV + "' is not rectangular");
+    std::optional<AffineExpr> Ext =
+        L->Last.affine().sub(L->First.affine());
+    if (!Ext || !(Ext = Ext->addConstant(1)))
+      return fail(WhyNot, "loop extent overflows");
+    C.Extent[L->IV] = *Ext;
+    C.First[L->IV] = L->First.affine();
+  }
+  auto Has = [](const std::vector<std::string> &D, const std::string &IV) {
+    return std::find(D.begin(), D.end(), IV) != D.end();
+  };
+  // L is the operand sharing Out's first non-batch dimension.
+  std::string LName = LA.ArrayName, RName = RA.ArrayName;
+  auto LDims = *LD, RDims = *RD;
+  for (const std::string &IV : *OD) {
+    bool InL = Has(LDims, IV), InR = Has(RDims, IV);
+    if (InL && InR)
+      continue;
+    if (InR && !InL) {
+      std::swap(LName, RName);
+      std::swap(LDims, RDims);
+    }
+    break;
+  }
+  C.Out = {OutA.ArrayName, *OD};
+  C.L = {LName, LDims};
+  C.R = {RName, RDims};
+  for (const Loop *L : Update->Loops) {
+    bool O = Has(*OD, L->IV), Lh = Has(LDims, L->IV), R = Has(RDims, L->IV);
+    std::string *Role = nullptr;
+    if (O && Lh && R)
+      C.Batch.push_back(L->IV);
+    else if (O && Lh && !R)
+      Role = &C.M;
+    else if (O && R && !Lh)
+      Role = &C.N;
+    else if (Lh && R && !O)
+      Role = &C.K;
+    else
+      return fail(WhyNot, "loop '" + L->IV + "' has no contraction role");
+    if (Role) {
+      if (!Role->empty())
+        return fail(WhyNot, "two loops play the same role ('" + *Role +
+                                "', '" + L->IV + "')");
+      *Role = L->IV;
+    }
+  }
+  for (const auto *D : {&*OD, &LDims, &RDims})
+    for (const std::string &IV : *D)
+      if (!C.Extent.count(IV))
+        return fail(WhyNot, "subscript '" + IV + "' is not a loop around the "
+                                                 "update");
+  if (C.K.empty() || C.M.empty())
+    return fail(WhyNot, "no reduction or no row loop");
+  const Array *AO = N.findArray(C.Out.Array), *AL = N.findArray(C.L.Array),
+              *AR = N.findArray(C.R.Array);
+  if (!AO || !AL || !AR || AO->Elem != AL->Elem || AO->Elem != AR->Elem)
+    return fail(WhyNot, "operands differ in element type");
+  C.Elem = AO->Elem;
+
+  // The other statements: an init of Out before the reduction and an
+  // elementwise epilogue after it, both in the body of the Out loops.
+  std::set<std::string> OutLoops(OD->begin(), OD->end());
+  const Loop *OutBody = nullptr;
+  for (const Loop *L : Update->Loops)
+    if (OutLoops.count(L->IV)) {
+      OutLoops.erase(L->IV);
+      if (OutLoops.empty()) {
+        OutBody = L;
+        break;
+      }
+    }
+  size_t ReductionAt = 0; // index in OutBody of the node holding the update
+  bool Seen = false;
+  if (OutBody)
+    for (size_t I = 0; I < OutBody->Body.size(); ++I) {
+      bool Holds = false;
+      forEachStmtIn(OutBody->Body[I], [&](const Stmt &S) {
+        Holds |= &S == &U;
+      });
+      if (Holds) {
+        ReductionAt = I;
+        Seen = true;
+      }
+    }
+  auto KPos = std::find_if(Update->Loops.begin(), Update->Loops.end(),
+                           [&](const Loop *L) { return L->IV == C.K; });
+  auto OPos = std::find(Update->Loops.begin(), Update->Loops.end(), OutBody);
+  bool KOutsideBody = OutBody && KPos > OPos;
+  for (const StmtSite &S : All) {
+    if (&S == Update)
+      continue;
+    const StmtValue &V = *S.S->Value;
+    // Statements beside the reduction must run outside the K loop.
+    bool InOutBody = Seen && S.Parent == OutBody && KOutsideBody;
+    if (!InOutBody)
+      return fail(WhyNot, "statement at line " + std::to_string(S.S->Loc.Line) +
+                              " is neither the init nor an epilogue");
+    if (S.Index < ReductionAt) {
+      const bool IsInit =
+          V.Target == StmtValue::ArrayTarget && V.Op == "=" &&
+          isZero(V.Value) &&
+          S.S->Accesses[V.TargetAccess].Subscripts == OutA.Subscripts &&
+          S.S->Accesses.size() == 1;
+      if (!IsInit || C.InitZero)
+        return fail(WhyNot, "statement before the reduction is not `Out = 0`");
+      C.InitZero = true;
+      continue;
+    }
+    // Epilogue: Out at the same element, other arrays by the Out loops.
+    for (const Access &A : S.S->Accesses) {
+      if (A.ArrayName == C.Out.Array) {
+        if (A.Subscripts != OutA.Subscripts)
+          return fail(WhyNot, "epilogue touches another element of '" +
+                                  C.Out.Array + "'");
+        continue;
+      }
+      if (A.ArrayName == C.L.Array || A.ArrayName == C.R.Array)
+        return fail(WhyNot, "epilogue reads an operand");
+      for (const auto &Sub : A.Subscripts) {
+        if (!Sub)
+          return fail(WhyNot, "epilogue subscript is not affine");
+        for (const auto &[Name, Coef] : Sub->terms())
+          if (C.Extent.count(Name) && !Has(*OD, Name))
+            return fail(WhyNot, "epilogue indexes the reduction");
+        if (A.IsWrite)
+          return fail(WhyNot, "epilogue writes a second array");
+      }
+    }
+    if (V.Target != StmtValue::ArrayTarget &&
+        !(V.Target == StmtValue::ScalarDecl &&
+          N.Sem.findScalar(V.Scalar) &&
+          N.Sem.findScalar(V.Scalar)->Kind == ScalarVar::Local))
+      return fail(WhyNot, "epilogue writes a scalar that outlives it");
+    C.Epilogue.push_back(*S.S);
+  }
+  return C;
+}

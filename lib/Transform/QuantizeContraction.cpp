@@ -1,0 +1,389 @@
+//===- QuantizeContraction.cpp - int8 / bf16 contractions -----------------===//
+//
+// quantize(int8): Out = sum_k L*R becomes
+//   acc(int32) = sum_k Lq*Rq;  Out = acc * Ls[..] * Rs[..]
+// with Lq = round(L / Ls), Ls = max|L| / 127 over each row (or the whole
+// tensor), and likewise R per tensor (or per column). L -- the weights in
+// y = W x -- is quantized once by a prepare step (QuantPlan::Prepare, not
+// part of the kernel); R is quantized by the kernel itself on every call,
+// so those nests come first in the program and are counted with it.
+// quantize(bf16): L and R rounded to bf16, products and sums in f32.
+//
+// Unlike the loop transforms this re-synthesizes the nest from the
+// recognized contraction (batch, M, N, K loops keep their names and
+// bounds), so it must be the first record of a schedule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LoopTransforms.h"
+#include "TransformUtil.h"
+
+#include <algorithm>
+
+using namespace roofline;
+
+namespace {
+
+struct Builder {
+  const ContractionInfo &C;
+  LoopNest &N; ///< the nest being built (arrays, params, semantics)
+
+  Loop loopOf(const std::string &IV) const {
+    Loop L;
+    L.IV = IV;
+    L.First = Bound::single(C.First.at(IV));
+    L.Last = Bound::single(*C.First.at(IV).add(*C.Extent.at(IV).addConstant(-1)));
+    L.Step = 1;
+    L.Loc = N.Loc;
+    return L;
+  }
+
+  /// \p Body nested in loops over \p IVs (outermost first).
+  Node nestIn(const std::vector<std::string> &IVs, std::vector<Node> Body) {
+    for (size_t I = IVs.size(); I-- > 0;) {
+      Loop L = loopOf(IVs[I]);
+      L.Body = std::move(Body);
+      Body.clear();
+      Body.push_back(Node::loop(std::move(L)));
+    }
+    return std::move(Body.front());
+  }
+
+  Access access(const std::string &Array,
+                const std::vector<std::string> &Dims, bool R, bool W) const {
+    Access A;
+    A.ArrayName = Array;
+    A.IsRead = R;
+    A.IsWrite = W;
+    A.Text = Array;
+    for (const std::string &D : Dims) {
+      A.Subscripts.push_back(D.empty() ? AffineExpr(0) : AffineExpr::var(D));
+      A.Text += "[" + (D.empty() ? std::string("0") : D) + "]";
+    }
+    A.Loc = N.Loc;
+    return A;
+  }
+
+  void addArray(const std::string &Name, Precision P,
+                const std::string &CType,
+                std::vector<std::optional<AffineExpr>> Extents) {
+    Array A;
+    A.Name = Name;
+    A.Elem = P;
+    A.Extents = std::move(Extents);
+    A.Loc = N.Loc;
+    N.Arrays.push_back(A);
+    N.Sem.ArrayCTypes[Name] = CType;
+  }
+
+  /// Extents of a scale array over \p Dims (loop IVs): last index + 1.
+  std::vector<std::optional<AffineExpr>>
+  extentsOver(const std::vector<std::string> &Dims) const {
+    std::vector<std::optional<AffineExpr>> E;
+    for (const std::string &D : Dims)
+      E.push_back(*C.First.at(D).add(C.Extent.at(D)));
+    if (Dims.empty())
+      E.push_back(AffineExpr(1));
+    return E;
+  }
+};
+
+Stmt stmtOf(std::vector<Access> Accesses, StmtValue V,
+            std::map<Precision, OpCounts> Ops, const SourceLoc &Loc) {
+  Stmt S;
+  S.Accesses = std::move(Accesses);
+  S.Value = std::move(V);
+  S.Ops = std::move(Ops);
+  S.Loc = Loc;
+  return S;
+}
+
+StmtValue assign(unsigned Target, const std::string &Op, ValueExpr E) {
+  StmtValue V;
+  V.Target = StmtValue::ArrayTarget;
+  V.TargetAccess = Target;
+  V.Op = Op;
+  V.Value = std::move(E);
+  return V;
+}
+
+std::vector<std::string> without(const std::vector<std::string> &D,
+                                 const std::string &X) {
+  std::vector<std::string> R;
+  for (const std::string &S : D)
+    if (S != X)
+      R.push_back(S);
+  return R;
+}
+
+/// Nests computing Scale[dims] = max(|Src|, tiny) / 127 over the reduction
+/// loop \p K, then Q = round(Src / Scale).
+std::vector<LoopNest> quantizeNests(Builder &B, const Operand &Src,
+                                    const std::string &Q,
+                                    const std::string &Scale,
+                                    const std::vector<std::string> &ScaleDims,
+                                    LoopNest Proto) {
+  const SourceLoc &Loc = B.N.Loc;
+  std::vector<std::string> Idx = ScaleDims.empty()
+                                     ? std::vector<std::string>{""}
+                                     : ScaleDims;
+  // Every dimension of Src not in the scale's is reduced over.
+  std::vector<std::string> Reduce;
+  for (const std::string &D : Src.Dims)
+    if (std::find(ScaleDims.begin(), ScaleDims.end(), D) == ScaleDims.end())
+      Reduce.push_back(D);
+  std::map<Precision, OpCounts> MaxOps, FinOps, QOps;
+  MaxOps[Precision::F32].Calls["fmax"] = 1;
+  MaxOps[Precision::F32].Calls["fabs"] = 1;
+  FinOps[Precision::F32].Calls["fmax"] = 1;
+  FinOps[Precision::F32].Divs = 1;
+  QOps[Precision::F32].Divs = 1;
+  QOps[Precision::F32].Calls["round"] = 1;
+
+  Stmt Init = stmtOf({B.access(Scale, Idx, false, true)},
+                     assign(0, "=", ValueExpr::floatLit(0)), {}, Loc);
+  Stmt Max = stmtOf(
+      {B.access(Scale, Idx, true, true), B.access(Src.Array, Src.Dims, true, false)},
+      assign(0, "=",
+             ValueExpr::call("std::fmax",
+                             {ValueExpr::load(0),
+                              ValueExpr::call("std::fabs", {ValueExpr::load(1)})})),
+      MaxOps, Loc);
+  Stmt Fin = stmtOf(
+      {B.access(Scale, Idx, true, true)},
+      assign(0, "=",
+             ValueExpr::binary("/",
+                               ValueExpr::call("std::fmax",
+                                               {ValueExpr::load(0),
+                                                ValueExpr::floatLit(1e-30)}),
+                               ValueExpr::floatLit(127))),
+      FinOps, Loc);
+  std::vector<Node> Body;
+  Body.push_back(Node::stmt(std::move(Init)));
+  Body.push_back(B.nestIn(Reduce, {Node::stmt(std::move(Max))}));
+  Body.push_back(Node::stmt(std::move(Fin)));
+
+  LoopNest S1 = Proto;
+  if (ScaleDims.empty()) {
+    // A per-tensor scale: one iteration of a loop of its own holds it.
+    Loop One;
+    One.IV = "q";
+    One.First = Bound::single(AffineExpr(0));
+    One.Last = Bound::single(AffineExpr(0));
+    One.Loc = Loc;
+    One.Body = std::move(Body);
+    S1.Root = std::move(One);
+  } else {
+    S1.Root = std::move(B.nestIn(ScaleDims, std::move(Body)).loop());
+  }
+
+  Stmt Quant = stmtOf(
+      {B.access(Q, Src.Dims, false, true), B.access(Src.Array, Src.Dims, true, false),
+       B.access(Scale, Idx, true, false)},
+      assign(0, "=",
+             ValueExpr::cast("signed char",
+                             ValueExpr::call("std::lrint",
+                                             {ValueExpr::binary(
+                                                 "/", ValueExpr::load(1),
+                                                 ValueExpr::load(2))}))),
+      QOps, Loc);
+  LoopNest S2 = Proto;
+  S2.Root = std::move(B.nestIn(Src.Dims, {Node::stmt(std::move(Quant))}).loop());
+  return {std::move(S1), std::move(S2)};
+}
+
+std::vector<LoopNest> convertNests(Builder &B, const Operand &Src,
+                                   const std::string &To, LoopNest Proto) {
+  std::map<Precision, OpCounts> Ops; // a conversion, not arithmetic
+  Stmt Conv = stmtOf(
+      {B.access(To, Src.Dims, false, true), B.access(Src.Array, Src.Dims, true, false)},
+      assign(0, "=", ValueExpr::cast("rl_bf16", ValueExpr::load(1))), Ops,
+      B.N.Loc);
+  LoopNest S = Proto;
+  S.Root = std::move(B.nestIn(Src.Dims, {Node::stmt(std::move(Conv))}).loop());
+  return {std::move(S)};
+}
+
+} // namespace
+
+/// Precondition: the program is one untransformed nest that is an f32
+/// contraction (recognizeContraction); scales name its operands with a
+/// granularity they have (row: L has an M loop; col: R has an N loop).
+/// Numerics change by design: the manifest gives each precision its own
+/// tolerance.
+llvm::Expected<std::string> roofline::quantize(Program &P,
+                                               const TransformRecord &R) {
+  if (!P.Applied.empty())
+    return transformError("quantize must be the first record of a schedule");
+  if (!P.Source)
+    return transformError("the nest is not a contraction (gemm, gemv, "
+                          "batched gemm)");
+  if (P.Nests.size() != 1)
+    return transformError("the program has several nests");
+  const ContractionInfo &C = *P.Source;
+  if (C.Elem != Precision::F32)
+    return transformError("the contraction is not f32");
+  std::string LG = C.M.empty() ? "tensor" : "row", RG = "tensor";
+  for (const auto &[Arr, Gran] : R.Scales) {
+    if (Arr == C.L.Array) {
+      if (Gran == "col" || (Gran == "row" && C.M.empty()))
+        return transformError("'" + Arr + "' has no " + Gran + " scale");
+      LG = Gran;
+    } else if (Arr == C.R.Array) {
+      if (Gran == "row" || (Gran == "col" && C.N.empty()))
+        return transformError("'" + Arr + "' has no " + Gran + " scale");
+      RG = Gran;
+    } else {
+      return transformError("'" + Arr + "' is not an operand (" + C.L.Array +
+                            ", " + C.R.Array + ")");
+    }
+  }
+
+  LoopNest Proto = P.Nests.front().Nest;
+  LoopNest Main = Proto;
+  Main.Arrays.clear();
+  Main.Sem.Scalars.clear();
+  for (const Array &A : Proto.Arrays)
+    if (A.Name == C.Out.Array || A.Name == C.L.Array || A.Name == C.R.Array)
+      Main.Arrays.push_back(A);
+  // Epilogue arrays too.
+  for (const Stmt &S : C.Epilogue)
+    for (const Access &A : S.Accesses)
+      if (!Main.findArray(A.ArrayName) && Proto.findArray(A.ArrayName))
+        Main.Arrays.push_back(*Proto.findArray(A.ArrayName));
+  Builder B{C, Main};
+  const Array *LA = Proto.findArray(C.L.Array), *RA = Proto.findArray(C.R.Array);
+
+  QuantPlan Q;
+  Q.Precision = R.Precision;
+  Q.C = C;
+  std::vector<LoopNest> Prologue;
+  std::string Lx, Rx, Ls, Rs;
+  std::vector<std::string> LsDims, RsDims;
+  bool Int8 = R.Precision == "int8";
+  if (Int8) {
+    Q.LGran = LG;
+    Q.RGran = RG;
+    Lx = C.L.Array + "_q";
+    Rx = C.R.Array + "_q";
+    Ls = C.L.Array + "_scale";
+    Rs = C.R.Array + "_scale";
+    if (LG == "row")
+      LsDims = without(C.L.Dims, C.K);
+    if (RG == "col")
+      RsDims = without(C.R.Dims, C.K);
+    B.addArray(Lx, Precision::I8, "signed char", LA->Extents);
+    B.addArray(Rx, Precision::I8, "signed char", RA->Extents);
+    B.addArray(Ls, Precision::F32, "float", B.extentsOver(LsDims));
+    B.addArray(Rs, Precision::F32, "float", B.extentsOver(RsDims));
+    Q.Prepared = {Lx, Ls};
+    LoopNest PP = Main;
+    Builder PB{C, PP};
+    Q.Prepare = quantizeNests(PB, C.L, Lx, Ls, LsDims, Main);
+    Prologue = quantizeNests(B, C.R, Rx, Rs, RsDims, Main);
+  } else {
+    Q.LGran = Q.RGran = "";
+    Lx = C.L.Array + "_bf16";
+    Rx = C.R.Array + "_bf16";
+    B.addArray(Lx, Precision::BF16, "rl_bf16", LA->Extents);
+    B.addArray(Rx, Precision::BF16, "rl_bf16", RA->Extents);
+    Q.Prepared = {Lx};
+    Q.Prepare = convertNests(B, C.L, Lx, Main);
+    Prologue = convertNests(B, C.R, Rx, Main);
+  }
+
+  // The main nest: batch, M, N loops; acc; the K loop; the store; epilogue.
+  const std::string Acc = "acc";
+  ScalarVar AV;
+  AV.Name = Acc;
+  AV.CType = Int8 ? "int" : "float";
+  AV.Kind = ScalarVar::Local;
+  Main.Sem.Scalars.push_back(AV);
+  StmtValue Decl;
+  Decl.Target = StmtValue::ScalarDecl;
+  Decl.Scalar = Acc;
+  Decl.Op = "=";
+  Decl.Value = Int8 ? ValueExpr::intLit(0) : ValueExpr::floatLit(0);
+  Stmt DeclS = stmtOf({}, Decl, {}, Main.Loc);
+
+  std::map<Precision, OpCounts> MacOps;
+  MacOps[Int8 ? Precision::I8 : Precision::BF16].Macs = 1;
+  StmtValue Upd;
+  Upd.Target = StmtValue::ScalarTarget;
+  Upd.Scalar = Acc;
+  Upd.Op = "+=";
+  ValueExpr LV = ValueExpr::load(0), RV = ValueExpr::load(1);
+  if (!Int8) {
+    LV = ValueExpr::cast("float", LV);
+    RV = ValueExpr::cast("float", RV);
+  }
+  Upd.Value = ValueExpr::binary("*", LV, RV);
+  Stmt UpdS = stmtOf({B.access(Lx, C.L.Dims, true, false),
+                      B.access(Rx, C.R.Dims, true, false)},
+                     Upd, MacOps, Main.Loc);
+
+  std::vector<Access> StoreAcc{
+      B.access(C.Out.Array, C.Out.Dims, !C.InitZero, true)};
+  ValueExpr SV = Int8 ? ValueExpr::cast("float", ValueExpr::scalar(Acc))
+                      : ValueExpr::scalar(Acc);
+  std::map<Precision, OpCounts> StoreOps;
+  if (Int8) {
+    StoreAcc.push_back(B.access(Ls, LsDims.empty() ? std::vector<std::string>{""}
+                                                   : LsDims,
+                                true, false));
+    StoreAcc.push_back(B.access(Rs, RsDims.empty() ? std::vector<std::string>{""}
+                                                   : RsDims,
+                                true, false));
+    SV = ValueExpr::binary("*", ValueExpr::binary("*", SV, ValueExpr::load(1)),
+                           ValueExpr::load(2));
+    StoreOps[Precision::F32].Muls = 2;
+  }
+  if (!C.InitZero)
+    StoreOps[Precision::F32].Adds += 1;
+  Stmt Store = stmtOf(StoreAcc, assign(0, C.InitZero ? "=" : "+=", SV),
+                      StoreOps, Main.Loc);
+
+  std::vector<std::string> Outer = C.Batch;
+  Outer.push_back(C.M);
+  if (!C.N.empty())
+    Outer.push_back(C.N);
+  std::vector<Node> Body;
+  Body.push_back(Node::stmt(std::move(DeclS)));
+  Body.push_back(B.nestIn({C.K}, {Node::stmt(std::move(UpdS))}));
+  Body.push_back(Node::stmt(std::move(Store)));
+  for (const Stmt &E : C.Epilogue)
+    Body.push_back(Node::stmt(E));
+  for (const ScalarVar &V : Proto.Sem.Scalars)
+    if (V.Kind == ScalarVar::Local)
+      Main.Sem.Scalars.push_back(V);
+  Main.Root = std::move(B.nestIn(Outer, std::move(Body)).loop());
+
+  // The prologue nests use only their own arrays.
+  P.Nests.clear();
+  for (LoopNest &X : Prologue) {
+    X.Arrays = Main.Arrays;
+    X.Sem = Main.Sem;
+    pruneArrays(X);
+    KernelNest K;
+    K.Nest = std::move(X);
+    P.Nests.push_back(std::move(K));
+  }
+  for (LoopNest &X : Q.Prepare) {
+    X.Arrays = Main.Arrays;
+    X.Sem = Main.Sem;
+    pruneArrays(X);
+  }
+  pruneArrays(Main);
+  KernelNest K;
+  K.Nest = std::move(Main);
+  P.Nests.push_back(std::move(K));
+  std::string Why = C.kind() + " " + C.Out.Array + " += " + C.L.Array + " * " +
+                    C.R.Array + " in " + R.Precision;
+  if (Int8)
+    Why += " (" + C.L.Array + " per " + LG + ", " + C.R.Array + " per " + RG +
+           ", int32 accumulation)";
+  else
+    Why += " (f32 accumulation)";
+  P.Quant = std::move(Q);
+  return Why;
+}

@@ -1,0 +1,369 @@
+#!/usr/bin/env python3
+"""Validate roofline-lint's cache model against valgrind's cachegrind.
+
+For each classic kernel (the seed's gemm in ijk and ikj order, gemv and its
+transpose, 2-D and 3-D stencils, triad) at a size whose data fits the last-
+level cache and one beyond it, this script
+
+  1. writes the kernel as a small C program (line-aligned global arrays, a
+     flush of twice the LL size before the kernel so it starts cold),
+  2. asks roofline-lint (--machine, --format=json) for the cache model's
+     predicted fetches of the last-level cache and of L1,
+  3. runs it under `valgrind --tool=cachegrind` with --D1 and --LL set from
+     the machine file's L1 and last-level cache, and reads the kernel
+     function's D1 and LL misses (reads + writes) times the line size,
+
+and prints the table (also written to --out). cachegrind simulates only two
+data levels (D1 and LL, write-allocate, LRU, no write-backs), so the
+comparison is of fetches: predicted fetch bytes, which include write-
+allocates and exclude write-backs, against misses x line size. The machine
+file has no associativity; --d1-assoc / --ll-assoc give it (defaults: the
+Zen 3 parts of epyc-7763: 8-way L1D, 16-way L3).
+
+Usage: scripts/cachegrind-compare.py [--tool build/bin/roofline-lint]
+           [--machine epyc-7763] [--out docs/results/cachegrind.txt]
+           [--only gemm,triad] [--keep DIR]
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BAR = 0.15  # the accuracy bar: within 15% of cachegrind
+
+# name, description, C body of kernel(), array declarations, sizes
+# (macro -> value) per case. Arrays are globals aligned to 64 bytes.
+KERNELS = {
+    "gemm-ijk": dict(
+        desc="C[i][j] += A[i][k]*B[k][j], k innermost (the seed's tri-loop)",
+        arrays="float A[N][K], B[K][M], C[N][M];",
+        body="""
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < M; ++j)
+      for (int k = 0; k < K; ++k)
+        C[i][j] += A[i][k] * B[k][j];""",
+    ),
+    "gemm-ikj": dict(
+        desc="the same loops in ikj order: B and C walked along rows",
+        arrays="float A[N][K], B[K][M], C[N][M];",
+        body="""
+  for (int i = 0; i < N; ++i)
+    for (int k = 0; k < K; ++k)
+      for (int j = 0; j < M; ++j)
+        C[i][j] += A[i][k] * B[k][j];""",
+    ),
+    "gemv": dict(
+        desc="y[i] += A[i][j]*x[j], A walked along rows",
+        arrays="float A[N][N], x[N], y[N];",
+        body="""
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j)
+      y[i] += A[i][j] * x[j];""",
+    ),
+    "gemv-t": dict(
+        desc="y[j] += A[i][j]*x[i] with i innermost: A walked down columns",
+        arrays="float A[N][N], x[N], y[N];",
+        body="""
+  for (int j = 0; j < N; ++j)
+    for (int i = 0; i < N; ++i)
+      y[j] += A[i][j] * x[i];""",
+    ),
+    "stencil-2d": dict(
+        desc="5-point Jacobi sweep, out = f(in)",
+        arrays="float in[N][N], out[N][N];",
+        body="""
+  for (int i = 1; i < N - 1; ++i)
+    for (int j = 1; j < N - 1; ++j)
+      out[i][j] = 0.25f * (in[i - 1][j] + in[i + 1][j] + in[i][j - 1] +
+                           in[i][j + 1]);""",
+    ),
+    "stencil-3d": dict(
+        desc="7-point Jacobi sweep",
+        arrays="float in[N][N][N], out[N][N][N];",
+        body="""
+  for (int i = 1; i < N - 1; ++i)
+    for (int j = 1; j < N - 1; ++j)
+      for (int k = 1; k < N - 1; ++k)
+        out[i][j][k] = 0.125f * (in[i - 1][j][k] + in[i + 1][j][k] +
+                                 in[i][j - 1][k] + in[i][j + 1][k] +
+                                 in[i][j][k - 1] + in[i][j][k + 1] +
+                                 2.0f * in[i][j][k]);""",
+    ),
+    "triad": dict(
+        desc="a[i] = b[i] + s*c[i] (STREAM)",
+        arrays="float a[N], b[N], c[N];",
+        body="""
+  for (int i = 0; i < N; ++i)
+    a[i] = b[i] + 3.0f * c[i];""",
+    ),
+}
+
+# (kernel, sizes, label): one size inside the 32 MiB LL, one beyond it.
+CASES = [
+    ("gemm-ijk", dict(N=200, K=200, M=200), "inside"),
+    ("gemm-ijk", dict(N=4, K=3072, M=3072), "beyond"),
+    ("gemm-ikj", dict(N=200, K=200, M=200), "inside"),
+    ("gemm-ikj", dict(N=4, K=3072, M=3072), "beyond"),
+    ("gemv", dict(N=1024), "inside"),
+    ("gemv", dict(N=4096), "beyond"),
+    ("gemv-t", dict(N=1024), "inside"),
+    ("gemv-t", dict(N=4096), "beyond"),
+    # The same beyond the LL without a power-of-two row: N = 4096 maps a
+    # column onto 1/256 of the LL's sets (conflict misses, not modelled).
+    ("gemv-t", dict(N=4000), "beyond"),
+    ("stencil-2d", dict(N=1024), "inside"),
+    ("stencil-2d", dict(N=4096), "beyond"),
+    ("stencil-3d", dict(N=100), "inside"),
+    ("stencil-3d", dict(N=256), "beyond"),
+    ("triad", dict(N=1 << 20), "inside"),
+    ("triad", dict(N=1 << 23), "beyond"),
+]
+
+PROGRAM = """\
+/* Generated by scripts/cachegrind-compare.py: {name}, {sizes}. */
+#include <stdio.h>
+{defines}
+#define FLUSH_BYTES {flush}
+
+__attribute__((aligned(64))) {arrays}
+__attribute__((aligned(64))) static char Flush[FLUSH_BYTES];
+
+__attribute__((noinline)) void kernel(void) {{{body}
+}}
+
+/* Streams twice the LL through the caches so the kernel starts cold. */
+__attribute__((noinline)) void flush(void) {{
+  for (long p = 0; p < FLUSH_BYTES; p += 64)
+    Flush[p] += 1;
+}}
+
+__attribute__((noinline)) void init(void) {{
+  float *p;
+{inits}
+}}
+
+int main(void) {{
+  init();
+  flush();
+  kernel();
+  printf("%g\\n", (double){probe});
+  return 0;
+}}
+"""
+
+
+def machine_geometry(name):
+    """The machine file's L1 and last-level cache: (name, size, line)."""
+    path = os.path.join(ROOT, "machines", name + ".yaml")
+    if not os.path.exists(path):
+        path = name
+    text = open(path).read()
+    line = int(re.search(r"^line_bytes:\s*(\d+)", text, re.M).group(1))
+    levels = []
+    for m in re.finditer(r"-\s*\{([^}]*)\}", text):
+        fields = dict(
+            (k.strip(), v.strip())
+            for k, v in (kv.split(":", 1) for kv in m.group(1).split(",")))
+        if "size" in fields:
+            levels.append((fields["name"], int(float(fields["size"])),
+                           int(fields.get("line_bytes", line))))
+    if not levels:
+        sys.exit("machine %s has no cache sizes" % name)
+    # Machine files list main memory first, then caches towards the core.
+    return levels[0], levels[-1], os.path.basename(path)
+
+
+def arrays_of(decl):
+    """[(name, dims)] of "float A[N][K], B[K][M];"."""
+    out = []
+    for part in decl.rstrip(";").replace("float", "").split(","):
+        part = part.strip()
+        name = part.split("[")[0]
+        dims = re.findall(r"\[(\w+)\]", part)
+        out.append((name, dims))
+    return out
+
+
+def program(name, sizes, flush_bytes):
+    k = KERNELS[name]
+    arrs = arrays_of(k["arrays"])
+    inits = []
+    for a, dims in arrs:
+        count = "*".join("(long)%s" % d for d in dims)
+        inits.append("  p = (float *)%s;\n  for (long q = 0; q < %s; ++q)\n"
+                     "    p[q] = (float)(q %% 7) * 0.5f;" % (a, count))
+    first = arrs[0][0]
+    probe = first + "".join("[1]" for _ in arrs[0][1])
+    return PROGRAM.format(
+        name=name, sizes=sizes,
+        defines="\n".join("#define %s %d" % kv for kv in sizes.items()),
+        flush=flush_bytes, arrays=k["arrays"], body=k["body"],
+        inits="\n".join(inits), probe=probe)
+
+
+def predict(tool, src, machine):
+    out = subprocess.run(
+        [tool, "--machine=" + machine, "--format=json", "--no-source", src],
+        capture_output=True, text=True)
+    if out.returncode not in (0, 1):
+        raise RuntimeError("roofline-lint failed: " + out.stderr)
+    doc = json.loads(out.stdout)
+    for n in doc["nests"]:
+        if n["function"] == "kernel":
+            cache = n.get("cache", {})
+            levels = {l["name"]: l for l in cache.get("levels", [])}
+            if not levels:
+                raise RuntimeError("no cache numbers: %s" %
+                                   cache.get("why_not", "?"))
+            return levels
+    raise RuntimeError("kernel() not analyzed")
+
+
+def cachegrind(exe, d1, ll, assoc_d1, assoc_ll, workdir):
+    outfile = os.path.join(workdir, "cachegrind.out")
+    cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=yes",
+           "--cachegrind-out-file=" + outfile,
+           "--I1=32768,8,64",
+           "--D1=%d,%d,%d" % (d1[1], assoc_d1, d1[2]),
+           "--LL=%d,%d,%d" % (ll[1], assoc_ll, ll[2]), exe]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise RuntimeError("cachegrind failed: " + run.stderr[-2000:])
+    events, totals, fn = None, {}, None
+    for line in open(outfile):
+        line = line.strip()
+        if line.startswith("events:"):
+            events = line.split()[1:]
+        elif line.startswith("fn="):
+            fn = line[3:]
+        elif fn == "kernel" and line and line[0].isdigit():
+            vals = [int(v) for v in line.split()[1:]]
+            for e, v in zip(events, vals):
+                totals[e] = totals.get(e, 0) + v
+    if not totals:
+        raise RuntimeError("no counts for kernel() in " + outfile)
+    return totals
+
+
+def mb(b):
+    return "%.2f" % (b / 1e6)
+
+
+def err(p, c):
+    return (p - c) / c if c else float("inf")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tool", default=os.environ.get(
+        "ROOFLINE_LINT", os.path.join(ROOT, "build", "bin", "roofline-lint")))
+    ap.add_argument("--machine", default="epyc-7763")
+    ap.add_argument("--d1-assoc", type=int, default=8)
+    ap.add_argument("--ll-assoc", type=int, default=16)
+    ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "docs", "results",
+                                                  "cachegrind.txt"))
+    ap.add_argument("--only", default="", help="comma-separated kernels")
+    ap.add_argument("--keep", default="", help="keep the programs here")
+    args = ap.parse_args()
+    if not shutil.which("valgrind"):
+        sys.exit("valgrind not found (apt-get install valgrind)")
+    if not os.path.exists(args.tool):
+        sys.exit("roofline-lint not found at %s (--tool)" % args.tool)
+    ll, d1, mfile = machine_geometry(args.machine)
+    only = set(filter(None, args.only.split(",")))
+    work = args.keep or tempfile.mkdtemp(prefix="cachegrind-")
+    os.makedirs(work, exist_ok=True)
+
+    rows = []
+    for name, sizes, label in CASES:
+        if only and name not in only:
+            continue
+        tag = name + "-" + "x".join(str(v) for v in sizes.values())
+        src = os.path.join(work, tag + ".c")
+        exe = os.path.join(work, tag)
+        with open(src, "w") as f:
+            f.write(program(name, sizes, 2 * ll[1]))
+        subprocess.run([args.cc, "-O1", "-o", exe, src], check=True)
+        t0 = time.time()
+        try:
+            levels = predict(args.tool, src, args.machine)
+            cg = cachegrind(exe, d1, ll, args.d1_assoc, args.ll_assoc, work)
+        except RuntimeError as e:
+            print("%-11s %-16s error: %s" % (name, tag, e), file=sys.stderr)
+            continue
+        line = ll[2]
+        cg_ll = (cg.get("DLmr", 0) + cg.get("DLmw", 0)) * line
+        cg_d1 = (cg.get("D1mr", 0) + cg.get("D1mw", 0)) * d1[2]
+        p_ll = levels[ll[0]]["fetch_bytes"]
+        p_d1 = levels[d1[0]]["fetch_bytes"]
+        foot = sum(
+            4 * eval("*".join(str(sizes.get(d, d)) for d in dims) or "1")
+            for _, dims in arrays_of(KERNELS[name]["arrays"]))
+        rows.append(dict(kernel=name, size=" ".join(
+            "%s=%d" % kv for kv in sizes.items()), where=label, foot=foot,
+            p_ll=p_ll, cg_ll=cg_ll, p_d1=p_d1, cg_d1=cg_d1,
+            secs=time.time() - t0))
+        r = rows[-1]
+        print("%-11s %-22s %-6s LL pred %9s MB cg %9s MB (%+6.1f%%)  "
+              "D1 pred %9s MB cg %9s MB (%+6.1f%%)" %
+              (name, r["size"], label, mb(p_ll), mb(cg_ll),
+               100 * err(p_ll, cg_ll), mb(p_d1), mb(cg_d1),
+               100 * err(p_d1, cg_d1)), flush=True)
+
+    hdr = [
+        "Cache model vs cachegrind: predicted fetches vs misses x line size",
+        "",
+        "Geometry from machines/%s: D1 = %s %d KiB (%d-way, %d B lines), "
+        "LL = %s %d MiB (%d-way, %d B lines);" %
+        (mfile, d1[0], d1[1] // 1024, args.d1_assoc, d1[2], ll[0],
+         ll[1] // 1048576, args.ll_assoc, ll[2]),
+        "associativity is not in the machine file (Zen 3: 8-way L1D, 16-way "
+        "L3). cachegrind %s, programs built with `%s -O1`," %
+        (subprocess.run(["valgrind", "--version"], capture_output=True,
+                        text=True).stdout.strip(), args.cc),
+        "the kernel's own counts only (the caches are flushed before it). "
+        "Predicted = roofline-lint",
+        "--machine=%s --format=json: nests[kernel].cache.levels[].fetch_bytes "
+        "(read misses and" % args.machine,
+        "write-allocates; write-backs are not compared: cachegrind does not "
+        "simulate them).",
+        "Bar: LL within %d%%." % round(100 * BAR),
+        "",
+        "%-11s %-20s %-6s %9s | %10s %10s %7s %4s | %10s %10s %7s" %
+        ("kernel", "size", "fits", "data MB", "LL pred MB", "LL cg MB",
+         "LL err", "bar", "D1 pred MB", "D1 cg MB", "D1 err"),
+    ]
+    body = []
+    inside = 0
+    for r in rows:
+        e = err(r["p_ll"], r["cg_ll"])
+        ok = abs(e) <= BAR
+        inside += ok
+        body.append("%-11s %-20s %-6s %9s | %10s %10s %+6.1f%% %4s | %10s "
+                    "%10s %+6.1f%%" %
+                    (r["kernel"], r["size"], r["where"], mb(r["foot"]),
+                     mb(r["p_ll"]), mb(r["cg_ll"]), 100 * e,
+                     "ok" if ok else "MISS", mb(r["p_d1"]), mb(r["cg_d1"]),
+                     100 * err(r["p_d1"], r["cg_d1"])))
+    summary = ["", "%d of %d cases within %d%% at the last level." %
+               (inside, len(rows), round(100 * BAR))]
+    text = "\n".join(hdr + body + summary) + "\n"
+    print()
+    print(text)
+    if args.out and not only:
+        os.makedirs(os.path.dirname(args.out), exist_ok=True)
+        with open(args.out, "w") as f:
+            f.write(text)
+        print("written to", args.out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+#define COLS 64

@@ -1,0 +1,145 @@
+// Nests the differential test emits, builds and checks: every variant of
+// each against the double-precision reference (scripts/check-cpu-variants.py,
+// test/CodeGen/differential.test). Sizes are arguments so that the checker
+// can sweep them.
+#include <cmath>
+#include <vector>
+
+// gemm, row-major, C cleared first (beta = 0).
+void gemm(int M, int N, int K, const float *A, const float *B, float *C) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      C[i * N + j] = 0;
+      for (int k = 0; k < K; ++k)
+        C[i * N + j] += A[i * K + k] * B[k * N + j];
+    }
+}
+
+// gemm accumulating into C (beta = 1), loops in ikj order.
+void gemm_acc(int M, int N, int K, const float *A, const float *B, float *C) {
+  for (int i = 0; i < M; ++i)
+    for (int k = 0; k < K; ++k)
+      for (int j = 0; j < N; ++j)
+        C[i * N + j] += A[i * K + k] * B[k * N + j];
+}
+
+// C = A * Bt^T with a scalar accumulator: B is stored transposed.
+void gemm_nt(int M, int N, int K, const float *A, const float *Bt, float *C) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float acc = 0;
+      for (int k = 0; k < K; ++k)
+        acc += A[i * K + k] * Bt[j * K + k];
+      C[i * N + j] = acc;
+    }
+}
+
+// Batched gemm.
+void bgemm(int Bn, int M, int N, int K, const float *A, const float *B,
+           float *C) {
+  for (int b = 0; b < Bn; ++b)
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j) {
+        C[(b * M + i) * N + j] = 0;
+        for (int k = 0; k < K; ++k)
+          C[(b * M + i) * N + j] +=
+              A[(b * M + i) * K + k] * B[(b * K + k) * N + j];
+      }
+}
+
+// gemv, and its transpose (axpy form).
+void gemv(int M, int K, const float *A, const float *x, float *y) {
+  for (int i = 0; i < M; ++i) {
+    y[i] = 0;
+    for (int k = 0; k < K; ++k)
+      y[i] += A[i * K + k] * x[k];
+  }
+}
+
+void gemv_t(int M, int N, const float *A, const float *x, float *y) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j)
+      y[j] += A[i * N + j] * x[i];
+}
+
+// A layer: gemm, then bias and ReLU (the epilogue fuses into the gemm).
+void dense_relu(int M, int N, int K, const float *A, const float *W,
+                const float *bias, float *C) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      C[i * N + j] = 0;
+      for (int k = 0; k < K; ++k)
+        C[i * N + j] += A[i * K + k] * W[k * N + j];
+    }
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j)
+      C[i * N + j] = std::fmax(C[i * N + j] + bias[j], 0.0f);
+}
+
+// An elementwise chain through temporaries local to the function.
+void chain4(int n, const float *x, float *y) {
+  std::vector<float> t1(n), t2(n), t3(n);
+  for (int i = 0; i < n; ++i)
+    t1[i] = x[i] * 1.5f + 0.25f;
+  for (int i = 0; i < n; ++i)
+    t2[i] = std::fmax(t1[i], -0.5f);
+  for (int i = 0; i < n; ++i)
+    t3[i] = t2[i] * t2[i] - t1[i];
+  for (int i = 0; i < n; ++i)
+    y[i] = t3[i] / (1.0f + std::fabs(t2[i]));
+}
+
+// 2-D five-point stencil.
+void jacobi(int N, int M, const float *A, float *B) {
+  for (int i = 1; i < N - 1; ++i)
+    for (int j = 1; j < M - 1; ++j)
+      B[i * M + j] = 0.2f * (A[i * M + j] + A[(i - 1) * M + j] +
+                             A[(i + 1) * M + j] + A[i * M + j - 1] +
+                             A[i * M + j + 1]);
+}
+
+// Column-order traversal that interchange fixes.
+void scale_cols(int N, int M, const float *A, float *B, float alpha) {
+  for (int j = 0; j < M; ++j)
+    for (int i = 0; i < N; ++i)
+      B[i * M + j] = alpha * A[i * M + j] + 1.0f;
+}
+
+// Lower-triangular matrix-vector product.
+void trmv(int N, const float *L, const float *x, float *y) {
+  for (int i = 0; i < N; ++i) {
+    y[i] = 0;
+    for (int j = 0; j <= i; ++j)
+      y[i] += L[i * N + j] * x[j];
+  }
+}
+
+// A dot product into a scalar of the caller.
+float dot(int n, const float *x, const float *y) {
+  float s = 0;
+  for (int i = 0; i < n; ++i)
+    s += x[i] * y[i];
+  return s;
+}
+
+// Integer gemv with int8 data (wraps around like the C it is).
+void gemv_i8(int M, int K, const signed char *A, const signed char *x,
+             int *y) {
+  for (int i = 0; i < M; ++i) {
+    y[i] = 0;
+    for (int k = 0; k < K; ++k)
+      y[i] += A[i * K + k] * x[k];
+  }
+}
+
+// Double precision, 3-D.
+void heat3d(int N, const double *A, double *B) {
+  for (int i = 1; i < N - 1; ++i)
+    for (int j = 1; j < N - 1; ++j)
+      for (int k = 1; k < N - 1; ++k)
+        B[(i * N + j) * N + k] =
+            A[(i * N + j) * N + k] * 0.4 +
+            0.1 * (A[((i - 1) * N + j) * N + k] + A[((i + 1) * N + j) * N + k] +
+                   A[(i * N + j - 1) * N + k] + A[(i * N + j + 1) * N + k] +
+                   A[(i * N + j) * N + k - 1] + A[(i * N + j) * N + k + 1]);
+}

@@ -1,0 +1,1 @@
+#define AXPY_N (1 << 20)

@@ -1,0 +1,191 @@
+//===- CacheModelTest.cpp - Strides, line use and layer conditions --------===//
+
+#include "roofline/Analysis/CacheModel.h"
+
+#include "NestBuilder.h"
+
+#include <gtest/gtest.h>
+
+using namespace roofline;
+using namespace roofline::testing;
+
+namespace {
+
+/// The Xeon 8380's caches, one instance each.
+CacheConfig xeon() {
+  CacheConfig C;
+  C.Levels = {{"L1", 49152, 64}, {"L2", 1310720, 64}, {"L3", 62914560, 64}};
+  C.WriteAllocate = true;
+  return C;
+}
+
+CacheAnalysis run(const LoopNest &N, const CacheConfig &Cfg = xeon()) {
+  llvm::Expected<NestCounts> C = analyzeNest(N);
+  if (!C) {
+    ADD_FAILURE() << llvm::toString(C.takeError());
+    return {};
+  }
+  llvm::Expected<CacheAnalysis> A = analyzeCache(N, *C, Cfg);
+  if (!A) {
+    ADD_FAILURE() << llvm::toString(A.takeError());
+    return {};
+  }
+  return std::move(*A);
+}
+
+const AccessCacheInfo *find(const CacheAnalysis &A, const std::string &Text) {
+  for (const AccessCacheInfo &I : A.Accesses)
+    if (I.Text == Text)
+      return &I;
+  return nullptr;
+}
+
+const ReuseInfo *reuseAt(const AccessCacheInfo &I, const std::string &Loop) {
+  for (const ReuseInfo &R : I.Reuse)
+    if (R.Loop == Loop)
+      return &R;
+  return nullptr;
+}
+
+// The seed's section 5: A walked along a row uses every byte of a line, B
+// walked down a column 4 of 64.
+TEST(CacheModelTest, SeedCacheLineStory) {
+  CacheAnalysis A = run(gemmNest("ijk", 64, 64, 64));
+  const AccessCacheInfo *Acc = find(A, "A[i][k]"), *B = find(A, "B[k][j]"),
+                        *C = find(A, "C[i][j]");
+  ASSERT_TRUE(Acc && B && C);
+  EXPECT_EQ(Acc->Walk, "unit");
+  EXPECT_EQ(*Acc->StrideBytes.back(), 4);
+  EXPECT_EQ(*Acc->BytesUsedPerLine, 64);
+  EXPECT_EQ(B->Walk, "column");
+  EXPECT_EQ(*B->StrideBytes.back(), 256); // 64 floats apart
+  EXPECT_EQ(*B->BytesUsedPerLine, 4);
+  EXPECT_EQ(C->Walk, "invariant");
+  // Strides in the outer loops too: B moves one float per j, none per i.
+  EXPECT_EQ(*B->StrideBytes[0], 0);
+  EXPECT_EQ(*B->StrideBytes[1], 4);
+}
+
+// ijk at N = 1024: B's column (1024 lines) plus A's row and C's line is
+// 68 KiB: beyond L1, so L1 refetches B every j; L2 keeps it for the next j;
+// all of B (4 MiB) is reused across i only in L3.
+TEST(CacheModelTest, GemmIjkLayerConditions) {
+  const double N = 1024;
+  CacheAnalysis A = run(gemmNest("ijk", 1024, 1024, 1024));
+  ASSERT_EQ(A.Levels.size(), 3u);
+  const AccessCacheInfo *B = find(A, "B[k][j]");
+  const ReuseInfo *J = reuseAt(*B, "j"), *I = reuseAt(*B, "i");
+  ASSERT_TRUE(J && I);
+  EXPECT_EQ(J->Kind, ReuseKind::Spatial);
+  EXPECT_EQ(J->Iterations, 15u);
+  EXPECT_EQ(*J->DistanceBytes, (64 + 1024 + 1) * 64.0);
+  EXPECT_EQ(J->DistanceFormula, "68*K + 64");
+  EXPECT_EQ(J->Fits, (std::vector<bool>{false, true, true}));
+  EXPECT_EQ(I->Kind, ReuseKind::Temporal);
+  EXPECT_EQ(I->Fits, (std::vector<bool>{false, false, true}));
+
+  // L1 misses: A's row per (i, j), B every access, C once per (i, j).
+  EXPECT_DOUBLE_EQ(A.Levels[0].FetchBytes, 64 * (N * N * 64 + N * N * N + N * N));
+  // L2: per i, A's row, all of B, C's row.
+  EXPECT_DOUBLE_EQ(A.Levels[1].FetchBytes, 64 * N * (64 + N * N / 16 + 64));
+  // L3: everything once; C written back once.
+  EXPECT_DOUBLE_EQ(A.Levels[2].FetchBytes, 3 * N * N * 4);
+  EXPECT_DOUBLE_EQ(A.Levels[2].WritebackBytes, N * N * 4);
+  EXPECT_DOUBLE_EQ(*A.MainMemoryBytes, 4 * N * N * 4);
+}
+
+// ikj: B and C unit stride; C's row is reused across k in L1 (C's and B's
+// rows and A's line: 8,256 B).
+TEST(CacheModelTest, GemmIkjIsUnitStride) {
+  const double N = 1024;
+  CacheAnalysis A = run(gemmNest("ikj", 1024, 1024, 1024));
+  EXPECT_EQ(find(A, "B[k][j]")->Walk, "unit");
+  EXPECT_EQ(find(A, "A[i][k]")->Walk, "invariant");
+  const ReuseInfo *K = reuseAt(*find(A, "C[i][j]"), "k");
+  ASSERT_TRUE(K);
+  EXPECT_EQ(*K->DistanceBytes, (64 + 64 + 1) * 64.0);
+  EXPECT_EQ(K->Fits, (std::vector<bool>{true, true, true}));
+  // L1 misses per i: C's row, all of B, A's row.
+  EXPECT_DOUBLE_EQ(A.Levels[0].FetchBytes, 64 * N * (64 + N * N / 16 + 64));
+  EXPECT_DOUBLE_EQ(*A.MainMemoryBytes, 4 * N * N * 4);
+}
+
+// Beyond the last level: B (4 MiB) does not fit a 1 MiB cache, so it is
+// fetched once per i.
+TEST(CacheModelTest, GemmBeyondTheCache) {
+  CacheConfig Small;
+  Small.Levels = {{"LL", 1 << 20, 64}};
+  const double N = 1024;
+  CacheAnalysis A = run(gemmNest("ikj", 1024, 1024, 1024), Small);
+  EXPECT_DOUBLE_EQ(A.Levels[0].FetchBytes, 64 * N * (64 + N * N / 16 + 64));
+}
+
+// Triad streams: every line once; the written array is allocated and
+// written back.
+TEST(CacheModelTest, Triad) {
+  AffineExpr I = v("i");
+  const double N = 1 << 22;
+  LoopNest T = nest("triad", {{"N", 1 << 22}},
+                    {arr("a", Precision::F32, {v("N")}),
+                     arr("b", Precision::F32, {v("N")}),
+                     arr("c", Precision::F32, {v("N")})},
+                    upto("i", v("N"),
+                         {stmt({wr("a", {I}), rd("b", {I}), rd("c", {I})},
+                               mac())}));
+  CacheAnalysis A = run(T);
+  for (const CacheLevelTraffic &L : A.Levels) {
+    EXPECT_DOUBLE_EQ(L.FetchBytes, 3 * N * 4) << L.Name;
+    EXPECT_DOUBLE_EQ(L.WritebackBytes, N * 4) << L.Name;
+  }
+  CacheConfig NoWA = xeon();
+  NoWA.WriteAllocate = false;
+  EXPECT_DOUBLE_EQ(run(T, NoWA).Levels[2].FetchBytes, 2 * N * 4);
+}
+
+// 5-point stencil on 4096 x 4096 floats: three rows of `in` and one of
+// `out` (64 KiB) do not fit L1 but do fit L2: L1 reads each row of `in`
+// three times, L2 once.
+TEST(CacheModelTest, StencilRows) {
+  AffineExpr I = v("i"), J = v("j");
+  const double N = 4096;
+  LoopNest S = nest(
+      "jacobi", {{"N", 4096}},
+      {arr("out", Precision::F32, {v("N"), v("N")}),
+       arr("in", Precision::F32, {v("N"), v("N")})},
+      loop("i", k(1), v("N") - 2,
+           {loop("j", k(1), v("N") - 2,
+                 {stmt({wr("out", {I, J}), rd("in", {I - 1, J}),
+                        rd("in", {I + 1, J}), rd("in", {I, J - 1}),
+                        rd("in", {I, J + 1})},
+                       add())})}));
+  CacheAnalysis A = run(S);
+  const ReuseInfo *Ri = reuseAt(*find(A, "in[i - 1][j]"), "i");
+  ASSERT_TRUE(Ri);
+  EXPECT_EQ(Ri->Kind, ReuseKind::Group);
+  EXPECT_EQ(Ri->Iterations, 2u);
+  EXPECT_EQ(Ri->Fits, (std::vector<bool>{false, true, true}));
+  double Row = N / 16; // lines per row
+  double In1 = A.Levels[0].FetchBytes / 64 - (N - 2) * Row; // minus out
+  EXPECT_NEAR(In1, 3 * (N - 2) * Row, 0.01 * In1);
+  double In2 = A.Levels[1].FetchBytes / 64 - (N - 2) * Row;
+  EXPECT_NEAR(In2, N * Row, 0.01 * In2);
+}
+
+// Sizes without values: no numbers, but the conditions as formulas.
+TEST(CacheModelTest, SymbolicConditions) {
+  LoopNest G = gemmNest("ijk", 0, 0, 0);
+  for (Param &P : G.Params)
+    P.Value.reset();
+  CacheAnalysis A = run(G);
+  EXPECT_TRUE(A.Levels.empty());
+  EXPECT_FALSE(A.WhyNot.empty());
+  const ReuseInfo *J = reuseAt(*find(A, "B[k][j]"), "j");
+  ASSERT_TRUE(J);
+  EXPECT_FALSE(J->DistanceBytes);
+  EXPECT_EQ(J->DistanceFormula, "68*K + 64");
+  const ReuseInfo *I = reuseAt(*find(A, "B[k][j]"), "i");
+  ASSERT_TRUE(I);
+  EXPECT_EQ(I->DistanceFormula, "4*K*M + 4*K + 4*M");
+}
+
+} // namespace

@@ -1,0 +1,199 @@
+//===- GenRun.cpp - roofline-lint's code-generation mode ------------------===//
+
+#include "GenRun.h"
+
+#include "roofline/CodeGen/Units.h"
+#include "roofline/Transform/Schedule.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/WithColor.h"
+
+#include <algorithm>
+
+using namespace llvm;
+using namespace roofline;
+namespace tooling = clang::tooling;
+
+namespace {
+
+cl::OptionCategory &category() {
+  static cl::OptionCategory C("roofline-lint code generation options "
+                              "(docs/codegen.md)");
+  return C;
+}
+
+cl::opt<std::string> ScheduleOpt(
+    "schedule",
+    cl::desc("Apply a schedule to each nest: records separated by ';', e.g. "
+             "'tile(i,j,k:32); parallel(i_1)'. With --dump-ir prints IR'; "
+             "with --emit adds the variant 'scheduled'"),
+    cl::value_desc("records"), cl::cat(category()));
+cl::opt<std::string>
+    EmitDir("emit",
+            cl::desc("Write kernel variants, their references and "
+                     "manifest.json for each nest to DIR/<unit>/"),
+            cl::value_desc("DIR"), cl::cat(category()));
+cl::list<std::string> VariantsOpt(
+    "variants",
+    cl::desc("Variants to emit (default all): naive, interchanged, tiled, "
+             "parallel, fused, int8, bf16, scheduled"),
+    cl::CommaSeparated, cl::value_desc("list"), cl::cat(category()));
+cl::opt<bool> IRValues("ir-values",
+                       cl::desc("With --dump-ir: also print what each "
+                                "statement computes"),
+                       cl::cat(category()));
+cl::list<std::string> NestOpt(
+    "nest",
+    cl::desc("Only the nests of this function (NAME, or NAME:LINE for one "
+             "nest); repeatable"),
+    cl::value_desc("name[:line]"), cl::cat(category()));
+cl::opt<std::string> GemmTiles(
+    "gemm-tiles",
+    cl::desc("Blocks of the automatic gemm schedule: MC,NC,KC,MR,NR "
+             "(default 336,2048,256,14,32)"),
+    cl::value_desc("MC,NC,KC,MR,NR"), cl::cat(category()));
+
+int error(const Twine &Msg) {
+  WithColor::error(errs(), "roofline-lint") << Msg << "\n";
+  return 2;
+}
+
+} // namespace
+
+cl::OptionCategory &roofline::codegenOptionCategory() { return category(); }
+
+bool roofline::codegenRequested() {
+  return !EmitDir.empty() || ScheduleOpt.getNumOccurrences() ||
+         IRValues.getNumOccurrences();
+}
+
+int roofline::runCodegen(const CodegenRequest &R, raw_ostream &OS) {
+  std::optional<Schedule> User;
+  if (ScheduleOpt.getNumOccurrences()) {
+    Expected<Schedule> S = Schedule::parse(ScheduleOpt);
+    if (!S)
+      return error(toString(S.takeError()));
+    User = std::move(*S);
+  }
+  if (EmitDir.empty() && !R.DumpIR)
+    return error("--schedule and --ir-values need --dump-ir or --emit");
+  GenOptions O;
+  O.User = User;
+  O.M = R.M;
+  for (const std::string &V : VariantsOpt) {
+    const std::vector<std::string> &All = allVariantNames();
+    if (std::find(All.begin(), All.end(), V) == All.end())
+      return error("unknown variant '" + V + "' (" + join(All, ", ") + ")");
+    O.Variants.insert(V);
+  }
+  if (!GemmTiles.empty()) {
+    SmallVector<StringRef, 5> Parts;
+    StringRef(GemmTiles).split(Parts, ',');
+    int64_t V[5];
+    bool Bad = Parts.size() != 5;
+    for (size_t I = 0; !Bad && I < 5; ++I)
+      Bad = Parts[I].trim().getAsInteger(10, V[I]) || V[I] < 1;
+    if (Bad)
+      return error("--gemm-tiles expects five positive integers MC,NC,KC,MR,NR");
+    O.Tiles.MC = V[0];
+    O.Tiles.NC = V[1];
+    O.Tiles.KC = V[2];
+    O.Tiles.MR = V[3];
+    O.Tiles.NR = V[4];
+  }
+  for (const auto &[K, V] : R.Params)
+    O.Values[K] = V;
+
+  // Parse every file as the analysis does.
+  FrontendOptions FOpts;
+  FOpts.Params = R.Params;
+  std::vector<LoopNest> Nests;
+  std::vector<SkippedNest> Skipped;
+  for (const std::string &Src : R.Sources) {
+    std::vector<tooling::CompileCommand> Cmds = R.DB->getCompileCommands(Src);
+    if (Cmds.empty())
+      return error("no compile command for '" + Src + "'");
+    TUResult TU = runFrontendOnFile(Cmds.front(), FOpts, R.Adjust,
+                                    R.VirtualFiles);
+    errs() << TU.Diagnostics;
+    if (!TU.Compiled)
+      return error("'" + Src + "' does not compile");
+    std::stable_sort(TU.Nests.Nests.begin(), TU.Nests.Nests.end(),
+                     [](const LoopNest &A, const LoopNest &B) {
+                       return std::tie(A.Loc.File, A.Loc.Line, A.Loc.Column) <
+                              std::tie(B.Loc.File, B.Loc.Line, B.Loc.Column);
+                     });
+    for (LoopNest &N : TU.Nests.Nests)
+      Nests.push_back(std::move(N));
+    for (SkippedNest &S : TU.Nests.Skipped)
+      Skipped.push_back(std::move(S));
+  }
+
+  if (!NestOpt.empty()) {
+    auto Selected = [&](const LoopNest &N) {
+      for (const std::string &Sel : NestOpt) {
+        auto [Name, Line] = StringRef(Sel).rsplit(':');
+        unsigned L = 0;
+        if (Line.empty() || Line.getAsInteger(10, L))
+          Name = Sel, L = 0;
+        if ((N.Function == Name || StringRef(N.Function).ends_with("::" + Name.str())) &&
+            (L == 0 || N.Loc.Line == L))
+          return true;
+      }
+      return false;
+    };
+    std::vector<LoopNest> Kept;
+    for (LoopNest &N : Nests)
+      if (Selected(N))
+        Kept.push_back(std::move(N));
+    if (Kept.empty())
+      return error("--nest selects no analyzable nest");
+    Nests = std::move(Kept);
+    Skipped.clear();
+  }
+
+  if (R.DumpIR) {
+    bool Ok = true;
+    if (User) {
+      Ok = dumpScheduled(Nests, *User, O.Values, OS);
+    } else {
+      PrintOptions P;
+      P.Values = true;
+      for (const LoopNest &N : Nests) {
+        OS << printNest(N, P);
+        if (!N.Sem.Complete)
+          OS << "values: incomplete: " << N.Sem.WhyNot << "\n";
+      }
+    }
+    for (const SkippedNest &S : Skipped)
+      OS << "skipped @" << S.Function << " at " << S.Loc.File << ":"
+         << S.Loc.Line << ":" << S.Loc.Column << ": " << S.Reason << "\n";
+    return Ok ? 0 : 1;
+  }
+
+  std::vector<std::string> NotEmitted;
+  std::vector<UnitOut> Units = buildUnits(Nests, O, NotEmitted);
+  if (Error E = writeUnits(Units, EmitDir, O))
+    return error(toString(std::move(E)));
+  bool Refused = false;
+  for (const UnitOut &U : Units) {
+    std::vector<std::string> Done, Not;
+    for (const VariantOut &V : U.Variants) {
+      if (V.Skipped.empty())
+        Done.push_back(V.Name);
+      else
+        Not.push_back(V.Name + " (" + V.Skipped + ")");
+      Refused |= V.Name == "scheduled" && !V.Skipped.empty();
+    }
+    OS << EmitDir << "/" << U.Name << ": " << U.Kind << "; "
+       << join(Done, ", ") << "\n";
+    for (const std::string &N : Not)
+      OS << "  not emitted: " << N << "\n";
+  }
+  for (const std::string &S : NotEmitted)
+    OS << "not emitted: " << S << "\n";
+  for (const SkippedNest &S : Skipped)
+    OS << "not analyzable: " << S.Function << ":" << S.Loc.Line << ": "
+       << S.Reason << "\n";
+  return Refused ? 1 : 0;
+}

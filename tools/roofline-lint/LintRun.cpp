@@ -1,0 +1,954 @@
+//===- LintRun.cpp - roofline-lint over many files, as a CI check ---------===//
+//
+// Settings are resolved for every file up front (so a bad config stops the
+// run before any parsing), translation units then run on a thread pool,
+// and the main thread consumes their results strictly in input order: the
+// output is the same for any -j. Each worker keeps only the small per-file
+// result (IR, counts, findings); the AST dies with its translation unit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LintRun.h"
+
+#include "roofline/Config/Checks.h"
+#include "roofline/Config/GlobList.h"
+#include "roofline/Frontend/Inputs.h"
+#include "roofline/Report/AdviceFindings.h"
+#include "roofline/Report/Baseline.h"
+#include "roofline/Report/CIJson.h"
+#include "roofline/Report/JsonStream.h"
+#include "roofline/Report/Policy.h"
+#include "roofline/Report/Sarif.h"
+#include "roofline/Report/Suppressions.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/WithColor.h"
+
+#include <algorithm>
+#include <optional>
+#include <tuple>
+
+using namespace llvm;
+using namespace roofline;
+namespace tooling = clang::tooling;
+
+#ifndef ROOFLINE_DOCS_URL
+#define ROOFLINE_DOCS_URL ""
+#endif
+
+namespace {
+
+cl::OptionCategory CICategory("roofline-lint CI options");
+
+cl::opt<unsigned>
+    Jobs("j",
+         cl::desc("Analyze N translation units in parallel (default 0: one "
+                  "per hardware thread); the output is the same for any N"),
+         cl::value_desc("N"), cl::init(0), cl::Prefix, cl::cat(CICategory));
+cl::opt<std::string> HeaderFilterOpt(
+    "header-filter",
+    cl::desc("Also report the nests of headers whose path matches this "
+             "regex (by default only each main file's; never system "
+             "headers)"),
+    cl::value_desc("regex"), cl::cat(CICategory));
+cl::opt<std::string> ConfigFileOpt(
+    "config-file",
+    cl::desc("Use this config file for every input instead of the nearest "
+             ".roofline.yaml"),
+    cl::value_desc("file"), cl::cat(CICategory));
+cl::opt<std::string> ConfigOpt(
+    "config",
+    cl::desc("Inline YAML config for every input, e.g. "
+             "--config='{fail-on: [memory-bound]}'"),
+    cl::value_desc("yaml"), cl::cat(CICategory));
+cl::opt<bool> DumpConfig(
+    "dump-config",
+    cl::desc("Print the configuration in effect for the first input (or the "
+             "current directory) as YAML, and exit"),
+    cl::cat(CICategory));
+cl::opt<std::string> ChecksOpt(
+    "checks",
+    cl::desc("Checks to run, clang-tidy style: comma-separated globs, a "
+             "leading '-' removes (default 'roofline-*'; e.g. "
+             "'-*,roofline-min-intensity')"),
+    cl::value_desc("globs"), cl::cat(CICategory));
+cl::list<std::string> FailOnOpt(
+    "fail-on", cl::CommaSeparated,
+    cl::desc("Exit 1 when a nest is memory-bound, unanalyzable, capacity "
+             "(does not fit in memory) or strided-access (a "
+             "[roofline-strided-access] warning); 'none' clears the config's "
+             "list"),
+    cl::value_desc("policy,..."), cl::cat(CICategory));
+cl::opt<std::string> WarningsAsErrorsOpt(
+    "warnings-as-errors", cl::ValueOptional,
+    cl::desc("Turn the warnings of the checks matching these globs (all, "
+             "without a value) into errors that fail the run"),
+    cl::value_desc("globs"), cl::cat(CICategory));
+cl::opt<std::string> MinIntensityOpt(
+    "min-intensity",
+    cl::desc("Warn when a nest's arithmetic intensity is below X FLOP/byte "
+             "[roofline-min-intensity]"),
+    cl::value_desc("X"), cl::cat(CICategory));
+cl::opt<std::string> MaxTimeOpt(
+    "max-time",
+    cl::desc("Warn when a nest's time floor exceeds T: seconds, or with a "
+             "unit (250us, 3ms) [roofline-max-time]"),
+    cl::value_desc("T"), cl::cat(CICategory));
+cl::opt<std::string> BaselineOpt(
+    "baseline",
+    cl::desc("Fail only on nests that are new (and hit a policy) or got "
+             "worse than in FILE (a --write-baseline file or a --format=json "
+             "report)"),
+    cl::value_desc("file"), cl::cat(CICategory));
+cl::opt<std::string> WriteBaselineOpt(
+    "write-baseline",
+    cl::desc("Record this run's nests in FILE for --baseline (policy hits "
+             "do not fail a run that writes a baseline)"),
+    cl::value_desc("file"), cl::cat(CICategory));
+cl::opt<double> BaselineTolerance(
+    "baseline-tolerance",
+    cl::desc("Relative drop in arithmetic intensity that --baseline still "
+             "accepts (default 0.01, i.e. 1%)"),
+    cl::init(0.01), cl::cat(CICategory));
+cl::list<std::string>
+    ExtraArg("extra-arg",
+             cl::desc("Additional argument to append to the compiler "
+                      "command line"),
+             cl::cat(CICategory));
+cl::list<std::string>
+    ExtraArgBefore("extra-arg-before",
+                   cl::desc("Additional argument to prepend to the compiler "
+                            "command line"),
+                   cl::cat(CICategory));
+cl::opt<bool> Quiet("quiet",
+                    cl::desc("Do not print the summary line on stderr"),
+                    cl::cat(CICategory));
+cl::opt<std::string>
+    DocsUrl("docs-url",
+            cl::desc("Base URL of the documentation, for the SARIF rules' "
+                     "helpUri (default: this build's docs/ directory)"),
+            cl::value_desc("url"), cl::init(ROOFLINE_DOCS_URL),
+            cl::cat(CICategory));
+
+int error(const Twine &Msg) {
+  WithColor::error(errs(), "roofline-lint") << Msg << "\n";
+  return 2;
+}
+
+void warning(const Twine &Msg) {
+  WithColor::warning(errs(), "roofline-lint") << Msg << "\n";
+}
+
+//===----------------------------------------------------------------------===//
+// Settings
+//===----------------------------------------------------------------------===//
+
+/// What one file is analyzed with.
+struct FileSettings {
+  const Machine *M = nullptr;
+  TrafficModel Model = TrafficModel::Compulsory;
+  FrontendOptions FOpts;
+  PolicyOptions Policy;
+};
+
+Expected<std::string> checkGlobs(StringRef Spec, StringRef Flag) {
+  std::vector<std::string> Bad = GlobList(Spec).unmatchedGlobs(allCheckNames());
+  if (!Bad.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: '%s' matches no check (checks: %s)",
+                             Flag.str().c_str(), Bad.front().c_str(),
+                             join(allCheckNames(), ", ").c_str());
+  return Spec.str();
+}
+
+/// The CI flags given on the command line, as the top config layer.
+Expected<Config> commandLineLayer(const LintRequest &Req) {
+  Config C = Req.CommandLine;
+  if (ChecksOpt.getNumOccurrences()) {
+    Expected<std::string> S = checkGlobs(ChecksOpt, "--checks");
+    if (!S)
+      return S.takeError();
+    C.Checks = *S;
+  }
+  if (HeaderFilterOpt.getNumOccurrences()) {
+    std::string Err;
+    if (!Regex(HeaderFilterOpt).isValid(Err))
+      return createStringError(inconvertibleErrorCode(),
+                               "--header-filter: invalid regex '%s': %s",
+                               HeaderFilterOpt.c_str(), Err.c_str());
+    C.HeaderFilter = HeaderFilterOpt;
+  }
+  if (FailOnOpt.getNumOccurrences()) {
+    Expected<std::vector<FailOnPolicy>> L =
+        parseFailOnList(join(FailOnOpt, ","));
+    if (!L)
+      return createStringError(inconvertibleErrorCode(), "--fail-on: " +
+                                                             toString(L.takeError()));
+    C.FailOn = *L;
+  }
+  if (WarningsAsErrorsOpt.getNumOccurrences()) {
+    std::string Spec = WarningsAsErrorsOpt.empty() ? std::string("*")
+                                                   : WarningsAsErrorsOpt.getValue();
+    if (Spec != "*") {
+      Expected<std::string> S = checkGlobs(Spec, "--warnings-as-errors");
+      if (!S)
+        return S.takeError();
+    }
+    C.WarningsAsErrors = Spec;
+  }
+  if (MinIntensityOpt.getNumOccurrences()) {
+    double V;
+    if (StringRef(MinIntensityOpt).trim().getAsDouble(V) || !(V >= 0))
+      return createStringError(inconvertibleErrorCode(),
+                               "--min-intensity: expected a non-negative "
+                               "number of FLOP per byte, got '%s'",
+                               MinIntensityOpt.c_str());
+    C.MinIntensity = V;
+  }
+  if (MaxTimeOpt.getNumOccurrences()) {
+    std::optional<double> T = parseSeconds(MaxTimeOpt);
+    if (!T)
+      return createStringError(inconvertibleErrorCode(),
+                               "--max-time: invalid time '%s' (expected "
+                               "seconds, or a number with s, ms, us or ns)",
+                               MaxTimeOpt.c_str());
+    C.MaxTime = *T;
+  }
+  bool Any = C.Machine || C.Model || C.Checks || C.HeaderFilter || C.FailOn ||
+             C.WarningsAsErrors || C.MinIntensity || C.MaxTime;
+  C.Sources.clear();
+  if (Any)
+    C.Sources.push_back("command line");
+  return C;
+}
+
+class SettingsResolver {
+public:
+  SettingsResolver(const LintRequest &Req, Config CommandLine,
+                   LintOutcome &Out)
+      : Req(Req), CommandLine(std::move(CommandLine)), Out(Out) {
+    ConfigParseOptions PO;
+    PO.ModelNames = Req.ModelNames;
+    Finder.emplace(PO);
+    ParseOpts = PO;
+  }
+
+  /// Loads --config / --config-file once.
+  Error init() {
+    if (!ConfigOpt.empty() && !ConfigFileOpt.empty())
+      return createStringError(inconvertibleErrorCode(),
+                               "--config and --config-file are exclusive");
+    if (!ConfigOpt.empty()) {
+      Expected<Config> C = parseConfig(ConfigOpt, "--config", ParseOpts);
+      if (!C)
+        return C.takeError();
+      Fixed = std::move(*C);
+    } else if (!ConfigFileOpt.empty()) {
+      Expected<Config> C = loadConfigFile(ConfigFileOpt, ParseOpts);
+      if (!C)
+        return C.takeError();
+      Fixed = std::move(*C);
+    }
+    return Error::success();
+  }
+
+  /// Every layer merged, the command line on top.
+  Expected<Config> effective(StringRef File) {
+    Config Base;
+    if (Fixed) {
+      Base = *Fixed;
+    } else {
+      Expected<Config> C = Finder->configFor(File);
+      if (!C)
+        return C.takeError();
+      Base = std::move(*C);
+    }
+    return mergeConfig(std::move(Base), CommandLine);
+  }
+
+  /// Defaults filled in: what --dump-config prints.
+  Config withDefaults(Config C) {
+    if (!C.Machine)
+      C.Machine = Req.DefaultMachine;
+    if (!C.Model) {
+      if (Expected<FileSettings> S = settings(C)) // the machine's default
+        C.Model = trafficModelName(S->Model);
+      else
+        consumeError(S.takeError());
+    }
+    if (!C.Checks)
+      C.Checks = "roofline-*";
+    if (!C.FailOn)
+      C.FailOn = std::vector<FailOnPolicy>();
+    for (const auto &[Name, V] : Req.Params)
+      C.Params[Name] = V;
+    return C;
+  }
+
+  Expected<FileSettings> settings(const Config &C) {
+    FileSettings S;
+    std::string MachineName = C.Machine.value_or(Req.DefaultMachine);
+    auto It = Out.Machines.find(MachineName);
+    if (It == Out.Machines.end()) {
+      Expected<Machine> M = loadMachine(MachineName);
+      if (!M)
+        return M.takeError();
+      It = Out.Machines
+               .emplace(MachineName, std::make_unique<Machine>(std::move(*M)))
+               .first;
+    }
+    S.M = It->second.get();
+    // Unless told, the machine picks the model (cache on a CPU).
+    std::optional<TrafficModel> Model =
+        C.Model ? Req.ParseModel(*C.Model)
+                : std::optional<TrafficModel>(defaultTrafficModel(*S.M));
+    if (!Model)
+      return createStringError(inconvertibleErrorCode(), "unknown model '%s'",
+                               C.Model->c_str());
+    S.Model = *Model;
+    S.FOpts.Params = Req.Params;
+    S.FOpts.ConfigParams = C.Params;
+    S.FOpts.HeaderFilter = C.HeaderFilter.value_or("");
+    S.Policy.Checks = GlobList(C.Checks.value_or("roofline-*"));
+    S.Policy.WarningsAsErrors = GlobList(C.WarningsAsErrors.value_or(""));
+    S.Policy.FailOn = C.FailOn.value_or(std::vector<FailOnPolicy>());
+    S.Policy.MinIntensity = C.MinIntensity;
+    S.Policy.MaxTime = C.MaxTime;
+    return S;
+  }
+
+private:
+  const LintRequest &Req;
+  Config CommandLine;
+  LintOutcome &Out;
+  ConfigParseOptions ParseOpts;
+  std::optional<ConfigFinder> Finder;
+  std::optional<Config> Fixed;
+};
+
+//===----------------------------------------------------------------------===//
+// One file
+//===----------------------------------------------------------------------===//
+
+struct FileJob {
+  std::string File;
+  tooling::CompileCommand Cmd;
+  FileSettings Settings;
+};
+
+/// A nest's place: file, line, column, function.
+using NestKey = std::tuple<std::string, int64_t, int64_t, std::string>;
+
+NestKey keyOf(const SourceLoc &L, const std::string &Function) {
+  return NestKey{L.File, L.Line, L.Column, Function};
+}
+
+std::optional<NestKey> keyOf(const json::Value &V) {
+  const json::Object *O = V.getAsObject();
+  if (!O)
+    return std::nullopt;
+  return NestKey{O->getString("file").value_or("").str(),
+                 O->getInteger("line").value_or(0),
+                 O->getInteger("column").value_or(0),
+                 O->getString("function").value_or("").str()};
+}
+
+struct FileResult {
+  TUResult TU; ///< Nests emptied once analyzed (except for --dump-ir)
+  Report R;
+  NestOrdinals Ord;
+  std::vector<Finding> Findings;
+  std::vector<std::string> NoLintProblems; ///< unmatched NOLINTBEGIN/END
+  /// --format=json: each nest serialized (in the worker, in parallel), by
+  /// location; and the rest of the file's report (skipped, functions, ...).
+  std::map<NestKey, std::string> NestJson;
+  std::optional<json::Object> JsonRest;
+};
+
+/// Clang names files as the compile command spells them (relative to its
+/// directory for a compile_commands.json entry); the reports, NOLINT and
+/// the source echo want paths that work from here.
+void absolutize(std::string &File, const std::string &Dir) {
+  if (File.empty() || sys::path::is_absolute(File))
+    return;
+  SmallString<256> P(Dir);
+  sys::path::append(P, File);
+  File = normalizePath(P);
+}
+
+void absolutizeAll(FrontendResult &FR, const std::string &Dir) {
+  for (LoopNest &N : FR.Nests)
+    absolutize(N.Loc.File, Dir);
+  for (SkippedNest &S : FR.Skipped)
+    absolutize(S.Loc.File, Dir);
+  for (AnnotationIssue &A : FR.AnnotationIssues)
+    absolutize(A.Loc.File, Dir);
+}
+
+bool sameLoc(const SourceLoc &A, const SourceLoc &B) {
+  return A.File == B.File && A.Line == B.Line && A.Column == B.Column;
+}
+
+/// Main file first, then headers by name; each in source order.
+void sortReport(Report &R, const std::string &MainFile) {
+  auto Key = [&](const SourceLoc &L) {
+    return std::make_tuple(L.File != MainFile, L.File, L.Line, L.Column);
+  };
+  std::stable_sort(R.Nests.begin(), R.Nests.end(),
+                   [&](const AnalyzedNest &A, const AnalyzedNest &B) {
+                     return Key(A.Nest.Loc) < Key(B.Nest.Loc);
+                   });
+  std::stable_sort(R.Skipped.begin(), R.Skipped.end(),
+                   [&](const SkippedNest &A, const SkippedNest &B) {
+                     return Key(A.Loc) < Key(B.Loc);
+                   });
+}
+
+std::vector<Finding> annotationFindings(const FrontendResult &FR,
+                                        const Report &R,
+                                        const NestOrdinals &Ord) {
+  std::vector<Finding> Out;
+  for (const AnnotationIssue &A : FR.AnnotationIssues) {
+    Finding F;
+    F.Check = "roofline-annotation";
+    F.Level = Severity::Warning;
+    F.Loc = A.Loc;
+    F.Function = A.Function;
+    F.Message = A.Message;
+    for (size_t I = 0; I < R.Nests.size(); ++I)
+      if (sameLoc(R.Nests[I].Nest.Loc, A.Loc))
+        F.Ordinal = Ord.Nests[I];
+    for (size_t I = 0; I < R.Skipped.size(); ++I)
+      if (sameLoc(R.Skipped[I].Loc, A.Loc))
+        F.Ordinal = Ord.Skipped[I];
+    Out.push_back(std::move(F));
+  }
+  return Out;
+}
+
+FileResult analyzeFile(const LintRequest &Req, const FileJob &Job,
+                       const tooling::ArgumentsAdjuster &Adjust,
+                       const Baseline *B) {
+  FileResult Res;
+  Res.TU = runFrontendOnFile(Job.Cmd, Job.Settings.FOpts, Adjust,
+                             Req.VirtualFiles);
+  absolutizeAll(Res.TU.Nests, Job.Cmd.Directory);
+  if (Req.Output == LintOutput::DumpIR || !Res.TU.Compiled)
+    return Res;
+  const FileSettings &S = Job.Settings;
+  Res.R = Req.Analyze(Res.TU.Nests, *S.M, S.Model);
+  sortReport(Res.R, Job.File);
+  Res.Ord = nestOrdinals(Res.R);
+  std::vector<Finding> Extra = annotationFindings(Res.TU.Nests, Res.R, Res.Ord);
+  std::vector<Finding> Advice = adviceFindings(Res.R, Res.Ord);
+  Extra.insert(Extra.end(), Advice.begin(), Advice.end());
+  Res.TU.Nests.Nests.clear(); // the Report owns them now
+  if (B) {
+    std::vector<Finding> Worse =
+        baselineRegressions(*B, Res.R, Res.Ord, BaselineTolerance);
+    Extra.insert(Extra.end(), Worse.begin(), Worse.end());
+  }
+  SuppressionCache NoLint;
+  Res.Findings = evaluatePolicies(
+      Res.R, Res.Ord, S.Policy, std::move(Extra),
+      [&](const SourceLoc &L, StringRef Check) {
+        return NoLint.suppresses(L.File, L.Line, Check);
+      });
+  Res.NoLintProblems = NoLint.problems();
+  if (B)
+    markBaseline(*B, Res.R, Res.Ord, Res.Findings, BaselineTolerance);
+  if (Req.Output == LintOutput::Json) {
+    json::Value V = toJSON(Res.R);
+    if (json::Object *O = V.getAsObject()) {
+      if (json::Array *Nests = O->getArray("nests"))
+        for (const json::Value &N : *Nests)
+          if (std::optional<NestKey> K = keyOf(N))
+            Res.NestJson[*K] = serializeNestElement(N);
+      O->erase("nests");
+      Res.JsonRest = std::move(*O);
+    }
+  }
+  return Res;
+}
+
+//===----------------------------------------------------------------------===//
+// Collecting results in input order
+//===----------------------------------------------------------------------===//
+
+/// Drops nests of headers that an earlier file already reported (the same
+/// header analyzed from two translation units).
+void dropSeenHeaderNests(FileResult &Res, const std::string &MainFile,
+                         std::set<std::tuple<std::string, unsigned, unsigned,
+                                             std::string>> &Seen) {
+  auto Fresh = [&](const SourceLoc &L, const std::string &Fn) {
+    return L.File == MainFile ||
+           Seen.insert({L.File, L.Line, L.Column, Fn}).second;
+  };
+  std::vector<int> NestMap(Res.R.Nests.size(), -1),
+      SkipMap(Res.R.Skipped.size(), -1);
+  Report Kept;
+  Kept.M = Res.R.M;
+  Kept.Model = Res.R.Model;
+  NestOrdinals KeptOrd;
+  for (size_t I = 0; I < Res.R.Nests.size(); ++I)
+    if (Fresh(Res.R.Nests[I].Nest.Loc, Res.R.Nests[I].Nest.Function)) {
+      NestMap[I] = static_cast<int>(Kept.Nests.size());
+      Kept.Nests.push_back(std::move(Res.R.Nests[I]));
+      KeptOrd.Nests.push_back(Res.Ord.Nests[I]);
+    }
+  for (size_t I = 0; I < Res.R.Skipped.size(); ++I)
+    if (Fresh(Res.R.Skipped[I].Loc, Res.R.Skipped[I].Function)) {
+      SkipMap[I] = static_cast<int>(Kept.Skipped.size());
+      Kept.Skipped.push_back(std::move(Res.R.Skipped[I]));
+      KeptOrd.Skipped.push_back(Res.Ord.Skipped[I]);
+    }
+  std::vector<Finding> KeptFindings;
+  for (Finding &F : Res.Findings) {
+    if (F.NestIndex >= 0 && (F.NestIndex = NestMap[F.NestIndex]) < 0)
+      continue;
+    if (F.SkippedIndex >= 0 && (F.SkippedIndex = SkipMap[F.SkippedIndex]) < 0)
+      continue;
+    if (F.NestIndex < 0 && F.SkippedIndex < 0 && F.Loc.File != MainFile &&
+        !Seen.insert({F.Loc.File, F.Loc.Line, F.Loc.Column,
+                      F.Function + "\x1f" + F.Check})
+             .second)
+      continue;
+    KeptFindings.push_back(std::move(F));
+  }
+  Res.R = std::move(Kept);
+  Res.Ord = std::move(KeptOrd);
+  Res.Findings = std::move(KeptFindings);
+  if (!Res.JsonRest)
+    return;
+  // The JSON parts follow: nests and skipped nests kept above, and each
+  // header function's totals once.
+  std::set<NestKey> KeptKeys;
+  for (const AnalyzedNest &A : Res.R.Nests)
+    KeptKeys.insert(keyOf(A.Nest.Loc, A.Nest.Function));
+  for (const SkippedNest &S : Res.R.Skipped)
+    KeptKeys.insert(keyOf(S.Loc, S.Function));
+  for (auto It = Res.NestJson.begin(); It != Res.NestJson.end();)
+    It = KeptKeys.count(It->first) ? std::next(It) : Res.NestJson.erase(It);
+  if (json::Array *Skipped = Res.JsonRest->getArray("skipped")) {
+    json::Array Kept;
+    for (json::Value &V : *Skipped)
+      if (std::optional<NestKey> K = keyOf(V); K && KeptKeys.count(*K))
+        Kept.push_back(std::move(V));
+    *Skipped = std::move(Kept);
+  }
+  if (json::Array *Functions = Res.JsonRest->getArray("functions")) {
+    json::Array Kept;
+    for (json::Value &V : *Functions) {
+      const json::Object *O = V.getAsObject();
+      std::string File = O ? O->getString("file").value_or("").str() : "";
+      std::string Fn = O ? O->getString("function").value_or("").str() : "";
+      if (File == MainFile || Seen.insert({File, 0, 0, "\x1e" + Fn}).second)
+        Kept.push_back(std::move(V));
+    }
+    *Functions = std::move(Kept);
+  }
+}
+
+bool shownByPrintText(const Finding &F) {
+  return F.Check == "roofline-verdict" || F.Check == "roofline-capacity" ||
+         (F.Check == "roofline-unanalyzable" && F.Level == Severity::Note);
+}
+
+/// A block of printText's output: the lines about one nest (its remark,
+/// source echo and notes), which all start with the nest's "file:line:col:".
+struct TextBlock {
+  std::string File;
+  unsigned Line = 0, Column = 0;
+  std::string Text;
+};
+
+std::vector<TextBlock> splitByLocation(StringRef Text) {
+  static const Regex Located("^(.*):([0-9]+):([0-9]+): (remark|note|warning|"
+                             "error): ");
+  std::vector<TextBlock> Blocks;
+  while (!Text.empty()) {
+    auto [Line, Rest] = Text.split('\n');
+    Text = Rest;
+    SmallVector<StringRef, 5> M;
+    if (Located.match(Line, &M)) {
+      unsigned L = 0, C = 0;
+      M[2].getAsInteger(10, L);
+      M[3].getAsInteger(10, C);
+      if (Blocks.empty() || Blocks.back().File != M[1] ||
+          Blocks.back().Line != L || Blocks.back().Column != C)
+        Blocks.push_back({M[1].str(), L, C, ""});
+    } else if (Blocks.empty()) {
+      Blocks.push_back({"", 0, 0, ""});
+    }
+    Blocks.back().Text += Line.str() + "\n";
+  }
+  return Blocks;
+}
+
+/// A file's text report: printText's remarks and notes for the nests whose
+/// verdict (or capacity) line is enabled and not suppressed, with the other
+/// findings (warnings, errors) placed right after their nest's lines.
+void printFileText(raw_ostream &OS, const FileResult &Res, bool ShowSource,
+                   SourceLines &Lines) {
+  Report Shown;
+  Shown.M = Res.R.M;
+  Shown.Model = Res.R.Model;
+  std::set<int> ShownNests, ShownSkipped;
+  for (const Finding &F : Res.Findings) {
+    if (F.Suppressed || !shownByPrintText(F))
+      continue;
+    if (F.NestIndex >= 0 && ShownNests.insert(F.NestIndex).second)
+      Shown.Nests.push_back(Res.R.Nests[F.NestIndex]);
+    else if (F.SkippedIndex >= 0 && ShownSkipped.insert(F.SkippedIndex).second)
+      Shown.Skipped.push_back(Res.R.Skipped[F.SkippedIndex]);
+  }
+  std::string Text;
+  if (!Shown.Nests.empty() || !Shown.Skipped.empty()) {
+    raw_string_ostream TOS(Text);
+    printText(TOS, Shown, ShowSource);
+  }
+  std::vector<const Finding *> Own;
+  for (const Finding &F : Res.Findings)
+    if (!F.Suppressed && !shownByPrintText(F))
+      Own.push_back(&F);
+
+  // Merge both streams in source order; files rank as they first appear.
+  std::vector<TextBlock> Blocks = splitByLocation(Text);
+  std::map<std::string, size_t> Rank;
+  for (const TextBlock &B : Blocks)
+    Rank.emplace(B.File, Rank.size());
+  for (const Finding *F : Own)
+    Rank.emplace(F->Loc.File, Rank.size());
+  auto KeyOf = [&](const std::string &File, unsigned L, unsigned C) {
+    return std::make_tuple(Rank[File], L, C);
+  };
+  size_t Next = 0;
+  auto FlushUpTo = [&](const std::tuple<size_t, unsigned, unsigned> &K) {
+    for (; Next < Own.size(); ++Next) {
+      const Finding &F = *Own[Next];
+      if (KeyOf(F.Loc.File, F.Loc.Line, F.Loc.Column) > K)
+        break;
+      printFinding(OS, F, ShowSource ? &Lines : nullptr);
+    }
+  };
+  for (const TextBlock &B : Blocks) {
+    // Findings before this nest, then the nest's lines, then its findings.
+    auto K = KeyOf(B.File, B.Line, B.Column);
+    for (; Next < Own.size(); ++Next) {
+      const Finding &F = *Own[Next];
+      if (KeyOf(F.Loc.File, F.Loc.Line, F.Loc.Column) >= K)
+        break;
+      printFinding(OS, F, ShowSource ? &Lines : nullptr);
+    }
+    OS << B.Text;
+    FlushUpTo(K);
+  }
+  for (; Next < Own.size(); ++Next)
+    printFinding(OS, *Own[Next], ShowSource ? &Lines : nullptr);
+}
+
+/// Moves a file's findings (and, for the plot, its nests) into the run's.
+void appendTo(Report *All, std::vector<Finding> &AllF, FileResult &Res) {
+  int NestBase = All ? static_cast<int>(All->Nests.size()) : 0;
+  int SkipBase = All ? static_cast<int>(All->Skipped.size()) : 0;
+  for (Finding &F : Res.Findings) {
+    // Indices only mean something where the nests are kept.
+    F.NestIndex = All && F.NestIndex >= 0 ? F.NestIndex + NestBase : -1;
+    F.SkippedIndex =
+        All && F.SkippedIndex >= 0 ? F.SkippedIndex + SkipBase : -1;
+    AllF.push_back(std::move(F));
+  }
+  if (!All)
+    return;
+  for (AnalyzedNest &A : Res.R.Nests)
+    All->Nests.push_back(std::move(A));
+  for (SkippedNest &S : Res.R.Skipped)
+    All->Skipped.push_back(std::move(S));
+}
+
+Expected<std::vector<std::string>> inputFiles(const LintRequest &Req,
+                                              std::vector<std::string> &Errors) {
+  if (Req.Inputs.empty() && Req.FromBuildDir) {
+    // `roofline-lint -p build`: every source in the database.
+    std::vector<std::string> All;
+    for (const std::string &F : Req.DB->getAllFiles())
+      if (isSourceFile(F))
+        All.push_back(normalizePath(F));
+    std::sort(All.begin(), All.end());
+    All.erase(std::unique(All.begin(), All.end()), All.end());
+    if (All.empty())
+      return createStringError(inconvertibleErrorCode(),
+                               "the compilation database lists no C, C++ or "
+                               "CUDA source");
+    return All;
+  }
+  InputList L = collectInputs(Req.Inputs);
+  Errors = std::move(L.Errors);
+  return L.Files;
+}
+
+} // namespace
+
+cl::OptionCategory &roofline::ciOptionCategory() { return CICategory; }
+
+bool roofline::dumpConfigRequested() { return DumpConfig; }
+
+LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
+  LintOutcome Out;
+  auto Fail = [&](const Twine &Msg) {
+    std::string S = Msg.str();
+    // A config file's own diagnostic ("file:3:1: error: ...") as it is.
+    if (StringRef(S).contains(": error: "))
+      errs() << S << "\n";
+    else
+      error(S);
+    Out.ExitCode = 2;
+    return std::move(Out);
+  };
+
+  Expected<Config> CmdLayer = commandLineLayer(Req);
+  if (!CmdLayer)
+    return Fail(toString(CmdLayer.takeError()));
+  SettingsResolver Resolver(Req, std::move(*CmdLayer), Out);
+  if (Error E = Resolver.init())
+    return Fail(toString(std::move(E)));
+
+  if (DumpConfig) {
+    std::string For = Req.Inputs.empty() ? normalizePath("./.")
+                                         : normalizePath(Req.Inputs.front());
+    Expected<Config> C = Resolver.effective(
+        // A directory: as for a file directly in it.
+        sys::fs::is_directory(For) ? For + "/-" : For);
+    if (!C)
+      return Fail(toString(C.takeError()));
+    Config Full = Resolver.withDefaults(std::move(*C));
+    OS << "# roofline-lint configuration for " << For << "\n# from: ";
+    std::vector<std::string> From;
+    for (const std::string &S : Full.Sources)
+      From.push_back(S);
+    OS << (From.empty() ? std::string("defaults") : join(From, ", ")) << "\n";
+    OS << dumpConfig(Full);
+    return Out;
+  }
+
+  std::vector<std::string> InputErrors;
+  Expected<std::vector<std::string>> Files = inputFiles(Req, InputErrors);
+  if (!Files)
+    return Fail(toString(Files.takeError()));
+  for (const std::string &E : InputErrors)
+    error(E);
+  bool HadErrors = !InputErrors.empty();
+  std::vector<FileError> FileErrors;
+  for (const std::string &E : InputErrors)
+    FileErrors.push_back({"", E});
+
+  std::optional<Baseline> B;
+  if (!BaselineOpt.empty()) {
+    Expected<Baseline> Loaded = Baseline::load(BaselineOpt);
+    if (!Loaded)
+      return Fail(toString(Loaded.takeError()));
+    B = std::move(*Loaded);
+  }
+
+  // Settings and compile commands for every file, before any parsing: a
+  // bad config stops the run with nothing half-done.
+  std::vector<FileJob> Work;
+  std::set<std::string> ConfigErrors;
+  for (const std::string &F : *Files) {
+    FileJob J;
+    J.File = F;
+    Expected<Config> C = Resolver.effective(F);
+    if (!C) {
+      std::string Msg = toString(C.takeError());
+      if (ConfigErrors.insert(Msg).second)
+        errs() << Msg << "\n";
+      continue;
+    }
+    Expected<FileSettings> S = Resolver.settings(*C);
+    if (!S) {
+      std::string Msg = toString(S.takeError());
+      std::string From = C->Sources.empty() ? "" : " (" + C->Sources.back() + ")";
+      if (ConfigErrors.insert(Msg + From).second)
+        error(Msg + From);
+      continue;
+    }
+    J.Settings = std::move(*S);
+    std::vector<tooling::CompileCommand> Cmds = Req.DB->getCompileCommands(F);
+    if (Cmds.empty()) {
+      error("no compile command for '" + F + "' in the compilation database");
+      FileErrors.push_back({F, "no compile command in the compilation database"});
+      HadErrors = true;
+      continue;
+    }
+    J.Cmd = Cmds.front();
+    Work.push_back(std::move(J));
+  }
+  if (!ConfigErrors.empty()) {
+    Out.ExitCode = 2;
+    return Out;
+  }
+  if (Work.empty() && !HadErrors)
+    return Fail("no input files (try --help)");
+
+  if (B)
+    if (std::optional<std::string> W = baselineMismatch(
+            *B, Work.empty() ? "" : Work.front().Settings.M->Name,
+            Work.empty() ? ""
+                          : trafficModelName(Work.front().Settings.Model)))
+      warning(*W);
+
+  std::vector<std::string> Before(ExtraArgBefore.begin(), ExtraArgBefore.end());
+  std::vector<std::string> After(ExtraArg.begin(), ExtraArg.end());
+  After.insert(After.end(), Req.TrailingArgs.begin(), Req.TrailingArgs.end());
+  tooling::ArgumentsAdjuster Adjust = Req.Adjust;
+  if (!Before.empty())
+    Adjust = tooling::combineAdjusters(
+        Adjust, tooling::getInsertArgumentAdjuster(
+                    Before, tooling::ArgumentInsertPosition::BEGIN));
+  if (!After.empty())
+    Adjust = tooling::combineAdjusters(
+        Adjust, tooling::getInsertArgumentAdjuster(
+                    After, tooling::ArgumentInsertPosition::END));
+
+  // Run: workers fill Results[I]; the loop below takes them in order.
+  std::vector<std::optional<FileResult>> Results(Work.size());
+  const Baseline *BP = B ? &*B : nullptr;
+  std::vector<std::shared_future<void>> Done;
+  std::optional<DefaultThreadPool> Pool;
+  unsigned Threads = Jobs == 0 ? hardware_concurrency().compute_thread_count()
+                               : Jobs.getValue();
+  Threads = std::max(1u, std::min<unsigned>(Threads, Work.size()));
+  if (Threads > 1) {
+    Pool.emplace(hardware_concurrency(Threads));
+    for (size_t I = 0; I < Work.size(); ++I)
+      Done.push_back(Pool->async([&, I] {
+        Results[I] = analyzeFile(Req, Work[I], Adjust, BP);
+      }));
+  }
+
+  Report &All = Out.Combined;
+  All.M = Work.empty() ? nullptr : Work.front().Settings.M;
+  All.Model = Work.empty() ? TrafficModel::Compulsory
+                            : Work.front().Settings.Model;
+  std::vector<Finding> AllFindings;
+  size_t NestCount = 0, SkippedCount = 0;
+  JsonReportWriter Json;
+  std::vector<BaselineNest> NewBaseline;
+  std::set<std::tuple<std::string, unsigned, unsigned, std::string>> Seen;
+  SourceLines Lines;
+  std::set<std::string> SeenNoLintProblems;
+  for (size_t I = 0; I < Work.size(); ++I) {
+    if (Pool)
+      Done[I].wait();
+    else
+      Results[I] = analyzeFile(Req, Work[I], Adjust, BP);
+    FileResult &Res = *Results[I];
+    errs() << Res.TU.Diagnostics;
+    for (const std::string &P : Res.TU.Nests.ParamNames)
+      Out.ParamNames.insert(P);
+    if (!Res.TU.Compiled) {
+      error("'" + Work[I].File +
+            "' does not compile: its loop nests are not analyzed");
+      FileErrors.push_back({Work[I].File, "does not compile"});
+      HadErrors = true;
+      Results[I].reset();
+      continue;
+    }
+    if (Req.Output == LintOutput::DumpIR) {
+      for (const LoopNest &N : Res.TU.Nests.Nests)
+        OS << printNest(N);
+      for (const SkippedNest &S : Res.TU.Nests.Skipped)
+        OS << "skipped @" << S.Function << " at " << S.Loc.File << ":"
+           << S.Loc.Line << ":" << S.Loc.Column << ": " << S.Reason << "\n";
+      Results[I].reset();
+      continue;
+    }
+    for (const std::string &P : Res.NoLintProblems)
+      if (SeenNoLintProblems.insert(P).second)
+        errs() << P << "\n";
+    dropSeenHeaderNests(Res, Work[I].File, Seen);
+    if (Req.Output == LintOutput::Text)
+      printFileText(OS, Res, Req.ShowSource, Lines);
+    if (!WriteBaselineOpt.empty()) {
+      std::vector<BaselineNest> E = baselineEntries(Res.R, Res.Ord);
+      NewBaseline.insert(NewBaseline.end(), E.begin(), E.end());
+    }
+    NestCount += Res.R.Nests.size();
+    SkippedCount += Res.R.Skipped.size();
+    if (Res.JsonRest) {
+      // Spool the nests in report order; keep only the small parts.
+      for (const AnalyzedNest &A : Res.R.Nests) {
+        auto It = Res.NestJson.find(keyOf(A.Nest.Loc, A.Nest.Function));
+        if (It != Res.NestJson.end())
+          if (Error E = Json.addNest(It->second))
+            return Fail(toString(std::move(E)));
+      }
+      Json.addFile(std::move(*Res.JsonRest));
+    }
+    appendTo(Req.KeepNests ? &All : nullptr, AllFindings, Res);
+    Results[I].reset(); // keep memory flat in the number of files
+  }
+  if (Pool)
+    Pool->wait();
+
+  RunSummary Sum = summarize(AllFindings, Work.size());
+  Sum.Nests = NestCount;
+  Sum.Skipped = SkippedCount;
+  if (Req.Output == LintOutput::Json) {
+    // Even when no file could be analyzed, CI gets an object to read.
+    for (auto &KV : ciFields(AllFindings, FileErrors, Sum))
+      Json.set(KV.first, std::move(KV.second));
+    Json.set("version", 1);
+    if (Error E = Json.write(OS))
+      return Fail(toString(std::move(E)));
+  } else if (Req.Output == LintOutput::Sarif) {
+    SarifOptions SO;
+    SO.ToolVersion = Req.ToolVersion;
+    std::string Base = DocsUrl;
+    if (!Base.empty() && Base.back() != '/')
+      Base += '/';
+    SO.DocsBaseUri = Base + "diagnostics/";
+    SO.InformationUri = Base.empty() ? "" : Base + "roofline-lint.md";
+    SmallString<256> Cwd;
+    sys::fs::current_path(Cwd);
+    SO.SourceRoot = std::string(Cwd);
+    SO.WithBaseline = B.has_value();
+    SO.Errors = FileErrors;
+    OS << formatv("{0:2}", toSarif(AllFindings, SO)) << "\n";
+  }
+
+  if (!WriteBaselineOpt.empty()) {
+    std::error_code EC;
+    raw_fd_ostream BOS(WriteBaselineOpt, EC);
+    if (EC)
+      return Fail("cannot write '" + WriteBaselineOpt + "': " + EC.message());
+    BOS << formatv("{0:2}", baselineToJSON(NewBaseline)) << "\n";
+  }
+
+  if (!Quiet && Req.Output != LintOutput::DumpIR &&
+      (Sum.Errors || Sum.Warnings || Sum.Suppressed || Sum.AcceptedByBaseline ||
+       HadErrors)) {
+    errs() << "roofline-lint: " << Work.size() << " file"
+           << (Work.size() == 1 ? "" : "s") << ", " << NestCount
+           << " nests analyzed, " << SkippedCount << " not; "
+           << Sum.Errors << " error" << (Sum.Errors == 1 ? "" : "s") << " ("
+           << Sum.Failures << " failing the run), " << Sum.Warnings
+           << " warning" << (Sum.Warnings == 1 ? "" : "s") << ", "
+           << Sum.Suppressed << " suppressed by NOLINT";
+    if (B)
+      errs() << ", " << Sum.AcceptedByBaseline << " accepted by the baseline";
+    errs() << "\n";
+  }
+
+  if (HadErrors)
+    Out.ExitCode = 2;
+  else if (Sum.Failures && WriteBaselineOpt.empty())
+    Out.ExitCode = 1;
+  return Out;
+}
