@@ -7,7 +7,7 @@ prints medians, spread and the ratio. The issue's bar is ratio <= 1.3.
 Usage: scripts/bench-speed.py [--tool build/bin/roofline-lint] [--runs 7]
        [--out docs/results/speed.txt]
 """
-import argparse, os, statistics, subprocess, sys, tempfile, time
+import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
 
 GEMM = """
 void gemm_{n}(const float *A, const float *B, float *C, int N, int M, int K) {{
@@ -47,26 +47,51 @@ def timed(cmd, runs):
             sys.exit(f"command failed ({r.returncode}): {' '.join(cmd)}\n{r.stderr.decode()}")
     return samples
 
+def instructions(cmd):
+    """Instructions executed (valgrind callgrind): deterministic on a noisy machine."""
+    with tempfile.TemporaryDirectory() as d:
+        r = subprocess.run(["valgrind", "--tool=callgrind",
+                            f"--callgrind-out-file={d}/cg.out"] + cmd,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        for line in r.stderr.splitlines():
+            if "Collected :" in line:
+                return int(line.split(":")[-1].strip())
+    return None
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap.add_argument("--tool", default=os.path.join(root, "build/bin/roofline-lint"))
     ap.add_argument("--clang", default="clang-19")
     ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--no-callgrind", action="store_true",
+                    help="skip the instruction counts (valgrind)")
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
+    lines = [f"file: 200 functions (100 gemm, 100 stencil), {a.runs} runs each; "
+             f"load average at start {os.getloadavg()[0]:.1f}"]
     with tempfile.TemporaryDirectory() as d:
         src = os.path.join(d, "bench.cpp")
         generate(src)
-        base = timed([a.clang, "-fsyntax-only", src], a.runs)
-        tool = timed([a.tool, "--format=json", "-o", os.devnull, src], a.runs)
-    mb, mt = statistics.median(base), statistics.median(tool)
-    lines = [
-        f"file: 200 functions (100 gemm, 100 stencil), {a.runs} runs each",
-        f"clang-19 -fsyntax-only: median {mb*1000:.1f} ms (min {min(base)*1000:.1f}, max {max(base)*1000:.1f})",
-        f"roofline-lint:          median {mt*1000:.1f} ms (min {min(tool)*1000:.1f}, max {max(tool)*1000:.1f})",
-        f"ratio (medians): {mt/mb:.2f}  (bar: <= 1.3)",
-    ]
+        cmds = {
+            "clang-19 -fsyntax-only": [a.clang, "-fsyntax-only", src],
+            "roofline-lint (text)": [a.tool, "-o", os.devnull, "--quiet", src],
+            "roofline-lint --format=json": [a.tool, "--format=json", "-o", os.devnull,
+                                            "--quiet", src],
+        }
+        times = {k: timed(c, a.runs) for k, c in cmds.items()}
+        counts = {} if a.no_callgrind or not shutil.which("valgrind") else \
+            {k: instructions(c) for k, c in cmds.items()}
+    base = "clang-19 -fsyntax-only"
+    mb = statistics.median(times[base])
+    for k, t in times.items():
+        m = statistics.median(t)
+        line = (f"{k:28s} median {m*1000:7.1f} ms (min {min(t)*1000:.1f}, max {max(t)*1000:.1f})"
+                f"  ratio {m/mb:.2f}")
+        if counts.get(k):
+            line += f"  instructions {counts[k]/1e6:.0f}M ratio {counts[k]/counts[base]:.2f}"
+        lines.append(line)
+    lines.append("bar: roofline-lint <= 1.3x clang-19 -fsyntax-only")
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     if a.out:

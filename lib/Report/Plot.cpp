@@ -11,6 +11,8 @@
 #include "roofline/Report/Plot.h"
 #include "roofline/Report/PlotAxis.h"
 
+#include "roofline/Analysis/Univariate.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -208,15 +210,19 @@ void PlotBuilder::collect() {
     std::map<std::string, double> Vals;
     for (const auto &[Name, V] : A.Counts.Values)
       Vals[Name] = static_cast<double>(V);
-    for (unsigned Q = 4 * O.RangeLog2Lo; Q <= 4 * O.RangeLog2Hi; ++Q) {
+    for (const std::string &U : J.Unbound)
+      Vals.erase(U);
+    std::optional<UnivariateApprox> F =
+        UnivariateApprox::of(*A.Counts.Flops.Formula, J.Unbound, Vals);
+    std::optional<UnivariateApprox> B =
+        UnivariateApprox::of(*Bytes.Formula, J.Unbound, Vals);
+    for (unsigned Q = 4 * O.RangeLog2Lo; F && B && Q <= 4 * O.RangeLog2Hi;
+         ++Q) {
       double S = std::exp2(Q / 4.0);
-      for (const std::string &U : J.Unbound)
-        Vals[U] = S;
-      std::optional<double> F = evaluateApprox(*A.Counts.Flops.Formula, Vals);
-      std::optional<double> B = evaluateApprox(*Bytes.Formula, Vals);
-      if (!F || !B || !(*B > 0) || !(*F > 0))
+      double FlopsAt = (*F)(S), BytesAt = (*B)(S);
+      if (!(BytesAt > 0) || !(FlopsAt > 0))
         continue;
-      double AI = *F / *B;
+      double AI = FlopsAt / BytesAt;
       K.Sizes.push_back(S);
       K.AIs.push_back(AI);
       K.Perfs.push_back(std::min(K.Peak, AI * mainBW()));

@@ -464,6 +464,8 @@ llvm::json::Value roofline::toJSON(const Report &R) {
         {"bytes", llvm::json::Object{{"compulsory", Opt(T.BytesCompulsory)},
                                      {"no_reuse", Opt(T.BytesNoReuse)}}}});
   }
+  // json::Value's move is not noexcept: a growing vector deep-copies.
+  Nests.reserve(R.Nests.size());
   for (const AnalyzedNest &A : R.Nests)
     Nests.push_back(nestJSON(A, R));
   for (const SkippedNest &S : R.Skipped) {
@@ -483,10 +485,12 @@ llvm::json::Value roofline::toJSON(const Report &R) {
       {"capacity_bytes", M.CapacityBytes},
       {"ridge_f32", M.peakFor(Precision::F32) /
                         M.mainMemory().BandwidthBytesPerS}};
-  return llvm::json::Object{{"version", 1},
-                            {"machine", std::move(Mach)},
-                            {"model", trafficModelName(R.Model)},
-                            {"functions", std::move(Functions)},
-                            {"nests", std::move(Nests)},
-                            {"skipped", std::move(Skipped)}};
+  // Assigned, not listed: an initializer list would copy every nest.
+  llvm::json::Object Top{{"version", 1},
+                         {"model", trafficModelName(R.Model)}};
+  Top["machine"] = std::move(Mach);
+  Top["functions"] = std::move(Functions);
+  Top["nests"] = std::move(Nests);
+  Top["skipped"] = std::move(Skipped);
+  return Top;
 }

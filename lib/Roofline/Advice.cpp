@@ -644,7 +644,8 @@ roofline::predictNests(const std::vector<LoopNest> &Ns, const Machine &M,
       llvm::consumeError(C.takeError());
       return std::nullopt;
     }
-    NestVerdict J = judgeNest(N, *C, M, Model, MOpts);
+    NestVerdict J =
+        judgeNest(N, *C, M, Model, MOpts, JudgeDetail::VerdictOnly);
     if (!J.V)
       return std::nullopt;
     Flops += J.V->Flops;

@@ -2,6 +2,8 @@
 
 #include "roofline/Roofline/NestVerdict.h"
 
+#include "roofline/Analysis/Univariate.h"
+
 #include <cmath>
 
 using namespace roofline;
@@ -47,23 +49,6 @@ const Count &roofline::bytesOf(const NestCounts &C, TrafficModel M) {
   default:
     return PerNest;
   }
-}
-
-std::optional<double>
-roofline::evaluateApprox(const Polynomial &P,
-                         const std::map<std::string, double> &Vals) {
-  double Sum = 0;
-  for (const auto &[Mono, Coeff] : P.terms()) {
-    double Term = Coeff.toDouble();
-    for (const auto &[Name, Exp] : Mono) {
-      auto It = Vals.find(Name);
-      if (It == Vals.end())
-        return std::nullopt;
-      Term *= std::pow(It->second, Exp);
-    }
-    Sum += Term;
-  }
-  return Sum;
 }
 
 std::optional<double> roofline::footprintBytes(const NestCounts &C) {
@@ -128,12 +113,15 @@ std::optional<std::string> crossoverParam(const LoopNest &N,
 
 /// The bytes of \p Model for the nest, filling R.Cache / R.Tiled.
 Count modelBytes(const LoopNest &N, const NestCounts &C, const Machine &M,
-                 TrafficModel Model, const ModelOptions &Opts, NestVerdict &R) {
-  llvm::Expected<CacheAnalysis> A = analyzeCache(N, C, cacheConfigFor(M));
-  if (A)
-    R.Cache = std::move(*A);
-  else
-    R.CacheWhyNot = llvm::toString(A.takeError());
+                 TrafficModel Model, const ModelOptions &Opts,
+                 JudgeDetail Detail, NestVerdict &R) {
+  if (Detail == JudgeDetail::Full || Model == TrafficModel::Cache) {
+    llvm::Expected<CacheAnalysis> A = analyzeCache(N, C, cacheConfigFor(M));
+    if (A)
+      R.Cache = std::move(*A);
+    else
+      R.CacheWhyNot = llvm::toString(A.takeError());
+  }
   Count B;
   switch (Model) {
   case TrafficModel::NoReuse:
@@ -165,10 +153,10 @@ Count modelBytes(const LoopNest &N, const NestCounts &C, const Machine &M,
 
 NestVerdict roofline::judgeNest(const LoopNest &N, const NestCounts &C,
                                 const Machine &M, TrafficModel Model,
-                                const ModelOptions &Opts) {
+                                const ModelOptions &Opts, JudgeDetail Detail) {
   NestVerdict R;
   R.Prec = dominantPrecision(C);
-  R.Bytes = modelBytes(N, C, M, Model, Opts, R);
+  R.Bytes = modelBytes(N, C, M, Model, Opts, Detail, R);
   const Count &Bytes = R.Bytes;
   for (const Param &P : N.Params)
     if (!P.Value &&
@@ -176,20 +164,23 @@ NestVerdict roofline::judgeNest(const LoopNest &N, const NestCounts &C,
          (Bytes.Formula && Bytes.Formula->uses(P.Name))))
       R.Unbound.push_back(P.Name);
 
-  if (C.Flops.Formula && Bytes.Formula) {
+  if (Detail == JudgeDetail::Full && C.Flops.Formula && Bytes.Formula) {
     R.IntensityFormula =
         "(" + C.Flops.Formula->str() + ") / (" + Bytes.Formula->str() + ")";
     if (std::optional<std::string> Param =
             crossoverParam(N, R.Unbound, *C.Flops.Formula, *Bytes.Formula)) {
       std::map<std::string, double> Vals = boundValues(N);
+      Vals.erase(*Param);
       double Ridge = M.peakFor(R.Prec) / M.mainMemory().BandwidthBytesPerS;
+      std::optional<UnivariateApprox> F =
+          UnivariateApprox::of(*C.Flops.Formula, {*Param}, Vals);
+      std::optional<UnivariateApprox> B =
+          UnivariateApprox::of(*Bytes.Formula, {*Param}, Vals);
       auto AI = [&](double S) {
-        Vals[*Param] = S;
-        std::optional<double> F = evaluateApprox(*C.Flops.Formula, Vals);
-        std::optional<double> B = evaluateApprox(*Bytes.Formula, Vals);
-        if (!F || !B || *B <= 0)
+        if (!F || !B)
           return 0.0;
-        return *F / *B;
+        double BytesAt = (*B)(S);
+        return BytesAt > 0 ? (*F)(S) / BytesAt : 0.0;
       };
       R.Cross = findCrossover(*Param, AI, Ridge);
     }
@@ -213,6 +204,7 @@ NestVerdict roofline::judgeNest(const LoopNest &N, const NestCounts &C,
   R.V = computeVerdict(M, R.Prec, static_cast<double>(*C.Flops.Value),
                        static_cast<double>(*Bytes.Value), Foot,
                        trafficModelName(Model));
-  R.Levels = judgeLevels(N, C, M, *R.V);
+  if (Detail == JudgeDetail::Full)
+    R.Levels = judgeLevels(N, C, M, *R.V);
   return R;
 }

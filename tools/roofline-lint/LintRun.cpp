@@ -568,25 +568,48 @@ struct TextBlock {
   std::string Text;
 };
 
+/// Splits "FILE:LINE:COL: KIND: ..." into its location; false for other
+/// lines (source echo, carets). By hand: a regex here cost more than the
+/// whole analysis.
+/// The earliest kind wins: the message after it may quote another.
+bool parseLocated(StringRef Line, StringRef &File, unsigned &L, unsigned &C) {
+  bool Found = false;
+  size_t Best = StringRef::npos;
+  for (StringRef Kind : {": remark: ", ": note: ", ": warning: ", ": error: "}) {
+    size_t At = Line.find(Kind);
+    if (At == StringRef::npos || At >= Best)
+      continue;
+    auto [Rest, Col] = Line.take_front(At).rsplit(':');
+    auto [Path, Row] = Rest.rsplit(':');
+    unsigned RowV, ColV;
+    if (Path.empty() || Row.getAsInteger(10, RowV) ||
+        Col.getAsInteger(10, ColV))
+      continue;
+    Best = At;
+    File = Path;
+    L = RowV;
+    C = ColV;
+    Found = true;
+  }
+  return Found;
+}
+
 std::vector<TextBlock> splitByLocation(StringRef Text) {
-  static const Regex Located("^(.*):([0-9]+):([0-9]+): (remark|note|warning|"
-                             "error): ");
   std::vector<TextBlock> Blocks;
   while (!Text.empty()) {
     auto [Line, Rest] = Text.split('\n');
     Text = Rest;
-    SmallVector<StringRef, 5> M;
-    if (Located.match(Line, &M)) {
-      unsigned L = 0, C = 0;
-      M[2].getAsInteger(10, L);
-      M[3].getAsInteger(10, C);
-      if (Blocks.empty() || Blocks.back().File != M[1] ||
+    StringRef File;
+    unsigned L = 0, C = 0;
+    if (parseLocated(Line, File, L, C)) {
+      if (Blocks.empty() || Blocks.back().File != File ||
           Blocks.back().Line != L || Blocks.back().Column != C)
-        Blocks.push_back({M[1].str(), L, C, ""});
+        Blocks.push_back({File.str(), L, C, ""});
     } else if (Blocks.empty()) {
       Blocks.push_back({"", 0, 0, ""});
     }
-    Blocks.back().Text += Line.str() + "\n";
+    Blocks.back().Text += Line;
+    Blocks.back().Text += '\n';
   }
   return Blocks;
 }

@@ -63,14 +63,18 @@ struct NestVerdict {
 /// and the machine: read NestVerdict::Bytes).
 const Count &bytesOf(const NestCounts &C, TrafficModel M);
 
+/// How much of a NestVerdict to fill: the what-if predictions judge many
+/// transformed nests and read only the verdict's numbers.
+enum class JudgeDetail {
+  Full,       ///< everything NestVerdict holds
+  VerdictOnly ///< no crossover search, no levels, the cache model only
+              ///< when it is the verdict's model
+};
+
 NestVerdict judgeNest(const LoopNest &N, const NestCounts &C,
                       const Machine &M, TrafficModel Model,
-                      const ModelOptions &Opts = {});
-
-/// Evaluates \p P in doubles (for plotting and crossover search); unbound
-/// variables make it return nullopt.
-std::optional<double>
-evaluateApprox(const Polynomial &P, const std::map<std::string, double> &Vals);
+                      const ModelOptions &Opts = {},
+                      JudgeDetail Detail = JudgeDetail::Full);
 
 /// The nest's footprint in bytes: per array the larger of its read and
 /// written element sets (a lower bound of the distinct elements touched).
