@@ -6,9 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # python3-jsonschema validates the SARIF output, python3-yaml reads the
-# pre-commit and GitHub Actions definitions (test/CI, test/Integration).
+# pre-commit and GitHub Actions definitions (test/CI, test/Integration);
+# libopenblas-dev is the sgemm baseline of scripts/bench-cpu-variants.py.
 PACKAGES=(llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 llvm-19-tools cmake ninja-build
-          libgtest-dev g++ python3 python3-jsonschema python3-yaml)
+          libgtest-dev g++ python3 python3-jsonschema python3-yaml libopenblas-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
