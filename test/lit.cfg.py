@@ -19,4 +19,19 @@ config.substitutions.append(("%expect-exit", config.python_executable + " " +
                              os.path.join(config.test_source_root, "Inputs", "expect-exit.py")))
 llvm_config.add_tool_substitutions(
     [ToolSubst("roofline-lint", unresolved="fatal"),
-     ToolSubst("roofline-probe", unresolved="fatal")], [config.roofline_tools_dir])
+     ToolSubst("roofline-probe", unresolved="fatal"),
+     ToolSubst("roofline-run", unresolved="fatal")], [config.roofline_tools_dir])
+
+# roofline-run's CUDA tests: nvcc builds .cu variants; where a device also
+# answers, "skipped: no CUDA device" is not the expected outcome.
+import shutil
+import subprocess
+_nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc"
+                                 if os.access("/usr/local/cuda/bin/nvcc", os.X_OK) else None)
+if _nvcc:
+    config.available_features.add("nvcc")
+try:
+    if subprocess.run(["nvidia-smi", "-L"], capture_output=True, timeout=20).returncode == 0:
+        config.available_features.add("cuda-device")
+except (OSError, subprocess.TimeoutExpired):
+    pass

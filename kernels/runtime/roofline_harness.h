@@ -118,6 +118,11 @@ struct unit_desc {
   entry magnitude;  ///< |.| form, same arguments as the reference
 };
 
+/// Variants linked in from outside the unit (roofline-run's library
+/// baselines, e.g. OpenBLAS) add themselves here. Weak: a driver linked
+/// without them has none.
+extern "C" void rl_harness_extra_variants(unit_desc *U) __attribute__((weak));
+
 inline size_t elements(const arg_desc &A, const int64_t *S) {
   if (A.scalar)
     return 1;
@@ -401,7 +406,10 @@ inline int time(const unit_desc &U, int Argc, char **Argv) {
   return 0;
 }
 
-inline int run(const unit_desc &U, int Argc, char **Argv) {
+inline int run(const unit_desc &Unit, int Argc, char **Argv) {
+  unit_desc U = Unit;
+  if (rl_harness_extra_variants)
+    rl_harness_extra_variants(&U);
   if (Argc >= 2 && std::strcmp(Argv[1], "check") == 0)
     return check(U, Argc, Argv);
   if (Argc >= 2 && std::strcmp(Argv[1], "time") == 0)

@@ -716,6 +716,45 @@ std::string driverCode(const UnitOut &U) {
   return S;
 }
 
+/// A contraction's roles, extents and strides, so that a runner can call
+/// BLAS on the unit's own arguments (roofline-run's baselines).
+llvm::json::Object contractionJSON(const ContractionInfo &C,
+                                   const LoopNest &N) {
+  const std::pair<const char *, const std::string *> Roles[] = {
+      {"m", &C.M}, {"n", &C.N}, {"k", &C.K}};
+  llvm::json::Object Extent, First;
+  for (const auto &[Role, IV] : Roles) {
+    if (IV->empty())
+      continue;
+    auto E = C.Extent.find(*IV), F = C.First.find(*IV);
+    Extent[Role] = E == C.Extent.end() ? llvm::json::Value(nullptr)
+                                       : llvm::json::Value(cExpr(E->second));
+    First[Role] = F == C.First.end() ? llvm::json::Value(nullptr)
+                                     : llvm::json::Value(cExpr(F->second));
+  }
+  auto Op = [&](const Operand &O) {
+    llvm::json::Object S;
+    for (const auto &[Role, IV] : Roles) {
+      if (IV->empty())
+        continue;
+      std::optional<AffineExpr> X = O.strideOf(N, *IV);
+      S[Role] = X ? llvm::json::Value(cExpr(*X)) : llvm::json::Value(nullptr);
+    }
+    return llvm::json::Object{{"array", O.Array}, {"strides", std::move(S)}};
+  };
+  return llvm::json::Object{
+      {"kind", C.kind()},
+      {"elem", precisionName(C.Elem)},
+      {"batch", static_cast<int64_t>(C.Batch.size())},
+      {"init_zero", C.InitZero},
+      {"epilogue", static_cast<int64_t>(C.Epilogue.size())},
+      {"extent", std::move(Extent)},
+      {"first", std::move(First)},
+      {"out", Op(C.Out)},
+      {"l", Op(C.L)},
+      {"r", Op(C.R)}};
+}
+
 std::string makefile(const UnitOut &U) {
   std::string Objs;
   for (const VariantOut &V : U.Variants)
@@ -846,6 +885,11 @@ llvm::json::Object roofline::manifestOf(const UnitOut &U, const GenOptions &O) {
       {"variants", std::move(Variants)}};
   if (O.M)
     M["machine"] = O.M->Name;
+  if (U.Sources.size() == 1) {
+    Program P = makeProgram(U.Sources.front());
+    if (P.Source)
+      M["contraction"] = contractionJSON(*P.Source, P.Nests.front().Nest);
+  }
   return M;
 }
 

@@ -238,6 +238,8 @@ void PlotBuilder::collect() {
     Used.insert(J.Prec);
     Marks.push_back(std::move(K));
   }
+  for (const MeasuredPoint &P : O.Measured)
+    Used.insert(P.Prec);
   if (Used.empty())
     Used.insert(Precision::F32);
   for (Precision P : Used) {
@@ -279,6 +281,12 @@ void PlotBuilder::layout() {
       YMin = std::min(YMin, K.Perf);
     for (double P : K.Perfs)
       YMin = std::min(YMin, P);
+  }
+  for (const MeasuredPoint &P : O.Measured) {
+    SeeX(P.Intensity);
+    for (double V : {P.Predicted, P.Measured})
+      if (V > 0)
+        YMin = std::min(YMin, V);
   }
   auto [XLo, XHi] = niceLogRange(XMin / 3, XMax * 3);
   X = {XLo, XHi, Left, Right};
@@ -389,7 +397,13 @@ std::string PlotBuilder::svg(bool ForHTML) {
   OS << "<title>Roofline: " << esc(M.Description) << "</title>\n";
   OS << "<defs><clipPath id=\"plot-area\"><rect x=\"" << px(Left) << "\" y=\""
      << px(Top) << "\" width=\"" << px(Right - Left) << "\" height=\""
-     << px(Bottom - Top) << "\"/></clipPath></defs>\n";
+     << px(Bottom - Top) << "\"/></clipPath>";
+  if (!O.Measured.empty())
+    OS << "<marker id=\"measured-arrow\" viewBox=\"0 0 10 10\" refX=\"9\" "
+          "refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" "
+          "orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" "
+          "fill=\"#555555\"/></marker>";
+  OS << "</defs>\n";
   OS << "<rect class=\"background\" x=\"0\" y=\"0\" width=\"" << px(W)
      << "\" height=\"" << px(H) << "\" fill=\"#ffffff\"/>\n";
   OS << "<text class=\"title\" x=\"" << px(Left) << "\" y=\"24\" "
@@ -720,7 +734,48 @@ std::string PlotBuilder::svg(bool ForHTML) {
         placeLabel(G.PX, G.PY, Text, " class=\"nest-label\" fill=\"#222222\""));
   }
   OS << "</g>\n";
-  if (Marks.empty())
+  // Measured kernels (roofline-run): predicted hollow, measured filled, an
+  // arrow from the prediction to the measurement.
+  if (!O.Measured.empty()) {
+    OS << "<g class=\"measured\">\n";
+    for (const MeasuredPoint &P : O.Measured) {
+      if (!(P.Intensity > 0) || !(P.Measured > 0) || !(P.Predicted > 0))
+        continue;
+      double PX = X.toPixel(P.Intensity);
+      double PYp = Y.toPixel(P.Predicted), PYm = Y.toPixel(P.Measured);
+      std::string Tip = P.Label + "\nAI " + fmtG(P.Intensity, 4) +
+                        " FLOP/B; predicted " +
+                        formatRate(P.Predicted, "FLOP/s") + ", measured " +
+                        formatRate(P.Measured, "FLOP/s") + " (" +
+                        fmtG(100 * P.Measured / P.Predicted, 3) + "%)";
+      OS << "<g class=\"measured-kernel\" data-kernel=\"" << esc(P.Label)
+         << "\" data-intensity=\"" << dataNum(P.Intensity)
+         << "\" data-predicted=\"" << dataNum(P.Predicted)
+         << "\" data-measured=\"" << dataNum(P.Measured) << "\" data-tip=\""
+         << esc(Tip) << "\"><title>" << esc(Tip) << "</title>";
+      // The arrow stops short of the filled point's edge.
+      double Len = std::fabs(PYm - PYp);
+      if (Len > 12) {
+        double Dir = PYm > PYp ? 1 : -1;
+        OS << "<line class=\"measured-arrow\" x1=\"" << px(PX) << "\" y1=\""
+           << px(PYp + Dir * 6) << "\" x2=\"" << px(PX) << "\" y2=\""
+           << px(PYm - Dir * 7) << "\" stroke=\"#555555\" stroke-width=\"1.5\" "
+           << "marker-end=\"url(#measured-arrow)\"/>";
+      }
+      OS << "<circle class=\"predicted-point\" cx=\"" << px(PX) << "\" cy=\""
+         << px(PYp) << "\" r=\"6\" fill=\"#ffffff\" stroke=\""
+         << plotcolors::Measured << "\" stroke-width=\"2\"/>";
+      OS << "<circle class=\"measured-point\" cx=\"" << px(PX) << "\" cy=\""
+         << px(PYm) << "\" r=\"6\" fill=\"" << plotcolors::Measured
+         << "\" stroke=\"#ffffff\" stroke-width=\"1.5\"/></g>\n";
+      Reserve(PX, PYp, 7);
+      Reserve(PX, PYm, 7);
+      Labels.push_back(placeLabel(PX, PYm, P.Label,
+                                  " class=\"measured-label\" fill=\"#7a1f5c\""));
+    }
+    OS << "</g>\n";
+  }
+  if (Marks.empty() && O.Measured.empty())
     OS << "<text class=\"empty\" x=\"" << px((Left + Right) / 2) << "\" y=\""
        << px((Top + Bottom) / 2)
        << "\" text-anchor=\"middle\" fill=\"#888888\">no analyzed loop "
@@ -786,6 +841,16 @@ std::string PlotBuilder::svg(bool ForHTML) {
   Item("<circle cx=\"12\" cy=\"0\" r=\"4\" fill=\"#ffffff\" stroke=\"#555555\" "
        "stroke-width=\"1.5\"/>",
        "the nest at its slowest cache");
+  if (!O.Measured.empty()) {
+    Row += 6;
+    Item(std::string("<circle cx=\"12\" cy=\"0\" r=\"6\" fill=\"#ffffff\" "
+                     "stroke=\"") +
+             plotcolors::Measured + "\" stroke-width=\"2\"/>",
+         "kernel: predicted");
+    Item(std::string("<circle cx=\"12\" cy=\"0\" r=\"6\" fill=\"") +
+             plotcolors::Measured + "\"/>",
+         "kernel: measured");
+  }
   OS << "</g>\n";
   if (ForHTML)
     OS << "<!-- hover a point or a roof for its numbers -->\n";

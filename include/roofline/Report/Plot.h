@@ -17,14 +17,28 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace roofline {
+
+/// A kernel roofline-run measured: a hollow point where the roofline
+/// predicts it (its predicted intensity, attainable FLOP/s), a filled one
+/// where it ran, and an arrow from the first to the second.
+struct MeasuredPoint {
+  std::string Label;       ///< "gemm_L9 tiled (N=256)"
+  double Intensity = 0;    ///< predicted FLOP/byte: X of both points
+  double Predicted = 0;    ///< attainable FLOP/s on the machine
+  double Measured = 0;     ///< measured FLOP/s
+  Precision Prec = Precision::F32; ///< the roof it is judged against
+};
 
 struct PlotOptions {
   unsigned Width = 1000, Height = 620;
   /// A nest with sizes without a value is drawn as a range over
   /// 2^RangeLog2Lo .. 2^RangeLog2Hi of those sizes (all set to the same S).
   unsigned RangeLog2Lo = 4, RangeLog2Hi = 14;
+  /// Measured kernels drawn over the roofline (roofline-run --plot).
+  std::vector<MeasuredPoint> Measured;
 };
 
 /// Fill colours of the nest markers, by verdict (the browser test looks for
@@ -35,6 +49,7 @@ constexpr const char *MemoryBound = "#d62728";
 constexpr const char *DoesNotFit = "#9467bd";
 constexpr const char *SizeRange = "#ff7f0e";
 constexpr const char *MainMemory = "#1f77b4";
+constexpr const char *Measured = "#c2188a"; ///< roofline-run's kernels
 } // namespace plotcolors
 
 /// The chart as a standalone SVG document.

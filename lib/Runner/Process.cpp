@@ -1,0 +1,110 @@
+//===- Process.cpp - Running a child with a time limit, capturing output --===//
+
+#include "roofline/Runner/Process.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+
+#include <chrono>
+#include <optional>
+
+extern char **environ;
+
+using namespace roofline;
+
+namespace {
+
+std::string readAndRemove(const llvm::SmallString<128> &Path) {
+  std::string S;
+  if (llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> B =
+          llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                      /*RequiresNullTerminator=*/false))
+    S = (*B)->getBuffer().str();
+  llvm::sys::fs::remove(Path);
+  return S;
+}
+
+} // namespace
+
+std::string ProcessResult::describe(unsigned TimeoutS) const {
+  if (NotRun)
+    return "could not run: " + Message;
+  if (TimedOut)
+    return "timed out after " + std::to_string(TimeoutS) + " s";
+  if (Crashed)
+    return "crashed (" + Message + ")";
+  return "exit code " + std::to_string(ExitCode);
+}
+
+ProcessResult roofline::runProcess(llvm::StringRef Program,
+                                   llvm::ArrayRef<std::string> Args,
+                                   unsigned TimeoutS,
+                                   llvm::ArrayRef<std::string> ExtraEnv) {
+  ProcessResult R;
+  llvm::SmallString<128> OutPath, ErrPath;
+  if (llvm::sys::fs::createTemporaryFile("roofline-run", "out", OutPath) ||
+      llvm::sys::fs::createTemporaryFile("roofline-run", "err", ErrPath)) {
+    R.NotRun = true;
+    R.Message = "cannot create a temporary file";
+    return R;
+  }
+  std::vector<llvm::StringRef> ArgRefs(Args.begin(), Args.end());
+  std::vector<std::string> EnvStore;
+  std::vector<llvm::StringRef> EnvRefs;
+  std::optional<llvm::ArrayRef<llvm::StringRef>> Env;
+  if (!ExtraEnv.empty()) {
+    for (char **E = environ; *E; ++E)
+      EnvStore.push_back(*E);
+    EnvStore.insert(EnvStore.end(), ExtraEnv.begin(), ExtraEnv.end());
+    EnvRefs.assign(EnvStore.begin(), EnvStore.end());
+    Env = EnvRefs;
+  }
+  std::optional<llvm::StringRef> Redirects[] = {
+      llvm::StringRef(""), llvm::StringRef(OutPath), llvm::StringRef(ErrPath)};
+  std::string ErrMsg;
+  bool Failed = false;
+  auto T0 = std::chrono::steady_clock::now();
+  int RC = llvm::sys::ExecuteAndWait(Program, ArgRefs, Env, Redirects, TimeoutS,
+                                     0, &ErrMsg, &Failed);
+  R.Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                            T0)
+                  .count();
+  R.Out = readAndRemove(OutPath);
+  R.Err = readAndRemove(ErrPath);
+  R.Message = ErrMsg;
+  if (Failed || RC == -1) {
+    R.NotRun = true;
+  } else if (RC == -2) {
+    // LLVM reports both a signal and the time limit as -2; its message for
+    // the latter is "Child timed out".
+    if (llvm::StringRef(ErrMsg).contains("timed out"))
+      R.TimedOut = true;
+    else
+      R.Crashed = true;
+  } else {
+    R.ExitCode = RC;
+  }
+  return R;
+}
+
+std::string roofline::firstErrorLine(llvm::StringRef Text, size_t Max) {
+  llvm::SmallVector<llvm::StringRef, 32> Lines;
+  Text.split(Lines, '\n', -1, false);
+  llvm::StringRef Pick;
+  for (llvm::StringRef L : Lines)
+    if (L.contains("error")) {
+      Pick = L;
+      break;
+    }
+  if (Pick.empty())
+    for (llvm::StringRef L : Lines)
+      if (!L.trim().empty()) {
+        Pick = L;
+        break;
+      }
+  std::string S = Pick.trim().str();
+  if (S.size() > Max)
+    S = S.substr(0, Max - 3) + "...";
+  return S;
+}

@@ -1,0 +1,574 @@
+//===- Runner.cpp - Build, check and time the variants of an emitted unit -===//
+
+#include "roofline/Runner/Runner.h"
+#include "roofline/Runner/Baseline.h"
+#include "roofline/Runner/Process.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+
+using namespace roofline;
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+namespace {
+
+bool writeText(const std::string &Path, const std::string &Text) {
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC);
+  if (EC)
+    return false;
+  OS << Text;
+  return true;
+}
+
+std::string absolute(const std::string &P, const std::string &Base) {
+  llvm::SmallString<256> S(P);
+  if (!path::is_absolute(S)) {
+    S = Base;
+    path::append(S, P);
+  }
+  fs::make_absolute(S);
+  path::remove_dots(S, /*remove_dot_dot=*/true);
+  return S.str().str();
+}
+
+/// What one compile or link did.
+struct Step {
+  std::string Name; ///< variant, "driver", "reference", "openblas"
+  std::vector<std::string> Cmd;
+  std::string Output;
+  ProcessResult R;
+};
+
+void runSteps(std::vector<Step> &Steps, unsigned Jobs, unsigned TimeoutS) {
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(std::max(1u, Jobs)));
+  for (Step &S : Steps)
+    Pool.async([&S, TimeoutS] { S.R = runProcess(S.Cmd.front(), S.Cmd, TimeoutS); });
+  Pool.wait();
+}
+
+std::string buildFailure(const Step &S, unsigned TimeoutS) {
+  if (!S.R.NotRun && !S.R.TimedOut && !S.R.Crashed) {
+    std::string L = firstErrorLine(S.R.Err);
+    return L.empty() ? S.R.describe(TimeoutS) : L;
+  }
+  return S.R.describe(TimeoutS);
+}
+
+std::string findTool(const std::string &Want, llvm::ArrayRef<llvm::StringRef> Extra = {}) {
+  if (Want.empty())
+    return "";
+  if (path::has_parent_path(Want))
+    return fs::can_execute(Want) ? Want : "";
+  if (llvm::ErrorOr<std::string> P = llvm::sys::findProgramByName(Want))
+    return *P;
+  if (!Extra.empty())
+    if (llvm::ErrorOr<std::string> P = llvm::sys::findProgramByName(Want, Extra))
+      return *P;
+  return "";
+}
+
+/// One driver binary and the variants it runs.
+struct Driver {
+  std::string Path;
+  std::vector<VariantResult *> Variants;
+  std::vector<std::string> Env;
+};
+
+VariantResult *findResult(std::vector<VariantResult *> &Vs,
+                          const std::string &Name) {
+  for (VariantResult *V : Vs)
+    if (V->Name == Name)
+      return V;
+  return nullptr;
+}
+
+} // namespace
+
+const char *roofline::statusName(VariantStatus S) {
+  switch (S) {
+  case VariantStatus::Ok: return "ok";
+  case VariantStatus::Wrong: return "wrong";
+  case VariantStatus::Crashed: return "crashed";
+  case VariantStatus::TimedOut: return "timed-out";
+  case VariantStatus::BuildFailed: return "build-failed";
+  case VariantStatus::Skipped: return "skipped";
+  }
+  return "?";
+}
+
+bool UnitResult::failed() const {
+  return std::any_of(Variants.begin(), Variants.end(), [](const VariantResult &V) {
+    return V.Status != VariantStatus::Ok && V.Status != VariantStatus::Skipped;
+  });
+}
+
+unsigned roofline::rotationBuffers(double WorkingSetBytes, double LLCBytes) {
+  if (!(WorkingSetBytes > 0) || !(LLCBytes > 0) || WorkingSetBytes >= LLCBytes)
+    return 1;
+  double B = std::ceil(2 * LLCBytes / WorkingSetBytes) + 1;
+  B = std::min(B, 256.0);
+  B = std::min(B, std::max(1.0, std::floor(1073741824.0 / WorkingSetBytes)));
+  return static_cast<unsigned>(std::max(1.0, B));
+}
+
+std::string roofline::parseCheckLine(llvm::StringRef Line, bool &Ok,
+                                     CheckResult &R) {
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Line);
+  if (!V) {
+    llvm::consumeError(V.takeError());
+    return "";
+  }
+  const llvm::json::Object *O = V->getAsObject();
+  if (!O || !O->getString("variant") || !O->getBoolean("ok"))
+    return "";
+  Ok = *O->getBoolean("ok");
+  R.Checked = static_cast<uint64_t>(O->getInteger("checked").value_or(0));
+  R.Bad = static_cast<uint64_t>(O->getInteger("bad").value_or(0));
+  R.MaxRatio = O->getNumber("max_ratio").value_or(0);
+  if (std::optional<llvm::StringRef> F = O->getString("first"))
+    R.First = F->str();
+  if (std::optional<llvm::StringRef> E = O->getString("error"))
+    R.First = E->str();
+  return O->getString("variant")->str();
+}
+
+std::optional<TimeResult> roofline::parseTimeLine(llvm::StringRef Line) {
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Line.trim());
+  if (!V) {
+    llvm::consumeError(V.takeError());
+    return std::nullopt;
+  }
+  const llvm::json::Object *O = V->getAsObject();
+  if (!O || !O->getNumber("median_s"))
+    return std::nullopt;
+  TimeResult T;
+  T.Reps = static_cast<uint64_t>(O->getInteger("reps").value_or(0));
+  T.Median = *O->getNumber("median_s");
+  T.Min = O->getNumber("min_s").value_or(T.Median);
+  T.Max = O->getNumber("max_s").value_or(T.Median);
+  T.Q1 = O->getNumber("q1_s").value_or(T.Min);
+  T.Q3 = O->getNumber("q3_s").value_or(T.Max);
+  return T;
+}
+
+UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
+  UnitResult U;
+  U.Manifest = M;
+  U.Seed = O.Seed;
+  for (const ManifestVariant &V : M.Variants) {
+    if (!O.Variants.empty() && !O.Variants.count(V.Name) &&
+        !O.Variants.count(V.DriverName))
+      continue;
+    if (!V.Skipped.empty()) {
+      U.NotEmitted.push_back({V.Name, V.Skipped});
+      continue;
+    }
+    VariantResult R;
+    R.Name = V.DriverName.empty() ? V.Name : V.DriverName;
+    R.Description = V.Path;
+    R.Threads = V.Threads;
+    R.Cuda = V.isCuda();
+    // The harness times the host entry point, copies to and from the
+    // device included; the table says so.
+    if (R.Cuda)
+      R.Description += "; host-timed, copies included";
+    R.File = V.File;
+    R.Predicted = V.Predicted;
+    U.Variants.push_back(std::move(R));
+  }
+  // Drivers point into U.Variants: room for the baseline now, so that
+  // adding it later moves nothing.
+  U.Variants.reserve(U.Variants.size() + 1);
+  const ManifestVariant *Naive = M.find("naive");
+  BaselineSource Blas;
+  if (O.Baselines) {
+    Blas = blasBaseline(M);
+    if (Blas.Code.empty())
+      U.BaselineNote = "no OpenBLAS baseline: " + Blas.WhyNot;
+  }
+  if (U.Variants.empty() && Blas.Code.empty())
+    return U;
+  unsigned N = static_cast<unsigned>(U.Variants.size()) + !Blas.Code.empty();
+  auto Progress = [&](unsigned I, const std::string &Phase) {
+    if (O.Progress)
+      O.Progress(M.Unit, I, N, Phase);
+  };
+  auto FailAll = [&](VariantStatus S, const std::string &Why) {
+    for (VariantResult &V : U.Variants)
+      if (V.Status == VariantStatus::Ok) {
+        V.Status = S;
+        V.Reason = Why;
+      }
+  };
+
+  std::string Work = absolute("roofline-run", M.Dir);
+  if (std::error_code EC = fs::create_directories(Work)) {
+    FailAll(VariantStatus::BuildFailed, "cannot create " + Work + ": " + EC.message());
+    return U;
+  }
+  std::string Cxx = O.Cxx;
+  if (Cxx.empty())
+    if (const char *E = std::getenv("CXX"))
+      Cxx = E;
+  if (Cxx.empty())
+    Cxx = M.Cxx;
+  std::string CxxPath = findTool(Cxx);
+  if (CxxPath.empty()) {
+    FailAll(VariantStatus::BuildFailed, "no C++ compiler '" + Cxx + "'");
+    return U;
+  }
+  // The manifest's flags are relative to the unit directory.
+  std::vector<std::string> Flags, Includes;
+  for (const std::string &F : M.Flags) {
+    if (llvm::StringRef(F).starts_with("-I") && F.size() > 2) {
+      Flags.push_back("-I" + absolute(F.substr(2), M.Dir));
+      Includes.push_back(Flags.back());
+    } else {
+      Flags.push_back(F);
+    }
+  }
+  auto Compile = [&](const std::string &Name, const std::string &Src) {
+    Step S;
+    S.Name = Name;
+    S.Output = Work + "/" + Name + ".o";
+    S.Cmd = {CxxPath};
+    S.Cmd.insert(S.Cmd.end(), Flags.begin(), Flags.end());
+    S.Cmd.insert(S.Cmd.end(), {"-c", Src, "-o", S.Output});
+    return S;
+  };
+
+  // 1. Build.
+  Progress(1, "building");
+  std::string Nvcc;
+  bool WantCuda = std::any_of(U.Variants.begin(), U.Variants.end(),
+                              [&](const VariantResult &V) { return V.Cuda; });
+  std::string NoCuda, NoDevice, Arch;
+  if (WantCuda) {
+    if (O.Nvcc == "none")
+      NoCuda = "no CUDA toolchain (--nvcc=none)";
+    else if ((Nvcc = findTool(O.Nvcc.empty() ? "nvcc" : O.Nvcc,
+                              {"/usr/local/cuda/bin"}))
+                 .empty())
+      NoCuda = "no CUDA toolchain (nvcc not found)";
+  }
+  if (WantCuda && NoCuda.empty()) {
+    // Ask the device first: its compute capability picks -arch; without
+    // one the variants are still built (default arch), then skipped.
+    Progress(1, "probing the CUDA device");
+    std::string Probe = Work + "/cuda-probe";
+    std::string Src = Probe + ".cu";
+    writeText(Src, "#include <cstdio>\n#include <cuda_runtime.h>\n"
+                   "int main() {\n  int N = 0;\n"
+                   "  cudaError_t E = cudaGetDeviceCount(&N);\n"
+                   "  if (E != cudaSuccess) {\n"
+                   "    std::printf(\"%s\\n\", cudaGetErrorString(E));\n"
+                   "    return 1;\n  }\n"
+                   "  if (N == 0) {\n    std::printf(\"no device\\n\");\n"
+                   "    return 1;\n  }\n"
+                   "  cudaDeviceProp P;\n  cudaGetDeviceProperties(&P, 0);\n"
+                   "  std::printf(\"sm_%d%d\\n\", P.major, P.minor);\n"
+                   "  return 0;\n}\n");
+    std::vector<std::string> Cmd = {Nvcc, Src, "-o", Probe};
+    ProcessResult B = runProcess(Nvcc, Cmd, O.BuildTimeoutS);
+    if (!B.ok()) {
+      NoDevice = "the device probe did not build: " + firstErrorLine(B.Err);
+    } else {
+      ProcessResult R = runProcess(Probe, {Probe}, O.TimeoutS);
+      std::string Said = llvm::StringRef(R.Out).trim().str();
+      if (R.ok() && llvm::StringRef(Said).starts_with("sm_"))
+        Arch = "-arch=" + Said;
+      else
+        NoDevice = Said.empty() ? R.describe(O.TimeoutS) : Said;
+    }
+  }
+  std::vector<Step> Steps;
+  Steps.push_back(Compile("driver", absolute(M.DriverFile, M.Dir)));
+  Steps.push_back(Compile("reference", absolute(M.ReferenceFile, M.Dir)));
+  std::optional<size_t> CudaDriverStep;
+  if (WantCuda && NoCuda.empty() && !M.CudaDriverFile.empty()) {
+    CudaDriverStep = Steps.size();
+    Steps.push_back(Compile("cuda_driver", absolute(M.CudaDriverFile, M.Dir)));
+  }
+  std::vector<std::string> NvccFlags;
+  for (const std::string &F : M.CudaFlags.empty()
+                                  ? std::vector<std::string>{"-std=c++17", "-O3"}
+                                  : M.CudaFlags)
+    if (!llvm::StringRef(F).starts_with("-I"))
+      NvccFlags.push_back(F);
+  NvccFlags.insert(NvccFlags.end(), Includes.begin(), Includes.end());
+  if (!Arch.empty())
+    NvccFlags.push_back(Arch);
+  std::map<std::string, size_t> StepOf;
+  for (VariantResult &V : U.Variants) {
+    std::string Src = absolute(V.File, M.Dir);
+    if (V.Cuda) {
+      if (!NoCuda.empty()) {
+        V.Status = VariantStatus::Skipped;
+        V.Reason = NoCuda;
+        continue;
+      }
+      Step S;
+      S.Name = V.Name;
+      S.Output = Work + "/" + V.Name + ".cu.o";
+      S.Cmd = {Nvcc};
+      S.Cmd.insert(S.Cmd.end(), NvccFlags.begin(), NvccFlags.end());
+      S.Cmd.insert(S.Cmd.end(), {"-c", Src, "-o", S.Output});
+      StepOf[V.Name] = Steps.size();
+      Steps.push_back(std::move(S));
+      continue;
+    }
+    StepOf[V.Name] = Steps.size();
+    Steps.push_back(Compile(V.Name, Src));
+  }
+  std::optional<size_t> BlasStep;
+  if (!Blas.Code.empty()) {
+    std::string Src = Work + "/openblas.cpp";
+    if (writeText(Src, Blas.Code)) {
+      BlasStep = Steps.size();
+      Steps.push_back(Compile("openblas", Src));
+    } else {
+      U.BaselineNote = "no OpenBLAS baseline: cannot write " + Src;
+    }
+  }
+  runSteps(Steps, O.Jobs, O.BuildTimeoutS);
+  for (size_t I : {0, 1})
+    if (!Steps[I].R.ok()) {
+      FailAll(VariantStatus::BuildFailed,
+              "the unit's " + Steps[I].Name + " did not build: " +
+                  buildFailure(Steps[I], O.BuildTimeoutS));
+      return U;
+    }
+  std::vector<std::string> LdFlags(M.LdFlags.begin(), M.LdFlags.end());
+  auto Link = [&](const std::string &Out, const std::vector<std::string> &Objs,
+                  const std::vector<std::string> &Libs, size_t DriverStep = 0) {
+    Step S;
+    S.Name = "link";
+    S.Output = Out;
+    S.Cmd = {CxxPath, Steps[DriverStep].Output, Steps[1].Output};
+    S.Cmd.insert(S.Cmd.end(), Objs.begin(), Objs.end());
+    S.Cmd.insert(S.Cmd.end(), LdFlags.begin(), LdFlags.end());
+    S.Cmd.insert(S.Cmd.end(), Libs.begin(), Libs.end());
+    S.Cmd.insert(S.Cmd.end(), {"-o", Out});
+    S.R = runProcess(S.Cmd.front(), S.Cmd, O.BuildTimeoutS);
+    return S;
+  };
+  std::vector<Driver> Drivers;
+  // CPU and CUDA variants link into separate drivers, so that a CUDA
+  // runtime that is missing costs only the CUDA variants.
+  for (bool Cuda : {false, true}) {
+    std::vector<VariantResult *> Built;
+    for (VariantResult &V : U.Variants) {
+      if (V.Status != VariantStatus::Ok || V.Cuda != Cuda)
+        continue;
+      const Step &S = Steps[StepOf[V.Name]];
+      if (!S.R.ok()) {
+        V.Status = VariantStatus::BuildFailed;
+        V.Reason = buildFailure(S, O.BuildTimeoutS);
+        continue;
+      }
+      Built.push_back(&V);
+    }
+    if (Built.empty())
+      continue;
+    std::vector<std::string> Libs;
+    size_t DriverStep = 0;
+    if (Cuda) {
+      std::string CudaDir = path::parent_path(path::parent_path(Nvcc)).str();
+      Libs = {"-L" + CudaDir + "/lib64", "-lcudart"};
+      if (CudaDriverStep) {
+        DriverStep = *CudaDriverStep;
+        if (!Steps[DriverStep].R.ok()) {
+          for (VariantResult *V : Built) {
+            V->Status = VariantStatus::BuildFailed;
+            V->Reason = "the unit's CUDA driver did not build: " +
+                        buildFailure(Steps[DriverStep], O.BuildTimeoutS);
+          }
+          continue;
+        }
+      }
+    }
+    auto Objs = [&](const std::vector<VariantResult *> &Vs) {
+      std::vector<std::string> Os;
+      for (VariantResult *V : Vs)
+        Os.push_back(Steps[StepOf[V->Name]].Output);
+      return Os;
+    };
+    std::string Out = Work + (Cuda ? "/driver-cuda" : "/driver");
+    Step L = Link(Out, Objs(Built), Libs, DriverStep);
+    if (!L.R.ok()) {
+      // Find the objects that do not link on their own.
+      std::vector<VariantResult *> Good;
+      for (VariantResult *V : Built) {
+        Step One = Link(Work + "/link-test", Objs({V}), Libs, DriverStep);
+        if (One.R.ok()) {
+          Good.push_back(V);
+        } else {
+          V->Status = VariantStatus::BuildFailed;
+          V->Reason = "link: " + buildFailure(One, O.BuildTimeoutS);
+        }
+      }
+      fs::remove(Work + "/link-test");
+      Built = Good;
+      if (Built.empty())
+        continue;
+      L = Link(Out, Objs(Built), Libs, DriverStep);
+      if (!L.R.ok()) {
+        for (VariantResult *V : Built) {
+          V->Status = VariantStatus::BuildFailed;
+          V->Reason = "link: " + buildFailure(L, O.BuildTimeoutS);
+        }
+        continue;
+      }
+    }
+    Driver D;
+    D.Path = Out;
+    D.Variants = Built;
+    Drivers.push_back(std::move(D));
+  }
+  // A CUDA driver runs only where a device answers.
+  for (auto It = Drivers.begin(); It != Drivers.end();) {
+    if (NoDevice.empty() || !llvm::StringRef(It->Path).ends_with("driver-cuda")) {
+      ++It;
+      continue;
+    }
+    for (VariantResult *V : It->Variants) {
+      V->Status = VariantStatus::Skipped;
+      V->Reason = "no CUDA device (" + NoDevice + "); built, not run";
+    }
+    It = Drivers.erase(It);
+  }
+  if (BlasStep) {
+    VariantResult R;
+    R.Name = "openblas";
+    R.Baseline = true;
+    R.Description = Blas.Call + ", 1 thread";
+    R.Threads = "1";
+    if (Naive)
+      R.Predicted = Naive->Predicted;
+    const Step &S = Steps[*BlasStep];
+    if (!S.R.ok()) {
+      U.BaselineNote = "no OpenBLAS baseline: " +
+                       (llvm::StringRef(S.R.Err).contains("cblas.h")
+                            ? std::string("cblas.h not found (install "
+                                          "libopenblas-dev)")
+                            : buildFailure(S, O.BuildTimeoutS));
+    } else {
+      Step L = Link(Work + "/driver-openblas", {S.Output}, {"-lopenblas"});
+      if (!L.R.ok()) {
+        U.BaselineNote = "no OpenBLAS baseline: link: " +
+                         buildFailure(L, O.BuildTimeoutS);
+      } else {
+        U.Variants.push_back(std::move(R));
+        Driver D;
+        D.Path = L.Output;
+        D.Variants = {&U.Variants.back()};
+        // The library baseline is single-threaded: a fair yardstick for
+        // the single-threaded variants, said so in the table.
+        D.Env = {"OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1"};
+        Drivers.push_back(std::move(D));
+      }
+    }
+  }
+
+  // 2. Check.
+  std::string Seed = "--seed=" + std::to_string(O.Seed);
+  auto IndexOf = [&](const VariantResult *V) {
+    return static_cast<unsigned>(V - U.Variants.data()) + 1;
+  };
+  for (Driver &D : Drivers) {
+    Progress(IndexOf(D.Variants.front()), "checking");
+    std::vector<std::string> Names;
+    for (VariantResult *V : D.Variants)
+      Names.push_back(V->Name);
+    std::vector<std::string> Cmd = {D.Path, "check", Seed,
+                                    "--only=" + llvm::join(Names, ",")};
+    // One limit for the batch: a hang costs it once, then the variants
+    // that did not report are checked one by one, each with the limit.
+    ProcessResult All = runProcess(D.Path, Cmd, O.TimeoutS, D.Env);
+    std::set<std::string> Seen;
+    auto Take = [&](const std::string &Out) {
+      llvm::SmallVector<llvm::StringRef, 16> Lines;
+      llvm::StringRef(Out).split(Lines, '\n', -1, false);
+      for (llvm::StringRef Line : Lines) {
+        bool Ok = false;
+        CheckResult C;
+        std::string Name = parseCheckLine(Line, Ok, C);
+        VariantResult *V = findResult(D.Variants, Name);
+        if (!V)
+          continue;
+        Seen.insert(Name);
+        V->Check = C;
+        if (!Ok) {
+          V->Status = C.First == "not built" ? VariantStatus::BuildFailed
+                                             : VariantStatus::Wrong;
+          V->Reason = C.First.empty() ? "wrong results" : C.First;
+          if (V->Status == VariantStatus::Wrong && C.Bad)
+            V->Reason = std::to_string(C.Bad) + " of " +
+                        std::to_string(C.Checked) + " wrong; first " + C.First;
+        }
+      }
+    };
+    Take(All.Out);
+    // A crash or hang loses the lines of the variants after it: check
+    // those one at a time to find which.
+    for (VariantResult *V : D.Variants) {
+      if (Seen.count(V->Name))
+        continue;
+      Progress(IndexOf(V), "checking");
+      std::vector<std::string> One = {D.Path, "check", Seed, "--only=" + V->Name};
+      ProcessResult R = runProcess(D.Path, One, O.TimeoutS, D.Env);
+      Take(R.Out);
+      if (Seen.count(V->Name))
+        continue;
+      V->Status = R.TimedOut ? VariantStatus::TimedOut : VariantStatus::Crashed;
+      V->Reason = R.describe(O.TimeoutS) + " in the check";
+      std::string E = firstErrorLine(R.Err);
+      if (!E.empty() && !R.TimedOut)
+        V->Reason += ": " + E;
+    }
+  }
+
+  // 3. Time.
+  for (Driver &D : Drivers)
+    for (VariantResult *V : D.Variants) {
+      if (V->Status != VariantStatus::Ok)
+        continue;
+      Progress(IndexOf(V), "timing");
+      double WS = V->Predicted.Known ? V->Predicted.BytesCompulsory
+                  : Naive && Naive->Predicted.Known
+                      ? Naive->Predicted.BytesCompulsory
+                      : 0;
+      unsigned Buffers = rotationBuffers(WS, O.LLCBytes);
+      std::vector<std::string> Cmd = {
+          D.Path, "time", V->Name, "--reps=" + std::to_string(O.Reps),
+          "--min-time=" + std::to_string(O.MinTime),
+          "--buffers=" + std::to_string(Buffers)};
+      ProcessResult R = runProcess(D.Path, Cmd, O.TimeoutS, D.Env);
+      std::optional<TimeResult> T;
+      if (R.ok())
+        T = parseTimeLine(R.Out);
+      if (!T) {
+        V->Status = R.TimedOut ? VariantStatus::TimedOut : VariantStatus::Crashed;
+        V->Reason = R.describe(O.TimeoutS) + " while timing";
+        std::string E = firstErrorLine(R.Err);
+        if (!E.empty() && !R.TimedOut)
+          V->Reason += ": " + E;
+        continue;
+      }
+      T->Buffers = Buffers;
+      V->Time = *T;
+    }
+  return U;
+}

@@ -1,0 +1,257 @@
+//===- RunnerTest.cpp - roofline-run's manifest, baseline and numbers -----===//
+
+#include "roofline/Runner/Baseline.h"
+#include "roofline/Runner/Manifest.h"
+#include "roofline/Runner/Results.h"
+#include "roofline/Runner/Runner.h"
+
+#include "gtest/gtest.h"
+
+using namespace roofline;
+
+namespace {
+
+/// A manifest of C[i][j] += A[i][k] * B[k][j] with the given strides.
+std::string gemmManifest(const std::string &Kind, const std::string &AStrides,
+                         const std::string &BStrides,
+                         const std::string &CStrides, int Batch = 0,
+                         int Epilogue = 0, const std::string &Elem = "f32") {
+  return R"J({"version": 1, "unit": "gemm_L3", "kind": ")J" + Kind +
+         R"J(", "function": "gemm", "file": "k.cpp", "lines": [3],
+  "sizes": [{"name": "N", "value": 64, "fixed": false}],
+  "args": [{"name": "A", "type": "float", "elem": "f32", "shape": ["N", "N"], "intent": "in"},
+           {"name": "B", "type": "float", "elem": "f32", "shape": ["N", "N"], "intent": "in"},
+           {"name": "C", "type": "float", "elem": "f32", "shape": ["N", "N"], "intent": "out"}],
+  "build": {"cxx": "c++", "flags": ["-O3", "-I../runtime"], "ldflags": ["-fopenmp"]},
+  "reference": {"file": "reference.cpp"}, "driver": "driver.cpp",
+  "variants": [
+    {"name": "naive", "file": "naive.cpp", "symbol": "rl_gemm_L3_naive", "threads": "1",
+     "tolerance": {"rtol": 0, "rtol_per_term": 2.4e-7, "atol": 1e-30},
+     "predicted": {"flops": 524288, "flops_by_type": {"f32": 524288},
+                   "bytes": {"no_reuse": 2113536, "compulsory": 49152}}},
+    {"name": "int8", "skipped": "not a contraction"},
+    {"name": "parallel", "file": "parallel.cpp", "threads": "all (OpenMP)",
+     "predicted": {"why_not": "a size has no value"}}],
+  "contraction": {"kind": ")J" +
+         Kind + R"J(", "elem": ")J" + Elem + R"J(", "batch": )J" +
+         std::to_string(Batch) + R"J(, "init_zero": true, "epilogue": )J" +
+         std::to_string(Epilogue) + R"J(,
+    "extent": {"m": "N", "n": "N", "k": "N"}, "first": {"m": "0", "n": "0", "k": "0"},
+    "out": {"array": "C", "strides": )J" +
+         CStrides + R"J(},
+    "l": {"array": "A", "strides": )J" +
+         AStrides + R"J(},
+    "r": {"array": "B", "strides": )J" +
+         BStrides + R"J(}}})J";
+}
+
+UnitManifest parse(const std::string &Text) {
+  llvm::Expected<UnitManifest> M = parseManifest(Text, "/tmp/u");
+  if (!M) {
+    ADD_FAILURE() << llvm::toString(M.takeError());
+    return UnitManifest();
+  }
+  return std::move(*M);
+}
+
+const std::string RowMajorA = R"J({"m": "N", "n": "0", "k": "1"})J";
+const std::string RowMajorB = R"J({"m": "0", "n": "1", "k": "N"})J";
+const std::string RowMajorC = R"J({"m": "N", "n": "1", "k": "0"})J";
+
+TEST(RunnerManifest, ReadsWhatTheRunnerNeeds) {
+  UnitManifest M = parse(gemmManifest("gemm", RowMajorA, RowMajorB, RowMajorC));
+  EXPECT_EQ(M.Unit, "gemm_L3");
+  EXPECT_EQ(M.sizesText(), "N=64");
+  ASSERT_EQ(M.Args.size(), 3u);
+  EXPECT_EQ(M.Args[2].Intent, "out");
+  ASSERT_EQ(M.Variants.size(), 3u);
+  const ManifestVariant *N = M.find("naive");
+  ASSERT_TRUE(N);
+  EXPECT_TRUE(N->Predicted.Known);
+  EXPECT_EQ(N->Predicted.Flops, 524288);
+  EXPECT_EQ(N->Predicted.BytesCompulsory, 49152);
+  EXPECT_EQ(N->Predicted.FlopsByType.at("f32"), 524288);
+  EXPECT_DOUBLE_EQ(N->RTolPerTerm, 2.4e-7);
+  EXPECT_FALSE(N->parallel());
+  EXPECT_EQ(M.find("int8")->Skipped, "not a contraction");
+  EXPECT_FALSE(M.find("parallel")->Predicted.Known);
+  EXPECT_EQ(M.find("parallel")->Predicted.WhyNot, "a size has no value");
+  EXPECT_TRUE(M.find("parallel")->parallel());
+  ASSERT_TRUE(M.Contraction);
+  EXPECT_EQ(M.Contraction->L.Strides.at("k"), "1");
+}
+
+TEST(RunnerManifest, RejectsWhatItCannotRun) {
+  EXPECT_FALSE(static_cast<bool>(parseManifest("{", "d")));
+  llvm::Expected<UnitManifest> V = parseManifest(R"J({"version": 2})J", "d");
+  ASSERT_FALSE(static_cast<bool>(V));
+  EXPECT_NE(llvm::toString(V.takeError()).find("version"), std::string::npos);
+  llvm::Expected<UnitManifest> F = parseManifest(
+      R"J({"version": 1, "unit": "u", "variants": [{"name": "x"}]})J", "d");
+  ASSERT_FALSE(static_cast<bool>(F));
+  EXPECT_NE(llvm::toString(F.takeError()).find("no 'file'"), std::string::npos);
+}
+
+TEST(RunnerBaseline, RowMajorGemmIsOneSgemm) {
+  BaselineSource B =
+      blasBaseline(parse(gemmManifest("gemm", RowMajorA, RowMajorB, RowMajorC)));
+  EXPECT_EQ(B.WhyNot, "");
+  EXPECT_EQ(B.Call, "cblas_sgemm(RowMajor, NoTrans, NoTrans)");
+  EXPECT_NE(B.Code.find("cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, "
+                        "(N), (N), (N), 1, static_cast<const float *>(rl_a[0]), "
+                        "(N), static_cast<const float *>(rl_a[1]), (N), 0, "
+                        "static_cast<float *>(rl_a[2]), (N))"),
+            std::string::npos)
+      << B.Code;
+  EXPECT_NE(B.Code.find("rl_harness_extra_variants"), std::string::npos);
+  EXPECT_NE(B.Code.find("const int64_t N = rl_s[0];"), std::string::npos);
+}
+
+TEST(RunnerBaseline, TransposedOperandsAndColumnMajorOutput) {
+  // A[k][i]: A(m, k) has the unit stride in m -> Trans with lda = N.
+  BaselineSource T = blasBaseline(parse(gemmManifest(
+      "gemm", R"J({"m": "1", "k": "N"})J", RowMajorB, RowMajorC)));
+  EXPECT_EQ(T.Call, "cblas_sgemm(RowMajor, Trans, NoTrans)");
+  // C[j][i]: column-major output; A, B row-major are transposed there.
+  BaselineSource C = blasBaseline(parse(gemmManifest(
+      "gemm", RowMajorA, RowMajorB, R"J({"m": "1", "n": "N"})J")));
+  EXPECT_EQ(C.Call, "cblas_sgemm(ColMajor, Trans, Trans)");
+  BaselineSource S = blasBaseline(parse(gemmManifest(
+      "gemm", R"J({"m": "2", "k": "N"})J", RowMajorB, RowMajorC)));
+  EXPECT_TRUE(S.Code.empty());
+  EXPECT_EQ(S.WhyNot, "an operand has no unit stride");
+}
+
+TEST(RunnerBaseline, GemvAndRefusals) {
+  BaselineSource V = blasBaseline(parse(gemmManifest(
+      "gemv", R"J({"m": "N", "k": "1"})J", R"J({"m": "0", "k": "1"})J",
+      R"J({"m": "1", "k": "0"})J")));
+  EXPECT_EQ(V.Call, "cblas_sgemv(RowMajor, NoTrans)");
+  EXPECT_NE(V.Code.find("cblas_sgemv(CblasRowMajor, CblasNoTrans, (N), (N), 1"),
+            std::string::npos);
+  EXPECT_NE(blasBaseline(parse(gemmManifest("gemm", RowMajorA, RowMajorB,
+                                            RowMajorC, 1)))
+                .WhyNot.find("batched"),
+            std::string::npos);
+  EXPECT_NE(blasBaseline(parse(gemmManifest("gemm", RowMajorA, RowMajorB,
+                                            RowMajorC, 0, 1)))
+                .WhyNot.find("epilogue"),
+            std::string::npos);
+  EXPECT_NE(blasBaseline(parse(gemmManifest("gemm", RowMajorA, RowMajorB,
+                                            RowMajorC, 0, 0, "i8")))
+                .WhyNot.find("i8"),
+            std::string::npos);
+  UnitManifest NoC = parse(gemmManifest("gemm", RowMajorA, RowMajorB, RowMajorC));
+  NoC.Contraction.reset();
+  EXPECT_EQ(blasBaseline(NoC).WhyNot, "not a contraction (gemm, gemv)");
+}
+
+TEST(RunnerTiming, RotationCoversTwiceTheCache) {
+  EXPECT_EQ(rotationBuffers(64e6, 32e6), 1u);  // does not fit: no rotation
+  EXPECT_EQ(rotationBuffers(8e6, 32e6), 9u);   // 2 * 32 / 8 + 1
+  EXPECT_EQ(rotationBuffers(1e3, 32e6), 256u); // capped
+  EXPECT_EQ(rotationBuffers(0, 32e6), 1u);     // unknown working set
+  EXPECT_EQ(rotationBuffers(8e6, 0), 1u);      // unknown cache
+}
+
+TEST(RunnerProtocol, ParsesDriverLines) {
+  bool Ok = true;
+  CheckResult C;
+  EXPECT_EQ(parseCheckLine(R"J({"unit": "u", "variant": "tiled", "sizes": {"N": 8}, )J"
+                           R"J("ok": false, "checked": 64, "bad": 3, "max_ratio": 0.5, )J"
+                           R"J("seed": 7, "first": "C[1] = 2, want 1 (bound 1e-06)"})J",
+                           Ok, C),
+            "tiled");
+  EXPECT_FALSE(Ok);
+  EXPECT_EQ(C.Checked, 64u);
+  EXPECT_EQ(C.Bad, 3u);
+  EXPECT_EQ(C.First, "C[1] = 2, want 1 (bound 1e-06)");
+  EXPECT_EQ(parseCheckLine("garbage", Ok, C), "");
+  std::optional<TimeResult> T = parseTimeLine(
+      R"J({"unit": "u", "variant": "v", "sizes": {}, "reps": 9, "median_s": 0.002, )J"
+      R"J("min_s": 0.001, "max_s": 0.004, "q1_s": 0.0015, "q3_s": 0.003})J");
+  ASSERT_TRUE(T);
+  EXPECT_EQ(T->Reps, 9u);
+  EXPECT_DOUBLE_EQ(T->Median, 0.002);
+  EXPECT_DOUBLE_EQ(T->Q3, 0.003);
+  EXPECT_FALSE(parseTimeLine("{}"));
+}
+
+TEST(RunnerResults, PercentOfRoofAndSpeedups) {
+  llvm::Expected<Machine> M = loadMachine("epyc-7763");
+  ASSERT_TRUE(static_cast<bool>(M)) << llvm::toString(M.takeError());
+  UnitResult U;
+  U.Manifest = parse(gemmManifest("gemm", RowMajorA, RowMajorB, RowMajorC));
+  VariantResult Naive, Fast, Blas, Bad;
+  Naive.Name = "naive";
+  Naive.Predicted = U.Manifest.find("naive")->Predicted;
+  Naive.Time = TimeResult{5, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3, 1};
+  Fast = Naive;
+  Fast.Name = "tiled";
+  Fast.Time->Median = 1e-4;
+  Blas = Naive;
+  Blas.Name = "openblas";
+  Blas.Baseline = true;
+  Blas.Time->Median = 5e-5;
+  Bad = Naive;
+  Bad.Name = "parallel";
+  Bad.Status = VariantStatus::Wrong;
+  U.Variants = {Naive, Fast, Blas, Bad};
+  Derived D = derive(U, U.Variants[1], &*M);
+  ASSERT_TRUE(D.BoundS && D.Percent && D.VsReference && D.VsBaseline);
+  double Bound = std::max(524288 / M->peakFor(Precision::F32),
+                          49152 / M->mainMemory().BandwidthBytesPerS);
+  EXPECT_DOUBLE_EQ(*D.BoundS, Bound);
+  EXPECT_DOUBLE_EQ(*D.Percent, 100 * Bound / 1e-4);
+  EXPECT_DOUBLE_EQ(*D.FlopsPerS, 524288 / 1e-4);
+  EXPECT_DOUBLE_EQ(*D.BytesPerS, 49152 / 1e-4);
+  EXPECT_DOUBLE_EQ(*D.VsReference, 10);
+  EXPECT_DOUBLE_EQ(*D.VsBaseline, 0.5);
+  EXPECT_DOUBLE_EQ(D.Intensity, 524288.0 / 49152);
+  // A wrong variant has no speed, whatever its time.
+  EXPECT_FALSE(derive(U, U.Variants[3], &*M).FlopsPerS);
+  EXPECT_TRUE(U.failed());
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  printTable(OS, U, &*M);
+  for (const char *Col : {"variant", "threads", "check", "median", "min..max",
+                          "GFLOP/s", "GB/s", "% roof", "vs naive", "vs openblas",
+                          "WRONG", "parallel: wrong"})
+    EXPECT_NE(S.find(Col), std::string::npos) << Col << "\n" << S;
+  llvm::json::Object J = unitJSON(U, &*M);
+  EXPECT_TRUE(J.getBoolean("failed").value_or(false));
+  std::vector<MeasuredPoint> P = measuredPoints({U}, *M);
+  ASSERT_EQ(P.size(), 3u); // naive, tiled, openblas; not the wrong one
+  EXPECT_DOUBLE_EQ(P[1].Measured, 524288 / 1e-4);
+  EXPECT_DOUBLE_EQ(P[1].Predicted, 524288 / Bound);
+}
+
+TEST(RunnerResults, PlotOverlaysMeasuredPoints) {
+  llvm::Expected<Machine> M = loadMachine("epyc-7763");
+  ASSERT_TRUE(static_cast<bool>(M));
+  Report R;
+  R.M = &*M;
+  PlotOptions O;
+  O.Measured = {{"gemm tiled", 10.7, 5e11, 5e10, Precision::F32},
+                {"gemm naive", 10.7, 5e11, 1e9, Precision::F32}};
+  std::string S = renderRooflineSVG(R, O);
+  auto Count = [&](const std::string &Needle) {
+    unsigned N = 0;
+    for (size_t P = S.find(Needle); P != std::string::npos;
+         P = S.find(Needle, P + 1))
+      ++N;
+    return N;
+  };
+  EXPECT_EQ(Count("class=\"measured-kernel\""), 2u);
+  EXPECT_EQ(Count("class=\"predicted-point\""), 2u);
+  EXPECT_EQ(Count("class=\"measured-point\""), 2u);
+  EXPECT_EQ(Count("marker-end=\"url(#measured-arrow)\""), 2u);
+  EXPECT_EQ(Count("kernel: measured"), 1u);
+  EXPECT_EQ(Count("no analyzed loop nests"), 0u);
+  EXPECT_NE(S.find("data-measured=\"5e+10\""), std::string::npos);
+  // Without measurements the chart is what roofline-lint draws.
+  EXPECT_EQ(renderRooflineSVG(R, PlotOptions()).find("measured"),
+            std::string::npos);
+}
+
+} // namespace
