@@ -320,6 +320,23 @@ int main(int argc, char **argv) {
           D += "/" + pointName(P);
         if (Error E = emit(Lint, Src, D, P, Filter))
           return usageError(toString(std::move(E)));
+        // A size the source fixes (constexpr, macro) also sizes its arrays:
+        // giving it another value would run past them.
+        if (Expected<std::vector<std::string>> Units = loadUnitIndex(D))
+          for (const std::string &Name : *Units)
+            if (Expected<UnitManifest> Man = loadManifest(D + "/" + Name)) {
+              for (const ManifestSize &Z : Man->Sizes)
+                for (const auto &[N, V] : P)
+                  if (Z.Fixed && Z.Name == N)
+                    return usageError(
+                        "--sizes " + N + ": '" + N + "' is a constant in " +
+                        Src + " (unit " + Name +
+                        "); sweep a kernel that takes its size as a parameter");
+            } else {
+              consumeError(Man.takeError());
+            }
+        else
+          consumeError(Units.takeError());
         Dirs.push_back(D);
       }
   }
