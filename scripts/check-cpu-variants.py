@@ -117,6 +117,13 @@ def shapes_for(manifest, count, rng, quick):
     while len(out) < count and tries < 5000:
         tries += 1
         add({f: rng.choice(EDGE) for f in free})
+    # Nests with one or two free sizes run out of edge combinations: odd
+    # sizes (non-multiples of every even tile) fill them up to `count`.
+    tries = 0
+    while len(out) < count and tries < 20000:
+        tries += 1
+        add({f: rng.choice(EDGE) if rng.random() < 0.3 else rng.randrange(3, 4096) | 1
+             for f in free})
     # The two largest shapes (all free sizes equal) within the budget.
     added = 0
     for v in [1 << 20, 100003, 16411, 4099, 2053, 1031, 769, 521, 389, 257, 129]:
@@ -215,7 +222,8 @@ def main():
             problems += ["%s/%s" % (u, p) for p in probs]
 
     # Check.
-    per_kind = collections.defaultdict(lambda: [0, 0, set()])  # shapes, failures, units
+    # shapes, failures, shapes per unit
+    per_kind = collections.defaultdict(lambda: [0, 0, collections.Counter()])
     failures = []
     env = dict(os.environ, OMP_NUM_THREADS="2")
     runs = []
@@ -254,7 +262,7 @@ def main():
             for l in lines:
                 kind = l["variant"] + ("@" + isa if isa else "")
                 per_kind[kind][0] += 1
-                per_kind[kind][2].add(u)
+                per_kind[kind][2][u] += 1
                 if not l["ok"]:
                     per_kind[kind][1] += 1
                     failures.append("%s %s %s%s: %s" % (u, l["variant"], s, " RL_ISA=" + isa if isa else "",
@@ -269,10 +277,12 @@ def main():
     lines.append("units: %d emitted, %d built; seed %d; %.0f s" %
                  (len(units), sum(1 for u in units if built.get(u)), args.seed, time.time() - t0))
     lines.append("")
-    lines.append("%-22s %8s %8s %6s" % ("variant[@isa]", "shapes", "failed", "units"))
+    lines.append("%-22s %8s %8s %6s %s" % ("variant[@isa]", "shapes", "failed", "units",
+                                            "shapes per unit (min, sizes free)"))
     for k in sorted(per_kind):
         n, f, us = per_kind[k]
-        lines.append("%-22s %8d %8d %6d" % (k, n, f, len(us)))
+        free = [c for u, c in us.items() if c > 1]
+        lines.append("%-22s %8d %8d %6d %s" % (k, n, f, len(us), min(free) if free else "-"))
     lines.append("")
     lines.append("build problems: %d" % len(problems))
     lines += ["  " + p.replace("\n", "\n    ") for p in problems[:40]]
