@@ -1,6 +1,7 @@
 //===- Units.cpp - Planning, emitting and writing kernel units ------------===//
 
 #include "roofline/CodeGen/Units.h"
+#include "roofline/CodeGen/CudaEmitter.h"
 #include "roofline/CodeGen/Microkernel.h"
 
 #include "roofline/Analysis/Counts.h"
@@ -801,7 +802,9 @@ llvm::json::Object roofline::manifestOf(const UnitOut &U, const GenOptions &O) {
   for (const ArgInfo &A : U.Layout.Args)
     Args.push_back(argJSON(A));
   for (const VariantOut &V : U.Variants) {
-    llvm::json::Object J{{"name", V.Name}};
+    if (!O.Cpu)
+      break; // --target=cuda: writeUnits adds the CUDA entries
+    llvm::json::Object J{{"name", V.Name}, {"target", "cpu"}};
     if (!V.Skipped.empty()) {
       J["skipped"] = V.Skipped;
       Variants.push_back(std::move(J));
@@ -893,6 +896,8 @@ llvm::json::Object roofline::manifestOf(const UnitOut &U, const GenOptions &O) {
   return M;
 }
 
+std::string roofline::unitDriverCode(const UnitOut &U) { return driverCode(U); }
+
 llvm::Error roofline::writeUnits(const std::vector<UnitOut> &Units,
                                  const std::string &Dir, const GenOptions &O) {
   std::string RT = Dir + "/runtime";
@@ -909,16 +914,28 @@ llvm::Error roofline::writeUnits(const std::vector<UnitOut> &Units,
     if (llvm::Error E = writeFile(D + "/reference.cpp", U.ReferenceCode))
       return E;
     for (const VariantOut &V : U.Variants)
-      if (V.Skipped.empty())
+      if (O.Cpu && V.Skipped.empty())
         if (llvm::Error E = writeFile(D + "/" + V.Name + ".cpp", V.Code))
           return E;
-    if (llvm::Error E = writeFile(D + "/driver.cpp", driverCode(U)))
-      return E;
-    if (llvm::Error E = writeFile(D + "/Makefile", makefile(U)))
-      return E;
+    if (O.Cpu) {
+      if (llvm::Error E = writeFile(D + "/driver.cpp", driverCode(U)))
+        return E;
+      if (llvm::Error E = writeFile(D + "/Makefile", makefile(U)))
+        return E;
+    }
+    llvm::json::Object Manifest = manifestOf(U, O);
+    if (O.Cuda) {
+      CudaUnitOut C = emitCudaUnit(U, O);
+      if (llvm::Error E = writeCudaUnit(U, C, D))
+        return E;
+      llvm::json::Array *Vs = Manifest.getArray("variants");
+      for (const CudaVariantOut &V : C.Variants)
+        Vs->push_back(cudaVariantJSON(U, V));
+      Manifest["cuda_build"] = cudaBuildJSON();
+    }
     std::string M;
     llvm::raw_string_ostream MS(M);
-    MS << llvm::formatv("{0:2}", llvm::json::Value(manifestOf(U, O))) << "\n";
+    MS << llvm::formatv("{0:2}", llvm::json::Value(std::move(Manifest))) << "\n";
     if (llvm::Error E = writeFile(D + "/manifest.json", MS.str()))
       return E;
     Index.push_back(U.Name);

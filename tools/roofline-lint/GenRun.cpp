@@ -2,6 +2,7 @@
 
 #include "GenRun.h"
 
+#include "roofline/CodeGen/CudaEmitter.h"
 #include "roofline/CodeGen/Units.h"
 #include "roofline/Transform/Schedule.h"
 
@@ -38,6 +39,11 @@ cl::list<std::string> VariantsOpt(
     cl::desc("Variants to emit (default all): naive, interchanged, tiled, "
              "parallel, fused, int8, bf16, scheduled"),
     cl::CommaSeparated, cl::value_desc("list"), cl::cat(category()));
+cl::opt<std::string> TargetOpt(
+    "target",
+    cl::desc("With --emit: cpu (C++17 variants, the default), cuda (.cu "
+             "variants and launchers, docs/cuda.md) or all"),
+    cl::init("cpu"), cl::value_desc("cpu|cuda|all"), cl::cat(category()));
 cl::opt<bool> IRValues("ir-values",
                        cl::desc("With --dump-ir: also print what each "
                                 "statement computes"),
@@ -80,12 +86,31 @@ int roofline::runCodegen(const CodegenRequest &R, raw_ostream &OS) {
   GenOptions O;
   O.User = User;
   O.M = R.M;
+  if (TargetOpt != "cpu" && TargetOpt != "cuda" && TargetOpt != "all")
+    return error("--target expects cpu, cuda or all, not '" + TargetOpt + "'");
+  O.Cpu = TargetOpt != "cuda";
+  O.Cuda = TargetOpt != "cpu";
   for (const std::string &V : VariantsOpt) {
     const std::vector<std::string> &All = allVariantNames();
-    if (std::find(All.begin(), All.end(), V) == All.end())
-      return error("unknown variant '" + V + "' (" + join(All, ", ") + ")");
-    O.Variants.insert(V);
+    const std::vector<std::string> &Cuda = allCudaVariantNames();
+    bool Known = (O.Cpu && std::find(All.begin(), All.end(), V) != All.end()) ||
+                 (O.Cuda && std::find(Cuda.begin(), Cuda.end(), V) != Cuda.end());
+    if (!Known)
+      return error("unknown variant '" + V + "' (" +
+                   join(O.Cuda && !O.Cpu ? Cuda : All, ", ") +
+                   (O.Cuda && O.Cpu ? "; cuda: " + join(Cuda, ", ") : "") + ")");
+    if (O.Cuda && std::find(Cuda.begin(), Cuda.end(), V) != Cuda.end())
+      O.CudaVariants.insert(V);
+    // The CUDA fused, int8 and bf16 variants take their plan and tolerance
+    // from the CPU variant of the same name.
+    if ((O.Cpu && std::find(All.begin(), All.end(), V) != All.end()) ||
+        (O.Cuda && (V == "fused" || V == "int8" || V == "bf16")))
+      O.Variants.insert(V);
   }
+  if (!VariantsOpt.empty() && O.Variants.empty())
+    O.Variants.insert("naive"); // empty would mean all
+  if (!VariantsOpt.empty() && O.Cuda && O.CudaVariants.empty())
+    O.Cuda = false;
   if (!GemmTiles.empty()) {
     SmallVector<StringRef, 5> Parts;
     StringRef(GemmTiles).split(Parts, ',');
@@ -184,6 +209,16 @@ int roofline::runCodegen(const CodegenRequest &R, raw_ostream &OS) {
       else
         Not.push_back(V.Name + " (" + V.Skipped + ")");
       Refused |= V.Name == "scheduled" && !V.Skipped.empty();
+    }
+    if (O.Cuda) {
+      if (!O.Cpu)
+        Done.clear(), Not.clear();
+      for (const CudaVariantOut &V : emitCudaUnit(U, O).Variants) {
+        if (V.Skipped.empty())
+          Done.push_back("cuda " + V.Name);
+        else
+          Not.push_back("cuda " + V.Name + " (" + V.Skipped + ")");
+      }
     }
     OS << EmitDir << "/" << U.Name << ": " << U.Kind << "; "
        << join(Done, ", ") << "\n";

@@ -51,6 +51,10 @@ struct GenOptions {
   ParamValues Values;             ///< sizes for the predicted counts
   const Machine *M = nullptr;     ///< the predicted bounds' machine
   TileDefaults Tiles;
+  /// --target: C++ variants (cpu), CUDA variants (cuda, docs/cuda.md), or
+  /// both; the reference is written either way.
+  bool Cpu = true, Cuda = false;
+  std::set<std::string> CudaVariants; ///< empty: all (allCudaVariantNames)
 };
 
 /// |out - ref| <= atol + (rtol + rtol_per_term * terms) * magnitude.
@@ -90,6 +94,9 @@ std::vector<UnitOut> buildUnits(const std::vector<LoopNest> &Nests,
 
 /// The unit's manifest.json (docs/codegen.md).
 llvm::json::Object manifestOf(const UnitOut &U, const GenOptions &O);
+
+/// The unit's check driver (roofline_harness.h over its variants).
+std::string unitDriverCode(const UnitOut &U);
 
 /// Writes DIR/runtime/, DIR/units.json and DIR/<unit>/ for each unit.
 llvm::Error writeUnits(const std::vector<UnitOut> &Units,

@@ -1,0 +1,776 @@
+//===- CudaEmitter.cpp - CUDA variants, launchers and the CUDA driver -----===//
+
+#include "roofline/CodeGen/CudaEmitter.h"
+
+#include "roofline/Transform/Contraction.h"
+#include "roofline/Transform/Transforms.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace roofline;
+
+namespace {
+
+llvm::Error cudaError(const llvm::Twine &Msg) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
+}
+
+std::string paren(const std::string &S) {
+  return S.find_first_of("+- ") == std::string::npos ? S : "(" + S + ")";
+}
+
+/// A bound as host/device C (rl::min, rl::max, rl::floordiv of roofline_cuda.h).
+std::string boundC(const Bound &B) {
+  auto Term = [](const BoundTerm &T) {
+    std::string E = cExpr(T.Expr);
+    return T.Divisor == 1 ? E
+                          : "rl::floordiv(" + E + ", " +
+                                std::to_string(T.Divisor) + ")";
+  };
+  if (B.Kind == Bound::Single || B.Terms.size() == 1)
+    return Term(B.Terms.front());
+  std::string S = B.Kind == Bound::Min ? "rl::min(" : "rl::max(";
+  for (size_t I = 0; I < B.Terms.size(); ++I)
+    S += (I ? ", " : "") + Term(B.Terms[I]);
+  return S + ")";
+}
+
+/// Variant names as C identifiers ("smem-tiled" -> "smem_tiled").
+std::string symbolPart(const std::string &Name) {
+  std::string S = Name;
+  std::replace(S.begin(), S.end(), '-', '_');
+  return S;
+}
+
+std::string deviceType(const ArgInfo &A) {
+  return cTypeFor(A.CType, EmitMode::AsWritten);
+}
+
+std::string elementsOf(const ArgInfo &A) {
+  if (A.IsScalar || A.Shape.empty())
+    return "1";
+  std::string S;
+  for (const AffineExpr &E : A.Shape)
+    S += (S.empty() ? "" : " * ") + paren(cExpr(E));
+  return S;
+}
+
+/// Everything a variant file needs about the unit: sizes and arguments.
+struct Context {
+  const UnitOut &U;
+  std::vector<ArgInfo> Args; ///< the unit's args, then the variant's extras
+
+  std::string sizeDecls() const {
+    std::string S;
+    for (size_t I = 0; I < U.Layout.Sizes.size(); ++I)
+      S += "  const int64_t " + U.Layout.Sizes[I].Name + " = rl_sizes[" +
+           std::to_string(I) + "]; (void)" + U.Layout.Sizes[I].Name + ";\n";
+    return S;
+  }
+  std::string argDecls() const {
+    std::string S;
+    for (size_t I = 0; I < Args.size(); ++I)
+      S += "  " + deviceType(Args[I]) + " *" + Args[I].Name + " = static_cast<" +
+           deviceType(Args[I]) + " *>(rl_args[" + std::to_string(I) +
+           "]); (void)" + Args[I].Name + ";\n";
+    return S;
+  }
+  /// The host entry: copies every argument to the device, calls \p Dev,
+  /// copies back what it may write.
+  std::string hostEntry(const std::string &Sym, const std::string &Dev) const {
+    std::string S = "RL_EXPORT void " + Sym +
+                    "(void *const *rl_args, const int64_t *rl_sizes) {\n" +
+                    sizeDecls() + "  const size_t rl_bytes[] = {";
+    for (size_t I = 0; I < Args.size(); ++I)
+      S += std::string(I ? ", " : "") + "sizeof(" + deviceType(Args[I]) +
+           ") * size_t(" + elementsOf(Args[I]) + ")";
+    S += "};\n  const bool rl_back[] = {";
+    for (size_t I = 0; I < Args.size(); ++I)
+      S += std::string(I ? ", " : "") +
+           (Args[I].Intent == ArgInfo::In && !Args[I].Prepared ? "false"
+                                                               : "true");
+    S += "};\n  rl::cuda::host_call(" + std::to_string(Args.size()) +
+         ", rl_args, rl_bytes, rl_back, rl_sizes, " + Dev + ");\n}\n";
+    return S;
+  }
+};
+
+/// The store functor: the output access of the contraction (overwrite, or
+/// accumulate when the source does not clear it first), then the epilogue
+/// statements of a fused nest, from the IR.
+llvm::Expected<std::string> storeFunctor(const Context &X,
+                                         const ContractionInfo &C,
+                                         const LoopNest &Nest) {
+  const ArgInfo *Out = X.U.Layout.find(C.Out.Array);
+  if (!Out || deviceType(*Out) != "float")
+    return cudaError("the output '" + C.Out.Array + "' is not a float array");
+  std::optional<AffineExpr> SM = C.Out.strideOf(Nest, C.M);
+  std::optional<AffineExpr> SN =
+      C.N.empty() ? AffineExpr(0) : C.Out.strideOf(Nest, C.N);
+  if (!SM || !SN)
+    return cudaError("the output's strides are not affine in the sizes");
+  // File-local (anonymous namespace): the kernel templates instantiated
+  // with it differ per variant, and variants link into one driver.
+  std::string S = "namespace {\nstruct rl_store {\n";
+  for (const Param &P : X.U.Layout.Sizes)
+    S += "  int64_t " + P.Name + ";\n";
+  for (const ArgInfo &A : X.U.Layout.Args)
+    S += "  " + deviceType(A) + " *" + A.Name + ";\n";
+  S += "  __device__ __forceinline__ void operator()(int64_t rl_i, int64_t rl_j, "
+       "float rl_acc) const {\n    (void)rl_j;\n";
+  S += "    " + C.Out.Array + "[rl_i * " + paren(cExpr(*SM)) + " + rl_j * " +
+       paren(cExpr(*SN)) + "] " + (C.InitZero ? "=" : "+=") + " rl_acc;\n";
+  if (!C.Epilogue.empty()) {
+    // The epilogue runs at the output's (i, j): single-iteration loops over
+    // the source's own loop variables let the CPU emitter write it.
+    KernelNest K;
+    K.Nest = Nest;
+    Loop Li;
+    Li.IV = C.M;
+    Li.First = Li.Last = Bound::single(AffineExpr::var("rl_i"));
+    Loop Lj;
+    if (!C.N.empty()) {
+      Lj.IV = C.N;
+      Lj.First = Lj.Last = Bound::single(AffineExpr::var("rl_j"));
+      for (const Stmt &St : C.Epilogue)
+        Lj.Body.push_back(Node::stmt(St));
+      Li.Body.push_back(Node::loop(std::move(Lj)));
+    } else {
+      for (const Stmt &St : C.Epilogue)
+        Li.Body.push_back(Node::stmt(St));
+    }
+    K.Nest.Root = std::move(Li);
+    llvm::Expected<std::string> Code = emitLoopCode(K, X.U.Layout, {}, 2);
+    if (!Code)
+      return Code.takeError();
+    S += "    // epilogue (fused from the next nest)\n" + *Code;
+  }
+  S += "  }\n};\n} // namespace\n\n";
+  return S;
+}
+
+std::string storeInit(const Context &X) {
+  std::string S = "  rl_store rl_st{";
+  std::vector<std::string> F;
+  for (const Param &P : X.U.Layout.Sizes)
+    F.push_back(P.Name);
+  for (const ArgInfo &A : X.U.Layout.Args)
+    F.push_back(A.Name);
+  return S + llvm::join(F, ", ") + "};\n";
+}
+
+std::string header(const UnitOut &U, const std::string &V,
+                   const std::vector<std::string> &Notes) {
+  std::string S = "// " + U.Name + ", CUDA variant " + V +
+                  " (generated by roofline-lint --emit --target=cuda; do not "
+                  "edit).\n";
+  for (const std::string &N : Notes)
+    S += "// " + N + "\n";
+  return S + "#include \"roofline_cuda.h\"\n\n";
+}
+
+/// Contraction facts the gemm/gemv variants need, checked once.
+struct Plan {
+  ContractionInfo C;
+  LoopNest Nest;
+  std::string DimM, DimN, DimK;        ///< extents, C expressions
+  std::string SAM, SAK, SBK, SBN;      ///< operand strides
+  std::vector<std::string> Notes;
+};
+
+std::optional<Plan> planContraction(const LoopNest &Nest, std::string &Why) {
+  std::optional<ContractionInfo> C = recognizeContraction(Nest, &Why);
+  if (!C)
+    return std::nullopt;
+  if (C->Elem != Precision::F32) {
+    Why = "the contraction is not f32";
+    return std::nullopt;
+  }
+  if (!C->Batch.empty()) {
+    Why = "batched contractions have no CUDA variant yet";
+    return std::nullopt;
+  }
+  Plan P;
+  P.Nest = Nest;
+  for (const std::string &IV : {C->M, C->N, C->K}) {
+    if (IV.empty())
+      continue;
+    auto F = C->First.find(IV);
+    if (F == C->First.end() || !F->second.isConstant() ||
+        F->second.constant() != 0) {
+      Why = "loop '" + IV + "' does not start at 0";
+      return std::nullopt;
+    }
+  }
+  auto Ext = [&](const std::string &IV) {
+    return IV.empty() ? std::string("1") : cExpr(C->Extent.at(IV));
+  };
+  P.DimM = Ext(C->M);
+  P.DimN = Ext(C->N);
+  P.DimK = Ext(C->K);
+  auto Str = [&](const Operand &O, const std::string &IV,
+                 std::string &Into) -> bool {
+    std::optional<AffineExpr> S =
+        IV.empty() ? AffineExpr(0) : O.strideOf(Nest, IV);
+    if (!S)
+      return false;
+    Into = paren(cExpr(*S));
+    return true;
+  };
+  if (!Str(C->L, C->M, P.SAM) || !Str(C->L, C->K, P.SAK) ||
+      !Str(C->R, C->K, P.SBK) || !Str(C->R, C->N, P.SBN)) {
+    Why = "an operand's strides are not affine in the sizes";
+    return std::nullopt;
+  }
+  P.Notes.push_back("contraction: " + C->Out.Array + "(" + C->M +
+                    (C->N.empty() ? "" : "," + C->N) + ") " +
+                    (C->InitZero ? "=" : "+=") + " sum_" + C->K + " " +
+                    C->L.Array + " * " + C->R.Array + "; A(i,k) = " +
+                    C->L.Array + "[i*" + P.SAM + " + k*" + P.SAK +
+                    "], B(k,j) = " + C->R.Array + "[k*" + P.SBK + " + j*" +
+                    P.SBN + "]");
+  P.C = std::move(*C);
+  return P;
+}
+
+std::string entryHead(const std::string &Sym, const Context &X) {
+  return "RL_EXPORT void " + Sym +
+         "(void *const *rl_args, const int64_t *rl_sizes) {\n" + X.sizeDecls() +
+         X.argDecls();
+}
+
+std::string dimsDecl(const Plan &P) {
+  return "  const rl::cuda::dims rl_d{" + P.DimM + ", " + P.DimN + ", " +
+         P.DimK + "};\n  const rl::cuda::strides rl_s{" + P.SAM + ", " +
+         P.SAK + ", " + P.SBK + ", " + P.SBN +
+         "};\n  (void)rl_s;\n  if (rl_d.M <= 0 || rl_d.N <= 0)\n    return;\n";
+}
+
+ArgInfo extraArg(const std::string &Name, const std::string &CType,
+                 Precision Elem, std::vector<AffineExpr> Shape, bool Prepared) {
+  ArgInfo A;
+  A.Name = Name;
+  A.CType = CType;
+  A.Elem = Elem;
+  A.Shape = std::move(Shape);
+  A.Intent = ArgInfo::Temp;
+  A.Prepared = Prepared;
+  return A;
+}
+
+/// One gemm or gemv variant of a contraction \p P.
+llvm::Error emitContraction(const UnitOut &U, const Plan &P, CudaVariantOut &V,
+                            bool Fused) {
+  const ContractionInfo &C = P.C;
+  bool Gemv = C.isGemv();
+  const std::string &Name = V.Name;
+  std::string LA = C.L.Array, RB = C.R.Array;
+  AffineExpr EM = C.Extent.at(C.M), EK = C.Extent.at(C.K);
+  AffineExpr EN = Gemv ? AffineExpr(1) : C.Extent.at(C.N);
+  if (Name == "int8") {
+    V.Extra = {extraArg(LA + "_i8", "signed char", Precision::I8, {EM, EK}, true),
+               extraArg(LA + "_scale", "float", Precision::F32, {EM}, true),
+               extraArg(RB + "_i8", "signed char", Precision::I8,
+                        Gemv ? std::vector<AffineExpr>{EK}
+                             : std::vector<AffineExpr>{EN, EK},
+                        false),
+               extraArg(RB + "_scale", "float", Precision::F32,
+                        {Gemv ? AffineExpr(1) : EN}, false)};
+  } else if (Name == "bf16") {
+    V.Extra = {extraArg(LA + "_bf16", "rl::bf16", Precision::BF16, {EM, EK}, true),
+               extraArg(RB + "_bf16", "rl::bf16", Precision::BF16, {EK, EN}, false)};
+  }
+  Context X{U, U.Layout.Args};
+  for (const ArgInfo &A : V.Extra)
+    X.Args.push_back(A);
+  llvm::Expected<std::string> Store = storeFunctor(X, C, P.Nest);
+  if (!Store)
+    return Store.takeError();
+  std::string Sym = "rl_" + U.Name + "_cuda_" + symbolPart(Name);
+  std::string Body;
+  std::string Prep;
+  auto Launch = [](const std::string &Map, const std::string &Kernel,
+                   const std::string &Args) {
+    return "    const rl::cuda::launch rl_l = " + Map +
+           "::config(rl_d);\n    RL_LAUNCH(rl_l, (" + Kernel + "), 0, " + Args +
+           ");\n";
+  };
+  std::string AB = "rl_d, " + LA + ", " + RB + ", rl_s, rl_st";
+  if (Name == "naive" && !Gemv) {
+    V.Map = "naive_map";
+    V.Kernel = "gemm_simple<naive_map>";
+    Body = "  {\n" + Launch("rl::cuda::naive_map",
+                            "rl::cuda::gemm_simple<rl::cuda::naive_map, rl_store>", AB) +
+           "  }\n";
+  } else if (Name == "naive" && Gemv) {
+    V.Map = "gemv_thread_map";
+    V.Kernel = "gemm_simple<gemv_thread_map>";
+    Body = "  {\n" + Launch("rl::cuda::gemv_thread_map",
+                            "rl::cuda::gemm_simple<rl::cuda::gemv_thread_map, rl_store>", AB) +
+           "  }\n";
+  } else if (Name == "coalesced") {
+    V.Map = "coalesced_map";
+    V.Kernel = "gemm_simple<coalesced_map>";
+    Body = "  {\n" + Launch("rl::cuda::coalesced_map",
+                            "rl::cuda::gemm_simple<rl::cuda::coalesced_map, rl_store>", AB) +
+           "  }\n";
+  } else if (Name == "smem-tiled") {
+    V.Map = "smem_map<32>";
+    V.Kernel = "gemm_smem<32>";
+    Body = "  {\n" + Launch("rl::cuda::smem_map<32>",
+                            "rl::cuda::gemm_smem<32, rl_store>", AB) +
+           "  }\n";
+  } else if (Name == "blocktiled" || Name == "fused") {
+    V.Map = "blocktile_map<128,128,8,8,8>";
+    V.Kernel = "gemm_blocktiled<128,128,8,8,8>";
+    // float4 loads need unit stride along k in A and along j in B, rows
+    // that are multiples of 4 elements, and 16-byte aligned bases.
+    Body = "  const bool rl_vec = rl_s.sak == 1 && rl_s.sbn == 1 && rl_s.sam % 4 == 0 "
+           "&& rl_s.sbk % 4 == 0 && rl_d.K % 4 == 0 && rl_d.N % 4 == 0 && "
+           "rl::cuda::aligned16(" + LA + ") && rl::cuda::aligned16(" + RB + ");\n"
+           "  using rl_map = rl::cuda::blocktile_map<128, 128, 8, 8, 8>;\n"
+           "  const rl::cuda::launch rl_l = rl_map::config(rl_d);\n"
+           "  if (rl_vec)\n"
+           "    RL_LAUNCH(rl_l, (rl::cuda::gemm_blocktiled<128, 128, 8, 8, 8, true, rl_store>), 0, " + AB + ");\n"
+           "  else\n"
+           "    RL_LAUNCH(rl_l, (rl::cuda::gemm_blocktiled<128, 128, 8, 8, 8, false, rl_store>), 0, " + AB + ");\n";
+    V.Notes.push_back("float4 path when A is k-contiguous, B j-contiguous, K "
+                      "and N multiples of 4 and the bases 16-byte aligned; "
+                      "else the scalar path, same tiles");
+    if (Fused)
+      V.Notes.push_back("fused: the epilogue runs in the store of each output");
+  } else if (Name == "warp" || Name == "vectorized") {
+    V.Map = "gemv_warp_map";
+    V.Kernel = Name == "warp" ? "gemv_warp<scalar>" : "gemv_warp<float4>";
+    if (Name == "warp")
+      Body = "  {\n" + Launch("rl::cuda::gemv_warp_map",
+                              "rl::cuda::gemv_warp<false, rl_store>", AB) + "  }\n";
+    else
+      Body = "  const bool rl_vec = rl_s.sak == 1 && rl_s.sbk == 1 && rl_s.sam % 4 == 0 && "
+             "rl::cuda::aligned16(" + LA + ") && rl::cuda::aligned16(" + RB + ");\n"
+             "  const rl::cuda::launch rl_l = rl::cuda::gemv_warp_map::config(rl_d);\n"
+             "  if (rl_vec)\n"
+             "    RL_LAUNCH(rl_l, (rl::cuda::gemv_warp<true, rl_store>), 0, " + AB + ");\n"
+             "  else\n"
+             "    RL_LAUNCH(rl_l, (rl::cuda::gemv_warp<false, rl_store>), 0, " + AB + ");\n";
+  } else if (Name == "int8") {
+    std::string Aq = LA + "_i8", As = LA + "_scale", Bq = RB + "_i8",
+                Bs = RB + "_scale";
+    // The weights (A) are quantized once by the prepare entry, per row; the
+    // other operand per column (gemv: per tensor) at every call.
+    Prep = "  const rl::cuda::launch rl_q{{unsigned(rl_d.M), 1, 1}, {256, 1, 1}};\n"
+           "  RL_LAUNCH(rl_q, rl::cuda::quantize_rows<>, 0, rl_d.M, rl_d.K, " + LA +
+           ", rl_s.sam, rl_s.sak, " + Aq + ", " + As + ");\n";
+    if (Gemv) {
+      V.Map = "gemv_warp_map";
+      V.Kernel = "gemv_dp4a";
+      Body = "  const rl::cuda::launch rl_q{{1, 1, 1}, {256, 1, 1}};\n"
+             "  RL_LAUNCH(rl_q, rl::cuda::quantize_rows<>, 0, int64_t(1), rl_d.K, " + RB +
+             ", int64_t(0), rl_s.sbk, " + Bq + ", " + Bs + ");\n"
+             "  const bool rl_al = rl_d.K % 16 == 0 && rl::cuda::aligned16(" + Aq +
+             ") && rl::cuda::aligned16(" + Bq + ");\n"
+             "  const rl::cuda::launch rl_l = rl::cuda::gemv_warp_map::config(rl_d);\n"
+             "  if (rl_al)\n"
+             "    RL_LAUNCH(rl_l, (rl::cuda::gemv_dp4a<true, rl_store>), 0, rl_d, " + Aq + ", " + As + ", " + Bq + ", " + Bs + ", rl_st);\n"
+             "  else\n"
+             "    RL_LAUNCH(rl_l, (rl::cuda::gemv_dp4a<false, rl_store>), 0, rl_d, " + Aq + ", " + As + ", " + Bq + ", " + Bs + ", rl_st);\n";
+    } else {
+      V.Map = "dp4a_map<64,64,8>";
+      V.Kernel = "gemm_dp4a<64,64,8>";
+      Body = "  const rl::cuda::launch rl_q{{unsigned(rl_d.N), 1, 1}, {256, 1, 1}};\n"
+             "  RL_LAUNCH(rl_q, rl::cuda::quantize_rows<>, 0, rl_d.N, rl_d.K, " + RB +
+             ", rl_s.sbn, rl_s.sbk, " + Bq + ", " + Bs + ");\n"
+             "  const bool rl_al = rl_d.K % 4 == 0 && rl::cuda::aligned16(" + Aq +
+             ") && rl::cuda::aligned16(" + Bq + ");\n"
+             "  const rl::cuda::launch rl_l = rl::cuda::dp4a_map<64, 64, 8>::config(rl_d);\n"
+             "  if (rl_al)\n"
+             "    RL_LAUNCH(rl_l, (rl::cuda::gemm_dp4a<64, 64, 8, true, rl_store>), 0, rl_d, " + Aq + ", " + As + ", " + Bq + ", " + Bs + ", rl_st);\n"
+             "  else\n"
+             "    RL_LAUNCH(rl_l, (rl::cuda::gemm_dp4a<64, 64, 8, false, rl_store>), 0, rl_d, " + Aq + ", " + As + ", " + Bq + ", " + Bs + ", rl_st);\n";
+    }
+    V.Notes.push_back("int8: " + LA + " per-row scales (prepared once), " + RB +
+                      (Gemv ? " one scale" : " per-column scales") +
+                      " (each call); int32 accumulation");
+  } else if (Name == "bf16") {
+    std::string Ab = LA + "_bf16", Bb = RB + "_bf16";
+    V.Map = "wmma_map";
+    V.Kernel = "gemm_wmma";
+    auto Conv = [](const std::string &R, const std::string &Cc,
+                   const std::string &Src, const std::string &SR,
+                   const std::string &SC, const std::string &Dst) {
+      return "  {\n    const rl::cuda::launch rl_c{{unsigned(rl::min(rl::cuda::cdiv(" +
+             R + " * " + Cc + ", 256), int64_t(65535))), 1, 1}, {256, 1, 1}};\n"
+             "    RL_LAUNCH(rl_c, rl::cuda::to_bf16<>, 0, " + R + ", " + Cc + ", " +
+             Src + ", " + SR + ", " + SC + ", reinterpret_cast<__nv_bfloat16 *>(" +
+             Dst + "));\n  }\n";
+    };
+    Prep = Conv("rl_d.M", "rl_d.K", LA, "rl_s.sam", "rl_s.sak", Ab);
+    Body = Conv("rl_d.K", "rl_d.N", RB, "rl_s.sbk", "rl_s.sbn", Bb) +
+           "  const rl::cuda::launch rl_l = rl::cuda::wmma_map::config(rl_d);\n"
+           "  RL_LAUNCH(rl_l, rl::cuda::gemm_wmma<rl_store>, 0, rl_d, "
+           "reinterpret_cast<const __nv_bfloat16 *>(" + Ab +
+           "), reinterpret_cast<const __nv_bfloat16 *>(" + Bb + "), rl_st);\n";
+    V.Notes.push_back("bf16: WMMA 16x16x16 with f32 accumulation on sm_80 and "
+                      "later; the same tiles with f32 FMA before sm_80");
+  } else {
+    return cudaError("no " + Name + " variant for a " + C.kind());
+  }
+  std::vector<std::string> Notes = P.Notes;
+  Notes.insert(Notes.end(), V.Notes.begin(), V.Notes.end());
+  std::string Code = header(U, Name, Notes) + *Store;
+  Code += entryHead(Sym + "_dev", X) + dimsDecl(P) + storeInit(X) + Body + "}\n\n";
+  Code += X.hostEntry(Sym, Sym + "_dev");
+  if (!Prep.empty()) {
+    Code += "\n// The weights' " + Name + " copy, made once before the kernel runs.\n" +
+            entryHead(Sym + "_prepare_dev", X) + dimsDecl(P) + Prep + "}\n\n" +
+            X.hostEntry(Sym + "_prepare", Sym + "_prepare_dev");
+    V.HasPrepare = true;
+  }
+  V.Code = std::move(Code);
+  return llvm::Error::success();
+}
+
+/// Grid-stride kernels for each nest of \p P whose outer one or two loops
+/// carry no dependence (checked by the parallel() transform's legality).
+llvm::Error emitGeneric(const UnitOut &U, const Program &P0, CudaVariantOut &V) {
+  Context X{U, U.Layout.Args};
+  std::string Kernels, Launches;
+  std::vector<std::string> Notes;
+  for (size_t NI = 0; NI < P0.Nests.size(); ++NI) {
+    const LoopNest &N = P0.Nests[NI].Nest;
+    // Collapse the two outer loops when perfectly nested, rectangular and
+    // both parallel; else the outer one alone.
+    std::vector<const Loop *> Par{&N.Root};
+    auto Legal = [&](const std::string &IV) {
+      Program Q;
+      Q.Nests.push_back(P0.Nests[NI]);
+      Q.Nests.back().Attrs.clear();
+      TransformRecord R;
+      R.Kind = TransformRecord::Parallel;
+      R.Names = {IV};
+      llvm::Error E = applyRecord(Q, R);
+      if (E) {
+        std::string W = llvm::toString(std::move(E));
+        return W;
+      }
+      return std::string();
+    };
+    std::string Missing;
+    forEachStmt(N.Root, [&](const Stmt &S, const std::vector<const Loop *> &) {
+      for (const Access &A : S.Accesses)
+        if (!U.Layout.find(A.ArrayName))
+          Missing = A.ArrayName;
+    });
+    if (!Missing.empty())
+      return cudaError("'" + Missing + "' is not an argument of the unit");
+    std::string Why = Legal(N.Root.IV);
+    if (!Why.empty())
+      return cudaError("nest " + std::to_string(NI + 1) + ": " + Why);
+    if (N.Root.Body.size() == 1 && N.Root.Body.front().isLoop()) {
+      const Loop &In = N.Root.Body.front().loop();
+      bool Rect = true;
+      for (const Bound *B : {&In.First, &In.Last})
+        for (const BoundTerm &T : B->Terms)
+          Rect &= T.Expr.coeff(N.Root.IV) == 0;
+      if (Rect && Legal(In.IV).empty())
+        Par.push_back(&In);
+    }
+    for (const Loop *L : Par)
+      if (L->Step == 0)
+        return cudaError("loop '" + L->IV + "' has step 0");
+    std::string K = "rl_k" + std::to_string(NI);
+    // The kernel: every unit argument and size by its own name, so that the
+    // CPU emitter's statement text applies unchanged.
+    std::vector<std::string> Params, Pass;
+    for (const Param &S : U.Layout.Sizes) {
+      Params.push_back("const int64_t " + S.Name);
+      Pass.push_back(S.Name);
+    }
+    for (const ArgInfo &A : U.Layout.Args) {
+      if (A.IsScalar) {
+        if (A.Intent != ArgInfo::In)
+          return cudaError("scalar '" + A.Name + "' is written: a reduction");
+        Params.push_back("const " + deviceType(A) + " *" + A.Name + "_p");
+      } else {
+        Params.push_back(deviceType(A) + " *__restrict__ " + A.Name);
+      }
+      Pass.push_back(A.Name);
+    }
+    KernelNest Inner = P0.Nests[NI];
+    Inner.Attrs.clear();
+    Inner.Packed.clear();
+    Loop *Deep = &Inner.Nest.Root;
+    Deep->First = Deep->Last = Bound::single(AffineExpr::var("rl_x0"));
+    Deep->Step = 1;
+    if (Par.size() == 2) {
+      Deep = &Deep->Body.front().loop();
+      Deep->First = Deep->Last = Bound::single(AffineExpr::var("rl_x1"));
+      Deep->Step = 1;
+    }
+    llvm::Expected<std::string> Code = emitLoopCode(Inner, U.Layout, {}, 2);
+    if (!Code)
+      return Code.takeError();
+    if (Code->find("rl::bf16") != std::string::npos ||
+        Code->find("RL_OMP") != std::string::npos)
+      return cudaError("the nest uses host-only constructs (bf16 storage, OpenMP)");
+    auto Trip = [](const Loop *L) {
+      std::string F = boundC(L->First), La = boundC(L->Last);
+      std::string D = L->Step > 0 ? paren(La) + " - " + paren(F)
+                                  : paren(F) + " - " + paren(La);
+      int64_t S = L->Step > 0 ? L->Step : -L->Step;
+      return "rl::max(int64_t(0), (" + D + ") / " + std::to_string(S) + " + 1)";
+    };
+    std::string Scalars;
+    for (const ArgInfo &A : U.Layout.Args)
+      if (A.IsScalar)
+        Scalars += "  const " + deviceType(A) + " " + A.Name + " = *" + A.Name +
+                   "_p;\n";
+    std::string Iv = "    const int64_t rl_x0 = " + boundC(Par[0]->First) +
+                     " + (rl_x" + (Par.size() == 2 ? " / rl_n1" : "") + ") * " +
+                     std::to_string(Par[0]->Step) + ";\n";
+    if (Par.size() == 2)
+      Iv += "    const int64_t rl_x1 = " + boundC(Par[1]->First) +
+            " + (rl_x % rl_n1) * " + std::to_string(Par[1]->Step) + ";\n";
+    Kernels += "__global__ void " + K + "(" + llvm::join(Params, ", ") +
+               ", const int64_t rl_n0, const int64_t rl_n1) {\n" + Scalars +
+               "  rl::cuda::grid_stride_map::iterations(rl_n0 * rl_n1, "
+               "rl::cuda::gdim(), rl::cuda::bid(), rl::cuda::tid(), "
+               "[&](int64_t rl_x) {\n" + Iv + *Code + "  });\n}\n\n";
+    Launches += "  {\n    const int64_t rl_n0 = " + Trip(Par[0]) +
+                ", rl_n1 = " + (Par.size() == 2 ? Trip(Par[1]) : std::string("1")) +
+                ";\n    const rl::cuda::launch rl_l = "
+                "rl::cuda::grid_stride_map::config(rl_n0 * rl_n1);\n"
+                "    if (rl_n0 * rl_n1 > 0)\n      RL_LAUNCH(rl_l, " + K + ", 0, " +
+                llvm::join(Pass, ", ") + ", rl_n0, rl_n1);\n  }\n";
+    std::vector<std::string> Ivs;
+    for (const Loop *L : Par)
+      Ivs.push_back(L->IV);
+    Notes.push_back("kernel " + K + ": a thread per iteration of " +
+                    llvm::join(Ivs, ", ") + " (no dependence carried: " +
+                    "parallel() legal)");
+  }
+  std::string Sym = "rl_" + U.Name + "_cuda_" + symbolPart(V.Name);
+  V.Map = "grid_stride_map";
+  V.Kernel = std::to_string(P0.Nests.size()) + " grid-stride kernel(s)";
+  V.Notes = Notes;
+  V.Code = header(U, V.Name, Notes) + "namespace {\n" + Kernels +
+           "} // namespace\n\n" + entryHead(Sym + "_dev", X) +
+           Launches + "}\n\n" + X.hostEntry(Sym, Sym + "_dev");
+  return llvm::Error::success();
+}
+
+const VariantOut *cpuVariant(const UnitOut &U, const std::string &Name) {
+  for (const VariantOut &V : U.Variants)
+    if (V.Name == Name && V.Skipped.empty())
+      return &V;
+  return nullptr;
+}
+
+bool wantedCuda(const GenOptions &O, const std::string &V) {
+  return O.CudaVariants.empty() || O.CudaVariants.count(V);
+}
+
+} // namespace
+
+const std::vector<std::string> &roofline::allCudaVariantNames() {
+  static const std::vector<std::string> Names = {
+      "naive", "coalesced", "smem-tiled", "blocktiled", "warp", "vectorized",
+      "fused", "int8", "bf16"};
+  return Names;
+}
+
+CudaUnitOut roofline::emitCudaUnit(const UnitOut &U, const GenOptions &O) {
+  CudaUnitOut Out;
+  const VariantOut *Naive = cpuVariant(U, "naive");
+  const VariantOut *Fused = cpuVariant(U, "fused");
+  bool Group = U.Sources.size() > 1;
+  std::string Why;
+  std::optional<Plan> P;
+  if (!Group)
+    P = planContraction(makeProgram(U.Sources.front()).Nests.front().Nest, Why);
+  for (const std::string &Name : allCudaVariantNames()) {
+    if (!wantedCuda(O, Name))
+      continue;
+    CudaVariantOut V;
+    V.Name = Name;
+    const VariantOut *Like = Naive;
+    llvm::Error E = llvm::Error::success();
+    if (Name == "fused") {
+      if (!Group) {
+        continue; // single nests have nothing to fuse
+      } else if (!Fused) {
+        V.Skipped = "the CPU side found no legal fusion";
+      } else {
+        Like = Fused;
+        // The CPU variant's fusion records, without its CPU tiling.
+        Program FP0 = makeProgram(U.Sources);
+        for (const TransformRecord &R : Fused->P.Applied.Records) {
+          if (R.Kind != TransformRecord::Fuse && R.Kind != TransformRecord::Contract)
+            break;
+          if ((E = applyRecord(FP0, R)))
+            break;
+        }
+        if (!E) {
+          std::string W;
+          std::optional<Plan> FP =
+              FP0.Nests.size() == 1
+                  ? planContraction(FP0.Nests.front().Nest, W)
+                  : std::nullopt;
+          if (FP && FP->C.isGemm())
+            E = emitContraction(U, *FP, V, /*Fused=*/true);
+          else
+            E = emitGeneric(U, FP0, V);
+        }
+      }
+    } else if (P) {
+      bool Gemv = P->C.isGemv();
+      static const std::set<std::string> GemmOnly = {"coalesced", "smem-tiled",
+                                                     "blocktiled", "bf16"};
+      static const std::set<std::string> GemvOnly = {"warp", "vectorized"};
+      if ((Gemv && GemmOnly.count(Name)) || (!Gemv && GemvOnly.count(Name)))
+        continue;
+      if (Name == "int8" || Name == "bf16") {
+        Like = cpuVariant(U, Name);
+        if (!Like)
+          Like = Naive;
+      }
+      E = emitContraction(U, *P, V, false);
+    } else if (Name == "naive") {
+      if (!Naive)
+        continue;
+      E = emitGeneric(U, Naive->P, V);
+    } else {
+      continue; // the ladder is for contractions
+    }
+    if (E)
+      V.Skipped = llvm::toString(std::move(E));
+    if (V.Skipped.empty() && Like) {
+      V.Tol = Like->Tol;
+      V.SkipCompare = Like->SkipCompare;
+      V.Predicted = llvm::json::Object(Like->Predicted);
+    }
+    if (V.Skipped.empty() && (Name == "int8" || Name == "bf16") &&
+        Like == Naive) {
+      // No CPU variant to copy from: the same rule as the CPU's.
+      V.Tol.RTol = Name == "int8" ? 0.03 : 0.01;
+      V.Tol.Why = Name + " operands: " + (Name == "int8" ? "3%" : "1%") +
+                  " of the magnitude, plus f32 rounding per term";
+    }
+    Out.Variants.push_back(std::move(V));
+  }
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// Manifest and files
+//===----------------------------------------------------------------------===//
+
+llvm::json::Object roofline::cudaVariantJSON(const UnitOut &U,
+                                             const CudaVariantOut &V) {
+  llvm::json::Object J{{"name", V.Name}, {"target", "cuda"}};
+  if (!V.Skipped.empty()) {
+    J["skipped"] = V.Skipped;
+    return J;
+  }
+  std::string Sym = "rl_" + U.Name + "_cuda_" + symbolPart(V.Name);
+  J["file"] = "cuda_" + V.Name + ".cu";
+  J["symbol"] = Sym;
+  J["device_symbol"] = Sym + "_dev";
+  if (V.HasPrepare) {
+    J["prepare"] = Sym + "_prepare";
+    J["device_prepare"] = Sym + "_prepare_dev";
+  }
+  J["path"] = "cuda " + V.Kernel;
+  J["map"] = V.Map;
+  J["threads"] = "GPU";
+  llvm::json::Array Extra, Skip, Notes;
+  for (const ArgInfo &A : V.Extra) {
+    llvm::json::Array Shape;
+    for (const AffineExpr &E : A.Shape)
+      Shape.push_back(cExpr(E));
+    llvm::json::Object AJ{{"name", A.Name},
+                          {"type", cTypeFor(A.CType, EmitMode::AsWritten)},
+                          {"elem", precisionName(A.Elem)},
+                          {"shape", std::move(Shape)},
+                          {"intent", "temp"}};
+    if (A.Prepared)
+      AJ["prepared"] = true;
+    Extra.push_back(std::move(AJ));
+  }
+  for (const std::string &S : V.SkipCompare)
+    Skip.push_back(S);
+  for (const std::string &N : V.Notes)
+    Notes.push_back(N);
+  J["extra_args"] = std::move(Extra);
+  J["skip_compare"] = std::move(Skip);
+  J["legality"] = std::move(Notes);
+  J["tolerance"] = llvm::json::Object{{"rtol", V.Tol.RTol},
+                                      {"rtol_per_term", V.Tol.RTolPerTerm},
+                                      {"atol", V.Tol.ATol},
+                                      {"why", V.Tol.Why}};
+  J["predicted"] = llvm::json::Object(V.Predicted);
+  return J;
+}
+
+llvm::json::Object roofline::cudaBuildJSON() {
+  return llvm::json::Object{
+      {"nvcc", "nvcc"},
+      {"flags", llvm::json::Array{"-std=c++17", "-O3", "-I../runtime"}},
+      {"arch_flag", "-arch=sm_XX (sm_75, sm_86, sm_90 checked)"},
+      {"ldflags", llvm::json::Array{"-lcudart"}},
+      {"makefile", "Makefile.cuda"},
+      {"driver", "cuda_driver.cpp"},
+      {"memory", "symbol: host pointers (copied in and out); device_symbol: "
+                 "device pointers, asynchronous on the default stream"}};
+}
+
+llvm::Error roofline::writeCudaUnit(const UnitOut &U, const CudaUnitOut &C,
+                                    const std::string &Dir) {
+  auto Write = [](const std::string &Path, const std::string &Text) -> llvm::Error {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
+    if (EC)
+      return cudaError("cannot write '" + Path + "': " + EC.message());
+    OS << Text;
+    return llvm::Error::success();
+  };
+  // The check driver is the CPU one (roofline_harness.h) over the host
+  // entries: a unit with the CUDA variants in place of the CPU ones.
+  UnitOut D = U;
+  D.Variants.clear();
+  std::string Objs;
+  for (const CudaVariantOut &V : C.Variants) {
+    if (!V.Skipped.empty())
+      continue;
+    if (llvm::Error E = Write(Dir + "/cuda_" + V.Name + ".cu", V.Code))
+      return E;
+    VariantOut H;
+    H.Name = "cuda_" + symbolPart(V.Name);
+    H.Extra = V.Extra;
+    H.HasPrepare = V.HasPrepare;
+    H.SkipCompare = V.SkipCompare;
+    H.Tol = V.Tol;
+    D.Variants.push_back(std::move(H));
+    Objs += " cuda_" + V.Name + ".o";
+  }
+  if (llvm::Error E = Write(Dir + "/cuda_driver.cpp", unitDriverCode(D)))
+    return E;
+  std::string Mk =
+      "# Builds the unit's CUDA check driver (generated). ARCH=sm_90 etc.\n"
+      "NVCC ?= nvcc\nCXX ?= c++\nARCH ?= sm_90\n"
+      "NVCCFLAGS ?= -std=c++17 -O3 -arch=$(ARCH)\n"
+      "CXXFLAGS ?= -std=c++17 -O2\nCPPFLAGS += -I../runtime\n\n"
+      "cuda_driver: cuda_driver.o reference.o" + Objs +
+      "\n\t$(NVCC) -arch=$(ARCH) -o $@ $^ -lcudart\n\n"
+      "cuda_%.o: cuda_%.cu ../runtime/roofline_cuda.h\n"
+      "\t$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -c -o $@ $<\n\n"
+      "%.o: %.cpp\n\t$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<\n\n"
+      "clean:\n\trm -f cuda_driver *.o\n";
+  return Write(Dir + "/Makefile.cuda", Mk);
+}
