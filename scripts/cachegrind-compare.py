@@ -16,9 +16,9 @@ level cache and one beyond it, this script
 and prints the table (also written to --out). cachegrind simulates only two
 data levels (D1 and LL, write-allocate, LRU, no write-backs), so the
 comparison is of fetches: predicted fetch bytes, which include write-
-allocates and exclude write-backs, against misses x line size. The machine
-file has no associativity; --d1-assoc / --ll-assoc give it (defaults: the
-Zen 3 parts of epyc-7763: 8-way L1D, 16-way L3).
+allocates and exclude write-backs, against misses x line size. The
+associativity is the machine file's `ways` (the model uses the same);
+--d1-assoc / --ll-assoc override it for a file without one.
 
 Usage: scripts/cachegrind-compare.py [--tool build/bin/roofline-lint]
            [--machine epyc-7763] [--out docs/results/cachegrind.txt]
@@ -160,7 +160,7 @@ int main(void) {{
 
 
 def machine_geometry(name):
-    """The machine file's L1 and last-level cache: (name, size, line)."""
+    """The machine file's L1 and last-level cache: (name, size, line, ways)."""
     path = os.path.join(ROOT, "machines", name + ".yaml")
     if not os.path.exists(path):
         path = name
@@ -173,7 +173,8 @@ def machine_geometry(name):
             for k, v in (kv.split(":", 1) for kv in m.group(1).split(",")))
         if "size" in fields:
             levels.append((fields["name"], int(float(fields["size"])),
-                           int(fields.get("line_bytes", line))))
+                           int(fields.get("line_bytes", line)),
+                           int(fields["ways"]) if "ways" in fields else None))
     if not levels:
         sys.exit("machine %s has no cache sizes" % name)
     # Machine files list main memory first, then caches towards the core.
@@ -265,8 +266,8 @@ def main():
     ap.add_argument("--tool", default=os.environ.get(
         "ROOFLINE_LINT", os.path.join(ROOT, "build", "bin", "roofline-lint")))
     ap.add_argument("--machine", default="epyc-7763")
-    ap.add_argument("--d1-assoc", type=int, default=8)
-    ap.add_argument("--ll-assoc", type=int, default=16)
+    ap.add_argument("--d1-assoc", type=int, default=None)
+    ap.add_argument("--ll-assoc", type=int, default=None)
     ap.add_argument("--cc", default=os.environ.get("CC", "cc"))
     ap.add_argument("--out", default=os.path.join(ROOT, "docs", "results",
                                                   "cachegrind.txt"))
@@ -278,6 +279,11 @@ def main():
     if not os.path.exists(args.tool):
         sys.exit("roofline-lint not found at %s (--tool)" % args.tool)
     ll, d1, mfile = machine_geometry(args.machine)
+    args.d1_assoc = args.d1_assoc or d1[3]
+    args.ll_assoc = args.ll_assoc or ll[3]
+    if not args.d1_assoc or not args.ll_assoc:
+        sys.exit("machine %s gives no 'ways' for %s or %s: pass --d1-assoc "
+                 "and --ll-assoc" % (mfile, d1[0], ll[0]))
     only = set(filter(None, args.only.split(",")))
     work = args.keep or tempfile.mkdtemp(prefix="cachegrind-")
     os.makedirs(work, exist_ok=True)
@@ -325,8 +331,8 @@ def main():
         "LL = %s %d MiB (%d-way, %d B lines);" %
         (mfile, d1[0], d1[1] // 1024, args.d1_assoc, d1[2], ll[0],
          ll[1] // 1048576, args.ll_assoc, ll[2]),
-        "associativity is not in the machine file (Zen 3: 8-way L1D, 16-way "
-        "L3). cachegrind %s, programs built with `%s -O1`," %
+        "associativity from the machine file's 'ways' (the model uses the "
+        "same). cachegrind %s, programs built with `%s -O1`," %
         (subprocess.run(["valgrind", "--version"], capture_output=True,
                         text=True).stdout.strip(), args.cc),
         "the kernel's own counts only (the caches are flushed before it). "

@@ -20,7 +20,8 @@ CacheConfig roofline::cacheConfigFor(const Machine &M) {
     const MemoryLevel &L = M.Levels[I];
     if (!L.SizeBytes)
       continue;
-    Cfg.Levels.push_back({L.Name, *L.SizeBytes, M.lineBytesFor(L)});
+    Cfg.Levels.push_back(
+        {L.Name, *L.SizeBytes, M.lineBytesFor(L), L.Ways.value_or(0)});
   }
   return Cfg;
 }
@@ -143,6 +144,35 @@ double linesOf(const std::vector<DimBox> &B, const Geom &G, unsigned Lb,
   for (size_t M = 0; M < D; ++M)
     Runs *= B[M].values();
   return Runs * PerRun;
+}
+
+/// Whether the lines of \p B can all be resident in a \p Ways-way cache of
+/// \p Sets sets with modulo indexing. Only a column walk is judged (one
+/// element of the contiguous dimension, one outer dimension stepping):
+/// consecutive lines sit LineStride lines apart and reach only
+/// Sets / gcd(Sets, LineStride) sets. Other shapes spread over the sets.
+bool fitsTheSets(const std::vector<DimBox> &B, const Geom &G, unsigned Lb,
+                 unsigned Ways, double Sets) {
+  size_t N = B.size();
+  if (Ways == 0 || N < 2 || !G.PitchKnown || Sets < 2 ||
+      (B[N - 1].Hi - B[N - 1].Lo + 1) * G.Elem > Lb)
+    return true;
+  size_t Moving = N;
+  for (size_t D = 0; D + 1 < N; ++D)
+    if (!B[D].single()) {
+      if (Moving != N)
+        return true; // more than one stepping dimension: not judged
+      Moving = D;
+    }
+  if (Moving == N)
+    return true;
+  double RowBytes = B[Moving].Step * G.Pitch[Moving] * G.Elem;
+  if (RowBytes < Lb || std::fmod(RowBytes, Lb) != 0)
+    return true;
+  int64_t LineStride = static_cast<int64_t>(RowBytes / Lb);
+  int64_t SetCount = static_cast<int64_t>(Sets);
+  double Reachable = static_cast<double>(SetCount / gcd64(SetCount, LineStride));
+  return B[Moving].values() <= Reachable * Ways;
 }
 
 //===----------------------------------------------------------------------===//
@@ -554,6 +584,17 @@ std::vector<Group> Model::visitLoop(const Loop &L,
       V[Lv] += linesOf(G.Box, Geoms[G.Array], Cfg.Levels[Lv].LineBytes,
                        absolute(G)) *
                Cfg.Levels[Lv].LineBytes;
+  // The layer condition per level: one iteration's data fits, and no
+  // column walk among it is confined to too few sets.
+  std::vector<bool> Fit(levels());
+  for (size_t Lv = 0; Lv < levels(); ++Lv) {
+    const CacheLevelSpec &S = Cfg.Levels[Lv];
+    bool Ok = V[Lv] <= S.SizeBytes;
+    double Sets = S.Ways ? std::floor(S.SizeBytes / (S.LineBytes * S.Ways)) : 0;
+    for (const Group &G : Iter)
+      Ok = Ok && fitsTheSets(G.Box, Geoms[G.Array], S.LineBytes, S.Ways, Sets);
+    Fit[Lv] = Ok;
+  }
   double VInner = 0;
   std::optional<Polynomial> VSym = Polynomial(Rational(0));
   for (const Group &G : Iter) {
@@ -565,7 +606,7 @@ std::vector<Group> Model::visitLoop(const Loop &L,
   // Reuse within one iteration survives when the iteration fits.
   for (Group &G : Iter)
     for (size_t Lv = 0; Lv < levels(); ++Lv)
-      if (V[Lv] <= Cfg.Levels[Lv].SizeBytes)
+      if (Fit[Lv])
         G.Misses[Lv] = std::min(
             G.Misses[Lv], linesOf(G.Box, Geoms[G.Array],
                                   Cfg.Levels[Lv].LineBytes, absolute(G)));
@@ -643,7 +684,7 @@ std::vector<Group> Model::visitLoop(const Loop &L,
       double M = G.Misses[Lv];
       // Boxes are hulls: a line reused at all is touched again in the very
       // next iteration, so LRU keeps it while one iteration's data fits.
-      bool Keeps = V[Lv] <= Cfg.Levels[Lv].SizeBytes;
+      bool Keeps = Fit[Lv];
       if (T <= 1 || Delta < 1 || !Keeps)
         G.Misses[Lv] = M * std::max(T, 0.0);
       else
@@ -658,7 +699,7 @@ std::vector<Group> Model::visitLoop(const Loop &L,
       if (Numeric) {
         R.DistanceBytes = VInner;
         for (size_t Lv = 0; Lv < levels(); ++Lv)
-          R.Fits.push_back(V[Lv] <= Cfg.Levels[Lv].SizeBytes);
+          R.Fits.push_back(Fit[Lv]);
       }
       if (VSym)
         R.DistanceFormula = VSym->str();

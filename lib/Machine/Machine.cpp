@@ -374,7 +374,8 @@ Expected<Machine> MachineParser::parse() {
                                Twine(L.kindName()));
     bool IsMain = I == 0;
     static constexpr StringRef LevelKeys[] = {"name", "bandwidth", "size",
-                                              "instances", "line_bytes"};
+                                              "instances", "line_bytes",
+                                              "ways"};
     SmallVector<StringRef, 3> Required = {"name", "bandwidth"};
     if (!IsMain)
       Required.push_back("size");
@@ -417,6 +418,15 @@ Expected<Machine> MachineParser::parse() {
         Level.SizeBytes = *D;
       } else if (Key == "instances") {
         Level.Instances = static_cast<unsigned>(*D);
+      } else if (Key == "ways") {
+        if (IsMain)
+          return error(L.KeyLines[J], "'ways' does not apply to main memory '" +
+                                          Level.Name + "'");
+        if (*D > 1024)
+          return error(V.Line, "'ways' must be at most 1024 lines per set, "
+                               "got " +
+                                   V.Value + Ctx);
+        Level.Ways = static_cast<unsigned>(*D);
       } else if (Key == "line_bytes") {
         if (*D > 65536 || !isPowerOf2_64(static_cast<uint64_t>(*D)))
           return error(V.Line, "'line_bytes' must be a power of two, got " +

@@ -72,6 +72,8 @@ std::string roofline::machineToYAML(const Machine &M,
       OS << ", instances: " << L.Instances;
     if (L.LineBytes)
       OS << ", line_bytes: " << *L.LineBytes;
+    if (L.Ways)
+      OS << ", ways: " << *L.Ways;
     OS << "}\n";
   }
   if (!M.Sources.empty()) {

@@ -13,8 +13,11 @@
 // same box again: temporal; the next bytes of the same lines: spatial;
 // overlapping boxes: group) survives in a cache of size S while the data one
 // iteration of the loop touches, times the reuse distance in iterations,
-// fits in S. Caches are modelled as fully associative LRU with line-aligned
-// arrays; conflict misses are not modelled.
+// fits in S. Caches are LRU with line-aligned arrays; where the machine
+// gives a level's ways, a group walked down a column with a line stride
+// sharing factors with the set count (modulo set indexing) must also fit in
+// the sets it can reach (the conflict misses of a 4096-float row pitch).
+// Otherwise levels are fully associative.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +39,7 @@ struct CacheLevelSpec {
   std::string Name;      ///< "L1"
   double SizeBytes = 0;  ///< one instance: what one core (or SM) can reuse
   unsigned LineBytes = 64;
+  unsigned Ways = 0;     ///< lines per set; 0: fully associative
 };
 
 struct CacheConfig {

@@ -25,6 +25,9 @@ struct MemoryLevel {
   unsigned Instances = 1;
   /// Line size of this level where it differs from Machine::LineBytes.
   std::optional<unsigned> LineBytes;
+  /// Associativity (lines per set); absent: the cache model treats the
+  /// level as fully associative (no conflict misses).
+  std::optional<unsigned> Ways;
 };
 
 struct Machine {
