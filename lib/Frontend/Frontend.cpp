@@ -628,6 +628,17 @@ bool NestBuilder::lowerCond(const Expr *Cond, const VarDecl *IVDecl,
   if (!lowerBound(BoundE, B))
     return false;
   bool Up = Step > 0;
+  // An unsigned variable counting down to 'i >= L' wraps around below zero
+  // when L <= 0: the loop never ends. Only a positive constant L is safe.
+  if (!Up && Op == BO_GE && IVDecl->getType()->isUnsignedIntegerType()) {
+    Expr::EvalResult L;
+    if (!BoundE->EvaluateAsInt(L, Ctx) || !L.Val.getInt().isStrictlyPositive())
+      return fail(Cond->getBeginLoc(),
+                  "unsigned loop variable counting down to '>= " +
+                      Twine(L.Val.isInt() ? toString(L.Val.getInt(), 10)
+                                          : std::string("a size")) +
+                      "' wraps around below zero and may never terminate");
+  }
   std::optional<Bound> R;
   switch (Op) {
   case BO_LT: if (Up) R = shiftBound(B, -1); break;
