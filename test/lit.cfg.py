@@ -30,6 +30,7 @@ _nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc"
                                  if os.access("/usr/local/cuda/bin/nvcc", os.X_OK) else None)
 if _nvcc:
     config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", os.path.realpath(_nvcc)))
 try:
     if subprocess.run(["nvidia-smi", "-L"], capture_output=True, timeout=20).returncode == 0:
         config.available_features.add("cuda-device")

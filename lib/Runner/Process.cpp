@@ -91,9 +91,18 @@ ProcessResult roofline::runProcess(llvm::StringRef Program,
 std::string roofline::firstErrorLine(llvm::StringRef Text, size_t Max) {
   llvm::SmallVector<llvm::StringRef, 32> Lines;
   Text.split(Lines, '\n', -1, false);
+  auto IsSummary = [](llvm::StringRef L) {
+    return L.contains("ld returned") || L.contains("linker command failed");
+  };
+  // The linker's own complaint ("cannot find -lcudart", "undefined
+  // reference to ...") says more than the driver's summary of it.
+  auto Says = [](llvm::StringRef L) {
+    return L.contains("error") || L.contains("undefined reference") ||
+           L.contains("cannot find");
+  };
   llvm::StringRef Pick;
   for (llvm::StringRef L : Lines)
-    if (L.contains("error")) {
+    if (Says(L) && !IsSummary(L)) {
       Pick = L;
       break;
     }

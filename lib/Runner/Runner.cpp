@@ -3,6 +3,7 @@
 #include "roofline/Runner/Runner.h"
 #include "roofline/Runner/Baseline.h"
 #include "roofline/Runner/Process.h"
+#include "roofline/Runner/Toolchain.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -64,19 +65,6 @@ std::string buildFailure(const Step &S, unsigned TimeoutS) {
     return L.empty() ? S.R.describe(TimeoutS) : L;
   }
   return S.R.describe(TimeoutS);
-}
-
-std::string findTool(const std::string &Want, llvm::ArrayRef<llvm::StringRef> Extra = {}) {
-  if (Want.empty())
-    return "";
-  if (path::has_parent_path(Want))
-    return fs::can_execute(Want) ? Want : "";
-  if (llvm::ErrorOr<std::string> P = llvm::sys::findProgramByName(Want))
-    return *P;
-  if (!Extra.empty())
-    if (llvm::ErrorOr<std::string> P = llvm::sys::findProgramByName(Want, Extra))
-      return *P;
-  return "";
 }
 
 /// One driver binary and the variants it runs.
@@ -385,8 +373,7 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
     std::vector<std::string> Libs;
     size_t DriverStep = 0;
     if (Cuda) {
-      std::string CudaDir = path::parent_path(path::parent_path(Nvcc)).str();
-      Libs = {"-L" + CudaDir + "/lib64", "-lcudart"};
+      Libs = cudaLinkFlags(Nvcc, O.BuildTimeoutS);
       if (CudaDriverStep) {
         DriverStep = *CudaDriverStep;
         if (!Steps[DriverStep].R.ok()) {

@@ -3,7 +3,9 @@
 #include "roofline/Runner/Baseline.h"
 #include "roofline/Runner/Manifest.h"
 #include "roofline/Runner/Results.h"
+#include "roofline/Runner/Process.h"
 #include "roofline/Runner/Runner.h"
+#include "roofline/Runner/Toolchain.h"
 
 #include "gtest/gtest.h"
 
@@ -255,3 +257,31 @@ TEST(RunnerResults, PlotOverlaysMeasuredPoints) {
 }
 
 } // namespace
+
+TEST(RunnerToolchain, NvccLibraryDirsWithoutStubs) {
+  const char *DryRun =
+      "#$ _NVVM_BRANCH_=nvvm\n"
+      "#$ TOP=/opt/cuda/bin/..\n"
+      "#$ LIBRARIES=  \"-L/opt/cuda/bin/../targets/x86_64-linux/lib/stubs\" "
+      "\"-L/opt/cuda/bin/../targets/x86_64-linux/lib\"\n"
+      "#$ cicc --c++17 ...\n";
+  EXPECT_EQ(parseNvccLibraryDirs(DryRun),
+            std::vector<std::string>{"/opt/cuda/targets/x86_64-linux/lib"});
+  EXPECT_TRUE(parseNvccLibraryDirs("nvcc fatal: no input files").empty());
+  EXPECT_EQ(parseNvccLibraryDirs("#$ LIBRARIES= -L/a/lib -L/b/lib64\n"),
+            (std::vector<std::string>{"/a/lib", "/b/lib64"}));
+}
+
+TEST(RunnerToolchain, FirstErrorLineSkipsTheLinkSummary) {
+  EXPECT_EQ(firstErrorLine("/usr/bin/ld: cannot find -lcudart: No such file\n"
+                           "collect2: error: ld returned 1 exit status\n"),
+            "/usr/bin/ld: cannot find -lcudart: No such file");
+  EXPECT_EQ(firstErrorLine("/usr/bin/ld: a.o: in function `f':\n"
+                           "a.cpp:(.text+0x5): undefined reference to `g'\n"
+                           "collect2: error: ld returned 1 exit status\n"),
+            "a.cpp:(.text+0x5): undefined reference to `g'");
+  EXPECT_EQ(firstErrorLine("collect2: error: ld returned 1 exit status\n"),
+            "collect2: error: ld returned 1 exit status");
+  EXPECT_EQ(firstErrorLine("x.cu(3): error: identifier \"y\" is undefined\n"),
+            "x.cu(3): error: identifier \"y\" is undefined");
+}

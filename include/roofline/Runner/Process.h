@@ -32,7 +32,8 @@ ProcessResult runProcess(llvm::StringRef Program,
                          llvm::ArrayRef<std::string> Args, unsigned TimeoutS,
                          llvm::ArrayRef<std::string> ExtraEnv = {});
 
-/// The first line of \p Text containing "error" (compiler output), else
+/// The first line of \p Text saying what went wrong (compiler or linker
+/// output; not the driver's "ld returned 1" summary), else
 /// its first non-empty line, trimmed to \p Max characters.
 std::string firstErrorLine(llvm::StringRef Text, size_t Max = 160);
 
