@@ -941,12 +941,52 @@ std::optional<Polynomial> symbolicUnion(const std::string &Name,
 }
 
 
+/// Whether every element an array's uses touch is first touched by its
+/// first use, a plain write (C[i][j] = 0 before C[i][j] += ... in a later
+/// statement), given that the other boxes lie within the first's. Then no
+/// element is read before it is written. Sufficient: each later use is in a
+/// later statement, and every loop it shares with the first use that the
+/// first use indexes by is indexed the same way (same subscript, same
+/// dimension), so both touch an element in the same iteration of the
+/// shared loops, where the first statement runs first; shared loops the
+/// first use does not index run it over its whole box each time.
+bool firstWriteDominates(const ArrayInfo &AI,
+                         const std::vector<StmtSite> &Stmts) {
+  const Use &First = AI.Uses.front();
+  if (First.A->IsRead || !First.A->IsWrite)
+    return false;
+  const Chain &FC = Stmts[First.StmtIdx].Loops;
+  const auto &FS = First.A->Subscripts;
+  for (size_t U = 1; U < AI.Uses.size(); ++U) {
+    const Use &Us = AI.Uses[U];
+    if (Us.StmtIdx <= First.StmtIdx)
+      return false;
+    const Chain &C = Stmts[Us.StmtIdx].Loops;
+    for (size_t M = 0; M < FC.size() && M < C.size() && FC[M] == C[M]; ++M)
+      for (size_t D = 0; D < FS.size(); ++D)
+        if (FS[D]->terms().count(FC[M]->IV) &&
+            !(*FS[D] == *Us.A->Subscripts[D]))
+          return false;
+  }
+  return true;
+}
+
+/// Whether the numeric box \p In lies within \p Out.
+bool numericWithin(const Box &In, const Box &Out) {
+  for (size_t D = 0; D < In.Lo.size(); ++D)
+    if (In.Lo[D] < Out.Lo[D] || In.Hi[D] > Out.Hi[D])
+      return false;
+  return true;
+}
+
 /// Returns false when not applicable (or when a dropped loop may not run:
 /// then only enumeration is exact).
 bool boxUnion(const ArrayInfo &AI, const std::vector<StmtSite> &Stmts,
               ChainCounter &CC, Cnt &Fp, bool &Assumed,
               std::vector<std::string> &Notes) {
-  if (AI.HasRead && AI.HasWrite)
+  // Read and written: only when the first use writes all of it first.
+  bool Mixed = AI.HasRead && AI.HasWrite;
+  if (Mixed && !firstWriteDominates(AI, Stmts))
     return false;
   const Env &Known = CC.known();
   size_t Dims = AI.Uses.front().A->Subscripts.size();
@@ -1034,6 +1074,18 @@ bool boxUnion(const ArrayInfo &AI, const std::vector<StmtSite> &Stmts,
     }
     Boxes.push_back(std::move(B));
   }
+  bool BoundsAffine = SymOk;
+  if (Mixed) {
+    // The first (written) box must hold the others, at these sizes for the
+    // number and for all sizes (the same bounds) for the formula.
+    for (const Box &B : llvm::ArrayRef<Box>(Boxes).drop_front()) {
+      if (NumOk && !numericWithin(B, Boxes.front()))
+        return false;
+      SymOk &= B.LoP == Boxes.front().LoP && B.EndP == Boxes.front().EndP;
+    }
+    if (!NumOk && !SymOk)
+      return false;
+  }
   Fp = Cnt();
   if (NumOk) {
     Fp.V = numericUnion(Boxes, Dims);
@@ -1047,6 +1099,10 @@ bool boxUnion(const ArrayInfo &AI, const std::vector<StmtSite> &Stmts,
     Fp.F = symbolicUnion(AI.Name, Boxes, Dims, Known, Notes, Why);
     Fp.WhyF = std::move(Why);
   }
+  else if (BoundsAffine)
+    Fp.WhyF = "the footprint of " + AI.Name +
+              " has no closed form: the box first written may not hold "
+              "every later use at all sizes";
   else
     Fp.WhyF = "the footprint of " + AI.Name +
               " has no closed form (a non-affine loop bound)";
