@@ -265,6 +265,45 @@ llvm::json::Object countsJSON(const std::vector<const LoopNest *> &Nests,
   return J;
 }
 
+/// Whether \p S only reorders the source's statement instances (and copies
+/// read-only operands into packing buffers): legal reorderings keep every
+/// dependence, so the work and which elements are read first or written
+/// stay those of the source.
+bool onlyReorders(const Schedule &S) {
+  using K = TransformRecord::KindTy;
+  return std::all_of(S.Records.begin(), S.Records.end(),
+                     [](const TransformRecord &R) {
+                       return R.Kind != K::Fuse && R.Kind != K::Contract &&
+                              R.Kind != K::Quantize;
+                     });
+}
+
+/// The counts of a reordering whose own IR' is not exact at these sizes
+/// (tile remainders under min() bounds, packing loops too many to
+/// enumerate): the source nests' counts, marked with their basis.
+std::optional<llvm::json::Object>
+reorderedCounts(const std::vector<LoopNest> &Sources, const Program &P,
+                const GenOptions &O) {
+  if (!onlyReorders(P.Applied) || P.Quant)
+    return std::nullopt;
+  std::vector<const LoopNest *> Ptrs;
+  for (const LoopNest &N : Sources)
+    Ptrs.push_back(&N);
+  llvm::json::Object J = countsJSON(Ptrs, O);
+  if (J.get("why_not"))
+    return std::nullopt;
+  J["basis"] = "the source nest: a legal reordering does the same work and "
+               "reads and writes the same elements first; packing buffers "
+               "(cache-resident by design) are not counted";
+  // Only compulsory traffic carries over: the no-reuse count follows the
+  // variant's own access order.
+  for (const char *Key : {"bytes", "intensity"})
+    if (llvm::json::Object *B = J.getObject(Key))
+      B->erase("no_reuse");
+  J["nests"] = static_cast<int64_t>(P.Nests.size());
+  return J;
+}
+
 /// Emits \p V's code from its program; fills Path, Extra, Code.
 llvm::Error emitVariant(const UnitOut &U, VariantOut &V) {
   llvm::Expected<std::vector<ArgInfo>> Extra = extraArrays(V.P, U.Layout);
@@ -344,6 +383,12 @@ void finishVariant(UnitOut &U, VariantOut &V, const Tolerance &Base,
   for (const KernelNest &K : V.P.Nests)
     Ptrs.push_back(&K.Nest);
   V.Predicted = countsJSON(Ptrs, O);
+  if (const llvm::json::Value *Why = V.Predicted.get("why_not"))
+    if (std::optional<llvm::json::Object> R =
+            reorderedCounts(U.Sources, V.P, O)) {
+      (*R)["why_not_own"] = *Why;
+      V.Predicted = std::move(*R);
+    }
   if (V.P.Quant) {
     std::vector<const LoopNest *> Prep;
     for (const LoopNest &N : V.P.Quant->Prepare)

@@ -70,9 +70,14 @@ def check_predicted(p, where):
         check(p, {"why_not": str}, {}, where)
         return
     check(p, PREDICTED, OPTIONAL_PREDICTED, where)
+    # With a basis (the source nest's counts) only compulsory carries over.
+    models = {"compulsory": (int, float)}
+    if "basis" in p:
+        check(p, {"basis": str, "why_not_own": str}, {}, where)
+    else:
+        models["no_reuse"] = (int, float)
     for k in ("bytes", "intensity"):
-        check(p.get(k, {}), {"no_reuse": (int, float), "compulsory": (int, float)},
-              {}, where + "." + k)
+        check(p.get(k, {}), models, {}, where + "." + k)
     if "bound" in p:
         check(p["bound"], BOUND, {}, where + ".bound")
     if "prepare" in p:
