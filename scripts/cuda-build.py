@@ -45,8 +45,10 @@ def demangle(names):
 
 
 def short(kernel):
-    # rl::cuda::gemm_blocktiled<128, 128, 8, 8, 8, true, rl_store>(...) -> gemm_blocktiled<...,true>
-    k = kernel.split("(")[0]
+    # rl::cuda::gemm_blocktiled<128, 128, 8, 8, 8, true, (anonymous
+    # namespace)::rl_store>(...) -> gemm_blocktiled<...,true>; the store
+    # functor and the generic kernels are file-local (anonymous namespace).
+    k = kernel.replace("(anonymous namespace)::", "").split("(")[0]
     if k.startswith("void "):
         k = k[5:]
     k = k.replace("rl::cuda::", "").replace(", rl_store", "").replace("rl_store", "")
