@@ -144,7 +144,11 @@ std::optional<Schedule> autoSchedule(const std::string &Kind,
                  .str();
       if (Kind == "parallel")
         Base += "; parallel(" + C->M + "_1)";
-      return Try(Base);
+      if (std::optional<Schedule> S = Try(Base))
+        return S;
+      // Packing needs every subscript of an operand to be a tiled loop: a
+      // batched operand (B[b][k][j]) takes the generic tiling instead.
+      Base.clear();
     }
     if (F32Contraction && C->isGemv() && C->Batch.empty()) {
       Base = "regblock(" + C->M + ":" + std::to_string(T.GemvRows) + ")";
@@ -154,16 +158,44 @@ std::optional<Schedule> autoSchedule(const std::string &Kind,
         return S;
       Base.clear();
     }
-    // Generic: tile the band (all of it, else all but the innermost loop).
-    std::vector<std::string> Band = bandLoops(N);
-    std::vector<std::string> Tiles;
+    // Generic: tile the band (all of it, else all but the innermost loop),
+    // in its unit-stride order when that is legal and keeps a band to tile
+    // (distributing a zeroing statement can leave none).
+    std::vector<std::pair<std::string, std::vector<std::string>>> Orders;
+    if (std::optional<TransformRecord> R = unitStrideOrder(N)) {
+      Schedule S;
+      S.Records.push_back(*R);
+      if (llvm::Expected<Program> P = scheduled({Source}, S, O.Values))
+        Orders.push_back({S.str() + "; ", bandLoops(P->Nests.front().Nest)});
+      else
+        llvm::consumeError(P.takeError());
+    }
+    Orders.push_back({"", bandLoops(N)});
+    std::vector<std::string> Band, BatchLoops, Tiles;
     std::optional<Schedule> Tiled;
-    for (size_t Keep = Band.size(); Keep >= 2 && !Tiled; --Keep) {
-      std::vector<std::string> Names(Band.begin(), Band.begin() + Keep);
-      Tiled = Try("tile(" + llvm::join(Names, ",") + ":" +
-                  std::to_string(T.Tile) + ")");
+    for (auto &[Order, OrderBand] : Orders) {
+      Band = OrderBand;
+      // A batch loop has no reuse to block for; it stays whole (and is the
+      // first loop to run in parallel).
+      BatchLoops.clear();
+      if (C)
+        for (const std::string &X : Band)
+          if (std::find(C->Batch.begin(), C->Batch.end(), X) != C->Batch.end())
+            BatchLoops.push_back(X);
+      if (!BatchLoops.empty() && BatchLoops.size() < Band.size() &&
+          std::equal(BatchLoops.begin(), BatchLoops.end(), Band.begin()))
+        Band.erase(Band.begin(), Band.begin() + BatchLoops.size());
+      else
+        BatchLoops.clear();
+      for (size_t Keep = Band.size(); Keep >= 2 && !Tiled; --Keep) {
+        std::vector<std::string> Names(Band.begin(), Band.begin() + Keep);
+        Tiled = Try(Order + "tile(" + llvm::join(Names, ",") + ":" +
+                    std::to_string(T.Tile) + ")");
+        if (Tiled)
+          Tiles = Names;
+      }
       if (Tiled)
-        Tiles = Names;
+        break;
     }
     if (Kind == "tiled") {
       if (!Tiled && Why.empty())
@@ -172,7 +204,7 @@ std::optional<Schedule> autoSchedule(const std::string &Kind,
       return Tiled;
     }
     // parallel: the outermost loop that carries no dependence.
-    std::vector<std::string> Cands;
+    std::vector<std::string> Cands = BatchLoops;
     for (const std::string &X : Tiles)
       Cands.push_back(X + "_1");
     for (const std::string &X : Band)
