@@ -25,7 +25,7 @@
 #include <cstdlib>
 
 #if defined(__CUDACC__)
-#include <cuda_runtime.h>
+#include "roofline_cuda_host.h" // check, RL_CUDA, host_call, host_time
 #include <cuda_bf16.h>
 #include <mma.h>
 #define RL_HD __host__ __device__ __forceinline__
@@ -313,13 +313,6 @@ struct grid_stride_map {
 //===----------------------------------------------------------------------===//
 
 #if defined(__CUDACC__)
-inline void check(cudaError_t E, const char *What, const char *File, int Line) {
-  if (E == cudaSuccess)
-    return;
-  std::fprintf(stderr, "rl-cuda: %s:%d: %s: %s\n", File, Line, What,
-               cudaGetErrorString(E));
-  std::exit(3);
-}
 /// After every launch: the launch error now; with RL_CUDA_SYNC=1 also the
 /// kernel's (synchronizing), so a fault is reported at its launch.
 inline void check_launch(const char *Kernel, const char *File, int Line) {
@@ -341,7 +334,6 @@ inline void check_grid(const launch &L, const char *Kernel) {
   }
 }
 inline bool aligned16(const void *P) { return (reinterpret_cast<uintptr_t>(P) & 15) == 0; }
-#define RL_CUDA(call) ::rl::cuda::check((call), #call, __FILE__, __LINE__)
 #define RL_LAUNCH(L, kernel, smem, ...)                                          \
   do {                                                                         \
     ::rl::cuda::check_grid(L, #kernel);                                        \
@@ -349,31 +341,6 @@ inline bool aligned16(const void *P) { return (reinterpret_cast<uintptr_t>(P) & 
         __VA_ARGS__);                                                          \
     ::rl::cuda::check_launch(#kernel, __FILE__, __LINE__);                     \
   } while (0)
-
-typedef void (*entry)(void *const *, const int64_t *);
-
-/// The host-pointer entry of a variant: every argument copied to the
-/// device, \p Dev run, the arguments it may write copied back.
-inline void host_call(int N, void *const *Args, const size_t *Bytes,
-                      const bool *Back, const int64_t *Sizes, entry Dev) {
-  void *D[64];
-  if (N > 64) {
-    std::fprintf(stderr, "rl-cuda: %d arguments (at most 64)\n", N);
-    std::exit(3);
-  }
-  for (int I = 0; I < N; ++I) {
-    RL_CUDA(cudaMalloc(&D[I], Bytes[I] ? Bytes[I] : 16));
-    if (Bytes[I])
-      RL_CUDA(cudaMemcpy(D[I], Args[I], Bytes[I], cudaMemcpyHostToDevice));
-  }
-  Dev(D, Sizes);
-  RL_CUDA(cudaDeviceSynchronize());
-  for (int I = 0; I < N; ++I) {
-    if (Back[I] && Bytes[I])
-      RL_CUDA(cudaMemcpy(Args[I], D[I], Bytes[I], cudaMemcpyDeviceToHost));
-    RL_CUDA(cudaFree(D[I]));
-  }
-}
 
 RL_DEV idx3 bid() { return {blockIdx.x, blockIdx.y, blockIdx.z}; }
 RL_DEV idx3 tid() { return {threadIdx.x, threadIdx.y, threadIdx.z}; }

@@ -13,7 +13,9 @@
 //                [NAME=VALUE ...]
 //     warm-up, then repetitions until both R and the minimum time are
 //     reached, rotating among B copies of the arguments; one JSON line with
-//     the median, minimum and maximum seconds.
+//     the median, minimum and maximum seconds. A variant with its own timer
+//     (CUDA: cudaEvents around the device entry, data resident on the
+//     device) is timed by it instead ("clock": "device").
 
 #ifndef ROOFLINE_HARNESS_H
 #define ROOFLINE_HARNESS_H
@@ -34,6 +36,14 @@ namespace rl {
 namespace harness {
 
 typedef void (*entry)(void *const *, const int64_t *);
+/// A variant's own timer (CUDA: the device entry on device-resident data,
+/// cudaEvents; roofline_cuda_host.h host_time): NSets prepared argument
+/// sets, the sizes, at least Reps runs and MinTime seconds; writes each
+/// run's seconds into Times (at most Cap) and the argument copies it
+/// rotated among into Copies; returns the count (<= 0: failed).
+typedef int (*timer_entry)(void *const *const *Sets, int NSets,
+                           const int64_t *Sizes, int Reps, double MinTime,
+                           double *Times, int Cap, int *Copies);
 
 enum type { f64, f32, bf16, f16, i8, u8, i16, i32, u32, i64, u64 };
 enum intent { in, out, inout, temp };
@@ -107,6 +117,7 @@ struct variant_desc {
   std::vector<arg_desc> extra; ///< the variant's own arrays, after the unit's
   std::vector<const char *> skip; ///< outputs it does not produce
   tolerance tol;
+  timer_entry timer = nullptr; ///< else timed here, around fn
 };
 
 struct unit_desc {
@@ -378,10 +389,28 @@ inline int time(const unit_desc &U, int Argc, char **Argv) {
     if (V->prepare)
       V->prepare(Sets[K].p.data(), S.data());
   }
-  V->fn(Sets[0].p.data(), S.data()); // warm-up
   std::vector<double> Times;
+  const char *Clock = "host";
+  if (V->timer) {
+    std::vector<void *const *> P;
+    for (arg_set &A : Sets)
+      P.push_back(A.p.data());
+    Times.resize(100000);
+    int Copies = Buffers;
+    int N = V->timer(P.data(), Buffers, S.data(), Reps, MinTime, Times.data(),
+                     static_cast<int>(Times.size()), &Copies);
+    if (N <= 0) {
+      std::fprintf(stderr, "the timer of '%s' failed\n", V->name);
+      return 1;
+    }
+    Times.resize(static_cast<size_t>(N));
+    Buffers = Copies;
+    Clock = "device";
+  } else {
+    V->fn(Sets[0].p.data(), S.data()); // warm-up
+  }
   double Total = 0;
-  for (int K = 0; static_cast<int>(Times.size()) < Reps || Total < MinTime; ++K) {
+  for (int K = 0; !V->timer && (static_cast<int>(Times.size()) < Reps || Total < MinTime); ++K) {
     arg_set &A = Sets[static_cast<size_t>(K % Buffers)];
     auto T0 = std::chrono::steady_clock::now();
     V->fn(A.p.data(), S.data());
@@ -400,9 +429,10 @@ inline int time(const unit_desc &U, int Argc, char **Argv) {
   std::printf("{\"unit\": \"%s\", \"variant\": \"%s\", ", U.name, V->name);
   print_sizes(U, S);
   std::printf(", \"reps\": %zu, \"median_s\": %.9g, \"min_s\": %.9g, \"max_s\": "
-              "%.9g, \"q1_s\": %.9g, \"q3_s\": %.9g}\n",
+              "%.9g, \"q1_s\": %.9g, \"q3_s\": %.9g, \"buffers\": %d, \"clock\": \"%s\"}\n",
               Sorted.size(), Median, Sorted.front(), Sorted.back(),
-              Sorted[Sorted.size() / 4], Sorted[(3 * Sorted.size()) / 4]);
+              Sorted[Sorted.size() / 4], Sorted[(3 * Sorted.size()) / 4], Buffers,
+              Clock);
   return 0;
 }
 

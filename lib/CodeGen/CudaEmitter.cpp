@@ -99,6 +99,23 @@ struct Context {
          ", rl_args, rl_bytes, rl_back, rl_sizes, " + Dev + ");\n}\n";
     return S;
   }
+  /// The timer (the harness's timer_entry): \p Dev on device-resident
+  /// copies of the host argument sets, cudaEvents around each call, so
+  /// the copies are not timed.
+  std::string timerEntry(const std::string &Sym, const std::string &Dev) const {
+    std::string S = "RL_EXPORT int " + Sym +
+                    "(void *const *const *rl_sets, int rl_nsets, const int64_t "
+                    "*rl_sizes, int rl_reps, double rl_min_time, double *rl_times, "
+                    "int rl_cap, int *rl_copies) {\n" +
+                    sizeDecls() + "  const size_t rl_bytes[] = {";
+    for (size_t I = 0; I < Args.size(); ++I)
+      S += std::string(I ? ", " : "") + "sizeof(" + deviceType(Args[I]) +
+           ") * size_t(" + elementsOf(Args[I]) + ")";
+    S += "};\n  return rl::cuda::host_time(" + std::to_string(Args.size()) +
+         ", rl_sets, rl_nsets, rl_bytes, rl_sizes, " + Dev +
+         ", rl_reps, rl_min_time, rl_times, rl_cap, rl_copies);\n}\n";
+    return S;
+  }
 };
 
 /// The store functor: the output access of the contraction (overwrite, or
@@ -425,7 +442,8 @@ llvm::Error emitContraction(const UnitOut &U, const Plan &P, CudaVariantOut &V,
   Notes.insert(Notes.end(), V.Notes.begin(), V.Notes.end());
   std::string Code = header(U, Name, Notes) + *Store;
   Code += entryHead(Sym + "_dev", X) + dimsDecl(P) + storeInit(X) + Body + "}\n\n";
-  Code += X.hostEntry(Sym, Sym + "_dev");
+  Code += X.hostEntry(Sym, Sym + "_dev") + "\n" +
+          X.timerEntry(Sym + "_time", Sym + "_dev");
   if (!Prep.empty()) {
     Code += "\n// The weights' " + Name + " copy, made once before the kernel runs.\n" +
             entryHead(Sym + "_prepare_dev", X) + dimsDecl(P) + Prep + "}\n\n" +
@@ -561,7 +579,8 @@ llvm::Error emitGeneric(const UnitOut &U, const Program &P0, CudaVariantOut &V) 
   V.Notes = Notes;
   V.Code = header(U, V.Name, Notes) + "namespace {\n" + Kernels +
            "} // namespace\n\n" + entryHead(Sym + "_dev", X) +
-           Launches + "}\n\n" + X.hostEntry(Sym, Sym + "_dev");
+           Launches + "}\n\n" + X.hostEntry(Sym, Sym + "_dev") + "\n" +
+           X.timerEntry(Sym + "_time", Sym + "_dev");
   return llvm::Error::success();
 }
 
@@ -682,6 +701,7 @@ llvm::json::Object roofline::cudaVariantJSON(const UnitOut &U,
   J["file"] = "cuda_" + V.Name + ".cu";
   J["symbol"] = Sym;
   J["device_symbol"] = Sym + "_dev";
+  J["timer"] = Sym + "_time";
   if (V.HasPrepare) {
     J["prepare"] = Sym + "_prepare";
     J["device_prepare"] = Sym + "_prepare_dev";
@@ -727,7 +747,9 @@ llvm::json::Object roofline::cudaBuildJSON() {
       {"makefile", "Makefile.cuda"},
       {"driver", "cuda_driver.cpp"},
       {"memory", "symbol: host pointers (copied in and out); device_symbol: "
-                 "device pointers, asynchronous on the default stream"}};
+                 "device pointers, asynchronous on the default stream; timer: "
+                 "device_symbol timed with cudaEvents on device-resident "
+                 "copies of host argument sets"}};
 }
 
 llvm::Error roofline::writeCudaUnit(const UnitOut &U, const CudaUnitOut &C,
@@ -759,7 +781,26 @@ llvm::Error roofline::writeCudaUnit(const UnitOut &U, const CudaUnitOut &C,
     D.Variants.push_back(std::move(H));
     Objs += " cuda_" + V.Name + ".o";
   }
-  if (llvm::Error E = Write(Dir + "/cuda_driver.cpp", unitDriverCode(D)))
+  // The CPU driver's text, each CUDA variant given its device timer
+  // (weak, like its entries: a file that did not build leaves it null).
+  std::string Driver = unitDriverCode(D), Timers;
+  for (const VariantOut &H : D.Variants) {
+    std::string Sym = "rl_" + U.Name + "_" + H.Name;
+    std::string At = "    V.fn = " + Sym + ";\n";
+    size_t Pos = Driver.find(At);
+    if (Pos == std::string::npos)
+      return cudaError("the check driver of '" + U.Name +
+                       "' does not set the entry of " + H.Name);
+    Driver.insert(Pos + At.size(), "    V.timer = " + Sym + "_time;\n");
+    Timers += "extern \"C\" int " + Sym +
+              "_time(void *const *const *, int, const int64_t *, int, double, "
+              "double *, int, int *) __attribute__((weak));\n";
+  }
+  size_t Main = Driver.find("\nint main(");
+  if (Main == std::string::npos)
+    return cudaError("the check driver of '" + U.Name + "' has no main");
+  Driver.insert(Main, Timers);
+  if (llvm::Error E = Write(Dir + "/cuda_driver.cpp", Driver))
     return E;
   std::string Mk =
       "# Builds the unit's CUDA check driver (generated). ARCH=sm_90 etc.\n"

@@ -166,6 +166,7 @@ llvm::Expected<UnitManifest> roofline::parseManifest(llvm::StringRef Text,
     Var.Path = str(*Z, "path");
     Var.Threads = str(*Z, "threads", "1");
     Var.Target = str(*Z, "target", "cpu");
+    Var.Timer = str(*Z, "timer");
     std::string Prefix = "rl_" + M.Unit + "_";
     Var.DriverName = llvm::StringRef(Var.Symbol).starts_with(Prefix)
                          ? Var.Symbol.substr(Prefix.size())

@@ -17,12 +17,17 @@ namespace json = llvm::json;
 namespace {
 
 const VariantResult *timedNamed(const UnitResult &U, bool Baseline,
-                                const std::string &Name) {
+                                const std::string &Name, bool Cuda = false) {
   for (const VariantResult &V : U.Variants)
-    if (V.Baseline == Baseline && (Baseline || V.Name == Name) && V.Time &&
-        V.Status == VariantStatus::Ok)
+    if (V.Baseline == Baseline && (Baseline || V.Name == Name) &&
+        (!Baseline || V.Cuda == Cuda) && V.Time && V.Status == VariantStatus::Ok)
       return &V;
   return nullptr;
+}
+
+bool hasCublas(const UnitResult &U) {
+  return std::any_of(U.Variants.begin(), U.Variants.end(),
+                     [](const VariantResult &V) { return V.Baseline && V.Cuda; });
 }
 
 std::string fixed(double V, int Digits) {
@@ -117,7 +122,8 @@ Derived roofline::derive(const UnitResult &U, const VariantResult &V,
     D.Percent = 100 * *D.BoundS / T;
   if (const VariantResult *R = timedNamed(U, false, "naive"))
     D.VsReference = R->Time->Median / T;
-  if (const VariantResult *B = timedNamed(U, true, ""))
+  // The library on the same processor: CUDA variants against cuBLAS.
+  if (const VariantResult *B = timedNamed(U, true, "", V.Cuda))
     D.VsBaseline = B->Time->Median / T;
   return D;
 }
@@ -138,7 +144,7 @@ void roofline::printTable(llvm::raw_ostream &OS, const UnitResult &U,
   OS << "\n";
   const char *Heads[] = {"variant", "threads", "check", "median", "min..max",
                          "GFLOP/s", "GB/s", "% roof", "vs naive",
-                         "vs openblas"};
+                         hasCublas(U) ? "vs library" : "vs openblas"};
   const size_t W[] = {12, 7, 12, 10, 21, 8, 8, 7, 9, 11};
   std::string Line = " ";
   for (size_t I = 0; I < 10; ++I)
@@ -184,6 +190,9 @@ void roofline::printTable(llvm::raw_ostream &OS, const UnitResult &U,
     if (V.Baseline)
       OS << "  " << V.Name << ": " << V.Description << " (the library's "
          << "own algorithm; its GB/s and % use the naive nest's prediction)\n";
+  if (hasCublas(U))
+    OS << "  vs library: CPU variants against openblas, CUDA variants against "
+          "cublas\n";
   if (!U.BaselineNote.empty())
     OS << "  " << U.BaselineNote << "\n";
   if (!U.NotEmitted.empty()) {
@@ -218,6 +227,7 @@ json::Object roofline::unitJSON(const UnitResult &U, const Machine *M) {
     if (V.Time)
       J["time"] = json::Object{{"reps", static_cast<int64_t>(V.Time->Reps)},
                                {"buffers", static_cast<int64_t>(V.Time->Buffers)},
+                               {"clock", V.Time->Clock},
                                {"median_s", V.Time->Median},
                                {"min_s", V.Time->Min},
                                {"max_s", V.Time->Max},

@@ -148,6 +148,10 @@ std::optional<TimeResult> roofline::parseTimeLine(llvm::StringRef Line) {
   T.Max = O->getNumber("max_s").value_or(T.Median);
   T.Q1 = O->getNumber("q1_s").value_or(T.Min);
   T.Q3 = O->getNumber("q3_s").value_or(T.Max);
+  if (std::optional<int64_t> B = O->getInteger("buffers"))
+    T.Buffers = static_cast<unsigned>(std::max<int64_t>(1, *B));
+  if (std::optional<llvm::StringRef> C = O->getString("clock"))
+    T.Clock = C->str();
   return T;
 }
 
@@ -168,17 +172,18 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
     R.Description = V.Path;
     R.Threads = V.Threads;
     R.Cuda = V.isCuda();
-    // The harness times the host entry point, copies to and from the
-    // device included; the table says so.
+    // With a timer the driver times the device entry on device-resident
+    // data; else the host entry, copies to and from the device included.
     if (R.Cuda)
-      R.Description += "; host-timed, copies included";
+      R.Description += V.Timer.empty() ? "; host-timed, copies included"
+                                       : "; cudaEvents, data on the device";
     R.File = V.File;
     R.Predicted = V.Predicted;
     U.Variants.push_back(std::move(R));
   }
   // Drivers point into U.Variants: room for the baseline now, so that
   // adding it later moves nothing.
-  U.Variants.reserve(U.Variants.size() + 1);
+  U.Variants.reserve(U.Variants.size() + 2);
   const ManifestVariant *Naive = M.find("naive");
   BaselineSource Blas;
   if (O.Baselines) {
@@ -186,9 +191,20 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
     if (Blas.Code.empty())
       U.BaselineNote = "no OpenBLAS baseline: " + Blas.WhyNot;
   }
+  bool WantCuda = std::any_of(U.Variants.begin(), U.Variants.end(),
+                              [&](const VariantResult &V) { return V.Cuda; });
+  // cuBLAS beside the CUDA variants, as OpenBLAS beside the CPU ones.
+  BaselineSource Cublas;
+  if (O.Baselines && WantCuda) {
+    Cublas = cublasBaseline(M);
+    if (Cublas.Code.empty())
+      U.BaselineNote += (U.BaselineNote.empty() ? "" : "; ") +
+                        std::string("no cuBLAS baseline: ") + Cublas.WhyNot;
+  }
   if (U.Variants.empty() && Blas.Code.empty())
     return U;
-  unsigned N = static_cast<unsigned>(U.Variants.size()) + !Blas.Code.empty();
+  unsigned N = static_cast<unsigned>(U.Variants.size()) + !Blas.Code.empty() +
+               !Cublas.Code.empty();
   auto Progress = [&](unsigned I, const std::string &Phase) {
     if (O.Progress)
       O.Progress(M.Unit, I, N, Phase);
@@ -240,8 +256,6 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
   // 1. Build.
   Progress(1, "building");
   std::string Nvcc;
-  bool WantCuda = std::any_of(U.Variants.begin(), U.Variants.end(),
-                              [&](const VariantResult &V) { return V.Cuda; });
   std::string NoCuda, NoDevice, Arch;
   if (WantCuda) {
     if (O.Nvcc == "none")
@@ -328,6 +342,36 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
       Steps.push_back(Compile("openblas", Src));
     } else {
       U.BaselineNote = "no OpenBLAS baseline: cannot write " + Src;
+    }
+  }
+  // The cuBLAS baseline is host C++ (library calls, the host side of
+  // roofline_cuda_host.h): nvcc compiles it, with the CUDA headers.
+  std::optional<size_t> CublasStep;
+  VariantResult CublasResult;
+  if (!Cublas.Code.empty()) {
+    CublasResult.Name = "cublas";
+    CublasResult.Baseline = true;
+    CublasResult.Cuda = true;
+    CublasResult.Threads = "GPU";
+    CublasResult.Description = Cublas.Call + "; cudaEvents, data on the device";
+    if (Naive)
+      CublasResult.Predicted = Naive->Predicted;
+    std::string Src = Work + "/cublas.cpp";
+    if (!NoCuda.empty()) {
+      CublasResult.Status = VariantStatus::Skipped;
+      CublasResult.Reason = NoCuda;
+    } else if (!writeText(Src, Cublas.Code)) {
+      CublasResult.Status = VariantStatus::BuildFailed;
+      CublasResult.Reason = "cannot write " + Src;
+    } else {
+      Step S;
+      S.Name = "cublas";
+      S.Output = Work + "/cublas.o";
+      S.Cmd = {Nvcc};
+      S.Cmd.insert(S.Cmd.end(), NvccFlags.begin(), NvccFlags.end());
+      S.Cmd.insert(S.Cmd.end(), {"-c", Src, "-o", S.Output});
+      CublasStep = Steps.size();
+      Steps.push_back(std::move(S));
     }
   }
   runSteps(Steps, O.Jobs, O.BuildTimeoutS);
@@ -469,6 +513,32 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
     }
   }
 
+  if (!Cublas.Code.empty()) {
+    std::optional<Step> L;
+    if (CublasStep && !Steps[*CublasStep].R.ok()) {
+      CublasResult.Status = VariantStatus::BuildFailed;
+      CublasResult.Reason = buildFailure(Steps[*CublasStep], O.BuildTimeoutS);
+    } else if (CublasStep) {
+      std::vector<std::string> Libs = cudaLinkFlags(Nvcc, O.BuildTimeoutS);
+      Libs.insert(Libs.end() - 1, "-lcublas");
+      L = Link(Work + "/driver-cublas", {Steps[*CublasStep].Output}, Libs);
+      if (!L->R.ok()) {
+        CublasResult.Status = VariantStatus::BuildFailed;
+        CublasResult.Reason = "link: " + buildFailure(*L, O.BuildTimeoutS);
+      } else if (!NoDevice.empty()) {
+        CublasResult.Status = VariantStatus::Skipped;
+        CublasResult.Reason = "no CUDA device (" + NoDevice + "); built, not run";
+      }
+    }
+    U.Variants.push_back(std::move(CublasResult));
+    if (U.Variants.back().Status == VariantStatus::Ok && L) {
+      Driver D;
+      D.Path = L->Output;
+      D.Variants = {&U.Variants.back()};
+      Drivers.push_back(std::move(D));
+    }
+  }
+
   // 2. Check.
   std::string Seed = "--seed=" + std::to_string(O.Seed);
   auto IndexOf = [&](const VariantResult *V) {
@@ -554,7 +624,9 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
           V->Reason += ": " + E;
         continue;
       }
-      T->Buffers = Buffers;
+      // A device timer picks its own copies (for the device's L2).
+      if (T->Clock != "device")
+        T->Buffers = Buffers;
       V->Time = *T;
     }
   return U;

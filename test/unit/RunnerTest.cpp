@@ -148,6 +148,57 @@ TEST(RunnerBaseline, GemvAndRefusals) {
   EXPECT_EQ(blasBaseline(NoC).WhyNot, "not a contraction (gemm, gemv)");
 }
 
+TEST(RunnerBaseline, CublasIsTheSameCallColumnMajor) {
+  // Row-major C = A B is column-major C^T = B^T A^T: B first, same flags.
+  BaselineSource B = cublasBaseline(
+      parse(gemmManifest("gemm", RowMajorA, RowMajorB, RowMajorC)));
+  EXPECT_EQ(B.Name, "cublas");
+  EXPECT_EQ(B.Call, "cublasSgemm(RowMajor, NoTrans, NoTrans)");
+  EXPECT_NE(B.Code.find("cublasSgemm(rl_h, CUBLAS_OP_N, CUBLAS_OP_N, int(N), "
+                        "int(N), int(N), &rl_one, static_cast<const float "
+                        "*>(rl_a[1]), int(N), static_cast<const float "
+                        "*>(rl_a[0]), int(N), &rl_beta, static_cast<float "
+                        "*>(rl_a[2]), int(N))"),
+            std::string::npos)
+      << B.Code;
+  // Checked through the host entry (copies), timed on the device.
+  EXPECT_NE(B.Code.find("rl::cuda::host_call(3, rl_a, rl_bytes, rl_back"),
+            std::string::npos);
+  EXPECT_NE(B.Code.find("const bool rl_back[] = {false, false, true};"),
+            std::string::npos);
+  EXPECT_NE(B.Code.find("V.timer = rl_cublas_time;"), std::string::npos);
+  EXPECT_NE(B.Code.find("CUBLAS_DEFAULT_MATH"), std::string::npos);
+  // A[k][i] (Trans in CBLAS row-major) keeps its flag on the swapped side.
+  BaselineSource T = cublasBaseline(parse(gemmManifest(
+      "gemm", R"J({"m": "1", "k": "N"})J", RowMajorB, RowMajorC)));
+  EXPECT_NE(T.Code.find("cublasSgemm(rl_h, CUBLAS_OP_N, CUBLAS_OP_T,"),
+            std::string::npos)
+      << T.Code;
+  // A column-major output takes the operands in their own order.
+  BaselineSource C = cublasBaseline(parse(gemmManifest(
+      "gemm", RowMajorA, RowMajorB, R"J({"m": "1", "n": "N"})J")));
+  EXPECT_NE(C.Code.find("cublasSgemm(rl_h, CUBLAS_OP_T, CUBLAS_OP_T, int(N), "
+                        "int(N), int(N), &rl_one, static_cast<const float "
+                        "*>(rl_a[0])"),
+            std::string::npos)
+      << C.Code;
+  // A row-major gemv is a transposed column-major one.
+  BaselineSource V = cublasBaseline(parse(gemmManifest(
+      "gemv", R"J({"m": "N", "k": "1"})J", R"J({"m": "0", "k": "1"})J",
+      R"J({"m": "1", "k": "0"})J")));
+  EXPECT_EQ(V.Call, "cublasSgemv(RowMajor, NoTrans)");
+  EXPECT_NE(V.Code.find("cublasSgemv(rl_h, CUBLAS_OP_T, int(N), int(N)"),
+            std::string::npos)
+      << V.Code;
+  EXPECT_NE(cublasBaseline(parse(gemmManifest("gemm", RowMajorA, RowMajorB,
+                                              RowMajorC, 1)))
+                .WhyNot.find("batched"),
+            std::string::npos);
+  BaselineSource D = cublasBaseline(parse(gemmManifest(
+      "gemm", RowMajorA, RowMajorB, RowMajorC, 0, 0, "f64")));
+  EXPECT_EQ(D.Call, "cublasDgemm(RowMajor, NoTrans, NoTrans)");
+}
+
 TEST(RunnerTiming, RotationCoversTwiceTheCache) {
   EXPECT_EQ(rotationBuffers(64e6, 32e6), 1u);  // does not fit: no rotation
   EXPECT_EQ(rotationBuffers(8e6, 32e6), 9u);   // 2 * 32 / 8 + 1
@@ -176,7 +227,15 @@ TEST(RunnerProtocol, ParsesDriverLines) {
   EXPECT_EQ(T->Reps, 9u);
   EXPECT_DOUBLE_EQ(T->Median, 0.002);
   EXPECT_DOUBLE_EQ(T->Q3, 0.003);
+  EXPECT_EQ(T->Clock, "host");
   EXPECT_FALSE(parseTimeLine("{}"));
+  // A device timer says how many copies it rotated among.
+  std::optional<TimeResult> D = parseTimeLine(
+      R"J({"unit": "u", "variant": "cuda_naive", "reps": 5, "median_s": 1e-5, )J"
+      R"J("buffers": 7, "clock": "device"})J");
+  ASSERT_TRUE(D);
+  EXPECT_EQ(D->Buffers, 7u);
+  EXPECT_EQ(D->Clock, "device");
 }
 
 TEST(RunnerResults, PercentOfRoofAndSpeedups) {
@@ -226,6 +285,22 @@ TEST(RunnerResults, PercentOfRoofAndSpeedups) {
   ASSERT_EQ(P.size(), 3u); // naive, tiled, openblas; not the wrong one
   EXPECT_DOUBLE_EQ(P[1].Measured, 524288 / 1e-4);
   EXPECT_DOUBLE_EQ(P[1].Predicted, 524288 / Bound);
+  // With cuBLAS in the run, CUDA variants are read against it and CPU
+  // variants still against OpenBLAS.
+  VariantResult Gpu = Fast, Cublas = Blas;
+  Gpu.Name = "cuda_blocktiled";
+  Gpu.Cuda = true;
+  Gpu.Time->Median = 1e-5;
+  Cublas.Name = "cublas";
+  Cublas.Cuda = true;
+  Cublas.Time->Median = 8e-6;
+  U.Variants = {Naive, Fast, Blas, Gpu, Cublas};
+  EXPECT_DOUBLE_EQ(*derive(U, U.Variants[3], &*M).VsBaseline, 0.8);
+  EXPECT_DOUBLE_EQ(*derive(U, U.Variants[1], &*M).VsBaseline, 0.5);
+  S.clear();
+  printTable(OS, U, &*M);
+  EXPECT_NE(S.find("vs library"), std::string::npos) << S;
+  EXPECT_NE(S.find("CUDA variants against cublas"), std::string::npos) << S;
 }
 
 TEST(RunnerResults, PlotOverlaysMeasuredPoints) {

@@ -19,7 +19,7 @@
 namespace roofline {
 
 struct BaselineSource {
-  std::string Name; ///< the variant name it registers: "openblas"
+  std::string Name; ///< the variant name it registers: "openblas", "cublas"
   std::string Call; ///< "cblas_sgemm(RowMajor, NoTrans, NoTrans)"
   std::string Code; ///< the .cpp; empty when there is none
   std::string WhyNot;
@@ -28,6 +28,12 @@ struct BaselineSource {
 /// The OpenBLAS baseline of \p M, or why it has none (not a contraction,
 /// batched, an epilogue, a layout BLAS cannot take, not f32/f64).
 BaselineSource blasBaseline(const UnitManifest &M);
+
+/// The cuBLAS baseline of \p M (the same call, column-major: cublasSgemm,
+/// cublasSgemv; D for f64), or why it has none. A C++ file for the host
+/// compiler (nvcc -c): host entry for the check, copies included; a
+/// device timer (cudaEvents, data resident) for the timing.
+BaselineSource cublasBaseline(const UnitManifest &M);
 
 } // namespace roofline
 

@@ -46,6 +46,9 @@ struct ManifestVariant {
   std::string Skipped; ///< not emitted: why
   std::string File, Symbol, Schedule, Path, Threads;
   std::string Target = "cpu"; ///< "cpu" or "cuda"
+  /// CUDA: the entry that times the device entry on device-resident data
+  /// (cudaEvents); empty: timed around the host entry, copies included.
+  std::string Timer;
   /// The name the unit's driver knows it by: the symbol without
   /// "rl_<unit>_" ("tiled", "cuda_naive").
   std::string DriverName;

@@ -61,6 +61,7 @@ struct TimeResult {
   uint64_t Reps = 0;
   double Median = 0, Min = 0, Max = 0, Q1 = 0, Q3 = 0;
   unsigned Buffers = 1;
+  std::string Clock = "host"; ///< "device": cudaEvents, data resident
 };
 
 struct VariantResult {
