@@ -54,26 +54,6 @@ NestOrdinals roofline::nestOrdinals(const Report &R) {
   return O;
 }
 
-llvm::StringRef SourceLines::line(const std::string &Path, unsigned Line) {
-  auto [It, New] = Files.try_emplace(Path);
-  File &F = It->second;
-  if (New) {
-    auto B = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
-    if (!B)
-      return "";
-    F.Buf = std::move(*B);
-    llvm::StringRef Text = F.Buf->getBuffer();
-    F.Starts.push_back(0);
-    for (size_t I = 0; I < Text.size(); ++I)
-      if (Text[I] == '\n')
-        F.Starts.push_back(I + 1);
-  }
-  if (!F.Buf || Line == 0 || Line > F.Starts.size())
-    return "";
-  return F.Buf->getBuffer().substr(F.Starts[Line - 1]).split('\n').first.rtrim(
-      '\r');
-}
-
 void roofline::printFinding(llvm::raw_ostream &OS, const Finding &F,
                             SourceLines *Src) {
   const SourceLoc &L = F.Loc;

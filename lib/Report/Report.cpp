@@ -3,6 +3,7 @@
 #include "roofline/Report/Report.h"
 #include "roofline/Report/AdviceReport.h"
 #include "roofline/Report/LevelReport.h"
+#include "roofline/Report/SourceLines.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -70,39 +71,8 @@ std::string roofline::formatRate(double V, const char *Unit) {
 
 namespace {
 
-class SourceCache {
-public:
-  /// The line \p Line of \p File, or empty when it cannot be read.
-  llvm::StringRef line(const std::string &File, unsigned Line) {
-    auto [It, New] = Files.try_emplace(File);
-    SourceFile &F = It->second;
-    if (New) {
-      auto B = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
-      if (!B)
-        return "";
-      F.Buf = std::move(*B);
-      llvm::StringRef Text = F.Buf->getBuffer();
-      F.LineStarts.push_back(0);
-      for (size_t I = 0; I < Text.size(); ++I)
-        if (Text[I] == '\n')
-          F.LineStarts.push_back(I + 1);
-    }
-    if (!F.Buf || Line == 0 || Line > F.LineStarts.size())
-      return "";
-    llvm::StringRef Text = F.Buf->getBuffer().substr(F.LineStarts[Line - 1]);
-    return Text.split('\n').first;
-  }
-
-private:
-  struct SourceFile {
-    std::unique_ptr<llvm::MemoryBuffer> Buf;
-    std::vector<size_t> LineStarts; ///< offset of each line's first byte
-  };
-  std::map<std::string, SourceFile> Files;
-};
-
 void diag(llvm::raw_ostream &OS, const SourceLoc &L, const char *Severity,
-          const std::string &Msg, SourceCache *Src) {
+          const std::string &Msg, SourceLines *Src) {
   OS << L.File << ":" << L.Line << ":" << L.Column << ": " << Severity << ": "
      << Msg << "\n";
   if (!Src)
@@ -187,7 +157,7 @@ std::string optCount(const std::optional<Int128> &V) {
 }
 
 void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
-                   const Report &R, SourceCache *Src) {
+                   const Report &R, SourceLines *Src) {
   const SourceLoc &L = A.Nest.Loc;
   const NestCounts &C = A.Counts;
   // The seed's third limit: a nest whose data does not fit does not run.
@@ -239,8 +209,8 @@ void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
 
 void roofline::printText(llvm::raw_ostream &OS, const Report &R,
                          bool ShowSource) {
-  SourceCache Cache;
-  SourceCache *Src = ShowSource ? &Cache : nullptr;
+  SourceLines Cache;
+  SourceLines *Src = ShowSource ? &Cache : nullptr;
   // Nests and skipped nests interleave in source order.
   size_t I = 0, J = 0;
   auto Before = [](const SourceLoc &A, const SourceLoc &B) {

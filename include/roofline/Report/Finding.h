@@ -13,6 +13,7 @@
 
 #include "roofline/Config/Checks.h"
 #include "roofline/IR/LoopNest.h"
+#include "roofline/Report/SourceLines.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -63,19 +64,6 @@ struct NestOrdinals {
   std::vector<unsigned> Nests, Skipped;
 };
 NestOrdinals nestOrdinals(const Report &R);
-
-/// Source lines for the "  12 | for (...)" echo, each file read once.
-class SourceLines {
-public:
-  llvm::StringRef line(const std::string &File, unsigned Line);
-
-private:
-  struct File {
-    std::unique_ptr<llvm::MemoryBuffer> Buf;
-    std::vector<size_t> Starts;
-  };
-  std::map<std::string, File> Files;
-};
 
 /// \p File relative to the current directory when it lies inside it (how
 /// CI systems and baselines name files), else absolute and normalized.

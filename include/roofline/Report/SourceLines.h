@@ -1,0 +1,36 @@
+//===- SourceLines.h - Source lines echoed under a diagnostic --------------===//
+//
+// The "  12 | for (...)" echo and caret under a diagnostic, shared by the
+// plain report and the CI findings; each file is read once.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ROOFLINE_REPORT_SOURCELINES_H
+#define ROOFLINE_REPORT_SOURCELINES_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+/// Source lines for the "  12 | for (...)" echo, each file read once.
+class SourceLines {
+public:
+  llvm::StringRef line(const std::string &File, unsigned Line);
+
+private:
+  struct File {
+    std::unique_ptr<llvm::MemoryBuffer> Buf;
+    std::vector<size_t> Starts;
+  };
+  std::map<std::string, File> Files;
+};
+
+} // namespace roofline
+
+#endif // ROOFLINE_REPORT_SOURCELINES_H
