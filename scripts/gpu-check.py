@@ -52,10 +52,6 @@ def say(msg):
     print("gpu-check: " + msg, flush=True)
 
 
-def formula(text, sizes):
-    return eval(text.replace("^", "**"), {"__builtins__": {}}, dict(sizes))
-
-
 def device_arch():
     smi = shutil.which("nvidia-smi")
     if not smi:
@@ -196,8 +192,9 @@ def main():
     if p.returncode:
         say("building gpu-bench failed:\n" + p.stdout + p.stderr)
         return 1
+    ndrv = sum(os.path.exists(os.path.join(emit, n, "cuda_driver")) for n, _, _ in units)
     say("built %d CUDA variants of %d units for %s, %d check drivers and gpu-bench in %.0f s"
-        % (nvar, len(units), arch, len(units), time.time() - t0))
+        % (nvar, len(units), arch, ndrv, time.time() - t0))
     probe = sh([bench, "probe"])
     if probe.returncode:
         say("no CUDA device (%s): nothing was checked or timed"
