@@ -49,6 +49,10 @@ static const CheckInfo Checks[] = {
      "A reference the innermost loop walks with a stride that uses less than "
      "half of each cache line (cache model), with the legal loop order that "
      "walks it along a row."},
+    {"roofline-aliasing", Severity::Warning,
+     "Two arrays of a loop nest that provably share memory (a pointer into "
+     "another array, or one array passed for two pointer parameters): the "
+     "counts and the generated variants treat them as distinct."},
     {"roofline-fusion-opportunity", Severity::Warning,
      "Adjacent elementwise loops that pass intermediate arrays through "
      "memory; fused, the intermediates could stay on chip."},

@@ -15,11 +15,13 @@
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtOpenMP.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Frontend/OpenMP/OMP.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/SaveAndRestore.h"
 
@@ -170,6 +172,38 @@ struct IndexForm {
 // Call-site constants: sizes passed as constant arguments within the TU.
 //===----------------------------------------------------------------------===//
 
+/// The variable whose memory a pointer expression points into: `A`,
+/// `A + 4`, `&A[i]`, `A.data()`; null for anything else.
+const VarDecl *pointerBase(const Expr *E) {
+  for (E = strip(E); E; E = strip(E)) {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(DRE->getDecl());
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      if (!BO->isAdditiveOp())
+        return nullptr;
+      E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
+                                                   : BO->getRHS();
+      continue;
+    }
+    const auto *UO = dyn_cast<UnaryOperator>(E);
+    if (!UO || UO->getOpcode() != UO_AddrOf)
+      return nullptr;
+    const auto *ASE = dyn_cast<ArraySubscriptExpr>(strip(UO->getSubExpr()));
+    if (!ASE)
+      return nullptr;
+    E = ASE->getBase();
+  }
+  return nullptr;
+}
+
+/// Two pointer parameters of a function that one call passes the same
+/// array to.
+struct SharedArgument {
+  unsigned First, Second; ///< parameter indices
+  std::string Base;       ///< the variable passed to both
+  SourceLocation Call;
+};
+
 class CallSiteCollector : public RecursiveASTVisitor<CallSiteCollector> {
 public:
   explicit CallSiteCollector(ASTContext &Ctx) : Ctx(Ctx) {}
@@ -190,7 +224,16 @@ public:
       else
         Slots[I].NonConstant = true;
     }
+    noteSharedArguments(CE, FD);
     return true;
+  }
+
+  /// The calls that pass one array to two pointer parameters of \p FD.
+  llvm::ArrayRef<SharedArgument> sharedArguments(const FunctionDecl *FD) const {
+    auto It = Shared.find(FD->getCanonicalDecl());
+    if (It == Shared.end())
+      return {};
+    return It->second;
   }
 
   /// The one constant every call passes for \p P, if there is one.
@@ -211,12 +254,27 @@ public:
   }
 
 private:
+  void noteSharedArguments(const CallExpr *CE, const FunctionDecl *FD) {
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+      if (!CE->getArg(I)->getType()->isPointerType())
+        continue;
+      const VarDecl *BI = pointerBase(CE->getArg(I));
+      for (unsigned J = I + 1; BI && J < CE->getNumArgs(); ++J)
+        if (CE->getArg(J)->getType()->isPointerType() &&
+            pointerBase(CE->getArg(J)) == BI) {
+          Shared[FD].push_back({I, J, BI->getNameAsString(), CE->getBeginLoc()});
+          return; // one finding per call is enough
+        }
+    }
+  }
+
   struct Slot {
     std::set<int64_t> Seen;
     bool NonConstant = false;
   };
   ASTContext &Ctx;
   std::map<const FunctionDecl *, std::vector<Slot>> Values;
+  std::map<const FunctionDecl *, std::vector<SharedArgument>> Shared;
 };
 
 //===----------------------------------------------------------------------===//
@@ -227,8 +285,11 @@ private:
 /// one traversal answers "is X modified here?" for all X.
 class ModifiedVars : public RecursiveASTVisitor<ModifiedVars> {
 public:
-  /// Where each variable is modified.
-  llvm::DenseMap<const VarDecl *, llvm::SmallVector<SourceLocation, 2>> Sites;
+  /// The references through which each variable is modified. Statements,
+  /// not source locations: inside one macro expansion every token has the
+  /// same file location, so a location test cannot tell a loop's increment
+  /// from its body.
+  llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Stmt *, 2>> Sites;
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->isAssignmentOp())
@@ -245,12 +306,29 @@ private:
   void note(const Expr *E) {
     if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(E)))
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-        Sites[VD].push_back(DRE->getLocation());
+        Sites[VD].push_back(DRE);
   }
 };
 
 using ModificationSites =
-    llvm::DenseMap<const VarDecl *, llvm::SmallVector<SourceLocation, 2>>;
+    llvm::DenseMap<const VarDecl *, llvm::SmallVector<const Stmt *, 2>>;
+
+/// Whether \p Needle is \p S or one of its descendants.
+bool containsStmt(const Stmt *S, const Stmt *Needle) {
+  if (!S)
+    return false;
+  if (S == Needle)
+    return true;
+  // An OpenMP region's body hangs off its CapturedStmt, which children()
+  // does not list.
+  if (const auto *CS = dyn_cast<CapturedStmt>(S))
+    if (containsStmt(CS->getCapturedStmt(), Needle))
+      return true;
+  for (const Stmt *Child : S->children())
+    if (containsStmt(Child, Needle))
+      return true;
+  return false;
+}
 
 ModificationSites modificationsIn(const Stmt *S) {
   ModifiedVars F;
@@ -278,7 +356,11 @@ public:
   SourceLoc loc(SourceLocation L) const;
   /// Malformed or unused `// roofline:` annotation of the nest, if any.
   const std::string &annotationIssue() const { return AnnotationProblem; }
-  bool isModifiedWithin(const VarDecl *VD, SourceRange R) const;
+  /// Pointer arrays of the built nest that provably share memory: a local
+  /// pointer into another array of the nest, or a call in this TU passing
+  /// one array for two pointer parameters.
+  std::vector<std::string> aliasIssues() const;
+  bool isModifiedWithin(const VarDecl *VD, const Stmt *S) const;
 
 private:
   bool fail(SourceLocation L, const Twine &Why) {
@@ -296,6 +378,11 @@ private:
   }
 
   bool lowerFor(const ForStmt *FS, Loop &Out);
+  /// With a constant bound: takes C's value of it, and refuses a loop whose
+  /// variable's type cannot hold the value that ends it.
+  bool checkConstantBound(const Expr *Cond, const Expr *BoundE,
+                          const VarDecl *IVDecl, BinaryOperatorKind Op,
+                          int64_t Step, Bound &B);
   bool lowerBody(const Stmt *S, Loop &Parent);
   bool lowerStmt(const Stmt *S, Loop &Parent);
   bool lowerInit(const Stmt *Init, std::string &IV, const VarDecl *&IVDecl,
@@ -348,15 +435,48 @@ private:
                                  [this](SourceLocation L) { return loc(L); }};
 };
 
-bool NestBuilder::isModifiedWithin(const VarDecl *VD, SourceRange R) const {
+bool NestBuilder::isModifiedWithin(const VarDecl *VD, const Stmt *S) const {
   auto It = FunctionModified.find(VD);
   if (It == FunctionModified.end())
     return false;
-  for (SourceLocation L : It->second)
-    if (SM.isPointWithin(SM.getFileLoc(L), SM.getFileLoc(R.getBegin()),
-                         SM.getFileLoc(R.getEnd())))
+  for (const Stmt *Site : It->second)
+    if (containsStmt(S, Site))
       return true;
   return false;
+}
+
+std::vector<std::string> NestBuilder::aliasIssues() const {
+  std::vector<std::string> Out;
+  const char *Consequence = "; the counts treat them as distinct arrays, so "
+                            "bytes may be counted twice, and generated "
+                            "variants assume they do not overlap";
+  std::map<unsigned, const VarDecl *> ParamArrays;
+  for (const auto &[VD, Index] : ArrayIndex) {
+    (void)Index;
+    if (const auto *PVD = dyn_cast<ParmVarDecl>(VD)) {
+      ParamArrays[PVD->getFunctionScopeIndex()] = VD;
+      continue;
+    }
+    const VarDecl *Base =
+        VD->getType()->isPointerType() ? pointerBase(VD->getInit()) : nullptr;
+    if (Base && Base != VD && ArrayIndex.count(Base))
+      Out.push_back("'" + VD->getNameAsString() + "' points into '" +
+                    Base->getNameAsString() + "' (initialized from '" +
+                    text(VD->getInit()) + "')" + Consequence);
+  }
+  for (const SharedArgument &S : Calls.sharedArguments(FD)) {
+    auto A = ParamArrays.find(S.First), B = ParamArrays.find(S.Second);
+    if (A == ParamArrays.end() || B == ParamArrays.end())
+      continue;
+    SourceLoc L = loc(S.Call);
+    Out.push_back("'" + A->second->getNameAsString() + "' and '" +
+                  B->second->getNameAsString() +
+                  "' are the same array at the call on line " +
+                  std::to_string(L.Line) + ", which passes '" + S.Base +
+                  "' for both" + Consequence);
+    break; // the first such call makes the point
+  }
+  return Out;
 }
 
 SourceLoc NestBuilder::loc(SourceLocation L) const {
@@ -418,17 +538,25 @@ void NestBuilder::readAnnotation(SourceLocation NestBegin) {
     Pinned = std::move(**A);
 }
 
+/// The name diagnostics give \p FD: qualified, with template arguments.
+std::string functionName(const FunctionDecl *FD, const ASTContext &Ctx) {
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  FD->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
+  return OS.str();
+}
+
 bool NestBuilder::build(const Stmt *Outermost, LoopNest &Out) {
-  Out.Function = FD->getNameAsString();
-  {
-    std::string Name;
-    llvm::raw_string_ostream OS(Name);
-    FD->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
-    Out.Function = OS.str();
-  }
+  Out.Function = functionName(FD, Ctx);
   Out.Loc = loc(Outermost->getBeginLoc());
   Values.beginNest(Outermost);
   readAnnotation(Outermost->getBeginLoc());
+  if (const auto *D = dyn_cast<OMPExecutableDirective>(Outermost))
+    return fail(Outermost->getBeginLoc(),
+                Twine("loop inside an OpenMP '") +
+                    llvm::omp::getOpenMPDirectiveName(D->getDirectiveKind()) +
+                    "' region: each thread of a team may run it; only "
+                    "worksharing and simd loops are counted");
   const auto *FS = dyn_cast<ForStmt>(Outermost);
   if (!FS) {
     if (isa<WhileStmt>(Outermost) || isa<DoStmt>(Outermost))
@@ -456,12 +584,21 @@ bool NestBuilder::build(const Stmt *Outermost, LoopNest &Out) {
 // Loops
 //===----------------------------------------------------------------------===//
 
+/// Whether the loop of OpenMP directive \p D is counted as if the pragma were
+/// not there: worksharing (for, distribute, taskloop), simd and loop
+/// transformations (tile, unroll) run each iteration exactly once in all.
+/// 'parallel for' and the other combined forms are worksharing too.
+bool isOpenMPLoopCounted(const OMPExecutableDirective *D) {
+  return D->hasAssociatedStmt() && isa<OMPLoopBasedDirective>(D);
+}
+
 /// The first statement in \p S that leaves or skips part of a loop body.
 const Stmt *findEarlyExit(const Stmt *S) {
   if (!S || isa<LambdaExpr>(S))
     return nullptr;
   if (isa<BreakStmt>(S) || isa<ReturnStmt>(S) || isa<GotoStmt>(S) ||
-      isa<IndirectGotoStmt>(S) || isa<ContinueStmt>(S))
+      isa<IndirectGotoStmt>(S) || isa<ContinueStmt>(S) ||
+      isa<CoreturnStmt>(S))
     return S;
   if (isa<SwitchStmt>(S))
     return nullptr; // its breaks leave the switch, not the loop
@@ -471,11 +608,26 @@ const Stmt *findEarlyExit(const Stmt *S) {
   return nullptr;
 }
 
+/// The first co_await or co_yield in \p S: the coroutine may be suspended
+/// there and never resumed, so the loop need not run to its bound.
+const Stmt *findSuspension(const Stmt *S) {
+  if (!S || isa<LambdaExpr>(S))
+    return nullptr;
+  if (isa<CoroutineSuspendExpr>(S))
+    return S;
+  for (const Stmt *Child : S->children())
+    if (const Stmt *Found = findSuspension(Child))
+      return Found;
+  return nullptr;
+}
+
 const char *exitKind(const Stmt *S) {
   if (isa<BreakStmt>(S))
     return "break";
   if (isa<ReturnStmt>(S))
     return "return";
+  if (isa<CoreturnStmt>(S))
+    return "co_return";
   if (isa<ContinueStmt>(S))
     return "continue";
   return "goto";
@@ -488,6 +640,11 @@ bool NestBuilder::lowerFor(const ForStmt *FS, Loop &Out) {
     return fail(Exit->getBeginLoc(),
                 Twine("early exit ('") + exitKind(Exit) +
                     "') out of the loop");
+  if (const Stmt *Susp = IVs.empty() ? findSuspension(FS->getBody()) : nullptr)
+    return fail(Susp->getBeginLoc(),
+                Twine("coroutine suspension ('") +
+                    (isa<CoyieldExpr>(Susp) ? "co_yield" : "co_await") +
+                    "') inside the nest: it may never be resumed");
   const VarDecl *IVDecl = nullptr;
   if (!FS->getInit() || !FS->getCond() || !FS->getInc())
     return fail(FS->getBeginLoc(),
@@ -498,7 +655,7 @@ bool NestBuilder::lowerFor(const ForStmt *FS, Loop &Out) {
     return false;
   if (!lowerCond(FS->getCond(), IVDecl, Out.Step, Out.First, Out.Last))
     return false;
-  if (isModifiedWithin(IVDecl, FS->getBody()->getSourceRange()))
+  if (isModifiedWithin(IVDecl, FS->getBody()))
     return fail(FS->getBeginLoc(), "induction variable '" + Out.IV +
                                        "' is modified in the loop body");
   IVs.push_back(IVDecl);
@@ -596,6 +753,54 @@ std::optional<Bound> shiftBound(const Bound &B, int64_t Delta) {
   return R;
 }
 
+bool NestBuilder::checkConstantBound(const Expr *Cond, const Expr *BoundE,
+                                     const VarDecl *IVDecl,
+                                     BinaryOperatorKind Op, int64_t Step,
+                                     Bound &B) {
+  Expr::EvalResult R;
+  QualType IVT = IVDecl->getType();
+  if (!IVT->isIntegerType() || !BoundE->EvaluateAsInt(R, Ctx))
+    return true;
+  llvm::APSInt V = R.Val.getInt();
+  // The lowered bound is plain integer arithmetic; C's is modular where the
+  // operands are unsigned ('0u - 1' is UINT_MAX, not -1). Take C's value.
+  if (B.isAffine() && B.affine().isConstant()) {
+    if (V.getSignificantBits() > 64)
+      return fail(Cond->getBeginLoc(), "loop bound " + toString(V, 10) +
+                                           " is out of the 64-bit range");
+    if (V.getExtValue() != B.affine().constant())
+      B = Bound::single(AffineExpr(V.getExtValue()));
+  }
+  // The loop variable must reach the value that ends the loop: an
+  // 'unsigned char c < 300' wraps around at 255 and an 'int i <= INT_MAX'
+  // overflows, so neither terminates. A step s may overshoot by s - 1.
+  unsigned W = Ctx.getIntWidth(IVT);
+  bool U = IVT->isUnsignedIntegerOrEnumerationType();
+  const unsigned Wide = 130;
+  llvm::APInt Exit = V.isUnsigned() ? V.zext(Wide) : V.sext(Wide);
+  llvm::APInt Over(Wide, static_cast<uint64_t>(Step > 0 ? Step - 1 : -(Step + 1)));
+  llvm::APInt One(Wide, 1);
+  bool Reaches = true;
+  if (Step > 0 && (Op == BO_LT || Op == BO_LE || Op == BO_NE)) {
+    llvm::APInt Need = Exit + Over + (Op == BO_LE ? One : llvm::APInt(Wide, 0));
+    llvm::APInt Max = U ? llvm::APInt::getMaxValue(W).zext(Wide)
+                        : llvm::APInt::getSignedMaxValue(W).sext(Wide);
+    Reaches = Need.sle(Max);
+  } else if (Step < 0 && (Op == BO_GT || Op == BO_GE || Op == BO_NE)) {
+    llvm::APInt Need = Exit - Over - (Op == BO_GE ? One : llvm::APInt(Wide, 0));
+    llvm::APInt Min = U ? llvm::APInt(Wide, 0)
+                        : llvm::APInt::getSignedMinValue(W).sext(Wide);
+    Reaches = Need.sge(Min);
+  }
+  if (!Reaches)
+    return fail(Cond->getBeginLoc(),
+                "loop variable of type '" + IVT.getAsString() +
+                    "' cannot step past the bound " + toString(V, 10) +
+                    ": it wraps around or overflows first, and the loop may "
+                    "never terminate");
+  return true;
+}
+
 bool NestBuilder::lowerCond(const Expr *Cond, const VarDecl *IVDecl,
                             int64_t Step, const Bound &First, Bound &Last) {
   const auto *BO = dyn_cast<BinaryOperator>(strip(Cond));
@@ -639,6 +844,8 @@ bool NestBuilder::lowerCond(const Expr *Cond, const VarDecl *IVDecl,
                                           : std::string("a size")) +
                       "' wraps around below zero and may never terminate");
   }
+  if (!checkConstantBound(Cond, BoundE, IVDecl, Op, Step, B))
+    return false;
   std::optional<Bound> R;
   switch (Op) {
   case BO_LT: if (Up) R = shiftBound(B, -1); break;
@@ -711,6 +918,15 @@ bool NestBuilder::lowerStmt(const Stmt *S, Loop &Parent) {
                 "depends on data or needs a guard analysis");
   if (isa<LabelStmt>(S))
     return fail(S->getBeginLoc(), "label inside the nest (goto target)");
+  if (const auto *D = dyn_cast<OMPExecutableDirective>(S)) {
+    // See collectOutermostLoops: a loop directive runs each iteration once.
+    if (isOpenMPLoopCounted(D))
+      return lowerStmt(D->getRawStmt(), Parent);
+    return fail(S->getBeginLoc(),
+                Twine("OpenMP '") +
+                    llvm::omp::getOpenMPDirectiveName(D->getDirectiveKind()) +
+                    "' directive inside the nest");
+  }
 
   IRStmt St;
   St.Loc = loc(S->getBeginLoc());
@@ -762,7 +978,13 @@ std::optional<std::string> NestBuilder::nameOfSize(const Expr *E,
   }
   if (const auto *IL = dyn_cast<IntegerLiteral>(E)) {
     SourceLocation L = IL->getLocation();
-    if (L.isMacroID() && !SM.isMacroArgExpansion(L)) {
+    // Only an object-like macro names its value ('#define N 1024'); a
+    // literal in a function-like macro's body ('#define FOR(i, n) for (int
+    // i = 0; ...') is a plain constant, not a size called FOR.
+    if (L.isMacroID() && !SM.isMacroArgExpansion(L) &&
+        !SM.getSLocEntry(SM.getFileID(L))
+             .getExpansion()
+             .isFunctionMacroExpansion()) {
       StringRef Macro =
           Lexer::getImmediateMacroName(L, SM, Ctx.getLangOpts());
       if (!Macro.empty()) {
@@ -1427,6 +1649,24 @@ void collectOutermostLoops(const Stmt *S, std::vector<const Stmt *> &Out) {
     Out.push_back(S);
     return;
   }
+  // With -fopenmp a pragma'd loop hangs below its directive's CapturedStmt,
+  // which children() does not reach. A loop directive's loop is counted as
+  // written. The loops of any other region (parallel, single, task, ...)
+  // may run once per thread or not at all: the directive stands for them,
+  // and build() refuses it with its name.
+  if (const auto *D = dyn_cast<OMPExecutableDirective>(S)) {
+    if (!D->hasAssociatedStmt())
+      return;
+    if (isOpenMPLoopCounted(D)) {
+      collectOutermostLoops(D->getRawStmt(), Out);
+      return;
+    }
+    std::vector<const Stmt *> Inner;
+    collectOutermostLoops(D->getRawStmt(), Inner);
+    if (!Inner.empty())
+      Out.push_back(D);
+    return;
+  }
   if (isa<LambdaExpr>(S))
     return; // its body is a function of its own
   for (const Stmt *Child : S->children())
@@ -1455,25 +1695,61 @@ public:
   }
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (!FD->doesThisDeclarationHaveABody() || FD->isDependentContext() ||
-        FD->isInvalidDecl())
+    analyzeFunction(FD);
+    return true;
+  }
+
+  /// A lambda's body is a function of its own (collectOutermostLoops stops
+  /// there), but RecursiveASTVisitor never visits a lambda's call operator as
+  /// a FunctionDecl: without this the loops inside lambdas were dropped
+  /// without a word. A generic lambda is analyzed per instantiation.
+  bool VisitLambdaExpr(LambdaExpr *LE) {
+    const CXXRecordDecl *Class = LE->getLambdaClass();
+    if (!Class)
       return true;
+    if (FunctionTemplateDecl *T = Class->getDependentLambdaCallOperator()) {
+      for (FunctionDecl *Spec : T->specializations())
+        analyzeFunction(Spec);
+      return true;
+    }
+    analyzeFunction(LE->getCallOperator());
+    return true;
+  }
+
+private:
+  void analyzeFunction(FunctionDecl *FD) {
+    if (!FD || !FD->doesThisDeclarationHaveABody() ||
+        FD->isDependentContext() || FD->isInvalidDecl())
+      return;
     SourceManager &SM = Ctx.getSourceManager();
     if (!wanted(SM.getFileLoc(FD->getLocation())))
-      return true;
+      return;
     std::vector<const Stmt *> Loops;
     collectOutermostLoops(FD->getBody(), Loops);
     if (Loops.empty())
-      return true;
+      return;
+    if (const char *Kind = cudaDeviceKind(FD)) {
+      // Each thread of a launch runs the loop; the grid is not in the TU's
+      // reach, so the nest's totals are not known.
+      for (const Stmt *L : Loops)
+        skipWhole(FD, L,
+                  Twine("loop in a CUDA ") + Kind +
+                      " function: it runs once per thread of a launch "
+                      "whose grid is not known statically");
+      return;
+    }
     ModificationSites Modified = modificationsIn(FD->getBody());
     for (const Stmt *L : Loops) {
       NestBuilder B(Ctx, FD, Modified, Calls, Opts);
       LoopNest N;
       bool Built = B.build(L, N);
+      SourceLoc At = B.loc(L->getBeginLoc());
       if (!B.annotationIssue().empty())
-        Out.AnnotationIssues.push_back(
-            {N.Function, B.loc(L->getBeginLoc()), B.annotationIssue()});
+        Out.Issues.push_back(
+            {"roofline-annotation", N.Function, At, B.annotationIssue()});
       if (Built) {
+        for (std::string &M : B.aliasIssues())
+          Out.Issues.push_back({"roofline-aliasing", N.Function, At, M});
         for (const Param &P : N.Params)
           Out.ParamNames.insert(P.Name);
         Out.Nests.push_back(std::move(N));
@@ -1485,10 +1761,26 @@ public:
         Out.Skipped.push_back(std::move(S));
       }
     }
-    return true;
   }
 
-private:
+  /// "__global__" or "__device__" for a function only the GPU runs.
+  static const char *cudaDeviceKind(const FunctionDecl *FD) {
+    if (FD->hasAttr<CUDAGlobalAttr>())
+      return "__global__";
+    if (FD->hasAttr<CUDADeviceAttr>() && !FD->hasAttr<CUDAHostAttr>())
+      return "__device__";
+    return nullptr;
+  }
+
+  void skipWhole(const FunctionDecl *FD, const Stmt *L, const Twine &Why) {
+    NestBuilder B(Ctx, FD, {}, Calls, Opts);
+    SkippedNest S;
+    S.Function = functionName(FD, Ctx);
+    S.Loc = B.loc(L->getBeginLoc());
+    S.Reason = Why.str();
+    Out.Skipped.push_back(std::move(S));
+  }
+
   ASTContext &Ctx;
   const CallSiteCollector &Calls;
   const RFOptions &Opts;

@@ -387,7 +387,7 @@ void absolutizeAll(FrontendResult &FR, const std::string &Dir) {
     absolutize(N.Loc.File, Dir);
   for (SkippedNest &S : FR.Skipped)
     absolutize(S.Loc.File, Dir);
-  for (AnnotationIssue &A : FR.AnnotationIssues)
+  for (NestIssue &A : FR.Issues)
     absolutize(A.Loc.File, Dir);
 }
 
@@ -410,13 +410,14 @@ void sortReport(Report &R, const std::string &MainFile) {
                    });
 }
 
-std::vector<Finding> annotationFindings(const FrontendResult &FR,
-                                        const Report &R,
-                                        const NestOrdinals &Ord) {
+/// The front end's warnings (annotations, aliasing) as findings.
+std::vector<Finding> frontendFindings(const FrontendResult &FR,
+                                      const Report &R,
+                                      const NestOrdinals &Ord) {
   std::vector<Finding> Out;
-  for (const AnnotationIssue &A : FR.AnnotationIssues) {
+  for (const NestIssue &A : FR.Issues) {
     Finding F;
-    F.Check = "roofline-annotation";
+    F.Check = A.Check;
     F.Level = Severity::Warning;
     F.Loc = A.Loc;
     F.Function = A.Function;
@@ -445,7 +446,7 @@ FileResult analyzeFile(const LintRequest &Req, const FileJob &Job,
   Res.R = Req.Analyze(Res.TU.Nests, *S.M, S.Model);
   sortReport(Res.R, Job.File);
   Res.Ord = nestOrdinals(Res.R);
-  std::vector<Finding> Extra = annotationFindings(Res.TU.Nests, Res.R, Res.Ord);
+  std::vector<Finding> Extra = frontendFindings(Res.TU.Nests, Res.R, Res.Ord);
   std::vector<Finding> Advice = adviceFindings(Res.R, Res.Ord);
   Extra.insert(Extra.end(), Advice.begin(), Advice.end());
   Res.TU.Nests.Nests.clear(); // the Report owns them now
@@ -968,6 +969,13 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
       errs() << ", " << Sum.AcceptedByBaseline << " accepted by the baseline";
     errs() << "\n";
   }
+
+  // An empty or loop-free input says so rather than leaving a silent pass
+  // that looks like a run that checked something.
+  if (!Quiet && Req.Output == LintOutput::Text && !HadErrors && !NestCount &&
+      !SkippedCount)
+    errs() << "roofline-lint: no loop nests found in " << Work.size()
+           << " file" << (Work.size() == 1 ? "" : "s") << "\n";
 
   if (HadErrors)
     Out.ExitCode = 2;

@@ -37,8 +37,11 @@ struct FrontendOptions {
   std::string HeaderFilter;
 };
 
-/// A `// roofline:` annotation that is malformed or names no size.
-struct AnnotationIssue {
+/// A warning the front end finds about a nest: a malformed `// roofline:`
+/// annotation (roofline-annotation), arrays that share memory
+/// (roofline-aliasing).
+struct NestIssue {
+  std::string Check;
   std::string Function;
   SourceLoc Loc; ///< the nest the annotation precedes
   std::string Message;
@@ -49,7 +52,7 @@ struct FrontendResult {
   std::vector<SkippedNest> Skipped;
   /// Names of the parameters seen anywhere, to report unused --param.
   std::set<std::string> ParamNames;
-  std::vector<AnnotationIssue> AnnotationIssues;
+  std::vector<NestIssue> Issues;
 };
 
 /// Lowers the loop nests of the main file of \p Ctx into \p Out.
