@@ -341,6 +341,10 @@ ModificationSites modificationsIn(const Stmt *S) {
 // NestBuilder: one outermost loop to a LoopNest.
 //===----------------------------------------------------------------------===//
 
+/// \p L as the file, line and column a diagnostic names (macro uses at
+/// their expansion).
+SourceLoc fileLoc(const SourceManager &SM, SourceLocation L);
+
 class NestBuilder {
 public:
   NestBuilder(ASTContext &Ctx, const FunctionDecl *FD,
@@ -480,6 +484,10 @@ std::vector<std::string> NestBuilder::aliasIssues() const {
 }
 
 SourceLoc NestBuilder::loc(SourceLocation L) const {
+  return fileLoc(SM, L);
+}
+
+SourceLoc fileLoc(const SourceManager &SM, SourceLocation L) {
   SourceLoc R;
   PresumedLoc P = SM.getPresumedLoc(SM.getFileLoc(L));
   if (P.isInvalid())
@@ -1716,6 +1724,20 @@ public:
     return true;
   }
 
+  /// One entry for the nests beyond --max-nests, at the first of them.
+  void reportOverCap() {
+    if (!OverCap)
+      return;
+    SkippedNest S;
+    S.Function = FirstOverCap.first;
+    S.Loc = fileLoc(Ctx.getSourceManager(), FirstOverCap.second->getBeginLoc());
+    S.Reason = "the translation unit has more than " +
+               std::to_string(Opts.MaxNests) + " loop nests (--max-nests): " +
+               "this one and the " + std::to_string(OverCap - 1) +
+               " after it are not analyzed";
+    Out.Skipped.push_back(std::move(S));
+  }
+
 private:
   void analyzeFunction(FunctionDecl *FD) {
     if (!FD || !FD->doesThisDeclarationHaveABody() ||
@@ -1728,6 +1750,13 @@ private:
     collectOutermostLoops(FD->getBody(), Loops);
     if (Loops.empty())
       return;
+    if (Opts.MaxNests && Out.Nests.size() + Out.Skipped.size() >=
+                             FirstNest + Opts.MaxNests) {
+      if (!OverCap++)
+        FirstOverCap = {functionName(FD, Ctx), Loops.front()};
+      OverCap += Loops.size() - 1;
+      return;
+    }
     if (const char *Kind = cudaDeviceKind(FD)) {
       // Each thread of a launch runs the loop; the grid is not in the TU's
       // reach, so the nest's totals are not known.
@@ -1773,10 +1802,9 @@ private:
   }
 
   void skipWhole(const FunctionDecl *FD, const Stmt *L, const Twine &Why) {
-    NestBuilder B(Ctx, FD, {}, Calls, Opts);
     SkippedNest S;
     S.Function = functionName(FD, Ctx);
-    S.Loc = B.loc(L->getBeginLoc());
+    S.Loc = fileLoc(Ctx.getSourceManager(), L->getBeginLoc());
     S.Reason = Why.str();
     Out.Skipped.push_back(std::move(S));
   }
@@ -1786,6 +1814,9 @@ private:
   const RFOptions &Opts;
   FrontendResult &Out;
   std::optional<llvm::Regex> HeaderFilter;
+  size_t FirstNest = Out.Nests.size() + Out.Skipped.size();
+  size_t OverCap = 0;
+  std::pair<std::string, const Stmt *> FirstOverCap;
 };
 
 class ExtractConsumer : public ASTConsumer {
@@ -1839,6 +1870,7 @@ void roofline::extractNests(ASTContext &Ctx, const RFOptions &Opts,
   Calls.TraverseDecl(Ctx.getTranslationUnitDecl());
   FunctionVisitor V(Ctx, Calls, Opts, Out);
   V.TraverseDecl(Ctx.getTranslationUnitDecl());
+  V.reportOverCap();
 }
 
 std::unique_ptr<tooling::FrontendActionFactory>

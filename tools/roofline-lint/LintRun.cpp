@@ -57,6 +57,12 @@ cl::opt<std::string> HeaderFilterOpt(
              "regex (by default only each main file's; never system "
              "headers)"),
     cl::value_desc("regex"), cl::cat(CICategory));
+cl::opt<unsigned> MaxNestsOpt(
+    "max-nests",
+    cl::desc("Analyze at most N loop nests per translation unit (0: no "
+             "limit); the rest are reported as one unanalyzed nest. Bounds "
+             "the memory a huge generated source can take"),
+    cl::value_desc("N"), cl::init(10000), cl::cat(CICategory));
 cl::opt<std::string> ConfigFileOpt(
     "config-file",
     cl::desc("Use this config file for every input instead of the nearest "
@@ -315,6 +321,7 @@ public:
     S.FOpts.Params = Req.Params;
     S.FOpts.ConfigParams = C.Params;
     S.FOpts.HeaderFilter = C.HeaderFilter.value_or("");
+    S.FOpts.MaxNests = MaxNestsOpt;
     S.Policy.Checks = GlobList(C.Checks.value_or("roofline-*"));
     S.Policy.WarningsAsErrors = GlobList(C.WarningsAsErrors.value_or(""));
     S.Policy.FailOn = C.FailOn.value_or(std::vector<FailOnPolicy>());

@@ -35,6 +35,11 @@ struct FrontendOptions {
   /// Nests in headers whose path matches this regex are lowered too
   /// (--header-filter); empty: the main file only. Never system headers.
   std::string HeaderFilter;
+  /// At most this many nests per translation unit are lowered (0: no
+  /// limit); the rest are reported as one unanalyzed entry. Each analyzed
+  /// nest keeps its report in memory, so a generated 50 MB source with
+  /// 600,000 loops would otherwise need tens of GB.
+  unsigned MaxNests = 10000;
 };
 
 /// A warning the front end finds about a nest: a malformed `// roofline:`
