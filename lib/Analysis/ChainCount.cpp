@@ -639,7 +639,16 @@ private:
       (*SymAtoms)[Name] = T;
       return Polynomial::var(Name);
     }
-    // Non-affine bounds: boundPoly has already refused summed IVs.
+    // Non-affine bounds. boundPoly vets only a non-affine bound; the other,
+    // affine one may still use a summed IV (j = i + 1 .. floor(M/2) step 2):
+    // then the span depends on it and this level has no closed form (was:
+    // evaluated without i's value and reported as a 128-bit overflow).
+    for (const Bound *B : {&L.First, &L.Last}) {
+      std::string S = summedUse(*B);
+      if (!S.empty())
+        return fail("the trip count of strided loop " + L.IV +
+                    " depends on loop variable " + S);
+    }
     if (!Fold)
       return fail("strided loop " + L.IV + " has a non-affine bound");
     if (usesEnumerated(L.First) || usesEnumerated(L.Last))
