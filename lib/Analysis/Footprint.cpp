@@ -117,6 +117,11 @@ RunCheck droppedLoopsRun(const Chain &C, const LoopSet &Kept,
 /// C[M].IV - D.IV stays within a range narrower than D's step, so distinct
 /// values of D give disjoint ranges of C[M].IV.
 bool determines(const Chain &C, size_t M, const Loop &D, ChainCounter &CC) {
+  // Distinct values of D lie a step apart only on one lattice: a strided D
+  // whose first value moves with an outer IV (j = i; j < i + 1; j += 3)
+  // takes values 1 apart across entries, and disjointness fails.
+  if ((D.Step > 1 || D.Step < -1) && boundUsesChainIV(D.First, C))
+    return false;
   Chain Prefix(C.begin(), C.begin() + M + 1);
   AffineExpr Diff = AffineExpr::var(C[M]->IV);
   std::optional<AffineExpr> Up = Diff.sub(AffineExpr::var(D.IV));
