@@ -443,9 +443,20 @@ bool NestBuilder::isModifiedWithin(const VarDecl *VD, const Stmt *S) const {
   auto It = FunctionModified.find(VD);
   if (It == FunctionModified.end())
     return false;
-  for (const Stmt *Site : It->second)
+  SourceRange R = S->getSourceRange();
+  for (const Stmt *Site : It->second) {
+    SourceLocation L = Site->getBeginLoc();
+    // Outside macros a location test answers at once; only a macro use,
+    // where every token shares one file location, needs the tree walk.
+    if (!L.isMacroID() && !R.getBegin().isMacroID() &&
+        !R.getEnd().isMacroID()) {
+      if (SM.isPointWithin(L, R.getBegin(), R.getEnd()))
+        return true;
+      continue;
+    }
     if (containsStmt(S, Site))
       return true;
+  }
   return false;
 }
 
