@@ -102,6 +102,18 @@ double triadScalar(double *const *A, size_t N, uint64_t Reps) {
 
 //--- f64 / f32 FMA ----------------------------------------------------------
 
+/// The lanes of \p S summed as unsigned: the result only keeps the chains
+/// alive, and their int32 values overflow long runs (a signed reduction
+/// would be undefined behaviour, which UBSan reports).
+static __attribute__((target("avx512f"))) double sumLanes(__m512i S) {
+  alignas(64) uint32_t Lanes[16];
+  _mm512_store_si512(reinterpret_cast<__m512i *>(Lanes), S);
+  uint64_t Sum = 0;
+  for (uint32_t L : Lanes)
+    Sum += L;
+  return static_cast<double>(Sum);
+}
+
 __attribute__((target("avx512f"))) double fmaF64Avx512(uint64_t Iters) {
   const __m512d M = _mm512_set1_pd(0.9999999), A = _mm512_set1_pd(1e-8);
 #define DECL(I) __m512d V##I = _mm512_set1_pd(1.0 + I * 1e-3);
@@ -234,7 +246,7 @@ __attribute__((target("avx512f,avx512vnni"))) double dotI8Avx512Vnni(
 #define SUM(I) S = _mm512_add_epi32(S, V##I);
   R16(SUM)
 #undef SUM
-  return static_cast<double>(_mm512_reduce_add_epi32(S));
+  return sumLanes(S);
 }
 
 __attribute__((target("avx2,avxvnni"))) double dotI8AvxVnni(uint64_t Iters) {
@@ -279,7 +291,7 @@ __attribute__((target("avx512f,avx512bw"))) double dotI8Avx512Bw(
 #define SUM(I) S = _mm512_add_epi32(S, V##I);
   R16(SUM)
 #undef SUM
-  return static_cast<double>(_mm512_reduce_add_epi32(S));
+  return sumLanes(S);
 }
 
 __attribute__((target("avx2"))) double dotI8Avx2(uint64_t Iters) {
