@@ -115,7 +115,13 @@ def term_py(t):
     return "%s(%s, %s)" % (t[0], aff_py(t[1]), aff_py(t[2]))
 
 
+NEG_DIV = [False]
+
+
 def cdiv(a, b):
+    """C's '/': truncates toward zero (floor differs for a negative a)."""
+    if a < 0 and a % b:
+        NEG_DIV[0] = True
     q = abs(a) // abs(b)
     return q if (a >= 0) == (b > 0) else -q
 
@@ -467,6 +473,7 @@ def run_oracle(n, sizes, probe):
 
 
 def expected_counts(n, sizes):
+    NEG_DIV[0] = False
     tot, ent, fp, wr, _, _, neg = run_oracle(n, sizes, False)
     depth = len(n.loops)
     e = Counter({k: 0 for k in SCALARS})
@@ -509,7 +516,8 @@ def expected_counts(n, sizes):
     return {"scalars": dict(e), "macs_by_type": {k: v for k, v in macs.items() if v},
             "flops_by_type": {k: v for k, v in flops.items() if v},
             "arrays": {k: dict(v) for k, v in arr.items()},
-            "loops": list(tot), "negative_trip": neg[0], "empty_entry": neg[1]}
+            "loops": list(tot), "negative_trip": neg[0], "empty_entry": neg[1],
+            "negative_division": NEG_DIV[0]}
 
 
 def finalize(n, sizes):
@@ -838,6 +846,10 @@ def main():
             if refusal:
                 refused.append((n, sizes, refusal))
             if problems:
+                if exp["negative_division"]:
+                    # Labelled, still a failure: C truncates, floor does not.
+                    problems.insert(0, "note: a bound divides a negative value "
+                                    "(C's '/' truncates toward zero)")
                 failures.append((n, sizes, problems))
         done += k
         batchno += 1
@@ -847,6 +859,10 @@ def main():
     lines.append("differential.py --count %d --seed %d" % (args.count, args.seed))
     lines.append("nests: %d   mismatching: %d   refused: %d   formulas checked: %d   time: %.1f s"
                  % (done, len(failures), len(refused), formulas[0], elapsed))
+    negdiv = sum(1 for _, _, p in failures if p[0].startswith("note: a bound divides"))
+    if negdiv:
+        lines.append("  of the mismatching, %d have a bound that divides a negative value "
+                     "(C truncates toward zero)" % negdiv)
     lines.append("coverage (nests or loops/statements with the feature):")
     for key in sorted(feats):
         lines.append("  %-16s %d" % (key, feats[key]))
