@@ -1,0 +1,12 @@
+// flip: the same gemm, smaller: memory-bound.
+constexpr int N = 128; // AI 21.3: memory-bound now
+float A[N][N], B[N][N], C[N][N];
+
+void gemm() {
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j) {
+      C[i][j] = 0;
+      for (int k = 0; k < N; ++k)
+        C[i][j] += A[i][k] * B[k][j];
+    }
+}
