@@ -434,6 +434,8 @@ private:
   std::set<std::string> ParamSet;
   std::vector<Array> Arrays;
   std::map<const VarDecl *, size_t> ArrayIndex;
+  /// The dividends of '/' in loop bounds, as written (see negativeDividend).
+  std::vector<AffineExpr> Dividends;
   /// What each statement computes, for code generation (Semantics.h).
   roofline::ValueLowering Values{Ctx, IVs,
                                  [this](SourceLocation L) { return loc(L); }};
@@ -557,6 +559,94 @@ void NestBuilder::readAnnotation(SourceLocation NestBegin) {
     Pinned = std::move(**A);
 }
 
+/// Value ranges, for the one question below.
+using Interval = std::pair<__int128, __int128>;
+
+std::optional<Interval>
+intervalOf(const AffineExpr &E, const std::map<std::string, int64_t> &Sizes,
+           const std::map<std::string, Interval> &IVs) {
+  Interval R{E.constant(), E.constant()};
+  for (const auto &[Name, C] : E.terms()) {
+    Interval V;
+    if (auto It = Sizes.find(Name); It != Sizes.end())
+      V = {It->second, It->second};
+    else if (auto It = IVs.find(Name); It != IVs.end())
+      V = It->second;
+    else
+      return std::nullopt; // a size without a value
+    __int128 A = V.first * C, B = V.second * C;
+    R.first += std::min(A, B);
+    R.second += std::max(A, B);
+  }
+  return R;
+}
+
+__int128 floorDiv(__int128 A, int64_t D) {
+  return A >= 0 ? A / D : -((-A + D - 1) / D);
+}
+
+std::optional<Interval>
+intervalOf(const Bound &B, const std::map<std::string, int64_t> &Sizes,
+           const std::map<std::string, Interval> &IVs) {
+  std::optional<Interval> R;
+  for (const BoundTerm &T : B.Terms) {
+    std::optional<Interval> V = intervalOf(T.Expr, Sizes, IVs);
+    if (!V)
+      return std::nullopt;
+    V = Interval{floorDiv(V->first, T.Divisor), floorDiv(V->second, T.Divisor)};
+    if (!R)
+      R = V;
+    else if (B.Kind == Bound::Min)
+      R = Interval{std::min(R->first, V->first), std::min(R->second, V->second)};
+    else
+      R = Interval{std::max(R->first, V->first), std::max(R->second, V->second)};
+  }
+  return R;
+}
+
+/// Every loop variable's hull of values (loops that reuse a name share one).
+void ivRanges(const Loop &L, const std::map<std::string, int64_t> &Sizes,
+              std::map<std::string, Interval> &IVs) {
+  std::optional<Interval> F = intervalOf(L.First, Sizes, IVs);
+  std::optional<Interval> La = intervalOf(L.Last, Sizes, IVs);
+  if (F && La) {
+    Interval V{std::min(F->first, La->first), std::max(F->second, La->second)};
+    auto [It, New] = IVs.try_emplace(L.IV, V);
+    if (!New)
+      It->second = {std::min(It->second.first, V.first),
+                    std::max(It->second.second, V.second)};
+  }
+  for (const Node &N : L.Body)
+    if (N.Kind == Node::LoopKind)
+      ivRanges(N.L.front(), Sizes, IVs);
+}
+
+/// The IR lowers '/' in a bound as floor division; C truncates toward zero,
+/// and the two differ when the dividend is negative ('(N - 1) / 3' at N = 0
+/// is 0 in C, -1 floored). With the sizes known, a nest where a dividend
+/// (as written, before the bound is shifted) can be negative is refused
+/// rather than counted one iteration short.
+std::optional<std::string>
+negativeDividend(const LoopNest &N, llvm::ArrayRef<AffineExpr> Dividends) {
+  if (Dividends.empty())
+    return std::nullopt;
+  std::map<std::string, int64_t> Sizes;
+  for (const Param &P : N.Params)
+    if (P.Value)
+      Sizes[P.Name] = *P.Value;
+  std::map<std::string, Interval> IVs;
+  ivRanges(N.Root, Sizes, IVs);
+  for (const AffineExpr &D : Dividends) {
+    std::optional<Interval> V = intervalOf(D, Sizes, IVs);
+    if (V && V->first < 0)
+      return "'/' in a loop bound divides a value that can be negative (" +
+             D.str() + " can be " +
+             std::to_string(static_cast<int64_t>(V->first)) +
+             "): C rounds it toward zero, not down";
+  }
+  return std::nullopt;
+}
+
 /// The name diagnostics give \p FD: qualified, with template arguments.
 std::string functionName(const FunctionDecl *FD, const ASTContext &Ctx) {
   std::string Name;
@@ -594,6 +684,8 @@ bool NestBuilder::build(const Stmt *Outermost, LoopNest &Out) {
                           "', which names no size of this nest";
   for (auto &[Name, P] : Params)
     Out.Params.push_back(P);
+  if (std::optional<std::string> Why = negativeDividend(Out, Dividends))
+    return fail(Outermost->getBeginLoc(), *Why);
   Out.Arrays = Arrays;
   Values.finish(Out, ParamSet);
   return true;
@@ -1189,6 +1281,7 @@ bool NestBuilder::lowerBoundTerm(const Expr *E, BoundTerm &Out) {
           return fail(S->getBeginLoc(), "nested division in a loop bound");
         Out.Expr = Inner.Expr;
         Out.Divisor = R.Val.getInt().getSExtValue();
+        Dividends.push_back(Inner.Expr);
         return true;
       }
     }
