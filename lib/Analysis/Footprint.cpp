@@ -998,7 +998,6 @@ bool boxUnion(const ArrayInfo &AI, const std::vector<StmtSite> &Stmts,
   std::vector<Box> Boxes;
   Boxes.reserve(AI.Uses.size());
   bool SymOk = true, NumOk = true;
-  llvm::SmallVector<size_t, 8> Done;
   // Loop bounds at the known sizes, evaluated once per loop.
   struct LoopValues {
     const Loop *L;
@@ -1070,13 +1069,13 @@ bool boxUnion(const ArrayInfo &AI, const std::vector<StmtSite> &Stmts,
       B.Lo.push_back(Lo);
       B.Hi.push_back(Hi);
     }
-    if (std::find(Done.begin(), Done.end(), Us.StmtIdx) == Done.end()) {
-      Done.push_back(Us.StmtIdx);
-      RunCheck R = droppedLoopsRun(C, Kept, CC);
-      if (R == RunCheck::Failed)
-        return false;
-      Assumed |= R == RunCheck::Assumed;
-    }
+    // Per use, not per statement: two uses in one statement keep different
+    // loops (C[i + 2] and C[1]), and a loop the first keeps may still not
+    // run for the second (was: C[1] counted in a nest that never runs).
+    RunCheck R = droppedLoopsRun(C, Kept, CC);
+    if (R == RunCheck::Failed)
+      return false;
+    Assumed |= R == RunCheck::Assumed;
     Boxes.push_back(std::move(B));
   }
   bool BoundsAffine = SymOk;
