@@ -26,9 +26,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (Size > 4096)
     return 0;
   std::string Code(reinterpret_cast<const char *>(Data), Size);
-  const std::string Path = "/fuzz/input.cpp";
+  // The directory must exist: runFrontendOnFile enters it on the real file
+  // system (the in-memory layer only adds the file).
+  const std::string Path = "/tmp/roofline-fuzz-input.cpp";
   clang::tooling::CompileCommand Cmd(
-      "/fuzz", Path,
+      "/tmp", Path,
       {"clang++", "-std=c++17", "-fsyntax-only",
        std::string("-resource-dir=") + ROOFLINE_CLANG_RESOURCE_DIR,
        // Bounded work per input: no deep template recursion or long error
