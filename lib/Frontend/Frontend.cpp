@@ -63,6 +63,8 @@ const Expr *strip(const Expr *E) {
       E = C->getSubExpr();
     else if (const auto *F = dyn_cast<FullExpr>(E))
       E = F->getSubExpr();
+    else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr(); // 'i + 3' bound to std::min's const int &
     else
       break;
   }
