@@ -177,6 +177,15 @@ bool isIdentifier(StringRef S) {
   return all_of(S, [](char C) { return isAlnum(C) || C == '_'; });
 }
 
+/// A control character in a value (NUL, CR, ...): refused, because the
+/// value could not be written back by --dump-config and parsed again.
+std::optional<char> controlChar(StringRef S) {
+  for (char C : S)
+    if ((static_cast<unsigned char>(C) < 0x20 && C != '\t') || C == 0x7f)
+      return C;
+  return std::nullopt;
+}
+
 StringRef fail(void *Ctxt, const Twine &Msg) {
   ParseContext &C = ctx(Ctxt);
   C.Message = Msg.str();
@@ -197,6 +206,10 @@ template <> struct ScalarTraits<MachineValue> {
     OS << M.V;
   }
   static StringRef input(StringRef S, void *Ctxt, MachineValue &M) {
+    if (std::optional<char> C = controlChar(S))
+      return fail(Ctxt, "control character 0x" +
+                            utohexstr(static_cast<unsigned char>(*C)) +
+                            " in a value");
     if (builtinMachineText(S)) {
       M.V = S.str();
       return {};
@@ -239,6 +252,10 @@ template <> struct ScalarTraits<ChecksValue> {
     OS << C.V;
   }
   static StringRef input(StringRef S, void *Ctxt, ChecksValue &C) {
+    if (std::optional<char> C = controlChar(S))
+      return fail(Ctxt, "control character 0x" +
+                            utohexstr(static_cast<unsigned char>(*C)) +
+                            " in a value");
     std::vector<std::string> Bad = GlobList(S).unmatchedGlobs(allCheckNames());
     if (!Bad.empty())
       return fail(Ctxt, "'" + Bad.front() + "' matches no check (checks: " +
@@ -254,6 +271,10 @@ template <> struct ScalarTraits<RegexValue> {
     OS << R.V;
   }
   static StringRef input(StringRef S, void *Ctxt, RegexValue &R) {
+    if (std::optional<char> C = controlChar(S))
+      return fail(Ctxt, "control character 0x" +
+                            utohexstr(static_cast<unsigned char>(*C)) +
+                            " in a value");
     std::string Err;
     if (!Regex(S).isValid(Err))
       return fail(Ctxt, "invalid header-filter regex '" + S + "': " + Err);

@@ -86,6 +86,18 @@ private:
 
   Expected<YNode> convert(yaml::Node *N);
 
+  /// Refuses control characters other than \p Allowed: a '\r' escape
+  /// would be written back raw and read again as a space.
+  Error checkText(StringRef S, unsigned Line, StringRef Allowed) const {
+    for (char C : S)
+      if (((static_cast<unsigned char>(C) < 0x20) || C == 0x7f) &&
+          !Allowed.contains(C))
+        return error(Line, "control character 0x" +
+                               utohexstr(static_cast<unsigned char>(C)) +
+                               " in a value");
+    return Error::success();
+  }
+
   /// Rejects keys outside \p Allowed; checks \p Required are present.
   /// \p Line is where a missing field is reported: the mapping's own key.
   Error checkKeys(const YNode &Map, ArrayRef<StringRef> Allowed,
@@ -108,6 +120,8 @@ Expected<YNode> MachineParser::convert(yaml::Node *N) {
     SmallString<64> Storage;
     Out.Kind = YNode::Scalar;
     Out.Value = S->getValue(Storage).str();
+    if (Error E = checkText(Out.Value, Out.Line, "\t"))
+      return std::move(E);
     // A plain '~' or 'null' is YAML's null, not the text "null".
     if (S->getRawValue() == "~" || S->getRawValue() == "null")
       Out.Kind = YNode::Null;
@@ -116,6 +130,8 @@ Expected<YNode> MachineParser::convert(yaml::Node *N) {
   if (auto *B = dyn_cast<yaml::BlockScalarNode>(N)) {
     Out.Kind = YNode::Scalar;
     Out.Value = B->getValue().str();
+    if (Error E = checkText(Out.Value, Out.Line, "\t\n"))
+      return std::move(E);
     return Out;
   }
   if (isa<yaml::NullNode>(N))
