@@ -6,6 +6,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 
 using namespace roofline;
@@ -17,7 +18,14 @@ std::string number(double V) {
   if (V == std::floor(V) && std::fabs(V) < 1e18)
     snprintf(Buf, sizeof(Buf), "%.0f", V);
   else
-    snprintf(Buf, sizeof(Buf), "%.10g", V);
+    // The fewest digits that read back as the same double: a written file
+    // must parse to the machine it came from (fuzz-machine found '%.10g'
+    // turning 3.8555555555555556e13 into another number on each rewrite).
+    for (int Digits = 10; Digits <= 17; ++Digits) {
+      snprintf(Buf, sizeof(Buf), "%.*g", Digits, V);
+      if (std::strtod(Buf, nullptr) == V)
+        break;
+    }
   return Buf;
 }
 
