@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (build-fuzz/, clang-19, ASan+UBSan, ROOFLINE_FUZZ=ON)
-# and runs each for a while on a copy of its seed corpus (fuzz/corpus/<target>/).
+# and runs each for a while on a copy of its seed corpus (fuzz/corpus/<target>/;
+# the front end's is the test suite's small .cpp files, gathered at run time).
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]     (default 60 s, all four)
 # Environment: FUZZ_JOBS (build jobs, default 2), FUZZ_OUT (where corpora,
 # crashes and logs go, default build-fuzz/runs), FUZZ_SUMMARY (file for the
@@ -28,7 +29,14 @@ for T in "${TARGETS[@]}"; do
   DIR=$OUT/$T
   rm -rf "$DIR"
   mkdir -p "$DIR/corpus"
-  cp fuzz/corpus/$T/* "$DIR/corpus/"
+  if [ "$T" = frontend ]; then
+    # Seeded from the test suite's own C++ at run time, not from committed
+    # copies of it (the harness takes at most 4 KiB per input).
+    find test kernels -name '*.cpp' -size -4k -not -path '*/Output/*' \
+      -exec sh -c 'for f; do cp "$f" "$0/$(echo "$f" | tr / _)"; done' "$DIR/corpus" {} +
+  else
+    cp fuzz/corpus/$T/* "$DIR/corpus/"
+  fi
   # The front end parses real headers per input: a generous per-input
   # timeout; leaks are checked only where our code owns all allocations.
   EXTRA=(-timeout=10 -rss_limit_mb=4096)
