@@ -8,7 +8,8 @@
 //     random non-zero inputs, outputs poisoned (NaN, or a pattern for
 //     integers), every variant against the reference in double precision:
 //     |out - ref| <= atol + (rtol + rtol_per_term * terms) * magnitude, per
-//     element; NaN never passes. One JSON line per variant.
+//     element, plus an int8 variant's quantization bound (struct
+//     tolerance); NaN never passes. One JSON line per variant.
 //   driver time VARIANT [--reps=R] [--min-time=SECONDS] [--buffers=B]
 //                [NAME=VALUE ...]
 //     warm-up, then repetitions until both R and the minimum time are
@@ -106,8 +107,23 @@ struct arg_desc {
   std::vector<int64_t> (*shape)(const int64_t *sizes);
 };
 
+/// An int8 variant's operands (docs/codegen.md, `quantization`): L and R
+/// are quantized symmetrically, x ~ q * s with s = max|x| / 127 over the
+/// scale's group and q = round(x / s), so |x - q s| <= s / 2. The groups
+/// of an operand: the elements that agree on every axis marked in its
+/// mask (row: all but the reduction axis; tensor: none).
+struct quant_desc {
+  int l = -1, r = -1;             ///< argument indices; -1: not quantized
+  std::vector<bool> l_axes, r_axes; ///< per axis: the scale varies along it
+};
+
+/// |out - ref| <= atol + (rtol + rtol_per_term * terms) * (magnitude + Q)
+///                + Q,
+/// Q = 0 unless quant names operands; then Q is the quantization bound of
+/// the element: sum over the terms of (|l| s_r + |r| s_l) / 2 + s_l s_r / 4.
 struct tolerance {
   double rtol, rtol_per_term, atol;
+  quant_desc quant = {};
 };
 
 struct variant_desc {
@@ -245,6 +261,117 @@ inline void fill_inputs(const std::vector<arg_desc> &Args, const int64_t *S,
   A.finish();
 }
 
+/// \p From with floating arrays as double (integers keep their type);
+/// \p Ones: floating values replaced by 1 (NaN kept).
+inline arg_set as_double(const unit_desc &U, const arg_set &From, bool Ones) {
+  arg_set D;
+  D.b.resize(U.args.size());
+  for (size_t K = 0; K < U.args.size(); ++K) {
+    type T = is_float(U.args[K].t) ? f64 : U.args[K].t;
+    D.b[K].alloc(T, From.b[K].n);
+    for (size_t I = 0; I < From.b[K].n; ++I) {
+      double V = From.b[K].get(I);
+      D.b[K].set(I, Ones && is_float(U.args[K].t) && !std::isnan(V) ? 1.0 : V);
+    }
+  }
+  D.finish();
+  return D;
+}
+
+/// Each element's int8 scale, max|x| / 127 over its group, as the kernel
+/// computes it from \p In (a mask that does not fit the shape: one group,
+/// whose scale is at least every finer group's, so the bound stays sound).
+/// Rounded up by 2^-14: the kernel's scale is an f32 quotient (2^-24 off),
+/// and round(x / s) sees the f32 rounding of x / s, at most 127 * 2^-24,
+/// so |x - q s| <= (1/2 + 2^-17) s.
+inline std::vector<double> quant_scales(const unit_desc &U, const arg_set &In,
+                                        const int64_t *S, int K,
+                                        const std::vector<bool> &Axes) {
+  const buf &B = In.b[static_cast<size_t>(K)];
+  std::vector<int64_t> Shape = U.args[static_cast<size_t>(K)].scalar
+                                   ? std::vector<int64_t>{}
+                                   : U.args[static_cast<size_t>(K)].shape(S);
+  bool Fits = Axes.size() == Shape.size();
+  std::vector<size_t> Group(B.n, 0);
+  size_t Groups = 1;
+  if (Fits) {
+    for (size_t I = 0; I < B.n; ++I) {
+      size_t Rest = I, G = 0, Radix = 1;
+      for (size_t P = Shape.size(); P-- > 0;) {
+        size_t E = static_cast<size_t>(std::max<int64_t>(Shape[P], 1));
+        size_t C = Rest % E;
+        Rest /= E;
+        if (Axes[P]) {
+          G += C * Radix;
+          Radix *= E;
+        }
+      }
+      Group[I] = G;
+      Groups = std::max(Groups, Radix);
+    }
+  }
+  std::vector<double> Max(Groups, 0.0);
+  for (size_t I = 0; I < B.n; ++I)
+    Max[Group[I]] = std::max(Max[Group[I]], std::fabs(B.get(I)));
+  std::vector<double> Scale(B.n);
+  const double Up = 1 + std::ldexp(1.0, -14);
+  for (size_t I = 0; I < B.n; ++I)
+    Scale[I] = std::max(Max[Group[I]], 1e-30) / 127 * Up;
+  return Scale;
+}
+
+/// Q of every output element (struct tolerance), per argument: the
+/// magnitude form run with (|l|, s_r), (s_l, |r|) and (s_l, s_r) in place
+/// of the operands, less its value with both operands zero (what the
+/// other arguments, an accumulated output or an epilogue, contribute).
+/// Empty when it cannot be computed.
+inline std::vector<std::vector<double>>
+quant_bound(const unit_desc &U, const quant_desc &Q, const arg_set &In,
+            const int64_t *S) {
+  std::vector<std::vector<double>> Out;
+  int NArgs = static_cast<int>(U.args.size());
+  if (!U.magnitude || Q.l < 0 || Q.r < 0 || Q.l >= NArgs || Q.r >= NArgs ||
+      Q.l == Q.r)
+    return Out;
+  std::vector<double> SL = quant_scales(U, In, S, Q.l, Q.l_axes),
+                      SR = quant_scales(U, In, S, Q.r, Q.r_axes);
+  auto Run = [&](const std::vector<double> *L, const std::vector<double> *R) {
+    arg_set A = as_double(U, In, false);
+    buf &BL = A.b[static_cast<size_t>(Q.l)], &BR = A.b[static_cast<size_t>(Q.r)];
+    for (size_t I = 0; I < BL.n; ++I)
+      BL.set(I, L ? (*L)[I] : 0.0);
+    for (size_t I = 0; I < BR.n; ++I)
+      BR.set(I, R ? (*R)[I] : 0.0);
+    U.magnitude(A.p.data(), S);
+    return A;
+  };
+  std::vector<double> AL(SL.size()), AR(SR.size());
+  for (size_t I = 0; I < AL.size(); ++I)
+    AL[I] = std::fabs(In.b[static_cast<size_t>(Q.l)].get(I));
+  for (size_t I = 0; I < AR.size(); ++I)
+    AR[I] = std::fabs(In.b[static_cast<size_t>(Q.r)].get(I));
+  arg_set G0 = Run(nullptr, nullptr), G1 = Run(&AL, &SR), G2 = Run(&SL, &AR),
+          G3 = Run(&SL, &SR);
+  Out.resize(U.args.size());
+  for (size_t K = 0; K < U.args.size(); ++K) {
+    if (U.args[K].i == in || U.args[K].i == temp || !is_float(U.args[K].t))
+      continue;
+    Out[K].resize(G0.b[K].n);
+    for (size_t I = 0; I < G0.b[K].n; ++I) {
+      double Z = G0.b[K].get(I);
+      auto D = [&](const arg_set &G) {
+        double V = G.b[K].get(I) - Z;
+        return std::isnan(V) || V < 0 ? 0.0 : V;
+      };
+      // Each difference is a sum of non-negative terms computed in double:
+      // 2^-40 of it covers its rounding.
+      Out[K][I] = (0.5 * (D(G1) + D(G2)) + 0.25 * D(G3)) *
+                  (1 + std::ldexp(1.0, -40));
+    }
+  }
+  return Out;
+}
+
 inline int check(const unit_desc &U, int Argc, char **Argv) {
   std::vector<int64_t> S;
   if (!parse_sizes(U, Argc, Argv, 2, S))
@@ -259,23 +386,9 @@ inline int check(const unit_desc &U, int Argc, char **Argv) {
   arg_set In;
   fill_inputs(U.args, S.data(), Seed, In);
   // The reference and the magnitudes in double (integers keep their type).
-  auto AsDouble = [&](const arg_set &From, bool Ones) {
-    arg_set D;
-    D.b.resize(U.args.size());
-    for (size_t K = 0; K < U.args.size(); ++K) {
-      type T = is_float(U.args[K].t) ? f64 : U.args[K].t;
-      D.b[K].alloc(T, From.b[K].n);
-      for (size_t I = 0; I < From.b[K].n; ++I) {
-        double V = From.b[K].get(I);
-        D.b[K].set(I, Ones && is_float(U.args[K].t) && !std::isnan(V) ? 1.0 : V);
-      }
-    }
-    D.finish();
-    return D;
-  };
-  arg_set Ref = AsDouble(In, false);
+  arg_set Ref = as_double(U, In, false);
   U.reference(Ref.p.data(), S.data());
-  arg_set Mag = AsDouble(In, false), Terms = AsDouble(In, true);
+  arg_set Mag = as_double(U, In, false), Terms = as_double(U, In, true);
   if (U.magnitude) {
     U.magnitude(Mag.p.data(), S.data());
     U.magnitude(Terms.p.data(), S.data());
@@ -290,6 +403,16 @@ inline int check(const unit_desc &U, int Argc, char **Argv) {
       std::printf(", \"ok\": false, \"error\": \"not built\"}\n");
       ++Failed;
       continue;
+    }
+    std::vector<std::vector<double>> QB;
+    if (V.tol.quant.l >= 0 || V.tol.quant.r >= 0) {
+      QB = quant_bound(U, V.tol.quant, In, S.data());
+      if (QB.empty()) {
+        std::printf(", \"ok\": false, \"error\": \"no int8 bound (the "
+                    "magnitude form or an operand is missing)\"}\n");
+        ++Failed;
+        continue;
+      }
     }
     arg_set A;
     fill_inputs(U.args, S.data(), Seed, A);
@@ -320,7 +443,9 @@ inline int check(const unit_desc &U, int Argc, char **Argv) {
         double Got = A.b[K].get(I), Want = Ref.b[K].get(I);
         double M = U.magnitude ? Mag.b[K].get(I) : std::fabs(Want);
         double T = U.magnitude ? std::max(1.0, Terms.b[K].get(I)) : 1.0;
-        double Bound = V.tol.atol + (V.tol.rtol + V.tol.rtol_per_term * T) * M;
+        double Q = K < QB.size() && I < QB[K].size() ? QB[K][I] : 0.0;
+        double Bound =
+            V.tol.atol + (V.tol.rtol + V.tol.rtol_per_term * T) * (M + Q) + Q;
         double Err = std::fabs(Got - Want);
         ++Checked;
         // NaN fails, except an element the reference leaves poisoned (the

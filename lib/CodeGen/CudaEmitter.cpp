@@ -674,12 +674,16 @@ CudaUnitOut roofline::emitCudaUnit(const UnitOut &U, const GenOptions &O) {
       V.SkipCompare = Like->SkipCompare;
       V.Predicted = llvm::json::Object(Like->Predicted);
     }
-    if (V.Skipped.empty() && (Name == "int8" || Name == "bf16") &&
-        Like == Naive) {
+    if (V.Skipped.empty() && Name == "int8") {
+      // The CUDA kernel's own scales (emitContraction): the weights per
+      // row, the other operand per column (gemv: one scale).
+      V.Tol = int8Tolerance(P->C, "row", P->C.isGemv() ? "tensor" : "col",
+                            Naive ? Naive->Tol : V.Tol);
+    } else if (V.Skipped.empty() && Name == "bf16" && Like == Naive) {
       // No CPU variant to copy from: the same rule as the CPU's.
-      V.Tol.RTol = Name == "int8" ? 0.03 : 0.01;
-      V.Tol.Why = Name + " operands: " + (Name == "int8" ? "3%" : "1%") +
-                  " of the magnitude, plus f32 rounding per term";
+      V.Tol.RTol = 0.01;
+      V.Tol.Why = "bf16 operands: 1% of the magnitude, plus f32 rounding "
+                  "per term";
     }
     Out.Variants.push_back(std::move(V));
   }
@@ -730,10 +734,7 @@ llvm::json::Object roofline::cudaVariantJSON(const UnitOut &U,
   J["extra_args"] = std::move(Extra);
   J["skip_compare"] = std::move(Skip);
   J["legality"] = std::move(Notes);
-  J["tolerance"] = llvm::json::Object{{"rtol", V.Tol.RTol},
-                                      {"rtol_per_term", V.Tol.RTolPerTerm},
-                                      {"atol", V.Tol.ATol},
-                                      {"why", V.Tol.Why}};
+  J["tolerance"] = toleranceJSON(V.Tol);
   J["predicted"] = llvm::json::Object(V.Predicted);
   return J;
 }

@@ -379,6 +379,14 @@ llvm::Error emitVariant(const UnitOut &U, VariantOut &V) {
   return llvm::Error::success();
 }
 
+std::vector<bool> scaleAxes(const Operand &X, const std::string &K,
+                            const std::string &Gran) {
+  std::vector<bool> A;
+  for (const std::string &D : X.Dims)
+    A.push_back(Gran != "tensor" && !D.empty() && D != K);
+  return A;
+}
+
 void finishVariant(UnitOut &U, VariantOut &V, const Tolerance &Base,
                    const GenOptions &O) {
   if (llvm::Error E = emitVariant(U, V)) {
@@ -388,18 +396,19 @@ void finishVariant(UnitOut &U, VariantOut &V, const Tolerance &Base,
   V.Tol = Base;
   if (V.P.Quant) {
     if (V.P.Quant->Precision == "int8") {
-      V.Tol.RTol = 0.03;
-      V.Tol.Why = "int8 with per-" + V.P.Quant->LGran + "/per-" +
-                  V.P.Quant->RGran +
-                  " scales: 3% of the magnitude (quantization error of "
-                  "values in [-1, 1]), plus f32 rounding per term";
+      V.Tol = int8Tolerance(V.P.Quant->C, V.P.Quant->LGran, V.P.Quant->RGran,
+                            Base);
     } else {
+      // Each operand rounded to bf16 (relative error <= 2^-8) makes each
+      // product off by at most 2 * 2^-8 + 2^-16 < 0.8% of |l r|: 1% of the
+      // magnitude bounds it.
       V.Tol.RTol = 0.01;
       V.Tol.Why = "bf16 operands (2^-8 rounding each): 1% of the magnitude, "
                   "plus f32 rounding per term";
+      V.Tol.RTolPerTerm =
+          std::max(V.Tol.RTolPerTerm, 4 * std::ldexp(1.0, -24));
+      V.Tol.ATol = 1e-30;
     }
-    V.Tol.RTolPerTerm = std::max(V.Tol.RTolPerTerm, 4 * std::ldexp(1.0, -24));
-    V.Tol.ATol = 1e-30;
   }
   // Arrays the schedule removed (contracted intermediates) are not outputs
   // of this variant.
@@ -785,8 +794,28 @@ std::string driverCode(const UnitOut &U) {
       S += "    V.skip.push_back(\"" + K + "\");\n";
     S += "    V.tol = {" + llvm::formatv("{0:e}", V.Tol.RTol).str() + ", " +
          llvm::formatv("{0:e}", V.Tol.RTolPerTerm).str() + ", " +
-         llvm::formatv("{0:e}", V.Tol.ATol).str() +
-         "};\n    U.variants.push_back(V);\n  }\n";
+         llvm::formatv("{0:e}", V.Tol.ATol).str() + "};\n";
+    if (V.Tol.Quant) {
+      // -2: the operand is not an argument; the check then fails rather
+      // than compare without the bound.
+      auto Index = [&](const std::string &Name) {
+        for (size_t I = 0; I < U.Layout.Args.size(); ++I)
+          if (U.Layout.Args[I].Name == Name && !U.Layout.Args[I].IsScalar)
+            return std::to_string(I);
+        return std::string("-2");
+      };
+      auto Mask = [](const std::vector<bool> &A) {
+        std::string R = "{";
+        for (size_t I = 0; I < A.size(); ++I)
+          R += std::string(I ? ", " : "") + (A[I] ? "true" : "false");
+        return R + "}";
+      };
+      S += "    V.tol.quant.l = " + Index(V.Tol.Quant->L) +
+           ";\n    V.tol.quant.r = " + Index(V.Tol.Quant->R) +
+           ";\n    V.tol.quant.l_axes = " + Mask(V.Tol.Quant->LAxes) +
+           ";\n    V.tol.quant.r_axes = " + Mask(V.Tol.Quant->RAxes) + ";\n";
+    }
+    S += "    U.variants.push_back(V);\n  }\n";
   }
   S += "  U.reference = rl_" + U.Name + "_reference_f64;\n  U.magnitude = " +
        (U.HasMagnitude ? "rl_" + U.Name + "_magnitude" : std::string("nullptr")) +
@@ -859,6 +888,56 @@ llvm::Error writeFile(const std::string &Path, const std::string &Text) {
 
 } // namespace
 
+Tolerance roofline::int8Tolerance(const ContractionInfo &C,
+                                  const std::string &LGran,
+                                  const std::string &RGran,
+                                  const Tolerance &Base) {
+  Tolerance T;
+  T.RTol = 0;
+  T.RTolPerTerm = std::max(Base.RTolPerTerm, 4 * std::ldexp(1.0, -24));
+  T.ATol = 1e-30;
+  QuantTolerance Q;
+  Q.L = C.L.Array;
+  Q.R = C.R.Array;
+  Q.LGran = LGran;
+  Q.RGran = RGran;
+  Q.LAxes = scaleAxes(C.L, C.K, LGran);
+  Q.RAxes = scaleAxes(C.R, C.K, RGran);
+  T.Quant = std::move(Q);
+  T.Why = "int8, " + C.L.Array + " per " + LGran + " and " + C.R.Array +
+          " per " + RGran + " (|x - q s| <= s/2 each): the quantization bound "
+          "of each element from the inputs and their scales, sum of (|l| s_r "
+          "+ |r| s_l)/2 + s_l s_r/4 over its terms, plus f32 rounding per "
+          "term";
+  return T;
+}
+
+llvm::json::Object roofline::toleranceJSON(const Tolerance &T) {
+  llvm::json::Object J{{"rtol", T.RTol},
+                       {"rtol_per_term", T.RTolPerTerm},
+                       {"atol", T.ATol},
+                       {"why", T.Why}};
+  if (T.Quant) {
+    auto Axes = [](const std::vector<bool> &A) {
+      llvm::json::Array R;
+      for (size_t I = 0; I < A.size(); ++I)
+        if (A[I])
+          R.push_back(static_cast<int64_t>(I));
+      return R;
+    };
+    J["quantization"] = llvm::json::Object{
+        {"l", T.Quant->L},
+        {"l_scale", T.Quant->LGran},
+        {"l_scale_axes", Axes(T.Quant->LAxes)},
+        {"r", T.Quant->R},
+        {"r_scale", T.Quant->RGran},
+        {"r_scale_axes", Axes(T.Quant->RAxes)},
+        {"bound", "Q = sum over the terms of (|l| s_r + |r| s_l) / 2 + "
+                  "s_l s_r / 4, s = max|x| / 127 over the scale's group"}};
+  }
+  return J;
+}
+
 llvm::json::Object roofline::manifestOf(const UnitOut &U, const GenOptions &O) {
   const LoopNest &F = U.Sources.front();
   llvm::json::Array Sizes, Args, Variants, Lines;
@@ -908,10 +987,7 @@ llvm::json::Object roofline::manifestOf(const UnitOut &U, const GenOptions &O) {
     J["extra_args"] = std::move(Extra);
     J["skip_compare"] = std::move(Skip);
     J["legality"] = std::move(Legal);
-    J["tolerance"] = llvm::json::Object{{"rtol", V.Tol.RTol},
-                                        {"rtol_per_term", V.Tol.RTolPerTerm},
-                                        {"atol", V.Tol.ATol},
-                                        {"why", V.Tol.Why}};
+    J["tolerance"] = toleranceJSON(V.Tol);
     J["predicted"] = llvm::json::Object(V.Predicted);
     Variants.push_back(std::move(J));
   }
@@ -958,9 +1034,12 @@ llvm::json::Object roofline::manifestOf(const UnitOut &U, const GenOptions &O) {
                              ? llvm::json::Value("rl_" + U.Name + "_magnitude")
                              : llvm::json::Value(nullptr)},
            {"floating_args", "double"},
-           {"tolerance_rule", "|out - ref| <= atol + (rtol + rtol_per_term * "
-                              "terms) * magnitude, terms = magnitude of "
-                              "all-ones inputs"}}},
+           {"tolerance_rule",
+            "|out - ref| <= atol + (rtol + rtol_per_term * terms) * "
+            "(magnitude + Q) + Q, terms = magnitude of all-ones inputs; Q = "
+            "0, or for a variant with tolerance.quantization the sum over "
+            "the terms of (|l| s_r + |r| s_l) / 2 + s_l s_r / 4 (s: the "
+            "operand's int8 scale, max|x| / 127 over its group)"}}},
       {"driver", "driver.cpp"},
       {"variants", std::move(Variants)}};
   if (O.M)

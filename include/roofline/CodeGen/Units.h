@@ -57,11 +57,35 @@ struct GenOptions {
   std::set<std::string> CudaVariants; ///< empty: all (allCudaVariantNames)
 };
 
-/// |out - ref| <= atol + (rtol + rtol_per_term * terms) * magnitude.
+/// The operands of an int8 variant, quantized symmetrically per group
+/// (x ~ q s, s = max|x| / 127 over the group, q = round(x / s), so
+/// |x - q s| <= s / 2): the checker bounds each output element by
+///   Q = sum over its terms of (|l| s_r + |r| s_l) / 2 + s_l s_r / 4,
+/// computed from the actual inputs (roofline_harness.h, quant_bound).
+struct QuantTolerance {
+  std::string L, R;         ///< the operand arrays
+  std::string LGran, RGran; ///< "row", "col" or "tensor"
+  /// Per subscript of the operand: the scale varies along it (row: every
+  /// subscript but the reduction's; tensor: none).
+  std::vector<bool> LAxes, RAxes;
+};
+
+/// |out - ref| <= atol + (rtol + rtol_per_term * terms) * (magnitude + Q)
+///                + Q, Q = 0 unless Quant is set (QuantTolerance).
 struct Tolerance {
   double RTol = 0, RTolPerTerm = 0, ATol = 0;
   std::string Why;
+  std::optional<QuantTolerance> Quant;
 };
+
+/// The tolerance of an int8 form of \p C with these scale granularities:
+/// the quantization bound, and \p Base's f32 rounding per term (at least 4
+/// f32 unit roundoffs).
+Tolerance int8Tolerance(const ContractionInfo &C, const std::string &LGran,
+                        const std::string &RGran, const Tolerance &Base);
+
+/// The manifest's "tolerance" object of \p T.
+llvm::json::Object toleranceJSON(const Tolerance &T);
 
 struct VariantOut {
   std::string Name;
