@@ -309,8 +309,13 @@ void checkFormula(const LoopNest &N, const NestCounts &NC,
     llvm::consumeError(V.takeError());
     return;
   }
-  if (!V->isInteger() || V->num() != Want)
-    fail(N, What + " formula " + C.Formula->str(), V->str(), Want);
+  if (!V->isInteger() || V->num() != Want) {
+    std::string At;
+    for (const auto &[Name, Value] : Values)
+      At += " " + Name + "=" + std::to_string(Value);
+    fail(N, What + " formula " + C.Formula->str() + " at" + At, V->str(),
+         Want);
+  }
 }
 
 } // namespace

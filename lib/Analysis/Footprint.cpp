@@ -458,10 +458,19 @@ std::optional<Int128> safeValue(const Polynomial &P, const Env &Known) {
 }
 
 /// Orders \p Points (deduplicated); false when undecidable. Conditions the
-/// order rests on (unknown sizes) are appended to \p Conds.
+/// order rests on (unknown sizes) are appended to \p Conds. \p Points are
+/// boxes' [Lo, End) pairs, Points[2b] and Points[2b + 1]: End - Lo is the
+/// trip count of the box's loop (1 for a subscript without an IV), so
+/// Lo <= End wherever every trip count is >= 0, the precondition of every
+/// formula. That fact decides a box's own pair when the sizes leave it
+/// open, instead of the sign of its size terms: "for large M" would put
+/// 3 - M before -3 in [-3, 3 - M), an empty box, and the formula would hold
+/// only where that loop does not run (was: the footprint of A[i - 1] for
+/// i in [-2, 3 - M] counted as 0). \p UsedTrips is set when the order
+/// rests on it.
 bool orderBreaks(std::vector<Polynomial> &Points, const Env &Known,
                  std::vector<Polynomial> &Conds, bool &ByValues,
-                 llvm::SmallVectorImpl<size_t> &Where) {
+                 bool &UsedTrips, llvm::SmallVectorImpl<size_t> &Where) {
   llvm::SmallVector<Polynomial, 8> Unique;
   llvm::SmallVector<std::optional<Int128>, 8> Values;
   llvm::SmallVector<size_t, 16> UniqueOf; ///< per point
@@ -487,8 +496,13 @@ bool orderBreaks(std::vector<Polynomial> &Points, const Env &Known,
     std::optional<int> Cmp;
     bool HasInfo = false;
     DiffInfo Info;
+    bool ByTrips = false; ///< Cmp is a box's Lo <= End
   };
   llvm::SmallVector<Pair, 64> Pairs(N * N);
+  // LoLeEnd[A * N + B]: some box has Lo Unique[A] and End Unique[B].
+  llvm::SmallVector<char, 64> LoLeEnd(N * N, 0);
+  for (size_t P = 0; P + 1 < UniqueOf.size(); P += 2)
+    LoLeEnd[UniqueOf[P] * N + UniqueOf[P + 1]] = 1;
   auto pair = [&](size_t A, size_t B, bool NeedInfo = false) -> Pair & {
     Pair &P = Pairs[A * N + B];
     if (!P.Done && Values[A] && Values[B]) {
@@ -507,6 +521,12 @@ bool orderBreaks(std::vector<Polynomial> &Points, const Env &Known,
     if (!P.Done || (NeedInfo && !P.HasInfo)) {
       P.Done = P.HasInfo = true;
       P.SubOk = compareBreaks(Unique[A], Unique[B], Known, P.Cmp, P.Info);
+      // Left to the sizes' signs (or open): a box's own pair is ordered.
+      bool AB = LoLeEnd[A * N + B], BA = LoLeEnd[B * N + A];
+      if (P.SubOk && !P.Info.Constant && !P.Info.AllKnown && AB != BA) {
+        P.Cmp = AB ? -1 : 1;
+        P.ByTrips = true;
+      }
     }
     return P;
   };
@@ -537,6 +557,10 @@ bool orderBreaks(std::vector<Polynomial> &Points, const Env &Known,
       return false;
     if (P.Info.Constant)
       continue;
+    if (P.ByTrips) {
+      UsedTrips = true;
+      continue;
+    }
     if (P.Info.AllKnown) {
       ByValues = true;
       continue;
@@ -866,7 +890,7 @@ std::optional<Polynomial> symbolicUnion(const std::string &Name,
                                         std::string &Why) {
   std::vector<std::vector<Polynomial>> Breaks(Dims);
   std::vector<Polynomial> Conds;
-  bool ByValues = false;
+  bool ByValues = false, UsedTrips = false;
   for (size_t D = 0; D < Dims; ++D)
     Breaks[D].reserve(2 * Boxes.size());
   for (const Box &B : Boxes)
@@ -881,7 +905,8 @@ std::optional<Polynomial> symbolicUnion(const std::string &Name,
   // range per dimension, [first, end).
   llvm::SmallVector<llvm::SmallVector<size_t, 16>, 4> Where(Dims);
   for (size_t D = 0; D < Dims; ++D) {
-    if (!orderBreaks(Breaks[D], Known, Conds, ByValues, Where[D])) {
+    if (!orderBreaks(Breaks[D], Known, Conds, ByValues, UsedTrips,
+                     Where[D])) {
       Why = "the footprint of " + Name +
             " has no single closed form (the order of its bounds depends "
             "on the sizes)";
@@ -942,6 +967,9 @@ std::optional<Polynomial> symbolicUnion(const std::string &Name,
     Notes.push_back("the footprint formula of " + Name +
                     " assumes its bounds keep the order they have at the "
                     "given sizes");
+  if (UsedTrips)
+    Notes.push_back("the footprint formula of " + Name +
+                    " assumes every loop runs at least once");
   return Total;
 }
 
