@@ -133,11 +133,12 @@ void accumulate(std::optional<Int128> &Sum, const Count &C) {
   Sum.reset();
 }
 
-std::vector<FunctionTotal> functionTotals(const Report &R) {
+std::vector<FunctionTotal>
+functionTotals(llvm::ArrayRef<const AnalyzedNest *> Nests) {
   std::vector<FunctionTotal> Out;
   std::map<std::pair<std::string, std::string>, size_t> Index;
-  for (size_t I = 0; I < R.Nests.size(); ++I) {
-    const AnalyzedNest &A = R.Nests[I];
+  for (size_t I = 0; I < Nests.size(); ++I) {
+    const AnalyzedNest &A = *Nests[I];
     auto Key = std::make_pair(A.Nest.Loc.File, A.Nest.Function);
     auto [It, New] = Index.emplace(Key, Out.size());
     if (New)
@@ -150,6 +151,18 @@ std::vector<FunctionTotal> functionTotals(const Report &R) {
     accumulate(T.BytesNoReuse, A.Counts.BytesNoReuse);
   }
   return Out;
+}
+
+template <typename T> std::vector<const T *> pointersTo(const std::vector<T> &V) {
+  std::vector<const T *> Out;
+  Out.reserve(V.size());
+  for (const T &X : V)
+    Out.push_back(&X);
+  return Out;
+}
+
+std::vector<FunctionTotal> functionTotals(const Report &R) {
+  return functionTotals(pointersTo(R.Nests));
 }
 
 std::string optCount(const std::optional<Int128> &V) {
@@ -209,6 +222,13 @@ void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
 
 void roofline::printText(llvm::raw_ostream &OS, const Report &R,
                          bool ShowSource) {
+  printText(OS, R, pointersTo(R.Nests), pointersTo(R.Skipped), ShowSource);
+}
+
+void roofline::printText(llvm::raw_ostream &OS, const Report &R,
+                         llvm::ArrayRef<const AnalyzedNest *> Nests,
+                         llvm::ArrayRef<const SkippedNest *> Skipped,
+                         bool ShowSource) {
   SourceLines Cache;
   SourceLines *Src = ShowSource ? &Cache : nullptr;
   // Nests and skipped nests interleave in source order.
@@ -217,16 +237,16 @@ void roofline::printText(llvm::raw_ostream &OS, const Report &R,
     return std::tie(A.File, A.Line, A.Column) <
            std::tie(B.File, B.Line, B.Column);
   };
-  std::vector<FunctionTotal> Totals = functionTotals(R);
-  while (I < R.Nests.size() || J < R.Skipped.size()) {
+  std::vector<FunctionTotal> Totals = functionTotals(Nests);
+  while (I < Nests.size() || J < Skipped.size()) {
     bool TakeNest =
-        J == R.Skipped.size() ||
-        (I < R.Nests.size() && !Before(R.Skipped[J].Loc, R.Nests[I].Nest.Loc));
+        J == Skipped.size() ||
+        (I < Nests.size() && !Before(Skipped[J]->Loc, Nests[I]->Nest.Loc));
     if (TakeNest) {
-      printNestText(OS, R.Nests[I], R, Src);
+      printNestText(OS, *Nests[I], R, Src);
       for (const FunctionTotal &T : Totals)
         if (T.LastIndex == I && T.Nests > 1)
-          diag(OS, R.Nests[I].Nest.Loc, "note",
+          diag(OS, Nests[I]->Nest.Loc, "note",
                T.Function + " in all (" + std::to_string(T.Nests) +
                    " nests): " + optCount(T.Flops) + " FLOPs, " +
                    optCount(T.BytesCompulsory) + " bytes compulsory, " +
@@ -235,7 +255,7 @@ void roofline::printText(llvm::raw_ostream &OS, const Report &R,
       ++I;
       continue;
     }
-    const SkippedNest &S = R.Skipped[J++];
+    const SkippedNest &S = *Skipped[J++];
     diag(OS, S.Loc, "note",
          "loop nest not analyzed: " + S.Reason + " [roofline-unanalyzable]",
          Src);

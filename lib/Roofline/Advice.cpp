@@ -9,6 +9,7 @@
 #include "roofline/Transform/Quantize.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Parallel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -567,9 +568,12 @@ std::vector<NestAdvice> Advisor::run(const std::vector<SourceLoc> &Skipped) {
   std::vector<NestAdvice> Out(Nests.size());
   std::vector<IllegalFusion> Illegal;
   std::vector<Group> Groups = fusionGroups(Nests, Skipped, Illegal);
-  for (size_t I = 0; I < Nests.size(); ++I) {
+  // Each nest's what-ifs read the others but write only its own advice.
+  llvm::parallelFor(0, Nests.size(), [&](size_t I) {
     strided(Nests[I], Out[I]);
     whatIfs(I, Groups, Out[I]);
+  });
+  for (size_t I = 0; I < Nests.size(); ++I) {
     if (!Out[I].MemoryBound)
       continue;
     for (const IllegalFusion &F : Illegal)

@@ -26,6 +26,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
+#include "llvm/Support/BuryPointer.h"
+#include "llvm/Support/Parallel.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/WithColor.h"
@@ -627,22 +629,21 @@ std::vector<TextBlock> splitByLocation(StringRef Text) {
 /// findings (warnings, errors) placed right after their nest's lines.
 void printFileText(raw_ostream &OS, const FileResult &Res, bool ShowSource,
                    SourceLines &Lines) {
-  Report Shown;
-  Shown.M = Res.R.M;
-  Shown.Model = Res.R.Model;
-  std::set<int> ShownNests, ShownSkipped;
+  std::vector<const AnalyzedNest *> ShownNests;
+  std::vector<const SkippedNest *> ShownSkipped;
+  std::set<int> SeenNests, SeenSkipped;
   for (const Finding &F : Res.Findings) {
     if (F.Suppressed || !shownByPrintText(F))
       continue;
-    if (F.NestIndex >= 0 && ShownNests.insert(F.NestIndex).second)
-      Shown.Nests.push_back(Res.R.Nests[F.NestIndex]);
-    else if (F.SkippedIndex >= 0 && ShownSkipped.insert(F.SkippedIndex).second)
-      Shown.Skipped.push_back(Res.R.Skipped[F.SkippedIndex]);
+    if (F.NestIndex >= 0 && SeenNests.insert(F.NestIndex).second)
+      ShownNests.push_back(&Res.R.Nests[F.NestIndex]);
+    else if (F.SkippedIndex >= 0 && SeenSkipped.insert(F.SkippedIndex).second)
+      ShownSkipped.push_back(&Res.R.Skipped[F.SkippedIndex]);
   }
   std::string Text;
-  if (!Shown.Nests.empty() || !Shown.Skipped.empty()) {
+  if (!ShownNests.empty() || !ShownSkipped.empty()) {
     raw_string_ostream TOS(Text);
-    printText(TOS, Shown, ShowSource);
+    printText(TOS, Res.R, ShownNests, ShownSkipped, ShowSource);
   }
   std::vector<const Finding *> Own;
   for (const Finding &F : Res.Findings)
@@ -854,6 +855,9 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
   std::optional<DefaultThreadPool> Pool;
   unsigned Threads = Jobs == 0 ? hardware_concurrency().compute_thread_count()
                                : Jobs.getValue();
+  // One file: its nests are analyzed on the -j threads (llvm::parallelFor
+  // in the analysis); several: the files are, each nest by nest in turn.
+  parallel::strategy = hardware_concurrency(Work.size() == 1 ? Threads : 1);
   Threads = std::max(1u, std::min<unsigned>(Threads, Work.size()));
   if (Threads > 1) {
     Pool.emplace(hardware_concurrency(Threads));
@@ -923,7 +927,14 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
       Json.addFile(std::move(*Res.JsonRest));
     }
     appendTo(Req.KeepNests ? &All : nullptr, AllFindings, Res);
-    Results[I].reset(); // keep memory flat in the number of files
+    if (I + 1 < Work.size()) {
+      Results[I].reset(); // keep memory flat in the number of files
+    } else {
+      // The process ends soon: its last file's nests are not torn down,
+      // as clang's -disable-free (reachable, so leak checkers stay quiet).
+      BuryPointer(std::make_unique<FileResult>(std::move(*Results[I])));
+      Results[I].reset();
+    }
   }
   if (Pool)
     Pool->wait();

@@ -20,6 +20,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Parallel.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 
@@ -217,20 +218,38 @@ void adviseReport(Report &R, const Machine &M, TrafficModel Model) {
     R.Nests[Order[K]].Advice = std::move(Adv[K]);
 }
 
-/// Counts and judges one file's nests; runs on the worker threads.
+/// Counts and judges one file's nests; runs on the worker threads. The
+/// nests are independent: they are counted and judged in parallel
+/// (llvm::parallel::strategy, set from -j), then kept in their order.
 Report analyzeNests(FrontendResult &FR, const Machine &M, TrafficModel Model) {
   Report R;
   R.M = &M;
   R.Model = Model;
   R.Skipped = FR.Skipped;
-  for (LoopNest &N : FR.Nests) {
-    Expected<NestCounts> C = analyzeNest(N);
+  struct Judged {
+    std::optional<NestCounts> C;
+    std::string Error;
+    NestVerdict J;
+  };
+  std::vector<Judged> Out(FR.Nests.size());
+  ModelOptions MOpts = modelOptions();
+  parallelFor(0, FR.Nests.size(), [&](size_t I) {
+    Expected<NestCounts> C = analyzeNest(FR.Nests[I]);
     if (!C) {
-      R.Skipped.push_back({N.Function, N.Loc, toString(C.takeError())});
+      Out[I].Error = toString(C.takeError());
+      return;
+    }
+    Out[I].J = judgeNest(FR.Nests[I], *C, M, Model, MOpts);
+    Out[I].C = std::move(*C);
+  });
+  for (size_t I = 0; I < FR.Nests.size(); ++I) {
+    LoopNest &N = FR.Nests[I];
+    if (!Out[I].C) {
+      R.Skipped.push_back({N.Function, N.Loc, std::move(Out[I].Error)});
       continue;
     }
-    NestVerdict J = judgeNest(N, *C, M, Model, modelOptions());
-    R.Nests.push_back({std::move(N), std::move(*C), std::move(J)});
+    R.Nests.push_back(
+        {std::move(N), std::move(*Out[I].C), std::move(Out[I].J)});
   }
   adviseReport(R, M, Model);
   return R;

@@ -7,6 +7,7 @@
 #include "roofline/Roofline/Advice.h"
 #include "roofline/Roofline/NestVerdict.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -39,6 +40,11 @@ std::string formatRate(double V, const char *Unit);
 /// clang-style diagnostics: a remark per nest with notes for the numbers,
 /// a note per skipped nest, each tagged with its check name.
 void printText(llvm::raw_ostream &OS, const Report &R, bool ShowSource = true);
+/// As above, of the listed nests and skipped nests of \p R (each list in
+/// source order) only: its machine and model judge them.
+void printText(llvm::raw_ostream &OS, const Report &R,
+               llvm::ArrayRef<const AnalyzedNest *> Nests,
+               llvm::ArrayRef<const SkippedNest *> Skipped, bool ShowSource);
 
 /// The DESIGN.md output contract, version 1.
 llvm::json::Value toJSON(const Report &R);
