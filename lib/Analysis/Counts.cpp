@@ -293,6 +293,26 @@ std::string tripText(const Loop &L) {
 
 } // namespace
 
+/// The formulas divide a bound with floor(); C's '/' rounds toward zero,
+/// which differs where the dividend is negative (with known sizes the
+/// Frontend refuses that case; with unknown ones the formulas say it).
+static std::optional<std::string>
+truncationNote(const std::vector<LoopInfo> &Loops) {
+  std::set<std::string> Dividends;
+  for (const LoopInfo &LI : Loops)
+    for (const Bound *B : {&LI.Orig->First, &LI.Orig->Last})
+      for (const BoundTerm &T : B->Terms)
+        if (T.Divisor > 1 && !T.Expr.isConstant())
+          Dividends.insert(T.Expr.str());
+  if (Dividends.empty())
+    return std::nullopt;
+  std::string List;
+  for (const std::string &D : Dividends)
+    List += (List.empty() ? "" : ", ") + D + " >= 0";
+  return "formulas take '/' in a bound as floor(); C's '/' rounds toward "
+         "zero, so they hold while " + List;
+}
+
 llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
                                                  const ParamValues &Overrides) {
   if (llvm::Error E = validate(N.Root))
@@ -520,5 +540,8 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
         SymbolicTrips |= !T.Expr.isConstant();
   if (Iterations.F && SymbolicTrips)
     R.Notes.push_back("formulas valid while every trip count is >= 0");
+  if (Iterations.F)
+    if (std::optional<std::string> N = truncationNote(W.Loops))
+      R.Notes.push_back(*N);
   return R;
 }

@@ -436,6 +436,11 @@ private:
   std::set<std::string> ParamSet;
   std::vector<Array> Arrays;
   std::map<const VarDecl *, size_t> ArrayIndex;
+  /// Arrays accessed both delinearized (A[(i + 2) * M + k]) and through one
+  /// plain subscript (A[M + i]): reconcileDims splits the plain ones.
+  std::set<std::string> MixedDims;
+  SourceLocation MixedDimsLoc;
+  bool reconcileDims(Loop &Root);
   /// The dividends of '/' in loop bounds, as written (see negativeDividend).
   std::vector<AffineExpr> Dividends;
   /// What each statement computes, for code generation (Semantics.h).
@@ -678,7 +683,7 @@ bool NestBuilder::build(const Stmt *Outermost, LoopNest &Out) {
                   "range-based for loop is not supported yet");
     return fail(Outermost->getBeginLoc(), "not a for loop");
   }
-  if (!lowerFor(FS, Out.Root))
+  if (!lowerFor(FS, Out.Root) || !reconcileDims(Out.Root))
     return false;
   for (const auto &[Name, V] : Pinned)
     if (!ParamSet.count(Name) && AnnotationProblem.empty())
@@ -705,33 +710,33 @@ bool isOpenMPLoopCounted(const OMPExecutableDirective *D) {
   return D->hasAssociatedStmt() && isa<OMPLoopBasedDirective>(D);
 }
 
-/// The first statement in \p S that leaves or skips part of a loop body.
-const Stmt *findEarlyExit(const Stmt *S) {
-  if (!S || isa<LambdaExpr>(S))
-    return nullptr;
-  if (isa<BreakStmt>(S) || isa<ReturnStmt>(S) || isa<GotoStmt>(S) ||
-      isa<IndirectGotoStmt>(S) || isa<ContinueStmt>(S) ||
-      isa<CoreturnStmt>(S))
-    return S;
-  if (isa<SwitchStmt>(S))
-    return nullptr; // its breaks leave the switch, not the loop
-  for (const Stmt *Child : S->children())
-    if (const Stmt *Found = findEarlyExit(Child))
-      return Found;
-  return nullptr;
-}
+/// What can end a loop body early: the first statement that leaves or
+/// skips part of it (break, return, goto, continue, co_return; not the
+/// breaks of a switch, which leave the switch), and the first co_await or
+/// co_yield (the coroutine may be suspended there and never resumed). One
+/// walk finds both.
+struct EarlyEnds {
+  const Stmt *Exit = nullptr;
+  const Stmt *Suspension = nullptr;
+};
 
-/// The first co_await or co_yield in \p S: the coroutine may be suspended
-/// there and never resumed, so the loop need not run to its bound.
-const Stmt *findSuspension(const Stmt *S) {
-  if (!S || isa<LambdaExpr>(S))
-    return nullptr;
-  if (isa<CoroutineSuspendExpr>(S))
-    return S;
+void findEarlyEnds(const Stmt *S, bool InSwitch, EarlyEnds &R) {
+  if (!S || isa<LambdaExpr>(S) || (R.Exit && R.Suspension))
+    return;
+  if (isa<CoroutineSuspendExpr>(S)) {
+    if (!R.Suspension)
+      R.Suspension = S;
+  } else if (!InSwitch &&
+             (isa<BreakStmt>(S) || isa<ReturnStmt>(S) || isa<GotoStmt>(S) ||
+              isa<IndirectGotoStmt>(S) || isa<ContinueStmt>(S) ||
+              isa<CoreturnStmt>(S))) {
+    if (!R.Exit)
+      R.Exit = S;
+    return;
+  }
+  InSwitch |= isa<SwitchStmt>(S);
   for (const Stmt *Child : S->children())
-    if (const Stmt *Found = findSuspension(Child))
-      return Found;
-  return nullptr;
+    findEarlyEnds(Child, InSwitch, R);
 }
 
 const char *exitKind(const Stmt *S) {
@@ -749,11 +754,14 @@ const char *exitKind(const Stmt *S) {
 bool NestBuilder::lowerFor(const ForStmt *FS, Loop &Out) {
   Out.Loc = loc(FS->getBeginLoc());
   // The outermost loop's scan covers the inner loops' bodies too.
-  if (const Stmt *Exit = IVs.empty() ? findEarlyExit(FS->getBody()) : nullptr)
+  EarlyEnds Ends;
+  if (IVs.empty())
+    findEarlyEnds(FS->getBody(), /*InSwitch=*/false, Ends);
+  if (const Stmt *Exit = Ends.Exit)
     return fail(Exit->getBeginLoc(),
                 Twine("early exit ('") + exitKind(Exit) +
                     "') out of the loop");
-  if (const Stmt *Susp = IVs.empty() ? findSuspension(FS->getBody()) : nullptr)
+  if (const Stmt *Susp = Ends.Suspension)
     return fail(Susp->getBeginLoc(),
                 Twine("coroutine suspension ('") +
                     (isa<CoyieldExpr>(Susp) ? "co_yield" : "co_await") +
@@ -1492,6 +1500,78 @@ delinearize(const IndexForm &F, std::vector<std::optional<AffineExpr>> &Ext) {
   return Subs;
 }
 
+/// "B[k][j]": an access as the analysis sees it.
+std::string subscriptedText(const Access &Acc) {
+  std::string T = Acc.ArrayName;
+  for (const auto &Sub : Acc.Subscripts)
+    T += "[" + (Sub ? Sub->str() : std::string("?")) + "]";
+  return T;
+}
+
+/// \p S, one plain subscript of an array delinearized with extents \p Ext
+/// (row-major, the first unknown), as one subscript per dimension: the
+/// multiple of the last extent (a lone size M) is the row, the rest the
+/// column (A[M + i] of A[(i + 2) * M + k] is A[1][i]). The same address
+/// either way; the column is taken to stay in its row, as for every
+/// delinearized subscript.
+std::optional<std::vector<std::optional<AffineExpr>>>
+splitAlongRows(const AffineExpr &S,
+               const std::vector<std::optional<AffineExpr>> &Ext) {
+  if (Ext.size() < 2 || !Ext.back() || Ext.back()->constant() != 0 ||
+      Ext.back()->terms().size() != 1 ||
+      Ext.back()->terms().begin()->second != 1)
+    return std::nullopt;
+  const std::string &Row = Ext.back()->terms().begin()->first;
+  int64_t C = S.coeff(Row);
+  std::optional<AffineExpr> Col = S.sub(AffineExpr::var(Row, C));
+  if (!Col)
+    return std::nullopt;
+  std::vector<std::optional<AffineExpr>> Out(Ext.size() - 2, AffineExpr(0));
+  Out.push_back(AffineExpr(C));
+  Out.push_back(*Col);
+  return Out;
+}
+
+bool NestBuilder::reconcileDims(Loop &Root) {
+  if (MixedDims.empty())
+    return true;
+  std::map<std::string, const Array *> ByName;
+  for (const Array &A : Arrays)
+    ByName[A.Name] = &A;
+  bool Ok = true;
+  std::function<void(Loop &)> Walk = [&](Loop &L) {
+    for (Node &N : L.Body) {
+      if (N.isLoop()) {
+        Walk(N.L.front());
+        continue;
+      }
+      for (Access &Acc : N.S.Accesses) {
+        if (!MixedDims.count(Acc.ArrayName))
+          continue;
+        const std::vector<std::optional<AffineExpr>> &Ext =
+            ByName[Acc.ArrayName]->Extents;
+        if (Acc.Subscripts.size() == Ext.size())
+          continue;
+        std::optional<std::vector<std::optional<AffineExpr>>> Split;
+        if (Acc.Subscripts.size() == 1 && Acc.Subscripts[0])
+          Split = splitAlongRows(*Acc.Subscripts[0], Ext);
+        if (!Split) {
+          Ok = false;
+          continue;
+        }
+        Acc.Subscripts = std::move(*Split);
+        Acc.Text = subscriptedText(Acc);
+      }
+    }
+  };
+  Walk(Root);
+  if (!Ok)
+    return fail(MixedDimsLoc, "'" + *MixedDims.begin() +
+                                  "' is accessed with different numbers of "
+                                  "dimensions");
+  return true;
+}
+
 bool NestBuilder::visitAccess(const Expr *E, IRStmt &St, bool Read, bool Write) {
   std::vector<const Expr *> Idx;
   const Expr *Base = peelSubscripts(E, Idx);
@@ -1532,17 +1612,21 @@ bool NestBuilder::visitAccess(const Expr *E, IRStmt &St, bool Read, bool Write) 
   A.Extents = Ext;
   // The delinearized form ("B[k][j]" for B[k * M + j]): what the analysis
   // sees, and cheaper than re-lexing the source.
-  Acc.Text = A.Name;
-  for (const auto &Sub : Acc.Subscripts)
-    Acc.Text += "[" + (Sub ? Sub->str() : std::string("?")) + "]";
+  Acc.Text = subscriptedText(Acc);
 
   auto It = ArrayIndex.find(VD);
   if (It == ArrayIndex.end()) {
     ArrayIndex[VD] = Arrays.size();
     Arrays.push_back(A);
   } else if (Arrays[It->second].Extents.size() != Acc.Subscripts.size()) {
-    return fail(E->getBeginLoc(), "'" + A.Name + "' is accessed with " +
-                                      "different numbers of dimensions");
+    if (!Linearized)
+      return fail(E->getBeginLoc(), "'" + A.Name + "' is accessed with " +
+                                        "different numbers of dimensions");
+    if (MixedDims.empty())
+      MixedDimsLoc = E->getBeginLoc();
+    MixedDims.insert(A.Name);
+    if (Acc.Subscripts.size() > Arrays[It->second].Extents.size())
+      Arrays[It->second].Extents = A.Extents;
   }
   Values.noteAccess(E, St.Accesses.size(), VD, A.Name);
   St.Accesses.push_back(std::move(Acc));

@@ -67,3 +67,17 @@ void types(_Float16 *h, __bf16 *b, int8_t *q, int n) {
     q[i] = q[i] + 1;
   }
 }
+
+// A linearized pointer also read through one plain subscript: A[M + i] is
+// split along A's rows, A[1][i], the same address (was: refused, "accessed
+// with different numbers of dimensions"; found by scripts/differential.py).
+// CHECK-LABEL: nest @linearized_mixed
+// CHECK: array A : f32[?][M] pointer
+// CHECK: readwrite A[i + 2][k]
+// CHECK: read A[1][i]
+// CHECK: read A[0][i]
+void linearized_mixed(float *A, int M, int N) {
+  for (int i = 0; i < N; ++i)
+    for (int k = 0; k < M; ++k)
+      A[(i + 2) * M + k] += A[1 * M + i] * A[i];
+}
