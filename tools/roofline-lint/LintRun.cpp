@@ -50,8 +50,9 @@ cl::OptionCategory CICategory("roofline-lint CI options");
 
 cl::opt<unsigned>
     Jobs("j",
-         cl::desc("Analyze N translation units in parallel (default 0: one "
-                  "per hardware thread); the output is the same for any N"),
+         cl::desc("Analyze N translation units in parallel, or one file's "
+                  "nests (default 0: one per hardware thread); the output "
+                  "is the same for any N"),
          cl::value_desc("N"), cl::init(0), cl::Prefix, cl::cat(CICategory));
 cl::opt<std::string> HeaderFilterOpt(
     "header-filter",
