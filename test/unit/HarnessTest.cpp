@@ -17,8 +17,9 @@
 
 namespace {
 
-// C[M][N] = sum_k A[M][K] * B[K][N]; sizes M, N, K.
-void refGemm(void *const *Args, const int64_t *S) {
+// C[M][N] = sum_k Term(A[M][K], B[K][N]); sizes M, N, K.
+template <double (*Term)(double, double)>
+void gemmOf(void *const *Args, const int64_t *S) {
   const double *A = static_cast<const double *>(Args[0]),
                *B = static_cast<const double *>(Args[1]);
   double *C = static_cast<double *>(Args[2]);
@@ -26,22 +27,19 @@ void refGemm(void *const *Args, const int64_t *S) {
     for (int64_t J = 0; J < S[1]; ++J) {
       double Acc = 0;
       for (int64_t K = 0; K < S[2]; ++K)
-        Acc += A[I * S[2] + K] * B[K * S[1] + J];
+        Acc += Term(A[I * S[2] + K], B[K * S[1] + J]);
       C[I * S[1] + J] = Acc;
     }
 }
 
+double product(double A, double B) { return A * B; }
+double magnitude(double A, double B) { return std::fabs(A) * std::fabs(B); }
+
+void refGemm(void *const *Args, const int64_t *S) {
+  gemmOf<product>(Args, S);
+}
 void magGemm(void *const *Args, const int64_t *S) {
-  const double *A = static_cast<const double *>(Args[0]),
-               *B = static_cast<const double *>(Args[1]);
-  double *C = static_cast<double *>(Args[2]);
-  for (int64_t I = 0; I < S[0]; ++I)
-    for (int64_t J = 0; J < S[1]; ++J) {
-      double Acc = 0;
-      for (int64_t K = 0; K < S[2]; ++K)
-        Acc += std::fabs(A[I * S[2] + K]) * std::fabs(B[K * S[1] + J]);
-      C[I * S[1] + J] = Acc;
-    }
+  gemmOf<magnitude>(Args, S);
 }
 
 enum class Bug { None, DroppedTerm, ScaleOff, Truncate, TensorScaleForRows };
