@@ -179,13 +179,6 @@ bool isIdentifier(StringRef S) {
 
 /// A control character in a value (NUL, CR, ...): refused, because the
 /// value could not be written back by --dump-config and parsed again.
-std::optional<char> controlChar(StringRef S) {
-  for (char C : S)
-    if ((static_cast<unsigned char>(C) < 0x20 && C != '\t') || C == 0x7f)
-      return C;
-  return std::nullopt;
-}
-
 StringRef fail(void *Ctxt, const Twine &Msg) {
   ParseContext &C = ctx(Ctxt);
   C.Message = Msg.str();
@@ -206,7 +199,7 @@ template <> struct ScalarTraits<MachineValue> {
     OS << M.V;
   }
   static StringRef input(StringRef S, void *Ctxt, MachineValue &M) {
-    if (std::optional<char> C = controlChar(S))
+    if (std::optional<char> C = firstControlChar(S))
       return fail(Ctxt, "control character 0x" +
                             utohexstr(static_cast<unsigned char>(*C)) +
                             " in a value");
@@ -252,7 +245,7 @@ template <> struct ScalarTraits<ChecksValue> {
     OS << C.V;
   }
   static StringRef input(StringRef S, void *Ctxt, ChecksValue &C) {
-    if (std::optional<char> C = controlChar(S))
+    if (std::optional<char> C = firstControlChar(S))
       return fail(Ctxt, "control character 0x" +
                             utohexstr(static_cast<unsigned char>(*C)) +
                             " in a value");
@@ -271,7 +264,7 @@ template <> struct ScalarTraits<RegexValue> {
     OS << R.V;
   }
   static StringRef input(StringRef S, void *Ctxt, RegexValue &R) {
-    if (std::optional<char> C = controlChar(S))
+    if (std::optional<char> C = firstControlChar(S))
       return fail(Ctxt, "control character 0x" +
                             utohexstr(static_cast<unsigned char>(*C)) +
                             " in a value");

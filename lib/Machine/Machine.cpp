@@ -89,12 +89,10 @@ private:
   /// Refuses control characters other than \p Allowed: a '\r' escape
   /// would be written back raw and read again as a space.
   Error checkText(StringRef S, unsigned Line, StringRef Allowed) const {
-    for (char C : S)
-      if (((static_cast<unsigned char>(C) < 0x20) || C == 0x7f) &&
-          !Allowed.contains(C))
-        return error(Line, "control character 0x" +
-                               utohexstr(static_cast<unsigned char>(C)) +
-                               " in a value");
+    if (std::optional<char> C = firstControlChar(S, Allowed))
+      return error(Line, "control character 0x" +
+                             utohexstr(static_cast<unsigned char>(*C)) +
+                             " in a value");
     return Error::success();
   }
 
@@ -583,3 +581,11 @@ Expected<Machine> loadMachine(StringRef NameOrPath) {
 }
 
 } // namespace roofline
+
+std::optional<char> roofline::firstControlChar(StringRef S, StringRef Allowed) {
+  for (char C : S)
+    if ((static_cast<unsigned char>(C) < 0x20 || C == 0x7f) &&
+        !Allowed.contains(C))
+      return C;
+  return std::nullopt;
+}

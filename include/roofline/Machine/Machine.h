@@ -82,6 +82,10 @@ llvm::Expected<Machine> parseMachine(llvm::StringRef Yaml,
                                      llvm::StringRef Path);
 /// The YAML text of a builtin machine file, or nullopt.
 std::optional<llvm::StringRef> builtinMachineText(llvm::StringRef Name);
+/// The first control character of \p S (below 0x20, or DEL) not in
+/// \p Allowed: the machine and config files refuse them in values.
+std::optional<char> firstControlChar(llvm::StringRef S,
+                                     llvm::StringRef Allowed = "\t");
 
 } // namespace roofline
 
