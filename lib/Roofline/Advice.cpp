@@ -232,6 +232,10 @@ std::vector<std::string> intermediates(const Group &G,
   return Out;
 }
 
+std::optional<Prediction>
+predictCounted(llvm::ArrayRef<std::pair<const LoopNest *, const NestCounts *>> Ns,
+               const Machine &M, TrafficModel Model, const ModelOptions &MOpts);
+
 //===----------------------------------------------------------------------===//
 // The advisor
 //===----------------------------------------------------------------------===//
@@ -254,6 +258,17 @@ private:
 
   std::optional<Prediction> predict(const std::vector<LoopNest> &Ns) const {
     return predictNests(Ns, M, Model, MOpts);
+  }
+  /// The nest in precision \p To. The models counted from the IR alone
+  /// take the quantized counts from the nest's own (no second analysis);
+  /// the cache and tiled models look at the quantized nest.
+  std::optional<Prediction> predictQuantized(const LoopNest &N,
+                                             const NestCounts &C,
+                                             Precision To) const {
+    if (Model != TrafficModel::NoReuse && Model != TrafficModel::Compulsory)
+      return predict({quantizeNest(N, To)});
+    NestCounts Q = quantizeCounts(C, To);
+    return predictCounted({{&N, &Q}}, M, Model, MOpts);
   }
   void strided(const AdvisedNest &A, NestAdvice &Out) const;
   void whatIfs(size_t I, const std::vector<Group> &Groups,
@@ -453,7 +468,7 @@ void Advisor::whatIfs(size_t I, const std::vector<Group> &Groups,
   for (Precision To : {Precision::BF16, Precision::I8}) {
     if (!canQuantize(N, To))
       continue;
-    std::optional<Prediction> After = predict({quantizeNest(N, To)});
+    std::optional<Prediction> After = predictQuantized(N, C, To);
     if (!After)
       continue;
     WhatIf W;
@@ -632,9 +647,12 @@ std::vector<NestAdvice> Advisor::run(const std::vector<SourceLoc> &Skipped) {
 
 } // namespace
 
+namespace {
+
+/// predictNests for nests whose counts are known.
 std::optional<Prediction>
-roofline::predictNests(const std::vector<LoopNest> &Ns, const Machine &M,
-                       TrafficModel Model, const ModelOptions &MOpts) {
+predictCounted(llvm::ArrayRef<std::pair<const LoopNest *, const NestCounts *>> Ns,
+               const Machine &M, TrafficModel Model, const ModelOptions &MOpts) {
   if (Ns.empty())
     return std::nullopt;
   double Flops = 0, Bytes = 0, Foot = 0, BestFlops = -1;
@@ -642,14 +660,9 @@ roofline::predictNests(const std::vector<LoopNest> &Ns, const Machine &M,
   std::optional<std::vector<double>> Levels;
   bool HaveLevels = Model == TrafficModel::Cache;
   std::string ModelName;
-  for (const LoopNest &N : Ns) {
-    llvm::Expected<NestCounts> C = analyzeNest(N);
-    if (!C) {
-      llvm::consumeError(C.takeError());
-      return std::nullopt;
-    }
+  for (const auto &[N, C] : Ns) {
     NestVerdict J =
-        judgeNest(N, *C, M, Model, MOpts, JudgeDetail::VerdictOnly);
+        judgeNest(*N, *C, M, Model, MOpts, JudgeDetail::VerdictOnly);
     if (!J.V)
       return std::nullopt;
     Flops += J.V->Flops;
@@ -684,6 +697,27 @@ roofline::predictNests(const std::vector<LoopNest> &Ns, const Machine &M,
     P.LevelTime = levelTime(*Levels, M, V.TimeCompute);
   }
   return P;
+}
+
+} // namespace
+
+std::optional<Prediction>
+roofline::predictNests(const std::vector<LoopNest> &Ns, const Machine &M,
+                       TrafficModel Model, const ModelOptions &MOpts) {
+  std::vector<NestCounts> Counts;
+  Counts.reserve(Ns.size());
+  for (const LoopNest &N : Ns) {
+    llvm::Expected<NestCounts> C = analyzeNest(N);
+    if (!C) {
+      llvm::consumeError(C.takeError());
+      return std::nullopt;
+    }
+    Counts.push_back(std::move(*C));
+  }
+  std::vector<std::pair<const LoopNest *, const NestCounts *>> Pairs;
+  for (size_t I = 0; I < Ns.size(); ++I)
+    Pairs.push_back({&Ns[I], &Counts[I]});
+  return predictCounted(Pairs, M, Model, MOpts);
 }
 
 std::vector<NestAdvice> roofline::adviseNests(

@@ -115,7 +115,8 @@ std::optional<std::string> crossoverParam(const LoopNest &N,
 Count modelBytes(const LoopNest &N, const NestCounts &C, const Machine &M,
                  TrafficModel Model, const ModelOptions &Opts,
                  JudgeDetail Detail, NestVerdict &R) {
-  if (Detail == JudgeDetail::Full || Model == TrafficModel::Cache) {
+  if ((Detail == JudgeDetail::Full && Opts.CacheAlways) ||
+      Model == TrafficModel::Cache) {
     llvm::Expected<CacheAnalysis> A = analyzeCache(N, C, cacheConfigFor(M));
     if (A)
       R.Cache = std::move(*A);

@@ -30,6 +30,65 @@ void quantizeBody(std::vector<Node> &Body, Precision To) {
   }
 }
 
+/// Sum of Factor * Count over \p Terms, each side (value, formula) present
+/// where \p Orig has it and every term with a non-zero factor has it.
+Count weightedSum(const Count &Orig,
+                  const std::vector<std::pair<const Count *, Int128>> &Terms) {
+  Count R;
+  R.WhyNot = Orig.WhyNot;
+  std::optional<Int128> V = Orig.Value ? std::optional<Int128>(0) : std::nullopt;
+  std::optional<Polynomial> F =
+      Orig.Formula ? std::optional<Polynomial>(Polynomial()) : std::nullopt;
+  for (const auto &[C, K] : Terms) {
+    if (K == 0)
+      continue;
+    Int128 Part;
+    if (V && (!C->Value || __builtin_mul_overflow(*C->Value, K, &Part) ||
+              __builtin_add_overflow(*V, Part, &*V)))
+      V.reset();
+    std::optional<Rational> KR = Rational::make(K, 1);
+    if (F && (!C->Formula || !KR)) {
+      F.reset();
+    } else if (F) {
+      if (llvm::Error E = F->addScaledInPlace(*C->Formula, *KR)) {
+        llvm::consumeError(std::move(E));
+        F.reset();
+      }
+    }
+  }
+  R.Value = V;
+  R.Formula = std::move(F);
+  return R;
+}
+
+/// \p ByType with the precisions quantization narrows merged into \p To.
+std::map<Precision, Count> narrowByType(const std::map<Precision, Count> &ByType,
+                                        Precision To) {
+  std::map<Precision, std::vector<const Count *>> Parts;
+  for (const auto &[P, C] : ByType)
+    Parts[narrows(P, To) ? To : P].push_back(&C);
+  std::map<Precision, Count> Out;
+  for (const auto &[P, Cs] : Parts) {
+    if (Cs.size() == 1) {
+      Out[P] = *Cs.front();
+      continue;
+    }
+    std::vector<std::pair<const Count *, Int128>> Terms;
+    Count Orig = *Cs.front();
+    for (const Count *C : Cs) {
+      Terms.push_back({C, 1});
+      if (!C->Value)
+        Orig.Value.reset();
+      if (!C->Formula)
+        Orig.Formula.reset();
+      if (Orig.WhyNot.empty())
+        Orig.WhyNot = C->WhyNot;
+    }
+    Out[P] = weightedSum(Orig, Terms);
+  }
+  return Out;
+}
+
 } // namespace
 
 bool roofline::canQuantize(const LoopNest &N, Precision To) {
@@ -45,5 +104,25 @@ LoopNest roofline::quantizeNest(const LoopNest &N, Precision To) {
     if (narrows(A.Elem, To))
       A.Elem = To;
   quantizeBody(Q.Root.Body, To);
+  return Q;
+}
+
+NestCounts roofline::quantizeCounts(const NestCounts &C, Precision To) {
+  NestCounts Q = C;
+  std::vector<std::pair<const Count *, Int128>> NoReuse, Compulsory;
+  for (ArrayTraffic &A : Q.Arrays) {
+    if (narrows(A.Elem, To)) {
+      A.Elem = To;
+      A.ElemBytes = precisionBytes(To);
+    }
+    NoReuse.push_back({&A.Loads, A.ElemBytes});
+    NoReuse.push_back({&A.Stores, A.ElemBytes});
+    Compulsory.push_back({&A.ElementsRead, A.ElemBytes});
+    Compulsory.push_back({&A.ElementsWritten, A.ElemBytes});
+  }
+  Q.BytesNoReuse = weightedSum(C.BytesNoReuse, NoReuse);
+  Q.BytesCompulsory = weightedSum(C.BytesCompulsory, Compulsory);
+  Q.MacsByType = narrowByType(C.MacsByType, To);
+  Q.FlopsByType = narrowByType(C.FlopsByType, To);
   return Q;
 }

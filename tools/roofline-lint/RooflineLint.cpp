@@ -188,6 +188,8 @@ tooling::ArgumentsAdjuster cudaAdjuster() {
 ModelOptions modelOptions() {
   ModelOptions O;
   O.Tile = TileOpt;
+  // Only JSON reports the cache model beside the verdict's own model.
+  O.CacheAlways = Format == OutputFormat::Json;
   return O;
 }
 

@@ -33,6 +33,10 @@ TrafficModel defaultTrafficModel(const Machine &M);
 /// Parameters of the traffic models.
 struct ModelOptions {
   unsigned Tile = 32; ///< T of tiled(T)
+  /// Run the cache model in a full verdict even when another model judges
+  /// (JSON's bytes.cache reads it). Text output does not show it, and it is
+  /// the costliest part of judging a nest, so the lint driver turns it off.
+  bool CacheAlways = true;
 };
 
 struct NestVerdict {
@@ -50,8 +54,9 @@ struct NestVerdict {
   /// The bytes of the verdict's model (for `cache` and `tiled`, which
   /// NestCounts does not hold).
   Count Bytes;
-  /// The cache model on the machine's caches (always run: JSON bytes.cache
-  /// and the strided-access check read it); CacheWhyNot when it failed.
+  /// The cache model on the machine's caches (run when it is the verdict's
+  /// model, and in a full verdict unless ModelOptions::CacheAlways is off:
+  /// JSON bytes.cache reads it); CacheWhyNot when it failed.
   std::optional<CacheAnalysis> Cache;
   std::string CacheWhyNot;
   /// The tiled(T) model, when it is the verdict's model.

@@ -10,6 +10,7 @@
 #ifndef ROOFLINE_TRANSFORM_QUANTIZE_H
 #define ROOFLINE_TRANSFORM_QUANTIZE_H
 
+#include "roofline/Analysis/Counts.h"
 #include "roofline/IR/LoopNest.h"
 
 namespace roofline {
@@ -20,6 +21,13 @@ bool canQuantize(const LoopNest &N, Precision To);
 
 /// \p N with its floating arrays and arithmetic wider than \p To in \p To.
 LoopNest quantizeNest(const LoopNest &N, Precision To);
+
+/// The counts of quantizeNest(N, To) from the counts \p C of N, without
+/// analyzing the quantized nest again: quantizing changes element sizes and
+/// the precision of operations, never which elements are touched or how
+/// often. Bytes and the by-precision maps are re-derived; everything else is
+/// \p C's. A byte count \p C could not derive stays underived.
+NestCounts quantizeCounts(const NestCounts &C, Precision To);
 
 } // namespace roofline
 
