@@ -4,10 +4,10 @@
 Generates one C++ file with 200 functions (gemm and stencil nests, half with
 constexpr sizes, half symbolic), times both commands on it several times and
 prints medians, spread and the ratio. The issue's bar is ratio <= 1.3.
-Usage: scripts/bench-speed.py [--tool build/bin/roofline-lint] [--runs 7]
+Usage: scripts/bench-speed.py [--tool build/bin/roofline-lint] [--runs 41]
        [--out docs/results/speed.txt]
 """
-import argparse, os, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, os, random, shutil, statistics, subprocess, sys, tempfile, time
 
 GEMM = """
 void gemm_{n}(const float *A, const float *B, float *C, int N, int M, int K) {{
@@ -37,14 +37,25 @@ def generate(path, count=200):
         for n in range(count):
             f.write((GEMM if n % 2 == 0 else STENCIL).format(n=n, size=64 + n))
 
-def timed(cmd, runs):
-    samples = []
+def run_once(cmd):
+    t = time.perf_counter()
+    r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if r.returncode != 0:
+        sys.exit(f"command failed ({r.returncode}): {' '.join(cmd)}\n{r.stderr.decode()}")
+    return time.perf_counter() - t
+
+def timed(cmds, runs, seed=1):
+    """Rounds of every command once, in a shuffled order: on a shared VM
+    the speed drifts, and the run right after another one was measured
+    slower, whatever it was (position bias), so neither time nor place in
+    the round may favour a command."""
+    samples = {k: [] for k in cmds}
+    rng = random.Random(seed)
     for _ in range(runs):
-        t = time.perf_counter()
-        r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        samples.append(time.perf_counter() - t)
-        if r.returncode != 0:
-            sys.exit(f"command failed ({r.returncode}): {' '.join(cmd)}\n{r.stderr.decode()}")
+        order = list(cmds)
+        rng.shuffle(order)
+        for k in order:
+            samples[k].append(run_once(cmds[k]))
     return samples
 
 def instructions(cmd):
@@ -63,12 +74,16 @@ def main():
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap.add_argument("--tool", default=os.path.join(root, "build/bin/roofline-lint"))
     ap.add_argument("--clang", default="clang-19")
-    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--runs", type=int, default=41)
+    ap.add_argument("--compare", metavar="TOOL",
+                    help="also time another roofline-lint build (say, the "
+                         "previous commit's) in the same rounds")
     ap.add_argument("--no-callgrind", action="store_true",
                     help="skip the instruction counts (valgrind)")
     ap.add_argument("--out", default=None)
     a = ap.parse_args()
-    lines = [f"file: 200 functions (100 gemm, 100 stencil), {a.runs} runs each; "
+    lines = [f"file: 200 functions (100 gemm, 100 stencil), {a.runs} rounds of every command "
+             f"in shuffled order; ratio: median over rounds of the time over clang's in that round; "
              f"load average at start {os.getloadavg()[0]:.1f}"]
     with tempfile.TemporaryDirectory() as d:
         src = os.path.join(d, "bench.cpp")
@@ -76,18 +91,27 @@ def main():
         cmds = {
             "clang-19 -fsyntax-only": [a.clang, "-fsyntax-only", src],
             "roofline-lint (text)": [a.tool, "-o", os.devnull, "--quiet", src],
+            "roofline-lint -j 1 (text)": [a.tool, "-j", "1", "-o", os.devnull,
+                                          "--quiet", src],
             "roofline-lint --format=json": [a.tool, "--format=json", "-o", os.devnull,
                                             "--quiet", src],
         }
-        times = {k: timed(c, a.runs) for k, c in cmds.items()}
+        if a.compare:
+            cmds["compared build (text)"] = [a.compare, "-o", os.devnull,
+                                             "--quiet", src]
+        for c in cmds.values():  # warm the page cache
+            run_once(c)
+        times = timed(cmds, a.runs)
         counts = {} if a.no_callgrind or not shutil.which("valgrind") else \
             {k: instructions(c) for k, c in cmds.items()}
     base = "clang-19 -fsyntax-only"
-    mb = statistics.median(times[base])
     for k, t in times.items():
-        m = statistics.median(t)
-        line = (f"{k:28s} median {m*1000:7.1f} ms (min {min(t)*1000:.1f}, max {max(t)*1000:.1f})"
-                f"  ratio {m/mb:.2f}")
+        # The ratio within each round, then its median: robust to drift.
+        r = [x / y for x, y in zip(t, times[base])]
+        q = statistics.quantiles(r, n=4) if len(r) > 1 else [r[0], r[0], r[0]]
+        line = (f"{k:28s} median {statistics.median(t)*1000:7.1f} ms (min {min(t)*1000:.1f}, "
+                f"max {max(t)*1000:.1f})  ratio {statistics.median(r):.2f} "
+                f"(quartiles {q[0]:.2f}-{q[2]:.2f})")
         if counts.get(k):
             line += f"  instructions {counts[k]/1e6:.0f}M ratio {counts[k]/counts[base]:.2f}"
         lines.append(line)

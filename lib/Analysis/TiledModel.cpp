@@ -41,7 +41,7 @@ struct TileGroup {
 } // namespace
 
 TiledTraffic roofline::tiledTraffic(const LoopNest &N, const NestCounts &C,
-                                    unsigned Tile) {
+                                    unsigned Tile, bool WithFormula) {
   TiledTraffic R;
   R.Tile = Tile;
   std::vector<const Loop *> Band = permutableBand(N);
@@ -71,7 +71,8 @@ TiledTraffic roofline::tiledTraffic(const LoopNest &N, const NestCounts &C,
     } else {
       Numeric = false;
     }
-    if (L.Step == 1 && L.First.isAffine() && L.Last.isAffine()) {
+    if (WithFormula && L.Step == 1 && L.First.isAffine() &&
+        L.Last.isAffine()) {
       bool UsesIV = false;
       for (const Loop *O : Pre)
         UsesIV |= L.First.uses(O->IV) || L.Last.uses(O->IV);
@@ -105,7 +106,9 @@ TiledTraffic roofline::tiledTraffic(const LoopNest &N, const NestCounts &C,
       G.Writes = A.IsWrite;
       // Elements per tile, per dimension.
       double Count = 1;
-      std::optional<Polynomial> Sym = Polynomial(Rational(1));
+      std::optional<Polynomial> Sym;
+      if (WithFormula)
+        Sym = Polynomial(Rational(1));
       for (const auto &Sub : A.Subscripts) {
         if (!Sub) {
           R.WhyNot = "subscript of '" + A.Text + "' is not affine";
@@ -115,7 +118,9 @@ TiledTraffic roofline::tiledTraffic(const LoopNest &N, const NestCounts &C,
         double Const = static_cast<double>(Sub->constant());
         double Span = 1;
         unsigned Using = 0;
-        std::optional<Polynomial> SymSpan = Polynomial(Rational(1));
+        std::optional<Polynomial> SymSpan;
+        if (WithFormula)
+          SymSpan = Polynomial(Rational(1));
         std::optional<Polynomial> SymExt;
         for (const auto &[Name, K] : Sub->terms()) {
           auto It = std::find_if(S.Loops.begin(), S.Loops.end(),
@@ -174,8 +179,9 @@ TiledTraffic roofline::tiledTraffic(const LoopNest &N, const NestCounts &C,
           continue;
         Count *= std::ceil(Trips[L].Trip / Tile);
         std::optional<Polynomial> Tiles =
-            Trips[L].SymTrip && InvT ? opt(Trips[L].SymTrip->scale(*InvT))
-                                     : std::nullopt;
+            Sym && Trips[L].SymTrip && InvT
+                ? opt(Trips[L].SymTrip->scale(*InvT))
+                : std::nullopt;
         Sym = Sym && Tiles ? opt(Sym->mul(*Tiles)) : std::nullopt;
       }
       G.Count = Count;
@@ -206,7 +212,9 @@ TiledTraffic roofline::tiledTraffic(const LoopNest &N, const NestCounts &C,
     R.WhyNot = "a trip count is unknown";
   }
   double Bytes = 0;
-  std::optional<Polynomial> Sym = Polynomial(Rational(0));
+  std::optional<Polynomial> Sym;
+  if (WithFormula)
+    Sym = Polynomial(Rational(0));
   for (const TileGroup &G : Groups) {
     const Array *Arr = N.findArray(G.Array);
     unsigned E = Arr ? precisionBytes(Arr->Elem) : 0;

@@ -33,6 +33,7 @@ using roofline::AffineExpr;
 using roofline::Array;
 using roofline::Bound;
 using roofline::BoundTerm;
+using roofline::declName;
 using roofline::FrontendResult;
 using roofline::Loop;
 using roofline::LoopNest;
@@ -128,13 +129,6 @@ std::optional<std::string> mathFunctionName(StringRef Name) {
 bool isFmaName(StringRef Name) {
   return Name == "fma" || Name == "fmaf" || Name == "fmal" ||
          Name == "__builtin_fma" || Name == "__builtin_fmaf";
-}
-
-std::string joinKey(const std::vector<std::string> &Names) {
-  std::string S;
-  for (const std::string &N : Names)
-    S += (S.empty() ? "" : "*") + N;
-  return S;
 }
 
 /// An index expression: sum over stride monomials (products of parameter
@@ -264,7 +258,7 @@ private:
       for (unsigned J = I + 1; BI && J < CE->getNumArgs(); ++J)
         if (CE->getArg(J)->getType()->isPointerType() &&
             pointerBase(CE->getArg(J)) == BI) {
-          Shared[FD].push_back({I, J, BI->getNameAsString(), CE->getBeginLoc()});
+          Shared[FD].push_back({I, J, declName(BI), CE->getBeginLoc()});
           return; // one finding per call is enough
         }
     }
@@ -484,8 +478,8 @@ std::vector<std::string> NestBuilder::aliasIssues() const {
     const VarDecl *Base =
         VD->getType()->isPointerType() ? pointerBase(VD->getInit()) : nullptr;
     if (Base && Base != VD && ArrayIndex.count(Base))
-      Out.push_back("'" + VD->getNameAsString() + "' points into '" +
-                    Base->getNameAsString() + "' (initialized from '" +
+      Out.push_back("'" + declName(VD) + "' points into '" +
+                    declName(Base) + "' (initialized from '" +
                     text(VD->getInit()) + "')" + Consequence);
   }
   for (const SharedArgument &S : Calls.sharedArguments(FD)) {
@@ -493,8 +487,8 @@ std::vector<std::string> NestBuilder::aliasIssues() const {
     if (A == ParamArrays.end() || B == ParamArrays.end())
       continue;
     SourceLoc L = loc(S.Call);
-    Out.push_back("'" + A->second->getNameAsString() + "' and '" +
-                  B->second->getNameAsString() +
+    Out.push_back("'" + declName(A->second) + "' and '" +
+                  declName(B->second) +
                   "' are the same array at the call on line " +
                   std::to_string(L.Line) + ", which passes '" + S.Base +
                   "' for both" + Consequence);
@@ -811,9 +805,9 @@ bool NestBuilder::lowerInit(const Stmt *Init, std::string &IV,
   }
   if (!IVDecl->getType()->isIntegerType())
     return fail(Init->getBeginLoc(), "loop variable '" +
-                                         IVDecl->getNameAsString() +
+                                         declName(IVDecl) +
                                          "' is not an integer");
-  IV = IVDecl->getNameAsString();
+  IV = declName(IVDecl);
   return lowerBound(InitVal, First);
 }
 
@@ -1095,7 +1089,7 @@ std::optional<std::string> NestBuilder::nameOfSize(const Expr *E,
       HasValue = true;
     }
     Origin = "template";
-    return SNT->getParameter()->getNameAsString();
+    return declName(SNT->getParameter());
   }
   if (const auto *IL = dyn_cast<IntegerLiteral>(E)) {
     SourceLocation L = IL->getLocation();
@@ -1124,7 +1118,7 @@ std::optional<std::string> NestBuilder::nameOfSize(const Expr *E,
     if (MD && Obj && MCE->getNumArgs() == 0 &&
         (MD->getName() == "size" || MD->getName() == "length")) {
       Origin = "container";
-      return Obj->getDecl()->getNameAsString() + "." + MD->getNameAsString() +
+      return declName(Obj->getDecl()) + "." + declName(MD) +
              "()";
     }
     return std::nullopt;
@@ -1135,7 +1129,7 @@ std::optional<std::string> NestBuilder::nameOfSize(const Expr *E,
   const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
   if (!VD || !VD->getType()->isIntegerType())
     return std::nullopt;
-  std::string Name = VD->getNameAsString();
+  std::string Name = declName(VD);
   if (const auto *PVD = dyn_cast<ParmVarDecl>(VD)) {
     if (FunctionModified.count(VD))
       return std::nullopt;
@@ -1168,7 +1162,7 @@ bool NestBuilder::lowerIndex(const Expr *E, IndexForm &Out) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
     for (const VarDecl *IV : IVs)
       if (DRE->getDecl() == IV) {
-        Out = IndexForm::of(AffineExpr::var(IV->getNameAsString()));
+        Out = IndexForm::of(AffineExpr::var(declName(IV)));
         return true;
       }
   }
@@ -1259,7 +1253,7 @@ bool NestBuilder::lowerIndex(const Expr *E, IndexForm &Out) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
     return fail(S->getBeginLoc(), Twine(InBound ? "loop bound" : "index") +
                                       " depends on '" +
-                                      DRE->getDecl()->getNameAsString() +
+                                      declName(DRE->getDecl()) +
                                       "', a variable computed at run time");
   return fail(S->getBeginLoc(), Twine("non-affine ") +
                                     (InBound ? "loop bound" : "index") +
@@ -1439,7 +1433,7 @@ void shapeOf(QualType T, std::vector<std::optional<AffineExpr>> &Ext,
 bool NestBuilder::lowerArray(const VarDecl *VD, const Expr *Use,
                              size_t NumSubscripts, Array &Out,
                              bool &Linearized) {
-  Out.Name = VD->getNameAsString();
+  Out.Name = declName(VD);
   Out.Loc = loc(VD->getLocation());
   QualType T = VD->getType();
   if (const auto *PVD = dyn_cast<ParmVarDecl>(VD))
@@ -1760,7 +1754,7 @@ bool NestBuilder::countCall(const CallExpr *CE, IRStmt &St) {
     else
       ++St.IntOps;
   } else {
-    return fail(CE->getBeginLoc(), "call to '" + Callee->getNameAsString() +
+    return fail(CE->getBeginLoc(), "call to '" + declName(Callee) +
                                        "' with unknown side effects");
   }
   for (const Expr *Arg : CE->arguments())

@@ -109,7 +109,7 @@ std::string ValueLowering::scalarName(const VarDecl *VD, bool Written) {
   auto It = ScalarInfo.find(VD);
   if (It == ScalarInfo.end()) {
     ScalarVar V;
-    V.Name = VD->getNameAsString();
+    V.Name = declName(VD);
     V.CType = cTypeOf(VD->getType(), Ctx);
     bool Inside = Nest && Ctx.getSourceManager().isPointWithin(
                               VD->getLocation(), Nest->getBeginLoc(),
@@ -129,14 +129,14 @@ std::optional<ValueExpr> ValueLowering::ref(const DeclRefExpr *DRE) {
     if (const auto *EC = dyn_cast<EnumConstantDecl>(DRE->getDecl()))
       return ValueExpr::intLit(EC->getInitVal().getSExtValue());
     failed(DRE->getBeginLoc(), "reference to '" +
-                                   DRE->getDecl()->getNameAsString() +
+                                   declName(DRE->getDecl()) +
                                    "' is not a variable");
     return std::nullopt;
   }
   if (std::find(IVs.begin(), IVs.end(), VD) != IVs.end())
-    return ValueExpr::index(VD->getNameAsString());
+    return ValueExpr::index(declName(VD));
   if (!isScalarType(VD->getType())) {
-    failed(DRE->getBeginLoc(), "'" + VD->getNameAsString() +
+    failed(DRE->getBeginLoc(), "'" + declName(VD) +
                                    "' is used as a value but is not a "
                                    "scalar");
     return std::nullopt;
@@ -151,7 +151,7 @@ std::optional<ValueExpr> ValueLowering::ref(const DeclRefExpr *DRE) {
       Expr::EvalResult R;
       if (VD->getType()->isIntegerType() && Init->EvaluateAsInt(R, Ctx)) {
         // Integer constants may be sizes; finish() decides.
-        ValueExpr E = ValueExpr::index(VD->getNameAsString());
+        ValueExpr E = ValueExpr::index(declName(VD));
         E.Int = R.Val.getInt().getExtValue();
         E.CType = "const";
         return E;
@@ -171,7 +171,7 @@ std::optional<ValueExpr> ValueLowering::ref(const DeclRefExpr *DRE) {
   if (VD->getType()->isIntegerType() && !Inside) {
     // A size argument used in data ("x[i] / N"); finish() turns it into a
     // scalar input if it names no size.
-    ValueExpr E = ValueExpr::index(VD->getNameAsString());
+    ValueExpr E = ValueExpr::index(declName(VD));
     E.CType = "maybe-size:" + cTypeOf(VD->getType(), Ctx);
     return E;
   }
@@ -185,7 +185,7 @@ std::optional<ValueExpr> ValueLowering::expr(const Expr *E) {
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
     return ref(DRE);
   if (const auto *SNT = dyn_cast<SubstNonTypeTemplateParmExpr>(S)) {
-    ValueExpr R = ValueExpr::index(SNT->getParameter()->getNameAsString());
+    ValueExpr R = ValueExpr::index(declName(SNT->getParameter()));
     R.CType = "maybe-size:long";
     return R;
   }

@@ -25,6 +25,14 @@
 
 namespace roofline {
 
+/// \p D's name. A plain identifier is copied directly: getNameAsString
+/// builds a LangOptions and a printing policy on every call, and the front
+/// end asks for thousands of names.
+inline std::string declName(const clang::NamedDecl *D) {
+  return D->getDeclName().isIdentifier() ? D->getName().str()
+                                         : D->getNameAsString();
+}
+
 class ValueLowering {
 public:
   /// \p IVs: the enclosing loops' induction variables while lowering (the

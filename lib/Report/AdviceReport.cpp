@@ -8,11 +8,6 @@ using namespace roofline;
 
 namespace {
 
-std::string fmtG(double V, int Digits = 3) {
-  char Buf[64];
-  snprintf(Buf, sizeof(Buf), "%.*g", Digits, V);
-  return Buf;
-}
 
 std::string thousands(double V) {
   return withThousands(static_cast<Int128>(std::llround(V)));
@@ -25,11 +20,11 @@ llvm::json::Value num(double V) {
 }
 
 std::string ai(double V) {
-  return std::isfinite(V) ? fmtG(V, 4) : std::string("inf");
+  return std::isfinite(V) ? formatG(V, 4) : std::string("inf");
 }
 
 std::string times(double X) {
-  return X >= 10 ? fmtG(X, 3) : fmtG(X, 2);
+  return X >= 10 ? formatG(X, 3) : formatG(X, 2);
 }
 
 } // namespace
@@ -42,7 +37,7 @@ std::string roofline::bytesText(double B) {
   if (std::fmod(B, 1024.0) == 0)
     for (const auto &[Scale, Name] : IEC)
       if (B >= Scale)
-        return fmtG(B / Scale, 4) + " " + Name;
+        return formatG(B / Scale, 4) + " " + Name;
   return formatRate(B, "B");
 }
 
@@ -56,7 +51,7 @@ std::string roofline::stridedMessage(const StridedAccess &S) {
                            ? std::to_string(std::llabs(*A.StrideBytes.back()))
                            : A.StrideFormula.empty() ? std::string("?")
                                                      : A.StrideFormula;
-  std::string Used = A.BytesUsedPerLine ? fmtG(*A.BytesUsedPerLine, 2) : "?";
+  std::string Used = A.BytesUsedPerLine ? formatG(*A.BytesUsedPerLine, 2) : "?";
   std::string Walk =
       A.Walk == "column"
           ? "is walked down a column in the innermost loop (stride " + Stride +
@@ -157,7 +152,7 @@ std::vector<std::string> roofline::stridedNotes(const StridedAccess &S,
   for (const AccessCacheInfo &U : S.UnitNeighbours)
     Out.push_back("by contrast '" + U.Text +
                   "' is walked along a row: " +
-                  (U.BytesUsedPerLine ? fmtG(*U.BytesUsedPerLine, 2) : "?") +
+                  (U.BytesUsedPerLine ? formatG(*U.BytesUsedPerLine, 2) : "?") +
                   " of " + std::to_string(U.LineBytes) +
                   " bytes per cache line used");
   return Out;
@@ -172,7 +167,7 @@ std::string roofline::memoryBoundMessage(const AnalyzedNest &A,
   const Verdict &V = *A.Judged.V;
   return A.Nest.Function + ": memory-bound on " + M.Name + " (" + V.Model +
          " traffic): AI " + ai(V.Intensity) + " FLOP/B is below the ridge " +
-         fmtG(V.Ridge, 4) + "; the data takes " + formatSeconds(V.TimeMemory) +
+         formatG(V.Ridge, 4) + "; the data takes " + formatSeconds(V.TimeMemory) +
          ", the math " + formatSeconds(V.TimeCompute);
 }
 

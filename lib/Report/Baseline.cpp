@@ -230,11 +230,7 @@ int boundRank(llvm::StringRef Bound) {
   return 2; // does-not-fit
 }
 
-std::string fmt(double V) {
-  char Buf[64];
-  snprintf(Buf, sizeof(Buf), "%.4g", V);
-  return Buf;
-}
+std::string fmt(double V) { return formatG(V, 4); }
 
 struct Comparison {
   BaselineState State = BaselineState::New;

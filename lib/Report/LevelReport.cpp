@@ -9,12 +9,6 @@ using namespace roofline;
 
 namespace {
 
-std::string fmtG(double V, int Digits = 3) {
-  char Buf[64];
-  snprintf(Buf, sizeof(Buf), "%.*g", Digits, V);
-  return Buf;
-}
-
 std::string bytesStr(double B) { return formatRate(B, "B"); }
 
 } // namespace
@@ -49,7 +43,7 @@ std::string roofline::levelsNote(const HierarchicalVerdict &H,
       break;
     }
     S += ", AI " +
-         (std::isfinite(L.Intensity) ? fmtG(L.Intensity, 4) : "inf") + " " +
+         (std::isfinite(L.Intensity) ? formatG(L.Intensity, 4) : "inf") + " " +
          boundKindName(L.Bound) + ", " + formatSeconds(L.Time);
   }
   S += "; bottleneck " + H.bottleneckName();

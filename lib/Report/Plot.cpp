@@ -60,17 +60,12 @@ std::string px(double V) {
   return Buf;
 }
 
-std::string fmtG(double V, int Digits = 3) {
-  char Buf[64];
-  snprintf(Buf, sizeof(Buf), "%.*g", Digits, V);
-  return Buf;
-}
 
 /// Exact-enough value for data-* attributes.
 std::string dataNum(double V) {
   if (!std::isfinite(V))
     return "inf";
-  return fmtG(V, 6);
+  return formatG(V, 6);
 }
 
 const char *boundColor(BoundKind B) {
@@ -355,7 +350,7 @@ std::string PlotBuilder::tipOf(const Mark &K) const {
     const Verdict &V = *J.V;
     T += std::string(boundKindName(V.Bound)) + " on " + V.MachineName + ", " +
          V.Model + " traffic, " + precisionName(V.Prec) + "\n";
-    T += "AI " + fmtG(V.Intensity, 4) + " FLOP/B (ridge " + fmtG(V.Ridge, 4) +
+    T += "AI " + formatG(V.Intensity, 4) + " FLOP/B (ridge " + formatG(V.Ridge, 4) +
          "), attainable " + formatRate(V.Attainable, "FLOP/s") + "\n";
     T += formatRate(V.Flops, "FLOP") + ", " + formatRate(V.Bytes, "B") +
          "; time floor " + formatSeconds(V.Time);
@@ -367,9 +362,9 @@ std::string PlotBuilder::tipOf(const Mark &K) const {
            formatRate(machine().CapacityBytes, "B") + " memory";
     return T;
   }
-  T += "sizes without a value: " + K.Param + " = " + fmtG(K.Sizes.front()) +
-       " .. " + fmtG(K.Sizes.back(), 6) + "\n";
-  T += "AI " + fmtG(K.AIs.front(), 4) + " .. " + fmtG(K.AIs.back(), 4) +
+  T += "sizes without a value: " + K.Param + " = " + formatG(K.Sizes.front()) +
+       " .. " + formatG(K.Sizes.back(), 6) + "\n";
+  T += "AI " + formatG(K.AIs.front(), 4) + " .. " + formatG(K.AIs.back(), 4) +
        " FLOP/B" +
        (K.RangeModel.empty()
             ? " (" + J.IntensityFormula + ")"
@@ -377,7 +372,7 @@ std::string PlotBuilder::tipOf(const Mark &K) const {
                   trafficModelName(R.Model) + " model has no formula)");
   if (K.Cross)
     T += "\nverdict flips at " + K.Cross->Param + " = " +
-         fmtG(K.Cross->Value, 4);
+         formatG(K.Cross->Value, 4);
   return T;
 }
 
@@ -603,7 +598,7 @@ std::string PlotBuilder::svg(bool ForHTML) {
         continue;
       double PX = X.toPixel(Ridge), PY = Y.toPixel(F.Peak);
       std::string Tip = L.Name + " ridge for " + F.names() + ": " +
-                        fmtG(Ridge, 4) + " FLOP/byte";
+                        formatG(Ridge, 4) + " FLOP/byte";
       OS << "<circle class=\"ridge\" data-level=\"" << esc(L.Name)
          << "\" data-precision=\"" << F.names() << "\" data-ridge=\""
          << dataNum(Ridge) << "\" data-tip=\"" << esc(Tip) << "\" cx=\""
@@ -618,7 +613,7 @@ std::string PlotBuilder::svg(bool ForHTML) {
     double Ridge = F.Peak / mainBW();
     if (X.contains(Ridge))
       RidgeLabels.push_back(placeLabel(
-          X.toPixel(Ridge), Y.toPixel(F.Peak) + 12, "ridge " + fmtG(Ridge, 3),
+          X.toPixel(Ridge), Y.toPixel(F.Peak) + 12, "ridge " + formatG(Ridge, 3),
           " class=\"ridge-label\" fill=\"#1f3b73\""));
   }
   OS << "</g>\n";
@@ -637,7 +632,7 @@ std::string PlotBuilder::svg(bool ForHTML) {
     double Perf = std::min(K.Peak, L.Intensity * L.Bandwidth);
     double PX = X.toPixel(L.Intensity), PY = Y.toPixel(Perf);
     std::string Tip = K.Name + " at " + L.Name + " (its slowest level): AI " +
-                      fmtG(L.Intensity, 4) + " FLOP/B, " +
+                      formatG(L.Intensity, 4) + " FLOP/B, " +
                       formatRate(L.Bytes, "B") + " (" + levelRuleName(L.Rule) +
                       "), " + formatSeconds(L.Time);
     OS << "<g class=\"level-point\" data-nest=\"" << esc(K.Name)
@@ -675,7 +670,7 @@ std::string PlotBuilder::svg(bool ForHTML) {
          << px(PY) << "\" r=\"6\" fill=\"" << plotcolors::SizeRange
          << "\" stroke=\"#ffffff\" stroke-width=\"1.5\"/>";
       Labels.push_back(placeLabel(PX, PY,
-                                  K.Param + "=" + fmtG(K.Sizes[End], 9),
+                                  K.Param + "=" + formatG(K.Sizes[End], 9),
                                   " class=\"range-label\" fill=\"#b35900\""));
     }
     if (K.Cross && K.Cross->Value >= K.Sizes.front() &&
@@ -690,10 +685,10 @@ std::string PlotBuilder::svg(bool ForHTML) {
     // The nest's name by the middle of the range.
     size_t Mid = K.Sizes.size() / 2;
     std::string Text = K.Name + ": " + K.Param + " = " +
-                       fmtG(K.Sizes.front(), 9) + ".." +
-                       fmtG(K.Sizes.back(), 9);
+                       formatG(K.Sizes.front(), 9) + ".." +
+                       formatG(K.Sizes.back(), 9);
     if (K.Cross)
-      Text += ", flips at " + fmtG(K.Cross->Value, 4);
+      Text += ", flips at " + formatG(K.Cross->Value, 4);
     if (!K.RangeModel.empty())
       Text += " (" + K.RangeModel + ")";
     Labels.push_back(placeLabel(X.toPixel(K.AIs[Mid]), Y.toPixel(K.Perfs[Mid]),
@@ -729,7 +724,7 @@ std::string PlotBuilder::svg(bool ForHTML) {
     }
     const Verdict &V = *First.A->Judged.V;
     std::string Text = Names + ": " + boundWords(V.Bound) + ", AI " +
-                       (std::isfinite(First.AI) ? fmtG(First.AI, 3) : "inf");
+                       (std::isfinite(First.AI) ? formatG(First.AI, 3) : "inf");
     Labels.push_back(
         placeLabel(G.PX, G.PY, Text, " class=\"nest-label\" fill=\"#222222\""));
   }
@@ -743,11 +738,11 @@ std::string PlotBuilder::svg(bool ForHTML) {
         continue;
       double PX = X.toPixel(P.Intensity);
       double PYp = Y.toPixel(P.Predicted), PYm = Y.toPixel(P.Measured);
-      std::string Tip = P.Label + "\nAI " + fmtG(P.Intensity, 4) +
+      std::string Tip = P.Label + "\nAI " + formatG(P.Intensity, 4) +
                         " FLOP/B; predicted " +
                         formatRate(P.Predicted, "FLOP/s") + ", measured " +
                         formatRate(P.Measured, "FLOP/s") + " (" +
-                        fmtG(100 * P.Measured / P.Predicted, 3) + "%)";
+                        formatG(100 * P.Measured / P.Predicted, 3) + "%)";
       OS << "<g class=\"measured-kernel\" data-kernel=\"" << esc(P.Label)
          << "\" data-intensity=\"" << dataNum(P.Intensity)
          << "\" data-predicted=\"" << dataNum(P.Predicted)
@@ -836,8 +831,8 @@ std::string PlotBuilder::svg(bool ForHTML) {
            plotcolors::SizeRange +
            "\" stroke-width=\"7\" stroke-opacity=\"0.55\" "
            "stroke-linecap=\"round\"/>",
-       "sizes " + fmtG(std::exp2(O.RangeLog2Lo), 9) + ".." +
-           fmtG(std::exp2(O.RangeLog2Hi), 9) + " (no value)");
+       "sizes " + formatG(std::exp2(O.RangeLog2Lo), 9) + ".." +
+           formatG(std::exp2(O.RangeLog2Hi), 9) + " (no value)");
   Item("<circle cx=\"12\" cy=\"0\" r=\"4\" fill=\"#ffffff\" stroke=\"#555555\" "
        "stroke-width=\"1.5\"/>",
        "the nest at its slowest cache");
@@ -879,7 +874,7 @@ std::string PlotBuilder::table() {
       OS << "<td>" << withThousands(A.Counts.Flops.Value.value_or(0))
          << "</td><td>"
          << withThousands(static_cast<Int128>(std::llround(V.Bytes)))
-         << "</td><td>" << fmtG(V.Intensity, 4) << "</td><td>"
+         << "</td><td>" << formatG(V.Intensity, 4) << "</td><td>"
          << formatRate(V.Attainable, isFloating(V.Prec) ? "FLOP/s" : "OP/s")
          << "</td><td class=\"bound\" style=\"color:" << boundColor(V.Bound)
          << "\">" << boundKindName(V.Bound) << "</td><td>"
@@ -892,7 +887,7 @@ std::string PlotBuilder::table() {
       OS << "<td colspan=\"7\">no verdict: " << esc(J.WhyNot)
          << (Formula.empty() ? "" : "; " + esc(Formula))
          << (J.Cross ? "; flips at " + esc(J.Cross->Param) + " = " +
-                           fmtG(J.Cross->Value, 4)
+                           formatG(J.Cross->Value, 4)
                      : std::string())
          << "</td>";
     }

@@ -4,11 +4,13 @@
 #include "roofline/Report/AdviceReport.h"
 #include "roofline/Report/LevelReport.h"
 #include "roofline/Report/Report.h"
+#include "roofline/Support/Parallel.h"
 
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <tuple>
 
@@ -20,11 +22,7 @@ bool PolicyOptions::failsOn(FailOnPolicy P) const {
 
 namespace {
 
-std::string fmt(double V) {
-  char Buf[64];
-  snprintf(Buf, sizeof(Buf), "%.4g", V);
-  return Buf;
-}
+std::string fmt(double V) { return formatG(V, 4); }
 
 Finding nestFinding(const AnalyzedNest &A, size_t Index, unsigned Ordinal,
                     const char *Check, Severity Level, std::string Message) {
@@ -114,9 +112,14 @@ std::vector<Finding> roofline::evaluatePolicies(const Report &R,
                                                 std::vector<Finding> Extra,
                                                 SuppressFn IsSuppressed) {
   assert(R.M && "a report is judged against a machine");
+  // The nests' messages are built on the -j threads, kept in nest order.
+  std::vector<std::vector<Finding>> PerNest(R.Nests.size());
+  parallelForChunks(R.Nests.size(), [&](size_t I) {
+    nestFindings(R, I, Ord.Nests[I], O, PerNest[I]);
+  });
   std::vector<Finding> All;
-  for (size_t I = 0; I < R.Nests.size(); ++I)
-    nestFindings(R, I, Ord.Nests[I], O, All);
+  for (std::vector<Finding> &Fs : PerNest)
+    std::move(Fs.begin(), Fs.end(), std::back_inserter(All));
   for (size_t I = 0; I < R.Skipped.size(); ++I) {
     const SkippedNest &S = R.Skipped[I];
     Finding F;

@@ -4,10 +4,13 @@
 #include "roofline/Report/AdviceReport.h"
 #include "roofline/Report/LevelReport.h"
 #include "roofline/Report/SourceLines.h"
+#include "roofline/Support/Parallel.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cassert>
+#include <charconv>
 #include <cmath>
 #include <limits>
 
@@ -29,12 +32,6 @@ std::string roofline::withThousands(Int128 V) {
 
 namespace {
 
-std::string fmtG(double V, int Digits = 3) {
-  char Buf[64];
-  snprintf(Buf, sizeof(Buf), "%.*g", Digits, V);
-  return Buf;
-}
-
 std::string countStr(const Count &C) {
   if (C.Value)
     return withThousands(*C.Value);
@@ -45,6 +42,14 @@ std::string countStr(const Count &C) {
 
 } // namespace
 
+std::string roofline::formatG(double V, int Digits) {
+  char Buf[64];
+  std::to_chars_result R = std::to_chars(
+      Buf, Buf + sizeof(Buf), V, std::chars_format::general, Digits);
+  assert(R.ec == std::errc() && "64 chars hold any %g of a double");
+  return std::string(Buf, R.ptr);
+}
+
 std::string roofline::formatSeconds(double S) {
   if (!std::isfinite(S))
     return "inf s";
@@ -52,8 +57,8 @@ std::string roofline::formatSeconds(double S) {
       {1, "s"}, {1e-3, "ms"}, {1e-6, "us"}, {1e-9, "ns"}, {1e-12, "ps"}};
   for (const auto &[Scale, Name] : Units)
     if (S >= Scale || Scale == 1e-12)
-      return fmtG(S / Scale) + " " + Name;
-  return fmtG(S) + " s";
+      return formatG(S / Scale) + " " + Name;
+  return formatG(S) + " s";
 }
 
 std::string roofline::formatRate(double V, const char *Unit) {
@@ -61,8 +66,8 @@ std::string roofline::formatRate(double V, const char *Unit) {
       {1e15, "P"}, {1e12, "T"}, {1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
   for (const auto &[Scale, Name] : Prefixes)
     if (V >= Scale)
-      return fmtG(V / Scale) + " " + Name + Unit;
-  return fmtG(V) + " " + Unit;
+      return formatG(V / Scale) + " " + Name + Unit;
+  return formatG(V) + " " + Unit;
 }
 
 //===----------------------------------------------------------------------===//
@@ -106,14 +111,14 @@ std::string verdictLine(const AnalyzedNest &A, const Report &R) {
     return Who + "no verdict on " + R.M->Name + ": " + J.WhyNot;
   const Verdict &V = *J.V;
   std::string S = Who + boundKindName(V.Bound) + " on " + R.M->Name + " (" +
-                  V.Model + " traffic): AI " + fmtG(V.Intensity, 4) +
+                  V.Model + " traffic): AI " + formatG(V.Intensity, 4) +
                   " FLOP/B ";
   if (V.Bound == BoundKind::DoesNotFit)
-    return S + "but its " + fmtG(V.FootprintBytes / 1e9) +
-           " GB footprint exceeds the " + fmtG(R.M->CapacityBytes / 1e9) +
+    return S + "but its " + formatG(V.FootprintBytes / 1e9) +
+           " GB footprint exceeds the " + formatG(R.M->CapacityBytes / 1e9) +
            " GB memory";
   S += std::string(V.Intensity >= V.Ridge ? "above" : "below") +
-       " the ridge " + fmtG(V.Ridge, 4) + "; time floor " +
+       " the ridge " + formatG(V.Ridge, 4) + "; time floor " +
        formatSeconds(V.Time);
   return S;
 }
@@ -207,7 +212,7 @@ void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
          nullptr);
   if (const auto &X = A.Judged.Cross)
     diag(OS, L, "note",
-         "the verdict flips at " + X->Param + " = " + fmtG(X->Value, 4) +
+         "the verdict flips at " + X->Param + " = " + formatG(X->Value, 4) +
              ": " + (X->ComputeBoundAbove ? "memory" : "compute") +
              "-bound below, " + (X->ComputeBoundAbove ? "compute" : "memory") +
              "-bound above",
@@ -229,37 +234,60 @@ void roofline::printText(llvm::raw_ostream &OS, const Report &R,
                          llvm::ArrayRef<const AnalyzedNest *> Nests,
                          llvm::ArrayRef<const SkippedNest *> Skipped,
                          bool ShowSource) {
+  for (const TextBlock &B : textBlocks(R, Nests, Skipped, ShowSource))
+    OS << B.Text;
+}
+
+std::vector<TextBlock>
+roofline::textBlocks(const Report &R, llvm::ArrayRef<const AnalyzedNest *> Nests,
+                     llvm::ArrayRef<const SkippedNest *> Skipped,
+                     bool ShowSource) {
   SourceLines Cache;
   SourceLines *Src = ShowSource ? &Cache : nullptr;
+  std::vector<FunctionTotal> Totals = functionTotals(Nests);
+  // Each nest's lines are rendered on the -j threads, then kept in order.
+  std::vector<std::string> NestText(Nests.size());
+  parallelForChunks(Nests.size(), [&](size_t K) {
+    llvm::raw_string_ostream S(NestText[K]);
+    printNestText(S, *Nests[K], R, Src);
+  });
   // Nests and skipped nests interleave in source order.
-  size_t I = 0, J = 0;
   auto Before = [](const SourceLoc &A, const SourceLoc &B) {
     return std::tie(A.File, A.Line, A.Column) <
            std::tie(B.File, B.Line, B.Column);
   };
-  std::vector<FunctionTotal> Totals = functionTotals(Nests);
+  std::vector<TextBlock> Blocks;
+  size_t I = 0, J = 0;
   while (I < Nests.size() || J < Skipped.size()) {
     bool TakeNest =
         J == Skipped.size() ||
         (I < Nests.size() && !Before(Skipped[J]->Loc, Nests[I]->Nest.Loc));
     if (TakeNest) {
-      printNestText(OS, *Nests[I], R, Src);
+      TextBlock B{Nests[I]->Nest.Loc, std::move(NestText[I])};
+      llvm::raw_string_ostream OS(B.Text);
       for (const FunctionTotal &T : Totals)
         if (T.LastIndex == I && T.Nests > 1)
-          diag(OS, Nests[I]->Nest.Loc, "note",
+          diag(OS, B.Loc, "note",
                T.Function + " in all (" + std::to_string(T.Nests) +
                    " nests): " + optCount(T.Flops) + " FLOPs, " +
                    optCount(T.BytesCompulsory) + " bytes compulsory, " +
                    optCount(T.BytesNoReuse) + " bytes no-reuse",
                nullptr);
+      OS.flush();
+      Blocks.push_back(std::move(B));
       ++I;
       continue;
     }
     const SkippedNest &S = *Skipped[J++];
+    TextBlock B{S.Loc, ""};
+    llvm::raw_string_ostream OS(B.Text);
     diag(OS, S.Loc, "note",
          "loop nest not analyzed: " + S.Reason + " [roofline-unanalyzable]",
          Src);
+    OS.flush();
+    Blocks.push_back(std::move(B));
   }
+  return Blocks;
 }
 
 //===----------------------------------------------------------------------===//

@@ -5,6 +5,7 @@
 using namespace roofline;
 
 llvm::StringRef SourceLines::line(const std::string &Path, unsigned Line) {
+  std::lock_guard<std::mutex> Guard(Lock);
   auto [It, New] = Files.try_emplace(Path);
   File &F = It->second;
   if (New) {

@@ -7,9 +7,9 @@
 #include "roofline/Transform/Fusion.h"
 #include "roofline/Transform/Interchange.h"
 #include "roofline/Transform/Quantize.h"
+#include "roofline/Support/Parallel.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/Parallel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -439,7 +439,7 @@ void Advisor::whatIfs(size_t I, const std::vector<Group> &Groups,
   // Tiling, predicted with tiled(T).
   std::vector<const Loop *> Band = permutableBand(N);
   if (Band.size() >= 2) {
-    TiledTraffic T = tiledTraffic(N, C, Opts.Tile);
+    TiledTraffic T = tiledTraffic(N, C, Opts.Tile, /*WithFormula=*/false);
     std::string Desc = "tile loops " + llvm::join(T.Loops, ", ") + " by " +
                        std::to_string(Opts.Tile);
     if (!T.Legal) {
@@ -584,7 +584,7 @@ std::vector<NestAdvice> Advisor::run(const std::vector<SourceLoc> &Skipped) {
   std::vector<IllegalFusion> Illegal;
   std::vector<Group> Groups = fusionGroups(Nests, Skipped, Illegal);
   // Each nest's what-ifs read the others but write only its own advice.
-  llvm::parallelFor(0, Nests.size(), [&](size_t I) {
+  parallelForChunks(Nests.size(), [&](size_t I) {
     strided(Nests[I], Out[I]);
     whatIfs(I, Groups, Out[I]);
   });

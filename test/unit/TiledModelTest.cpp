@@ -3,6 +3,7 @@
 #include "roofline/Analysis/TiledModel.h"
 
 #include "NestBuilder.h"
+#include "RandomNest.h"
 
 #include <gtest/gtest.h>
 
@@ -62,6 +63,35 @@ TEST(TiledModelTest, IllegalTilingIsFlagged) {
   TiledTraffic T = run(N, 8);
   EXPECT_FALSE(T.Legal);
   EXPECT_NE(T.LegalityReason.find("not fully permutable"), std::string::npos);
+}
+
+// A what-if asks for the number only: it must be the number the full model
+// gives, on the seed's gemm and on random nests.
+TEST(TiledModelTest, NumberWithoutFormulaIsTheSame) {
+  std::vector<LoopNest> Nests = {gemmNest("ijk", 1024, 1024, 1024, true),
+                                 gemmNest("ikj", 100, 60, 70)};
+  for (int Seed = 1; Seed <= 300; ++Seed)
+    Nests.push_back(unittest::NestGen(Seed).make());
+  int WithBytes = 0;
+  for (const LoopNest &N : Nests) {
+    llvm::Expected<NestCounts> C = analyzeNest(N);
+    if (!C) {
+      llvm::consumeError(C.takeError());
+      continue;
+    }
+    for (unsigned T : {1u, 4u, 32u}) {
+      TiledTraffic Full = tiledTraffic(N, *C, T);
+      TiledTraffic Number = tiledTraffic(N, *C, T, /*WithFormula=*/false);
+      EXPECT_EQ(Full.Bytes, Number.Bytes) << printNest(N);
+      EXPECT_EQ(Full.Legal, Number.Legal);
+      EXPECT_EQ(Full.LegalityReason, Number.LegalityReason);
+      EXPECT_EQ(Full.WhyNot, Number.WhyNot);
+      EXPECT_EQ(Full.Loops, Number.Loops);
+      EXPECT_FALSE(Number.Formula);
+      WithBytes += Number.Bytes.has_value();
+    }
+  }
+  EXPECT_GT(WithBytes, 300);
 }
 
 } // namespace

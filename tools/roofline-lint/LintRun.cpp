@@ -20,6 +20,7 @@
 #include "roofline/Report/Policy.h"
 #include "roofline/Report/Sarif.h"
 #include "roofline/Report/Suppressions.h"
+#include "roofline/Support/Parallel.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -48,11 +49,17 @@ namespace {
 
 cl::OptionCategory CICategory("roofline-lint CI options");
 
+/// Below this many nests, a lone file is analyzed on one thread unless -j
+/// is given: measured on the 200-function speed file, two threads were
+/// slower than one on a shared 2-vCPU VM (docs/results/speed.txt).
+constexpr size_t MinNestsForThreads = 1000;
+
 cl::opt<unsigned>
     Jobs("j",
          cl::desc("Analyze N translation units in parallel, or one file's "
-                  "nests (default 0: one per hardware thread); the output "
-                  "is the same for any N"),
+                  "nests (default 0: one per hardware thread, for one file "
+                  "only from 1000 nests on); the output is the same for any "
+                  "N"),
          cl::value_desc("N"), cl::init(0), cl::Prefix, cl::cat(CICategory));
 cl::opt<std::string> HeaderFilterOpt(
     "header-filter",
@@ -407,13 +414,17 @@ bool sameLoc(const SourceLoc &A, const SourceLoc &B) {
 
 /// Main file first, then headers by name; each in source order.
 void sortReport(Report &R, const std::string &MainFile) {
+  // References, not copies: the file name is compared, never copied.
   auto Key = [&](const SourceLoc &L) {
-    return std::make_tuple(L.File != MainFile, L.File, L.Line, L.Column);
+    return std::tuple<bool, const std::string &, unsigned, unsigned>(
+        L.File != MainFile, L.File, L.Line, L.Column);
   };
-  std::stable_sort(R.Nests.begin(), R.Nests.end(),
-                   [&](const AnalyzedNest &A, const AnalyzedNest &B) {
-                     return Key(A.Nest.Loc) < Key(B.Nest.Loc);
-                   });
+  auto NestBefore = [&](const AnalyzedNest &A, const AnalyzedNest &B) {
+    return Key(A.Nest.Loc) < Key(B.Nest.Loc);
+  };
+  // Usually sorted already; a stable sort would still move every nest.
+  if (!std::is_sorted(R.Nests.begin(), R.Nests.end(), NestBefore))
+    std::stable_sort(R.Nests.begin(), R.Nests.end(), NestBefore);
   std::stable_sort(R.Skipped.begin(), R.Skipped.end(),
                    [&](const SkippedNest &A, const SkippedNest &B) {
                      return Key(A.Loc) < Key(B.Loc);
@@ -571,60 +582,6 @@ bool shownByPrintText(const Finding &F) {
          (F.Check == "roofline-unanalyzable" && F.Level == Severity::Note);
 }
 
-/// A block of printText's output: the lines about one nest (its remark,
-/// source echo and notes), which all start with the nest's "file:line:col:".
-struct TextBlock {
-  std::string File;
-  unsigned Line = 0, Column = 0;
-  std::string Text;
-};
-
-/// Splits "FILE:LINE:COL: KIND: ..." into its location; false for other
-/// lines (source echo, carets). By hand: a regex here cost more than the
-/// whole analysis.
-/// The earliest kind wins: the message after it may quote another.
-bool parseLocated(StringRef Line, StringRef &File, unsigned &L, unsigned &C) {
-  bool Found = false;
-  size_t Best = StringRef::npos;
-  for (StringRef Kind : {": remark: ", ": note: ", ": warning: ", ": error: "}) {
-    size_t At = Line.find(Kind);
-    if (At == StringRef::npos || At >= Best)
-      continue;
-    auto [Rest, Col] = Line.take_front(At).rsplit(':');
-    auto [Path, Row] = Rest.rsplit(':');
-    unsigned RowV, ColV;
-    if (Path.empty() || Row.getAsInteger(10, RowV) ||
-        Col.getAsInteger(10, ColV))
-      continue;
-    Best = At;
-    File = Path;
-    L = RowV;
-    C = ColV;
-    Found = true;
-  }
-  return Found;
-}
-
-std::vector<TextBlock> splitByLocation(StringRef Text) {
-  std::vector<TextBlock> Blocks;
-  while (!Text.empty()) {
-    auto [Line, Rest] = Text.split('\n');
-    Text = Rest;
-    StringRef File;
-    unsigned L = 0, C = 0;
-    if (parseLocated(Line, File, L, C)) {
-      if (Blocks.empty() || Blocks.back().File != File ||
-          Blocks.back().Line != L || Blocks.back().Column != C)
-        Blocks.push_back({File.str(), L, C, ""});
-    } else if (Blocks.empty()) {
-      Blocks.push_back({"", 0, 0, ""});
-    }
-    Blocks.back().Text += Line;
-    Blocks.back().Text += '\n';
-  }
-  return Blocks;
-}
-
 /// A file's text report: printText's remarks and notes for the nests whose
 /// verdict (or capacity) line is enabled and not suppressed, with the other
 /// findings (warnings, errors) placed right after their nest's lines.
@@ -641,10 +598,17 @@ void printFileText(raw_ostream &OS, const FileResult &Res, bool ShowSource,
     else if (F.SkippedIndex >= 0 && SeenSkipped.insert(F.SkippedIndex).second)
       ShownSkipped.push_back(&Res.R.Skipped[F.SkippedIndex]);
   }
-  std::string Text;
-  if (!ShownNests.empty() || !ShownSkipped.empty()) {
-    raw_string_ostream TOS(Text);
-    printText(TOS, Res.R, ShownNests, ShownSkipped, ShowSource);
+  // Same-place blocks stay together: the findings of a place follow all
+  // of its lines (template instantiations share their nest's location).
+  std::vector<TextBlock> Blocks;
+  auto SamePlace = [](const SourceLoc &A, const SourceLoc &B) {
+    return A.Line == B.Line && A.Column == B.Column && A.File == B.File;
+  };
+  for (TextBlock &B : textBlocks(Res.R, ShownNests, ShownSkipped, ShowSource)) {
+    if (!Blocks.empty() && SamePlace(Blocks.back().Loc, B.Loc))
+      Blocks.back().Text += B.Text;
+    else
+      Blocks.push_back(std::move(B));
   }
   std::vector<const Finding *> Own;
   for (const Finding &F : Res.Findings)
@@ -652,10 +616,9 @@ void printFileText(raw_ostream &OS, const FileResult &Res, bool ShowSource,
       Own.push_back(&F);
 
   // Merge both streams in source order; files rank as they first appear.
-  std::vector<TextBlock> Blocks = splitByLocation(Text);
   std::map<std::string, size_t> Rank;
   for (const TextBlock &B : Blocks)
-    Rank.emplace(B.File, Rank.size());
+    Rank.emplace(B.Loc.File, Rank.size());
   for (const Finding *F : Own)
     Rank.emplace(F->Loc.File, Rank.size());
   auto KeyOf = [&](const std::string &File, unsigned L, unsigned C) {
@@ -672,7 +635,7 @@ void printFileText(raw_ostream &OS, const FileResult &Res, bool ShowSource,
   };
   for (const TextBlock &B : Blocks) {
     // Findings before this nest, then the nest's lines, then its findings.
-    auto K = KeyOf(B.File, B.Line, B.Column);
+    auto K = KeyOf(B.Loc.File, B.Loc.Line, B.Loc.Column);
     for (; Next < Own.size(); ++Next) {
       const Finding &F = *Own[Next];
       if (KeyOf(F.Loc.File, F.Loc.Line, F.Loc.Column) >= K)
@@ -856,9 +819,11 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
   std::optional<DefaultThreadPool> Pool;
   unsigned Threads = Jobs == 0 ? hardware_concurrency().compute_thread_count()
                                : Jobs.getValue();
-  // One file: its nests are analyzed on the -j threads (llvm::parallelFor
+  // One file: its nests are analyzed on the -j threads (parallelForChunks
   // in the analysis); several: the files are, each nest by nest in turn.
+  // Unless -j says so, a file needs many nests to be worth the threads.
   parallel::strategy = hardware_concurrency(Work.size() == 1 ? Threads : 1);
+  setMinParallelItems(Jobs == 0 ? MinNestsForThreads : 2);
   Threads = std::max(1u, std::min<unsigned>(Threads, Work.size()));
   if (Threads > 1) {
     Pool.emplace(hardware_concurrency(Threads));

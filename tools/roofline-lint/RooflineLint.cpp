@@ -14,6 +14,7 @@
 #include "roofline/Frontend/Frontend.h"
 #include "roofline/Report/Plot.h"
 #include "roofline/Report/Report.h"
+#include "roofline/Support/Parallel.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
@@ -235,7 +236,7 @@ Report analyzeNests(FrontendResult &FR, const Machine &M, TrafficModel Model) {
   };
   std::vector<Judged> Out(FR.Nests.size());
   ModelOptions MOpts = modelOptions();
-  parallelFor(0, FR.Nests.size(), [&](size_t I) {
+  parallelForChunks(FR.Nests.size(), [&](size_t I) {
     Expected<NestCounts> C = analyzeNest(FR.Nests[I]);
     if (!C) {
       Out[I].Error = toString(C.takeError());

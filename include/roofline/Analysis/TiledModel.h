@@ -38,9 +38,10 @@ struct TiledTraffic {
   std::string WhyNot; ///< why Bytes is missing
 };
 
-/// The tiled(T) bytes of \p N (trip counts from \p C).
+/// The tiled(T) bytes of \p N (trip counts from \p C); the formula too
+/// unless \p WithFormula is off (a what-if reads only the number).
 TiledTraffic tiledTraffic(const LoopNest &N, const NestCounts &C,
-                          unsigned Tile);
+                          unsigned Tile, bool WithFormula = true);
 
 } // namespace roofline
 

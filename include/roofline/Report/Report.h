@@ -32,6 +32,9 @@ struct Report {
 
 /// "1,048,576".
 std::string withThousands(Int128 V);
+/// printf's "%.*g" of \p V (std::to_chars: the same text, several times
+/// faster; the report formats thousands of numbers).
+std::string formatG(double V, int Digits = 3);
 /// "3.47 us", "64.7 ns", "1.2 s".
 std::string formatSeconds(double S);
 /// "38.7 TFLOP/s" style with a unit suffix ("B/s", "FLOP/s").
@@ -45,6 +48,18 @@ void printText(llvm::raw_ostream &OS, const Report &R, bool ShowSource = true);
 void printText(llvm::raw_ostream &OS, const Report &R,
                llvm::ArrayRef<const AnalyzedNest *> Nests,
                llvm::ArrayRef<const SkippedNest *> Skipped, bool ShowSource);
+
+/// printText's output cut at its nests: the lines of one nest (or skipped
+/// nest), all at its location, so that a caller can put other diagnostics
+/// of the same place between them.
+struct TextBlock {
+  SourceLoc Loc;
+  std::string Text;
+};
+std::vector<TextBlock> textBlocks(const Report &R,
+                                  llvm::ArrayRef<const AnalyzedNest *> Nests,
+                                  llvm::ArrayRef<const SkippedNest *> Skipped,
+                                  bool ShowSource);
 
 /// The DESIGN.md output contract, version 1.
 llvm::json::Value toJSON(const Report &R);

@@ -13,17 +13,21 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 namespace roofline {
 
 /// Source lines for the "  12 | for (...)" echo, each file read once.
+/// Thread-safe: the text report renders nests in parallel.
 class SourceLines {
 public:
+  /// The line, valid as long as this object.
   llvm::StringRef line(const std::string &File, unsigned Line);
 
 private:
+  std::mutex Lock;
   struct File {
     std::unique_ptr<llvm::MemoryBuffer> Buf;
     std::vector<size_t> Starts;
