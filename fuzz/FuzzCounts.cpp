@@ -12,7 +12,8 @@
 // same nest with the sizes unknown: every formula, evaluated at the sizes,
 // must equal the brute force too, where its documented preconditions hold
 // (every trip count >= 0; for footprints with the "runs at least once" note,
-// every loop ran at least once per entry).
+// every loop ran at least once per entry; for footprints, every condition on
+// the sizes in NestCounts::FootprintConditions).
 //
 // Any disagreement aborts with the nest printed: a crash for libFuzzer.
 //
@@ -313,6 +314,9 @@ void checkFormula(const LoopNest &N, const NestCounts &NC,
     std::string At;
     for (const auto &[Name, Value] : Values)
       At += " " + Name + "=" + std::to_string(Value);
+    // The notes state the formula's preconditions: print them with it.
+    for (const std::string &Note : NC.Notes)
+      std::fprintf(stderr, "note: %s\n", Note.c_str());
     fail(N, What + " formula " + C.Formula->str() + " at" + At, V->str(),
          Want);
   }
@@ -422,7 +426,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   bool AssumesRuns = false;
   for (const std::string &Note : S->Notes)
     AssumesRuns |= Note.find("runs at least once") != std::string::npos;
-  if (!(AssumesRuns && O.EmptyEntry))
+  // Documented too: "the footprint formula of A assumes N >= 5" (the order
+  // of its bounds); where such a condition fails the formula is not claimed.
+  bool ConditionsHold = true;
+  for (const Polynomial &P : S->FootprintConditions) {
+    llvm::Expected<Rational> V = evaluateFormula(*S, P, Values);
+    if (!V) {
+      llvm::consumeError(V.takeError());
+      ConditionsHold = false;
+    } else if (V->sign() < 0) {
+      ConditionsHold = false;
+    }
+  }
+  if (!(AssumesRuns && O.EmptyEntry) && ConditionsHold)
     checkFormula(N, *S, "bytes_compulsory", S->BytesCompulsory, Compulsory,
                  Values);
   return 0;

@@ -455,7 +455,8 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
   FootprintOptions Opts;
   Opts.LoopBodyExecutions = Sum;
   std::vector<FootprintResult> Fps =
-      computeFootprints(Names, W.Stmts, Root, CC, Opts, R.Notes);
+      computeFootprints(Names, W.Stmts, Root, CC, Opts, R.Notes,
+                        R.FootprintConditions);
 
   Cnt NoReuse = Cnt::exactly(0), Compulsory = Cnt::exactly(0);
   R.Arrays.reserve(Names.size());

@@ -887,6 +887,7 @@ std::optional<Polynomial> symbolicUnion(const std::string &Name,
                                         const std::vector<Box> &Boxes,
                                         size_t Dims, const Env &Known,
                                         std::vector<std::string> &Notes,
+                                        std::vector<Polynomial> &Conditions,
                                         std::string &Why) {
   std::vector<std::vector<Polynomial>> Breaks(Dims);
   std::vector<Polynomial> Conds;
@@ -962,6 +963,12 @@ std::optional<Polynomial> symbolicUnion(const std::string &Name,
     for (const std::string &C : simplifyConditions(Conds))
       Text += (Text.empty() ? "" : ", ") + C;
     Notes.push_back("the footprint formula of " + Name + " assumes " + Text);
+    // The same conditions as values, for callers that check the formula
+    // where it is claimed to hold (fuzz/FuzzCounts.cpp).
+    for (Polynomial &C : Conds)
+      if (std::find(Conditions.begin(), Conditions.end(), C) ==
+          Conditions.end())
+        Conditions.push_back(std::move(C));
   }
   if (ByValues)
     Notes.push_back("the footprint formula of " + Name +
@@ -1016,7 +1023,8 @@ bool numericWithin(const Box &In, const Box &Out) {
 /// then only enumeration is exact).
 bool boxUnion(const ArrayInfo &AI, const std::vector<StmtSite> &Stmts,
               ChainCounter &CC, Cnt &Fp, bool &Assumed,
-              std::vector<std::string> &Notes) {
+              std::vector<std::string> &Notes,
+              std::vector<Polynomial> &Conditions) {
   // Read and written: only when the first use writes all of it first.
   bool Mixed = AI.HasRead && AI.HasWrite;
   if (Mixed && !firstWriteDominates(AI, Stmts))
@@ -1128,7 +1136,7 @@ bool boxUnion(const ArrayInfo &AI, const std::vector<StmtSite> &Stmts,
   }
   if (SymOk) {
     std::string Why;
-    Fp.F = symbolicUnion(AI.Name, Boxes, Dims, Known, Notes, Why);
+    Fp.F = symbolicUnion(AI.Name, Boxes, Dims, Known, Notes, Conditions, Why);
     Fp.WhyF = std::move(Why);
   }
   else if (BoundsAffine)
@@ -1375,7 +1383,8 @@ detail::computeFootprints(const std::vector<std::string> &Arrays,
                           const std::vector<StmtSite> &Stmts,
                           const Loop &Root, ChainCounter &CC,
                           const FootprintOptions &Opts,
-                          std::vector<std::string> &Notes) {
+                          std::vector<std::string> &Notes,
+                          std::vector<Polynomial> &Conditions) {
   size_t NumArrays = Arrays.size();
   std::vector<ArrayInfo> Infos(NumArrays);
   llvm::SmallDenseMap<VarName, unsigned, 16> Index;
@@ -1430,7 +1439,8 @@ detail::computeFootprints(const std::vector<std::string> &Arrays,
     Pending P;
     bool ThisAssumed = false;
     P.Structured = projection(AI, Stmts, CC, P.Fp, ThisAssumed) ||
-                   boxUnion(AI, Stmts, CC, P.Fp, ThisAssumed, Notes);
+                   boxUnion(AI, Stmts, CC, P.Fp, ThisAssumed, Notes,
+                            Conditions);
     if (!P.Structured) {
       P.Fp = Cnt();
       P.Fp.WhyF = "no closed form for the footprint of " + Name;

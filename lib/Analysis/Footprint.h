@@ -43,12 +43,14 @@ struct FootprintOptions {
 
 /// Footprints of \p Arrays (distinct names; the results in that order);
 /// \p Stmts in program order, \p Root the nest they belong to. Assumptions
-/// go to \p Notes.
+/// go to \p Notes; the conditions P >= 0 on the sizes that a formula's
+/// order of bounds rests on (also in a note) go to \p Conditions as well.
 std::vector<FootprintResult>
 computeFootprints(const std::vector<std::string> &Arrays,
                   const std::vector<StmtSite> &Stmts, const Loop &Root,
                   ChainCounter &CC, const FootprintOptions &Opts,
-                  std::vector<std::string> &Notes);
+                  std::vector<std::string> &Notes,
+                  std::vector<Polynomial> &Conditions);
 
 } // namespace detail
 } // namespace roofline

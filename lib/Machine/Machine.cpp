@@ -232,6 +232,9 @@ Expected<bool> MachineParser::getBool(const YNode &N, StringRef Field) const {
 // Precisions a file may key a peak by (parsePrecision's names).
 constexpr StringRef PrecisionKeys[] = {"f64", "f32", "f16", "bf16",
                                        "i8",  "i32", "i64"};
+// Copies of one memory level a file may declare: far beyond any machine's
+// cores or SMs, and well inside MemoryLevel::Instances' unsigned.
+constexpr unsigned MaxInstances = 1000000;
 // Matrix-unit peaks: kept apart because plain loops never reach them.
 constexpr StringRef TensorKeys[] = {"f64-tensor", "tf32-tensor", "f16-tensor",
                                     "bf16-tensor", "fp8-tensor", "i8-tensor",
@@ -431,6 +434,12 @@ Expected<Machine> MachineParser::parse() {
       } else if (Key == "size") {
         Level.SizeBytes = *D;
       } else if (Key == "instances") {
+        // Bounded before the conversion: a double beyond unsigned's range
+        // does not convert (undefined behaviour; found by fuzz-machine).
+        if (*D > MaxInstances)
+          return error(V.Line, "'instances' must be at most " +
+                                   Twine(MaxInstances) + ", got " + V.Value +
+                                   Ctx);
         Level.Instances = static_cast<unsigned>(*D);
       } else if (Key == "ways") {
         if (IsMain)

@@ -462,6 +462,33 @@ TEST(CountsTest, StencilBoxUnion) {
   EXPECT_TRUE(Noted);
 }
 
+TEST(CountsTest, FootprintConditionsAsValues) {
+  // s += A[2] + A[N - 2]: two elements "for large N", one at N = 4, where
+  // the boxes [2, 3) and [N - 2, N - 1) meet. The formula states its
+  // condition, N >= 5, in a note and as a value that a checker can
+  // evaluate (fuzz-counts compared the formula at N = 4 and reported a
+  // mismatch: it did not know the condition).
+  auto Body = [] {
+    return upto("i", v("N"),
+                {stmt({rd("A", {k(2)}), rd("A", {v("N") - 2})})});
+  };
+  NestCounts At4 = analyze(nest(Body(), {{"N", 4}}, {{"A", Precision::F32}}));
+  EXPECT_EQ(val(arr(At4, "A").ElementsRead), 1);
+  NestCounts S =
+      analyze(nest(Body(), {{"N", std::nullopt}}, {{"A", Precision::F32}}));
+  EXPECT_EQ(fstr(arr(S, "A").ElementsRead), "2");
+  bool Noted = false;
+  for (const std::string &Note : S.Notes)
+    Noted |= Note == "the footprint formula of A assumes N >= 5";
+  EXPECT_TRUE(Noted);
+  ASSERT_EQ(S.FootprintConditions.size(), 1u);
+  for (int64_t NV : {4, 5}) {
+    auto V = evaluateFormula(S, S.FootprintConditions.front(), {{"N", NV}});
+    ASSERT_TRUE(bool(V));
+    EXPECT_EQ(V->sign() >= 0, NV >= 5) << NV;
+  }
+}
+
 TEST(CountsTest, NotesAndOverrides) {
   LoopNest N = gemmInit(64, 64, 64);
   N.Arrays[0].FromPointer = true;

@@ -73,6 +73,11 @@ struct NestCounts {
   /// Assumptions the counts rest on ("arrays A and B are assumed not to
   /// alias", "formula valid while every trip count is >= 0").
   std::vector<std::string> Notes;
+  /// Conditions P >= 0 on the sizes that the footprint formulas (and so
+  /// BytesCompulsory's) rest on, stated in Notes as "the footprint formula
+  /// of A assumes N >= 5": at sizes where one fails the formula may be
+  /// wrong. Evaluate with evaluateFormula.
+  std::vector<Polynomial> FootprintConditions;
   /// Parameter values the numeric counts used (the nest's, overridden).
   /// Formulas are in every parameter, including those with values.
   std::map<std::string, int64_t> Values;
