@@ -150,6 +150,21 @@ std::optional<Schedule> autoSchedule(const std::string &Kind,
       // batched operand (B[b][k][j]) takes the generic tiling instead.
       Base.clear();
     }
+    if (!C) {
+      // A convolution: the gemm micro-kernels on gathered input panels.
+      std::string ConvWhy;
+      std::optional<ConvInfo> Conv = recognizeConvolution(N, &ConvWhy);
+      if (Conv && Conv->Elem == Precision::F32) {
+        Base = llvm::formatv("implicit_gemm(mc:{0},nc:{1},kc:{2},mr:{3},nr:{4})",
+                             T.MC, T.NC, T.KC, T.MR, T.NR)
+                   .str();
+        if (Kind == "parallel")
+          Base += "; parallel(" + Conv->M + ")";
+        if (std::optional<Schedule> S = Try(Base))
+          return S;
+        Base.clear();
+      }
+    }
     if (F32Contraction && C->isGemv() && C->Batch.empty()) {
       Base = "regblock(" + C->M + ":" + std::to_string(T.GemvRows) + ")";
       if (Kind == "parallel")
@@ -228,7 +243,10 @@ std::optional<Schedule> autoSchedule(const std::string &Kind,
   if (Kind == "int8" || Kind == "bf16") {
     if (!F32Contraction) {
       Why = C ? "the contraction is not f32"
-              : "not a contraction (gemm, gemv, batched gemm)";
+            : recognizeConvolution(N)
+                ? "a convolution: quantize() re-synthesizes gemm, gemv and "
+                  "batched gemm only"
+                : "not a contraction (gemm, gemv, batched gemm)";
       return std::nullopt;
     }
     return Try("quantize(" + Kind + ")");
@@ -424,6 +442,11 @@ void finishVariant(UnitOut &U, VariantOut &V, const Tolerance &Base,
   for (const KernelNest &K : V.P.Nests)
     Ptrs.push_back(&K.Nest);
   V.Predicted = countsJSON(Ptrs, O);
+  // The implicit gemm keeps the source nest as its IR': its own access
+  // order (packed panels, offset tables) is not a nest of the IR.
+  if (V.P.Conv && !V.Predicted.get("why_not"))
+    V.Predicted["why_not"] = "the implicit gemm's packing and offset tables "
+                             "are not loop nests of the IR";
   if (const llvm::json::Value *Why = V.Predicted.get("why_not"))
     if (std::optional<llvm::json::Object> R =
             reorderedCounts(U.Sources, V.P, O)) {
@@ -444,6 +467,8 @@ std::string unitKind(const std::vector<LoopNest> &Sources) {
   Program P = makeProgram(Sources.front());
   if (P.Source)
     return P.Source->kind();
+  if (std::optional<ConvInfo> C = recognizeConvolution(P.Nests.front().Nest))
+    return C->kind();
   return bandLoops(P.Nests.front().Nest).size() == 1 ? "elementwise" : "nest";
 }
 

@@ -7,6 +7,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -71,6 +72,31 @@ void pruneArrays(LoopNest &N);
 
 /// Removes access \p I from \p S, renumbering the value's references.
 void eraseAccess(Stmt &S, unsigned I);
+
+/// A statement with the loops around it (outermost first), the loop whose
+/// body holds it and its position there.
+struct StmtSite {
+  const Stmt *S;
+  std::vector<const Loop *> Loops;
+  const Loop *Parent;
+  size_t Index; ///< position in Parent's body
+};
+/// Every statement under \p Root, in program order.
+std::vector<StmtSite> stmtSites(const Loop &Root);
+
+/// The one `Out[..] += L[..] * R[..]` statement of \p All (the update of a
+/// contraction or convolution), or nullptr with the reason in \p Why.
+const StmtSite *findMacUpdate(const std::vector<StmtSite> &All,
+                              std::string &Why);
+
+/// Trip count and first value of each of \p Loops by IV; they must be
+/// unit-step, affine and rectangular (no bound uses another of them).
+llvm::Error rectangularExtents(const std::vector<const Loop *> &Loops,
+                               std::map<std::string, AffineExpr> &Extent,
+                               std::map<std::string, AffineExpr> &First);
+
+/// The zero literal (possibly cast): `Out = 0`.
+bool isZeroValue(const ValueExpr &E);
 
 } // namespace roofline
 
