@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
+#include <array>
 
 using namespace roofline;
 
@@ -69,6 +70,19 @@ const ArgInfo *argOf(const ArgLayout &L, const std::vector<ArgInfo> &Extra,
     if (A.Name == Name)
       return &A;
   return nullptr;
+}
+
+using OperandArgs = std::array<const ArgInfo *, 3>;
+
+/// The arguments of a contraction's output and two operands.
+llvm::Expected<OperandArgs> operandArgs(const ArgLayout &L,
+                                        const std::vector<ArgInfo> &Extra,
+                                        const std::array<std::string, 3> &Names) {
+  OperandArgs A;
+  for (size_t I = 0; I < 3; ++I)
+    if (!(A[I] = argOf(L, Extra, Names[I])))
+      return mkError("operand '" + Names[I] + "' is not an argument");
+  return A;
 }
 
 /// Declarations of the sizes and of the arrays the kernel reads or writes.
@@ -497,11 +511,11 @@ llvm::Expected<std::string> emitGemm(const Program &P, const ArgLayout &L,
                                      const std::string &Symbol) {
   const MicroKernelPlan &M = *P.Micro;
   const ContractionInfo &C = M.C;
-  const ArgInfo *AO = argOf(L, Extra, C.Out.Array),
-                *AL = argOf(L, Extra, C.L.Array),
-                *AR = argOf(L, Extra, C.R.Array);
-  if (!AO || !AL || !AR)
-    return mkError("contraction operands are not arguments");
+  llvm::Expected<OperandArgs> Args =
+      operandArgs(L, Extra, {C.Out.Array, C.L.Array, C.R.Array});
+  if (!Args)
+    return Args.takeError();
+  const ArgInfo *AO = (*Args)[0], *AL = (*Args)[1], *AR = (*Args)[2];
   Blocks B{M.MC, M.NC, M.KC, M.MR, M.NR, M.Parallel};
   std::string S = gemmFamily(C.kind() + " " + C.Out.Array + " " +
                                  (C.InitZero ? "=" : "+=") + " " + C.L.Array +
@@ -624,11 +638,11 @@ llvm::Expected<std::string> emitConv(const Program &P, const ArgLayout &L,
                                      const std::string &Symbol) {
   const ConvPlan &M = *P.Conv;
   const ConvInfo &C = M.C;
-  const ArgInfo *AO = argOf(L, Extra, C.Out.Array),
-                *AI = argOf(L, Extra, C.In.Array),
-                *AW = argOf(L, Extra, C.W.Array);
-  if (!AO || !AI || !AW)
-    return mkError("convolution operands are not arguments");
+  llvm::Expected<OperandArgs> Args =
+      operandArgs(L, Extra, {C.Out.Array, C.In.Array, C.W.Array});
+  if (!Args)
+    return Args.takeError();
+  const ArgInfo *AO = (*Args)[0], *AI = (*Args)[1], *AW = (*Args)[2];
   Blocks B{M.MC, M.NC, M.KC, M.MR, M.NR, M.Parallel};
   std::string S = gemmFamily(
       C.kind() + " " + C.Out.Array + " " + (C.InitZero ? "=" : "+=") + " " +

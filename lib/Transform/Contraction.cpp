@@ -243,22 +243,15 @@ std::optional<ContractionInfo> fail(std::string *Why, const std::string &W) {
 
 std::optional<ContractionInfo>
 roofline::recognizeContraction(const LoopNest &N, std::string *WhyNot) {
-  if (!N.Sem.Complete)
-    return fail(WhyNot, "statement values unknown: " + N.Sem.WhyNot);
   std::vector<StmtSite> All = stmtSites(N.Root);
-  std::string Why;
-  const StmtSite *Update = findMacUpdate(All, Why);
-  if (!Update)
-    return fail(WhyNot, Why);
+  llvm::Expected<MacUpdate> Mac = findMacUpdate(N, All);
+  if (!Mac)
+    return fail(WhyNot, llvm::toString(Mac.takeError()));
+  const StmtSite *Update = Mac->Site;
+  const Stmt &U = *Update->S;
+  const Access &OutA = *Mac->Out, &LA = *Mac->L, &RA = *Mac->R;
 
   ContractionInfo C;
-  const Stmt &U = *Update->S;
-  const Access &OutA = U.Accesses[U.Value->TargetAccess];
-  const Access &LA = U.Accesses[U.Value->Value.Operands[0].Access];
-  const Access &RA = U.Accesses[U.Value->Value.Operands[1].Access];
-  if (OutA.ArrayName == LA.ArrayName || OutA.ArrayName == RA.ArrayName ||
-      LA.ArrayName == RA.ArrayName)
-    return fail(WhyNot, "operands are not three distinct arrays");
   std::optional<std::vector<std::string>> OD = dimsOf(OutA), LD = dimsOf(LA),
                                           RD = dimsOf(RA);
   if (!OD || !LD || !RD)

@@ -162,20 +162,12 @@ llvm::Error checkInit(ConvInfo &C, const std::vector<StmtSite> &All,
 
 std::optional<ConvInfo> roofline::recognizeConvolution(const LoopNest &N,
                                                        std::string *WhyNot) {
-  if (!N.Sem.Complete)
-    return fail(WhyNot, "statement values unknown: " + N.Sem.WhyNot);
   std::vector<StmtSite> All = stmtSites(N.Root);
-  std::string Why;
-  const StmtSite *Update = findMacUpdate(All, Why);
-  if (!Update)
-    return fail(WhyNot, Why);
-  const Stmt &U = *Update->S;
-  const Access &OutA = U.Accesses[U.Value->TargetAccess];
-  const Access &LA = U.Accesses[U.Value->Value.Operands[0].Access];
-  const Access &RA = U.Accesses[U.Value->Value.Operands[1].Access];
-  if (OutA.ArrayName == LA.ArrayName || OutA.ArrayName == RA.ArrayName ||
-      LA.ArrayName == RA.ArrayName)
-    return fail(WhyNot, "operands are not three distinct arrays");
+  llvm::Expected<MacUpdate> Mac = findMacUpdate(N, All);
+  if (!Mac)
+    return fail(WhyNot, llvm::toString(Mac.takeError()));
+  const StmtSite *Update = Mac->Site;
+  const Access &OutA = *Mac->Out, &LA = *Mac->L, &RA = *Mac->R;
 
   ConvInfo C;
   if (llvm::Error E = rectangularExtents(Update->Loops, C.Extent, C.First))

@@ -156,8 +156,10 @@ std::vector<StmtSite> roofline::stmtSites(const Loop &Root) {
   return Out;
 }
 
-const StmtSite *roofline::findMacUpdate(const std::vector<StmtSite> &All,
-                                        std::string &Why) {
+llvm::Expected<MacUpdate>
+roofline::findMacUpdate(const LoopNest &N, const std::vector<StmtSite> &All) {
+  if (!N.Sem.Complete)
+    return transformError("statement values unknown: " + N.Sem.WhyNot);
   const StmtSite *Update = nullptr;
   for (const StmtSite &S : All) {
     const StmtValue &V = *S.S->Value;
@@ -168,15 +170,20 @@ const StmtSite *roofline::findMacUpdate(const std::vector<StmtSite> &All,
         E.Operands[0].Kind != ValueExpr::Load ||
         E.Operands[1].Kind != ValueExpr::Load)
       continue;
-    if (Update) {
-      Why = "more than one multiply-accumulate statement";
-      return nullptr;
-    }
+    if (Update)
+      return transformError("more than one multiply-accumulate statement");
     Update = &S;
   }
   if (!Update)
-    Why = "no `Out[..] += L[..] * R[..]` statement";
-  return Update;
+    return transformError("no `Out[..] += L[..] * R[..]` statement");
+  const Stmt &U = *Update->S;
+  MacUpdate M{Update, &U.Accesses[U.Value->TargetAccess],
+              &U.Accesses[U.Value->Value.Operands[0].Access],
+              &U.Accesses[U.Value->Value.Operands[1].Access]};
+  if (M.Out->ArrayName == M.L->ArrayName ||
+      M.Out->ArrayName == M.R->ArrayName || M.L->ArrayName == M.R->ArrayName)
+    return transformError("operands are not three distinct arrays");
+  return M;
 }
 
 llvm::Error

@@ -84,10 +84,16 @@ struct StmtSite {
 /// Every statement under \p Root, in program order.
 std::vector<StmtSite> stmtSites(const Loop &Root);
 
-/// The one `Out[..] += L[..] * R[..]` statement of \p All (the update of a
-/// contraction or convolution), or nullptr with the reason in \p Why.
-const StmtSite *findMacUpdate(const std::vector<StmtSite> &All,
-                              std::string &Why);
+/// The update of a contraction or convolution: the one statement
+/// `Out[..] += L[..] * R[..]` of \p N, over three distinct arrays.
+struct MacUpdate {
+  const StmtSite *Site;
+  const Access *Out, *L, *R;
+};
+/// \p All are \p N's statements (stmtSites); the error says why there is
+/// no such update.
+llvm::Expected<MacUpdate> findMacUpdate(const LoopNest &N,
+                                        const std::vector<StmtSite> &All);
 
 /// Trip count and first value of each of \p Loops by IV; they must be
 /// unit-step, affine and rectangular (no bound uses another of them).
