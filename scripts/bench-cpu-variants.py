@@ -209,6 +209,11 @@ def main():
     if args.only == "conv":
         log("CPU variants: conv performance (scripts/bench-cpu-variants.py --only=conv, "
             "%d rounds)" % args.rounds)
+        cpu = [l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
+               if l.startswith("model name")][:1] or ["unknown"]
+        log("date: %s; machine: %s, %d CPUs; g++ %s" %
+            (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), cpu[0],
+             os.cpu_count(), " ".join(FLAGS)))
         log("load average (1, 5, 15 min) at start %s (2 shared cores: noisy)" % load_start)
         conv_part(tool, args.out, machine, args.rounds, log)
         log("load average at end %s; took %.0f s" % (load(), time.time() - t_start))
