@@ -13,7 +13,12 @@ one run on this machine; writes docs/results/cpu-variants.txt.
   5. every measured variant's GFLOP/s against its own roofline bound on
      `host` (the manifest's predicted.bound: compulsory bytes, the probe's
      all-cores peaks and bandwidths); a variant above it means the model or
-     the timing is wrong.
+     the timing is wrong;
+  6. a direct convolution (N=1, C=K=64, H=W=58, 3x3: test/CodeGen/Inputs/
+     variants.cpp conv2d), single thread: the implicit-gemm `tiled` variant
+     (gathered input panels, the gemm micro-kernels) vs `naive`.
+     `--only=conv` runs this part alone and writes
+     docs/results/cpu-variants-conv.txt.
 
 Rounds interleave the variant and its baseline, so that load changes hit
 both; each round is a `driver time` median over several repetitions, and
@@ -133,6 +138,34 @@ def fmt(xs, unit="", digits=3):
     return (f + "%s [" + f + " .. " + f + "]") % (m, unit, lo, hi)
 
 
+CONV_SIZES = {"N": 1, "C": 64, "K": 64, "H": 58, "W": 58, "R": 3, "S": 3}
+
+
+def conv_part(tool, out_dir, machine, rounds, log):
+    """Section 6: the tiled (implicit gemm) conv against the naive nest;
+    returns its rows for the bound table."""
+    out = os.path.join(out_dir, "conv")
+    emit(tool, out, machine, "test/CodeGen/Inputs/variants.cpp", CONV_SIZES,
+         ["conv2d"], ["naive", "tiled"])
+    u = json.load(open(os.path.join(out, "units.json")))["units"][0]
+    d = os.path.join(out, u)
+    drv, m = build_unit(d, os.path.join(out, "runtime")), manifest(d)
+    naive, tiled, sp = [], [], []
+    for _ in range(rounds):
+        a = time_variant(drv, "naive", CONV_SIZES, 3, 0)
+        b = time_variant(drv, "tiled", CONV_SIZES, 20, 0.3)
+        naive.append(a), tiled.append(b), sp.append(a / b)
+    flops = variant(m, "tiled")["predicted"]["flops"]
+    log("6. conv2d N=1 C=K=64 H=W=58 3x3 (%.0f MFLOP), single thread: implicit gemm vs naive"
+        % (flops / 1e6))
+    log("  naive %s s (%s GFLOP/s), tiled %s s (%s GFLOP/s); speedup tiled/naive %s x" %
+        (fmt(naive), fmt([flops / t / 1e9 for t in naive]), fmt(tiled),
+         fmt([flops / t / 1e9 for t in tiled]), fmt(sp)))
+    log("")
+    return [("conv2d 64x58x58 3x3", variant(m, "naive"), naive, flops),
+            ("conv2d 64x58x58 3x3", variant(m, "tiled"), tiled, flops)]
+
+
 def load():
     return "%.2f %.2f %.2f" % os.getloadavg()
 
@@ -145,9 +178,13 @@ def main():
     ap.add_argument("--machine", default="",
                     help="machine of the bounds (default: host if saved, else "
                          "a quick probe written under --out)")
-    ap.add_argument("--results", default=os.path.join(ROOT, "docs", "results",
-                                                      "cpu-variants.txt"))
+    ap.add_argument("--results", default="")
+    ap.add_argument("--only", default="", choices=["", "conv"],
+                    help="run one part alone (conv: section 6)")
     args = ap.parse_args()
+    if not args.results:
+        args.results = os.path.join(ROOT, "docs", "results", "cpu-variants%s.txt" %
+                                    ("-" + args.only if args.only else ""))
     tool = os.path.join(args.build, "bin", "roofline-lint")
     probe = os.path.join(args.build, "bin", "roofline-probe")
     shutil.rmtree(args.out, ignore_errors=True)
@@ -168,6 +205,21 @@ def main():
             machine = os.path.join(args.out, "host.yaml")
             sh([probe, "--no-progress", "-o", machine])
     machine_desc = machine if machine == "host" else "host (roofline-probe, %s)" % machine
+
+    if args.only == "conv":
+        log("CPU variants: conv performance (scripts/bench-cpu-variants.py --only=conv, "
+            "%d rounds)" % args.rounds)
+        cpu = [l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
+               if l.startswith("model name")][:1] or ["unknown"]
+        log("date: %s; machine: %s, %d CPUs; g++ %s" %
+            (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), cpu[0],
+             os.cpu_count(), " ".join(FLAGS)))
+        log("load average (1, 5, 15 min) at start %s (2 shared cores: noisy)" % load_start)
+        conv_part(tool, args.out, machine, args.rounds, log)
+        log("load average at end %s; took %.0f s" % (load(), time.time() - t_start))
+        with open(args.results, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        return 0
 
     rt = os.path.join(args.out, "runtime")
     units = {}
@@ -311,6 +363,7 @@ def main():
         (fmt(f32), fmt(i8), fmt(b16), fmt(sp8), ok(statistics.median(sp8) >= 3)))
     log("  (int8 excludes its prepare step, which quantizes the weights once)")
     log("")
+    measured += conv_part(tool, args.out, machine, args.rounds, log)
     log("5. measured vs each variant's own roofline bound on %s (compulsory model;" % machine_desc)
     log("   the bound uses the probe's all-cores peaks and bandwidths)")
     log("  %-26s %-13s %12s %12s %8s %s" % ("nest", "variant", "GFLOP/s", "bound", "of bound", ""))

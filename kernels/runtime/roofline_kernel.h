@@ -219,6 +219,58 @@ void pack_b(int64_t k, int64_t n, const T *B, int64_t sk, int64_t sn, T *Bp) {
   }
 }
 
+// The gathered forms (implicit gemm: a convolution's im2col view without
+// the im2col buffer). An element's offset splits into a row part and a
+// column part, A(i, k) = A[i*sm + ko[k]] and B(k, j) = B[ko[k] + jo[j]],
+// the tables holding each flattened index's offset.
+
+// Whether the n columns from jo are consecutive elements.
+inline bool contiguous(const int64_t *jo, int64_t n) {
+  for (int64_t j = 1; j < n; ++j)
+    if (jo[j] != jo[0] + j)
+      return false;
+  return true;
+}
+
+template <int MR, typename T>
+void pack_a_gather(int64_t m, int64_t k, const T *A, int64_t sm,
+                   const int64_t *ko, T *Ap) {
+  for (int64_t ip = 0; ip < m; ip += MR) {
+    int64_t r = std::min<int64_t>(MR, m - ip);
+    const T *Src = A + ip * sm;
+    for (int64_t p = 0; p < k; ++p) {
+      for (int64_t i = 0; i < r; ++i)
+        Ap[p * MR + i] = Src[i * sm + ko[p]];
+      for (int64_t i = r; i < MR; ++i)
+        Ap[p * MR + i] = T(0);
+    }
+    Ap += MR * k;
+  }
+}
+
+// A panel whose NR columns are consecutive (a row of output pixels) is
+// copied row by row; one that wraps a row edge is gathered.
+template <int NR, typename T>
+void pack_b_gather(int64_t k, int64_t n, const T *B, const int64_t *ko,
+                   const int64_t *jo, T *Bp) {
+  for (int64_t jp = 0; jp < n; jp += NR) {
+    int64_t c = std::min<int64_t>(NR, n - jp);
+    const int64_t *J = jo + jp;
+    if (c == NR && contiguous(J, NR)) {
+      for (int64_t p = 0; p < k; ++p)
+        std::memcpy(Bp + p * NR, B + ko[p] + J[0], NR * sizeof(T));
+    } else {
+      for (int64_t p = 0; p < k; ++p) {
+        for (int64_t j = 0; j < c; ++j)
+          Bp[p * NR + j] = B[ko[p] + J[j]];
+        for (int64_t j = c; j < NR; ++j)
+          Bp[p * NR + j] = T(0);
+      }
+    }
+    Bp += NR * k;
+  }
+}
+
 } // namespace rl
 
 #endif // ROOFLINE_KERNEL_H

@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
+#include <array>
 
 using namespace roofline;
 
@@ -30,17 +31,19 @@ std::string paren(const std::string &S) {
 
 std::string num(int64_t V) { return std::to_string(V); }
 
-/// Element stride of loop \p IV in operand \p O laid out as \p A.
-std::string strideOf(const ArgInfo &A, const Operand &O,
-                     const std::string &IV) {
-  auto It = std::find(O.Dims.begin(), O.Dims.end(), IV);
-  if (It == O.Dims.end())
-    return "0";
-  size_t D = It - O.Dims.begin();
+/// Element stride of dimension \p D of \p A (row-major).
+std::string dimStride(const ArgInfo &A, size_t D) {
   std::vector<std::string> F;
   for (size_t E = D + 1; E < A.Shape.size(); ++E)
     F.push_back(paren(cExpr(A.Shape[E])));
   return F.empty() ? "1" : llvm::join(F, " * ");
+}
+
+/// Element stride of loop \p IV in operand \p O laid out as \p A.
+std::string strideOf(const ArgInfo &A, const Operand &O,
+                     const std::string &IV) {
+  auto It = std::find(O.Dims.begin(), O.Dims.end(), IV);
+  return It == O.Dims.end() ? "0" : dimStride(A, It - O.Dims.begin());
 }
 
 /// Offset of the element where every loop of \p O is at its first value
@@ -67,6 +70,19 @@ const ArgInfo *argOf(const ArgLayout &L, const std::vector<ArgInfo> &Extra,
     if (A.Name == Name)
       return &A;
   return nullptr;
+}
+
+using OperandArgs = std::array<const ArgInfo *, 3>;
+
+/// The arguments of a contraction's output and two operands.
+llvm::Expected<OperandArgs> operandArgs(const ArgLayout &L,
+                                        const std::vector<ArgInfo> &Extra,
+                                        const std::array<std::string, 3> &Names) {
+  OperandArgs A;
+  for (size_t I = 0; I < 3; ++I)
+    if (!(A[I] = argOf(L, Extra, Names[I])))
+      return mkError("operand '" + Names[I] + "' is not an argument");
+  return A;
 }
 
 /// Declarations of the sizes and of the arrays the kernel reads or writes.
@@ -237,13 +253,21 @@ void rl_ukr_portable(int64_t kc, const float *RL_RESTRICT a,
 )";
 }
 
-std::string gemmDrivers(int64_t MC, int64_t NC, int64_t KC) {
-  std::string S = "constexpr int64_t RL_MC = " + num(MC) +
-                  ", RL_NC = " + num(NC) + ", RL_KC = " + num(KC) + ";\n\n";
-  S += R"(typedef void (*rl_ukr_fn)(int64_t, const float *, const float *, float *,
-                          int64_t, int);
+/// How the blocked gemm driver reaches its operands: a strided gemm reads
+/// them at i*am + k*ak and so on; an implicit gemm (a convolution) through
+/// offset tables, gathering the input's im2col view into the B panels.
+struct OperandAccess {
+  std::string Fields; ///< rl_gemm's operand members, with their comment
+  std::string PackB, PackBPanel, PackA; ///< the packing calls
+  std::string CTile;  ///< `float *c` at tile (ic + ir, jc + jr)
+  std::string Direct; ///< the micro-kernel may store the tile in place
+  std::string CElem;  ///< `float &x`: element (i, j) of the tile from c
+  std::string CClear; ///< element (i, j) of C cleared (K == 0)
+};
 
-// One gemm of the unit: C(i, j) = C[i*cm + j*cn] and so on; beta0 clears
+OperandAccess stridedAccess() {
+  OperandAccess A;
+  A.Fields = R"(// One gemm of the unit: C(i, j) = C[i*cm + j*cn] and so on; beta0 clears
 // C before the first K block (the source sets Out = 0 first).
 struct rl_gemm {
   int64_t M, N, K;
@@ -253,7 +277,66 @@ struct rl_gemm {
   int64_t bk, bn;
   float *C;
   int64_t cm, cn;
-  bool beta0;
+)";
+  A.CTile = "float *c = g.C + (ic + ir) * g.cm + (jc + jr) * g.cn;";
+  A.Direct = "mr == MR && nr == NR && g.cn == 1";
+  A.CElem = "float &x = c[i * g.cm + j * g.cn];";
+  A.CClear = "g.C[i * g.cm + j * g.cn] = 0;";
+  A.PackBPanel = "rl::pack_b<NR>(kc, std::min<int64_t>(NR, nc - jp),\n"
+                 "                         g.B + pc * g.bk + (jc + jp) * g.bn, "
+                 "g.bk, g.bn,\n                         Bp + jp * kc);";
+  A.PackB = "rl::pack_b<NR>(kc, nc, g.B + pc * g.bk + jc * g.bn, g.bk, g.bn, "
+            "Bp);";
+  A.PackA = "rl::pack_a<MR>(mc, kc, g.A + ic * g.am + pc * g.ak, g.am, g.ak, "
+            "Ap);";
+  return A;
+}
+
+OperandAccess gatheredAccess() {
+  OperandAccess A;
+  A.Fields = R"(// The implicit gemm: C(i, j) = C[i*cm + cn[j]], A(i, k) = A[i*am + ak[k]]
+// and B(k, j) = B[bk[k] + bn[j]], the input's im2col view (no buffer);
+// beta0 clears C before the first K block (the source sets Out = 0 first).
+struct rl_gemm {
+  int64_t M, N, K;
+  const float *A;
+  int64_t am;
+  const int64_t *ak;
+  const float *B;
+  const int64_t *bk, *bn;
+  float *C;
+  int64_t cm;
+  const int64_t *cn;
+)";
+  A.CTile = "float *c = g.C + (ic + ir) * g.cm + g.cn[jc + jr];";
+  A.Direct = "mr == MR && nr == NR && rl::contiguous(g.cn + jc + jr, NR)";
+  A.CElem = "float &x = c[i * g.cm + g.cn[jc + jr + j] - g.cn[jc + jr]];";
+  A.CClear = "g.C[i * g.cm + g.cn[j]] = 0;";
+  A.PackBPanel = "rl::pack_b_gather<NR>(kc, std::min<int64_t>(NR, nc - jp), "
+                 "g.B,\n                                g.bk + pc, g.bn + jc "
+                 "+ jp, Bp + jp * kc);";
+  A.PackB = "rl::pack_b_gather<NR>(kc, nc, g.B, g.bk + pc, g.bn + jc, Bp);";
+  A.PackA = "rl::pack_a_gather<MR>(mc, kc, g.A + ic * g.am, g.am, g.ak + pc, "
+            "Ap);";
+  return A;
+}
+
+std::string replaceAll(std::string S, const std::string &From,
+                       const std::string &To) {
+  for (size_t At = S.find(From); At != std::string::npos;
+       At = S.find(From, At + To.size()))
+    S.replace(At, From.size(), To);
+  return S;
+}
+
+std::string gemmDrivers(int64_t MC, int64_t NC, int64_t KC,
+                        const OperandAccess &Acc) {
+  std::string S = "constexpr int64_t RL_MC = " + num(MC) +
+                  ", RL_NC = " + num(NC) + ", RL_KC = " + num(KC) + ";\n\n";
+  S += R"(typedef void (*rl_ukr_fn)(int64_t, const float *, const float *, float *,
+                          int64_t, int);
+
+@FIELDS@  bool beta0;
 };
 
 // Register tiles of one (mc x nc) block: full tiles straight into C, edge
@@ -265,9 +348,9 @@ void rl_macro(const rl_gemm &g, int64_t ic, int64_t mc, int64_t jc, int64_t nc,
     const int64_t nr = std::min<int64_t>(NR, nc - jr);
     for (int64_t ir = 0; ir < mc; ir += MR) {
       const int64_t mr = std::min<int64_t>(MR, mc - ir);
-      float *c = g.C + (ic + ir) * g.cm + (jc + jr) * g.cn;
+      @CTILE@
       const float *a = Ap + ir * kc, *b = Bp + jr * kc;
-      if (mr == MR && nr == NR && g.cn == 1) {
+      if (@DIRECT@) {
         UKR(kc, a, b, c, g.cm, beta);
         continue;
       }
@@ -275,7 +358,7 @@ void rl_macro(const rl_gemm &g, int64_t ic, int64_t mc, int64_t jc, int64_t nc,
       UKR(kc, a, b, t, NR, 0);
       for (int64_t i = 0; i < mr; ++i)
         for (int64_t j = 0; j < nr; ++j) {
-          float &x = c[i * g.cm + j * g.cn];
+          @CELEM@
           x = beta ? x + t[i * NR + j] : t[i * NR + j];
         }
     }
@@ -287,7 +370,7 @@ template <typename Epi> void rl_empty_k(const rl_gemm &g, Epi &&epi) {
   if (g.beta0)
     for (int64_t i = 0; i < g.M; ++i)
       for (int64_t j = 0; j < g.N; ++j)
-        g.C[i * g.cm + j * g.cn] = 0;
+        @CCLEAR@
   epi(int64_t(0), g.M, int64_t(0), g.N);
 }
 
@@ -301,10 +384,10 @@ void rl_gemm_serial(const rl_gemm &g, float *Ap, float *Bp, Epi &&epi) {
     for (int64_t pc = 0; pc < g.K; pc += RL_KC) {
       const int64_t kc = std::min(RL_KC, g.K - pc);
       const int beta = g.beta0 && pc == 0 ? 0 : 1;
-      rl::pack_b<NR>(kc, nc, g.B + pc * g.bk + jc * g.bn, g.bk, g.bn, Bp);
+      @PACKB@
       for (int64_t ic = 0; ic < g.M; ic += RL_MC) {
         const int64_t mc = std::min(RL_MC, g.M - ic);
-        rl::pack_a<MR>(mc, kc, g.A + ic * g.am + pc * g.ak, g.am, g.ak, Ap);
+        @PACKA@
         rl_macro<MR, NR, UKR>(g, ic, mc, jc, nc, kc, beta, Ap, Bp);
         if (pc + kc >= g.K)
           epi(ic, mc, jc, nc);
@@ -330,13 +413,11 @@ void rl_gemm_parallel(const rl_gemm &g, float *Bp, Epi &&epi) {
         const int beta = g.beta0 && pc == 0 ? 0 : 1;
         RL_OMP(for schedule(static))
         for (int64_t jp = 0; jp < nc; jp += NR)
-          rl::pack_b<NR>(kc, std::min<int64_t>(NR, nc - jp),
-                         g.B + pc * g.bk + (jc + jp) * g.bn, g.bk, g.bn,
-                         Bp + jp * kc);
+          @PACKBP@
         RL_OMP(for schedule(dynamic, 1))
         for (int64_t ic = 0; ic < g.M; ic += RL_MC) {
           const int64_t mc = std::min(RL_MC, g.M - ic);
-          rl::pack_a<MR>(mc, kc, g.A + ic * g.am + pc * g.ak, g.am, g.ak, Ap);
+          @PACKA@
           rl_macro<MR, NR, UKR>(g, ic, mc, jc, nc, kc, beta, Ap, Bp);
           if (pc + kc >= g.K)
             epi(ic, mc, jc, nc);
@@ -346,23 +427,31 @@ void rl_gemm_parallel(const rl_gemm &g, float *Bp, Epi &&epi) {
   }
 }
 )";
+  for (const auto &[Hole, Text] :
+       {std::pair<const char *, const std::string &>{"@FIELDS@", Acc.Fields},
+        {"@CTILE@", Acc.CTile},
+        {"@DIRECT@", Acc.Direct},
+        {"@CELEM@", Acc.CElem},
+        {"@CCLEAR@", Acc.CClear},
+        {"@PACKBP@", Acc.PackBPanel},
+        {"@PACKB@", Acc.PackB},
+        {"@PACKA@", Acc.PackA}})
+    S = replaceAll(S, Hole, Text);
   return S;
 }
 
-llvm::Expected<std::string> emitGemm(const Program &P, const ArgLayout &L,
-                                     const std::vector<ArgInfo> &Extra,
-                                     const std::string &Symbol) {
-  const MicroKernelPlan &M = *P.Micro;
-  const ContractionInfo &C = M.C;
-  const ArgInfo *AO = argOf(L, Extra, C.Out.Array),
-                *AL = argOf(L, Extra, C.L.Array),
-                *AR = argOf(L, Extra, C.R.Array);
-  if (!AO || !AL || !AR)
-    return mkError("contraction operands are not arguments");
+/// The blocks of a gemm-shaped micro-kernel program (gemm or implicit gemm).
+struct Blocks {
+  int64_t MC, NC, KC, MR, NR;
+  bool Parallel;
+};
+
+/// The micro-kernels and the blocked drivers, in an anonymous namespace;
+/// \p Title heads the block comment.
+std::string gemmFamily(const std::string &Title, const Blocks &M,
+                       const OperandAccess &Acc) {
   bool Wide = avx512Fits(M.MR, M.NR);
-  std::string S = "// Micro-kernel path: " + C.kind() + " " + C.Out.Array +
-                  " " + (C.InitZero ? "=" : "+=") + " " + C.L.Array + " * " +
-                  C.R.Array + ", BLIS-style.\n// MC=" + num(M.MC) +
+  std::string S = "// Micro-kernel path: " + Title + "\n// MC=" + num(M.MC) +
                   " NC=" + num(M.NC) + " KC=" + num(M.KC) + "; register tile " +
                   num(M.MR) + "x" + num(M.NR) +
                   (Wide ? " (AVX-512 and portable)" : " (portable)") +
@@ -374,15 +463,16 @@ llvm::Expected<std::string> emitGemm(const Program &P, const ArgLayout &L,
                  M.NR) +
          "\n";
   S += simdUkr("rl_ukr_avx2", "avx2,fma", "__m256", 8, "_mm256", 6, 16);
-  S += "#endif\n\n" + gemmDrivers(M.MC, M.NC, M.KC) + "\n} // namespace\n\n";
+  S += "#endif\n\n" + gemmDrivers(M.MC, M.NC, M.KC, Acc) + "\n} // namespace\n\n";
+  return S;
+}
 
-  std::set<std::string> Used{C.Out.Array, C.L.Array, C.R.Array}, Written{C.Out.Array};
-  for (const Stmt &E : C.Epilogue)
-    usedArrays(E, Used, Written);
-  S += prologue(Symbol, L, Extra, Used, Written);
+/// The instruction-set pick and the packing buffers, after the prologue.
+std::string gemmBuffers(const Blocks &M) {
+  bool Wide = avx512Fits(M.MR, M.NR);
   std::string Paths = Wide ? "rl::isa::avx512, rl::isa::avx2, rl::isa::portable"
                            : "rl::isa::avx2, rl::isa::portable";
-  S += "  static const rl::isa rl_path = rl::pick({" + Paths + "});\n";
+  std::string S = "  static const rl::isa rl_path = rl::pick({" + Paths + "});\n";
   int64_t MRmax = std::max<int64_t>(M.MR, 6), NRmax = std::max<int64_t>(M.NR, 16);
   if (!M.Parallel)
     S += "  rl::buffer<float> rl_ap(" + num((M.MC + MRmax - 1) / MRmax * MRmax +
@@ -390,13 +480,60 @@ llvm::Expected<std::string> emitGemm(const Program &P, const ArgLayout &L,
          " * RL_KC);\n";
   S += "  rl::buffer<float> rl_bp(" +
        num((M.NC + NRmax - 1) / NRmax * NRmax + NRmax) + " * RL_KC);\n";
+  return S;
+}
+
+std::string indent(unsigned N) { return std::string(2 * N, ' '); }
+
+/// The driver call on `g` and `epi` for each instruction-set path.
+std::string gemmDispatch(const Blocks &M, unsigned Ind) {
+  auto I = indent;
+  auto Call = [&](const std::string &Ukr, int64_t MR, int64_t NR) {
+    std::string T = num(MR) + ", " + num(NR) + ", " + Ukr;
+    return M.Parallel ? "rl_gemm_parallel<" + T + ">(g, rl_bp.data(), epi)"
+                      : "rl_gemm_serial<" + T + ">(g, rl_ap.data(), rl_bp.data(), epi)";
+  };
+  std::string S = I(Ind) + "switch (rl_path) {\n#if RL_X86\n";
+  if (avx512Fits(M.MR, M.NR))
+    S += I(Ind) + "case rl::isa::avx512:\n" + I(Ind + 1) +
+         Call("rl_ukr_avx512", M.MR, M.NR) + ";\n" + I(Ind + 1) + "break;\n";
+  S += I(Ind) + "case rl::isa::avx2:\n" + I(Ind + 1) +
+       Call("rl_ukr_avx2", 6, 16) + ";\n" + I(Ind + 1) + "break;\n#endif\n";
+  S += I(Ind) + "default:\n" + I(Ind + 1) +
+       Call("rl_ukr_portable<" + num(M.MR) + ", " + num(M.NR) + ">", M.MR,
+            M.NR) +
+       ";\n" + I(Ind + 1) + "break;\n" + I(Ind) + "}\n";
+  return S;
+}
+
+llvm::Expected<std::string> emitGemm(const Program &P, const ArgLayout &L,
+                                     const std::vector<ArgInfo> &Extra,
+                                     const std::string &Symbol) {
+  const MicroKernelPlan &M = *P.Micro;
+  const ContractionInfo &C = M.C;
+  llvm::Expected<OperandArgs> Args =
+      operandArgs(L, Extra, {C.Out.Array, C.L.Array, C.R.Array});
+  if (!Args)
+    return Args.takeError();
+  const ArgInfo *AO = (*Args)[0], *AL = (*Args)[1], *AR = (*Args)[2];
+  Blocks B{M.MC, M.NC, M.KC, M.MR, M.NR, M.Parallel};
+  std::string S = gemmFamily(C.kind() + " " + C.Out.Array + " " +
+                                 (C.InitZero ? "=" : "+=") + " " + C.L.Array +
+                                 " * " + C.R.Array + ", BLIS-style.",
+                             B, stridedAccess());
+
+  std::set<std::string> Used{C.Out.Array, C.L.Array, C.R.Array}, Written{C.Out.Array};
+  for (const Stmt &E : C.Epilogue)
+    usedArrays(E, Used, Written);
+  S += prologue(Symbol, L, Extra, Used, Written);
+  S += gemmBuffers(B);
   // Batch loops around one gemm each.
   unsigned Ind = 1;
-  auto I = [&](unsigned N) { return std::string(2 * N, ' '); };
-  for (const std::string &B : C.Batch) {
-    std::string F = cExpr(C.First.at(B));
-    S += I(Ind) + "for (int64_t " + B + " = " + F + "; " + B + " < " + paren(F) +
-         " + " + paren(cExpr(C.Extent.at(B))) + "; ++" + B + ") {\n";
+  auto I = indent;
+  for (const std::string &Bt : C.Batch) {
+    std::string F = cExpr(C.First.at(Bt));
+    S += I(Ind) + "for (int64_t " + Bt + " = " + F + "; " + Bt + " < " + paren(F) +
+         " + " + paren(cExpr(C.Extent.at(Bt))) + "; ++" + Bt + ") {\n";
     ++Ind;
   }
   auto Ptr = [&](const ArgInfo &A, const Operand &O) {
@@ -424,23 +561,128 @@ llvm::Expected<std::string> emitGemm(const Program &P, const ArgLayout &L,
          " + rl_ib, rl_j0 = " + paren(cExpr(C.First.at(C.N))) + " + rl_jb;\n" +
          *Epi + I(Ind) + "};\n";
   }
-  auto Call = [&](const std::string &Ukr, int64_t MR, int64_t NR) {
-    std::string T = num(MR) + ", " + num(NR) + ", " + Ukr;
-    return M.Parallel ? "rl_gemm_parallel<" + T + ">(g, rl_bp.data(), epi)"
-                      : "rl_gemm_serial<" + T + ">(g, rl_ap.data(), rl_bp.data(), epi)";
-  };
-  S += I(Ind) + "switch (rl_path) {\n#if RL_X86\n";
-  if (Wide)
-    S += I(Ind) + "case rl::isa::avx512:\n" + I(Ind + 1) +
-         Call("rl_ukr_avx512", M.MR, M.NR) + ";\n" + I(Ind + 1) + "break;\n";
-  S += I(Ind) + "case rl::isa::avx2:\n" + I(Ind + 1) +
-       Call("rl_ukr_avx2", 6, 16) + ";\n" + I(Ind + 1) + "break;\n#endif\n";
-  S += I(Ind) + "default:\n" + I(Ind + 1) +
-       Call("rl_ukr_portable<" + num(M.MR) + ", " + num(M.NR) + ">", M.MR,
-            M.NR) +
-       ";\n" + I(Ind + 1) + "break;\n" + I(Ind) + "}\n";
-  for (size_t B = 0; B < C.Batch.size(); ++B)
+  S += gemmDispatch(B, Ind);
+  for (size_t Bt = 0; Bt < C.Batch.size(); ++Bt)
     S += I(--Ind) + "}\n";
+  return S + "}\n";
+}
+
+//===----------------------------------------------------------------------===//
+// convolution: the implicit gemm
+//===----------------------------------------------------------------------===//
+
+/// Element stride of loop \p IV in \p O (laid out as \p A): its
+/// coefficient times the dimension's stride; "" when IV does not index O.
+std::string termStride(const ArgInfo &A, const ConvOperand &O,
+                       const std::string &IV) {
+  for (size_t D = 0; D < O.Dims.size(); ++D)
+    for (const ConvTerm &T : O.Dims[D])
+      if (T.IV == IV) {
+        std::string S = dimStride(A, D);
+        if (T.Coeff == 1)
+          return S;
+        return S == "1" ? num(T.Coeff) : num(T.Coeff) + " * " + paren(S);
+      }
+  return "";
+}
+
+/// \p IV's value times its stride in \p O; "" when IV does not index O.
+std::string termOffset(const ArgInfo &A, const ConvOperand &O,
+                       const std::string &IV) {
+  std::string S = termStride(A, O, IV);
+  if (S.empty() || S == "1")
+    return S.empty() ? S : IV;
+  return IV + " * " + paren(S);
+}
+
+/// Fills the offset tables \p Tables (name, operand) of a flattened loop
+/// space (\p IVs, outermost first) with each point's offset in the operand.
+std::string offsetTables(
+    const ConvInfo &C, const std::vector<std::string> &IVs,
+    const std::vector<std::pair<std::string, std::pair<const ArgInfo *,
+                                                       const ConvOperand *>>>
+        &Tables) {
+  std::string S = "  {\n    int64_t rl_t = 0;\n";
+  unsigned Ind = 2;
+  for (size_t I = 0; I < IVs.size(); ++I) {
+    const std::string &IV = IVs[I];
+    std::string F = cExpr(C.First.at(IV)), E = cExpr(C.Extent.at(IV));
+    S += indent(Ind++) + "for (int64_t " + IV + " = " + F + "; " + IV + " < " +
+         (F == "0" ? E : paren(F) + " + " + paren(E)) + "; ++" + IV + ")" +
+         (I + 1 == IVs.size() ? " {\n" : "\n");
+  }
+  for (const auto &[Name, Op] : Tables) {
+    std::vector<std::string> Terms;
+    for (const std::string &IV : IVs) {
+      std::string T = termOffset(*Op.first, *Op.second, IV);
+      if (!T.empty())
+        Terms.push_back(T);
+    }
+    S += indent(Ind) + Name + ".data()[rl_t] = " +
+         (Terms.empty() ? "0" : llvm::join(Terms, " + ")) + ";\n";
+  }
+  S += indent(Ind) + "++rl_t;\n" + indent(Ind - 1) + "}\n  }\n";
+  return S;
+}
+
+/// The product of the loops' trip counts, none negative.
+std::string spaceSize(const ConvInfo &C, const std::vector<std::string> &IVs) {
+  std::vector<std::string> F;
+  for (const std::string &IV : IVs)
+    F.push_back("std::max<int64_t>(0, " + cExpr(C.Extent.at(IV)) + ")");
+  return F.empty() ? "1" : llvm::join(F, " * ");
+}
+
+llvm::Expected<std::string> emitConv(const Program &P, const ArgLayout &L,
+                                     const std::vector<ArgInfo> &Extra,
+                                     const std::string &Symbol) {
+  const ConvPlan &M = *P.Conv;
+  const ConvInfo &C = M.C;
+  llvm::Expected<OperandArgs> Args =
+      operandArgs(L, Extra, {C.Out.Array, C.In.Array, C.W.Array});
+  if (!Args)
+    return Args.takeError();
+  const ArgInfo *AO = (*Args)[0], *AI = (*Args)[1], *AW = (*Args)[2];
+  Blocks B{M.MC, M.NC, M.KC, M.MR, M.NR, M.Parallel};
+  std::string S = gemmFamily(
+      C.kind() + " " + C.Out.Array + " " + (C.InitZero ? "=" : "+=") + " " +
+          C.W.Array + " * im2col(" + C.In.Array +
+          "), BLIS-style; the B panels are\n// gathered from " + C.In.Array +
+          " through offset tables (no im2col buffer).",
+      B, gatheredAccess());
+  S += prologue(Symbol, L, Extra, {C.Out.Array, C.In.Array, C.W.Array},
+                {C.Out.Array});
+  S += gemmBuffers(B);
+  S += "  // The im2col view: M = " + C.M + ", N = (" + llvm::join(C.N, ", ") +
+       "), K = (" + llvm::join(C.K, ", ") +
+       "); each\n  // operand's offset of a flattened N or K index.\n";
+  S += "  const int64_t rl_m = " + spaceSize(C, {C.M}) + ";\n";
+  S += "  const int64_t rl_n = " + spaceSize(C, C.N) + ";\n";
+  S += "  const int64_t rl_k = " + spaceSize(C, C.K) + ";\n";
+  S += "  rl::buffer<int64_t> rl_ak(static_cast<size_t>(rl_k)), "
+       "rl_bk(static_cast<size_t>(rl_k));\n"
+       "  rl::buffer<int64_t> rl_bn(static_cast<size_t>(rl_n)), "
+       "rl_cn(static_cast<size_t>(rl_n));\n";
+  S += offsetTables(C, C.K, {{"rl_ak", {AW, &C.W}}, {"rl_bk", {AI, &C.In}}});
+  S += offsetTables(C, C.N, {{"rl_bn", {AI, &C.In}}, {"rl_cn", {AO, &C.Out}}});
+  // M's first value moves the bases; its stride stays in g.
+  std::string M0 = cExpr(C.First.at(C.M));
+  auto Base = [&](const ArgInfo &A, const ConvOperand &O) {
+    std::string St = termStride(A, O, C.M);
+    return M0 == "0" ? A.Name
+                     : A.Name + " + " + paren(M0) +
+                           (St == "1" ? "" : " * " + paren(St));
+  };
+  auto Stride = [&](const ArgInfo &A, const ConvOperand &O) {
+    return termStride(A, O, C.M);
+  };
+  S += "  const rl_gemm g{rl_m, rl_n, rl_k,\n      " + Base(*AW, C.W) + ", " +
+       Stride(*AW, C.W) + ", rl_ak.data(),\n      " + C.In.Array +
+       ", rl_bk.data(), rl_bn.data(),\n      " + Base(*AO, C.Out) + ", " +
+       Stride(*AO, C.Out) + ", rl_cn.data(), " +
+       (C.InitZero ? "true" : "false") + "};\n";
+  S += "  auto epi = [](int64_t, int64_t, int64_t, int64_t) {};\n";
+  S += gemmDispatch(B, 1);
   return S + "}\n";
 }
 
@@ -835,6 +1077,8 @@ std::string roofline::microKernelKind(const Program &P, const ArgLayout &L,
       *Why = W;
     return std::string();
   };
+  if (P.Conv)
+    return "implicit gemm";
   if (P.Micro) {
     const ContractionInfo &C = P.Micro->C;
     if (C.isGemm())
@@ -871,6 +1115,8 @@ roofline::emitMicroKernel(const Program &P, const ArgLayout &L,
   std::string Kind = microKernelKind(P, L);
   if (Kind == "gemm")
     return emitGemm(P, L, Extra, Symbol);
+  if (Kind == "implicit gemm")
+    return emitConv(P, L, Extra, Symbol);
   if (Kind == "gemv")
     return emitGemv(P, L, Extra, Symbol, GemvKind::F32);
   if (Kind == "int8 gemv")

@@ -150,6 +150,21 @@ std::optional<Schedule> autoSchedule(const std::string &Kind,
       // batched operand (B[b][k][j]) takes the generic tiling instead.
       Base.clear();
     }
+    if (!C) {
+      // A convolution: the gemm micro-kernels on gathered input panels.
+      std::string ConvWhy;
+      std::optional<ConvInfo> Conv = recognizeConvolution(N, &ConvWhy);
+      if (Conv && Conv->Elem == Precision::F32) {
+        Base = llvm::formatv("implicit_gemm(mc:{0},nc:{1},kc:{2},mr:{3},nr:{4})",
+                             T.MC, T.NC, T.KC, T.MR, T.NR)
+                   .str();
+        if (Kind == "parallel")
+          Base += "; parallel(" + Conv->M + ")";
+        if (std::optional<Schedule> S = Try(Base))
+          return S;
+        Base.clear();
+      }
+    }
     if (F32Contraction && C->isGemv() && C->Batch.empty()) {
       Base = "regblock(" + C->M + ":" + std::to_string(T.GemvRows) + ")";
       if (Kind == "parallel")
@@ -228,7 +243,10 @@ std::optional<Schedule> autoSchedule(const std::string &Kind,
   if (Kind == "int8" || Kind == "bf16") {
     if (!F32Contraction) {
       Why = C ? "the contraction is not f32"
-              : "not a contraction (gemm, gemv, batched gemm)";
+            : recognizeConvolution(N)
+                ? "a convolution: quantize() re-synthesizes gemm, gemv and "
+                  "batched gemm only"
+                : "not a contraction (gemm, gemv, batched gemm)";
       return std::nullopt;
     }
     return Try("quantize(" + Kind + ")");
@@ -336,6 +354,105 @@ reorderedCounts(const std::vector<LoopNest> &Sources, const Program &P,
   return J;
 }
 
+/// \p E at the sizes' values (\p O's, else the source's); nullopt when a
+/// size has none or the value overflows.
+std::optional<int64_t> valueAt(const AffineExpr &E, const LoopNest &N,
+                               const GenOptions &O) {
+  int64_t V = E.constant();
+  for (const auto &[Name, Coef] : E.terms()) {
+    std::optional<int64_t> X;
+    if (auto It = O.Values.find(Name); It != O.Values.end())
+      X = It->second;
+    for (const Param &P : N.Params)
+      if (!X && P.Name == Name)
+        X = P.Value;
+    int64_t T;
+    if (!X || __builtin_mul_overflow(Coef, *X, &T) ||
+        __builtin_add_overflow(V, T, &V))
+      return std::nullopt;
+  }
+  return V;
+}
+
+/// Distinct elements of a convolution operand: per dimension, a loop's
+/// trip count, or a window's (P - 1) * stride + R (P * R when the stride
+/// leaves gaps); each loop indexes one dimension, so the dimensions
+/// multiply. nullopt for other subscripts (flattened dimensions).
+std::optional<int64_t> convFootprint(const ConvOperand &Op,
+                                     const std::map<std::string, int64_t> &Ext) {
+  int64_t Total = 1;
+  for (const std::vector<ConvTerm> &D : Op.Dims) {
+    int64_t Count;
+    if (D.size() == 1) {
+      Count = Ext.at(D[0].IV);
+    } else if (D.size() == 2 && (D[0].Coeff == 1 || D[1].Coeff == 1)) {
+      const ConvTerm &Fl = D[1].Coeff == 1 ? D[1] : D[0];
+      const ConvTerm &Px = &Fl == &D[1] ? D[0] : D[1];
+      int64_t P = Ext.at(Px.IV), R = Ext.at(Fl.IV);
+      Count = Px.Coeff <= R ? (P - 1) * Px.Coeff + R : P * R;
+    } else {
+      return std::nullopt;
+    }
+    if (__builtin_mul_overflow(Total, Count, &Total))
+      return std::nullopt;
+  }
+  return Total;
+}
+
+/// The implicit gemm's own counts when the source nest's are not exact
+/// (the input's overlapping windows have no closed form in the analysis,
+/// and realistic sizes are too many iterations to enumerate).
+std::optional<llvm::json::Object> convCounts(const ConvPlan &Plan,
+                                             const LoopNest &N,
+                                             const GenOptions &O) {
+  const ConvInfo &C = Plan.C;
+  std::map<std::string, int64_t> Ext;
+  int64_t Macs = 1;
+  for (const auto &[IV, E] : C.Extent) {
+    std::optional<int64_t> V = valueAt(E, N, O);
+    if (!V)
+      return std::nullopt;
+    Ext[IV] = std::max<int64_t>(*V, 0);
+    if (__builtin_mul_overflow(Macs, Ext[IV], &Macs))
+      return std::nullopt;
+  }
+  std::optional<int64_t> In = convFootprint(C.In, Ext),
+                         W = convFootprint(C.W, Ext),
+                         Out = convFootprint(C.Out, Ext);
+  if (!In || !W || !Out || Macs == 0)
+    return std::nullopt;
+  // f32 (the implicit_gemm record's precondition); Out is read first when
+  // the source accumulates into it.
+  double Bytes = 4.0 * (double(*In) + double(*W) +
+                        double(*Out) * (C.InitZero ? 1 : 2));
+  double Flops = 2.0 * double(Macs);
+  llvm::json::Object J;
+  J["flops"] = Flops;
+  J["macs"] = double(Macs);
+  J["flops_by_type"] = llvm::json::Object{{"f32", Flops}};
+  J["bytes"] = llvm::json::Object{{"compulsory", Bytes}};
+  J["intensity"] = llvm::json::Object{{"compulsory", Flops / Bytes}};
+  J["nests"] = int64_t(1);
+  J["basis"] = "the implicit gemm: MACs the product of the loops' trip "
+               "counts; compulsory bytes the distinct elements of the "
+               "weights, of the input's windows ((P - 1) * stride + R per "
+               "window dimension) and of the output; packing buffers and "
+               "offset tables are not counted";
+  if (O.M && !O.M->Levels.empty()) {
+    double Peak = O.M->peakFor(Precision::F32),
+           BW = O.M->mainMemory().BandwidthBytesPerS;
+    if (Peak > 0 && BW > 0) {
+      // The roofline time floor, as judgeNest gives the other variants.
+      double Time = std::max(Flops / Peak, Bytes / BW);
+      J["bound"] = llvm::json::Object{{"machine", O.M->Name},
+                                      {"model", "compulsory"},
+                                      {"time_s", Time},
+                                      {"attainable_flops_per_s", Flops / Time}};
+    }
+  }
+  return J;
+}
+
 /// Emits \p V's code from its program; fills Path, Extra, Code.
 llvm::Error emitVariant(const UnitOut &U, VariantOut &V) {
   llvm::Expected<std::vector<ArgInfo>> Extra = extraArrays(V.P, U.Layout);
@@ -424,12 +541,20 @@ void finishVariant(UnitOut &U, VariantOut &V, const Tolerance &Base,
   for (const KernelNest &K : V.P.Nests)
     Ptrs.push_back(&K.Nest);
   V.Predicted = countsJSON(Ptrs, O);
-  if (const llvm::json::Value *Why = V.Predicted.get("why_not"))
-    if (std::optional<llvm::json::Object> R =
-            reorderedCounts(U.Sources, V.P, O)) {
+  // The implicit gemm keeps the source nest as its IR': its own access
+  // order (packed panels, offset tables) is not a nest of the IR.
+  if (V.P.Conv && !V.Predicted.get("why_not"))
+    V.Predicted["why_not"] = "the implicit gemm's packing and offset tables "
+                             "are not loop nests of the IR";
+  if (const llvm::json::Value *Why = V.Predicted.get("why_not")) {
+    std::optional<llvm::json::Object> R = reorderedCounts(U.Sources, V.P, O);
+    if (!R && V.P.Conv)
+      R = convCounts(*V.P.Conv, U.Sources.front(), O);
+    if (R) {
       (*R)["why_not_own"] = *Why;
       V.Predicted = std::move(*R);
     }
+  }
   if (V.P.Quant) {
     std::vector<const LoopNest *> Prep;
     for (const LoopNest &N : V.P.Quant->Prepare)
@@ -444,6 +569,8 @@ std::string unitKind(const std::vector<LoopNest> &Sources) {
   Program P = makeProgram(Sources.front());
   if (P.Source)
     return P.Source->kind();
+  if (std::optional<ConvInfo> C = recognizeConvolution(P.Nests.front().Nest))
+    return C->kind();
   return bandLoops(P.Nests.front().Nest).size() == 1 ? "elementwise" : "nest";
 }
 

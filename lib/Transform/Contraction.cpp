@@ -233,36 +233,6 @@ std::optional<std::vector<std::string>> dimsOf(const Access &A) {
   return D;
 }
 
-bool isZero(const ValueExpr &E) {
-  if (E.Kind == ValueExpr::IntLit)
-    return E.Int == 0;
-  if (E.Kind == ValueExpr::FloatLit)
-    return E.Float == 0;
-  if (E.Kind == ValueExpr::Cast)
-    return isZero(E.Operands[0]);
-  return false;
-}
-
-struct StmtSite {
-  const Stmt *S;
-  std::vector<const Loop *> Loops;
-  const Loop *Parent;
-  size_t Index; ///< position in Parent's body
-};
-
-void sites(const Loop &L, std::vector<const Loop *> &Stack,
-           std::vector<StmtSite> &Out) {
-  Stack.push_back(&L);
-  for (size_t I = 0; I < L.Body.size(); ++I) {
-    const Node &N = L.Body[I];
-    if (N.isLoop())
-      sites(N.loop(), Stack, Out);
-    else
-      Out.push_back({&N.S, Stack, &L, I});
-  }
-  Stack.pop_back();
-}
-
 std::optional<ContractionInfo> fail(std::string *Why, const std::string &W) {
   if (Why)
     *Why = W;
@@ -273,55 +243,21 @@ std::optional<ContractionInfo> fail(std::string *Why, const std::string &W) {
 
 std::optional<ContractionInfo>
 roofline::recognizeContraction(const LoopNest &N, std::string *WhyNot) {
-  if (!N.Sem.Complete)
-    return fail(WhyNot, "statement values unknown: " + N.Sem.WhyNot);
-  std::vector<StmtSite> All;
-  std::vector<const Loop *> Stack;
-  sites(N.Root, Stack, All);
-
-  const StmtSite *Update = nullptr;
-  for (const StmtSite &S : All) {
-    const StmtValue &V = *S.S->Value;
-    if (V.Target != StmtValue::ArrayTarget || V.Op != "+=")
-      continue;
-    const ValueExpr &E = V.Value;
-    if (E.Kind != ValueExpr::Binary || E.Name != "*" ||
-        E.Operands[0].Kind != ValueExpr::Load ||
-        E.Operands[1].Kind != ValueExpr::Load)
-      continue;
-    if (Update)
-      return fail(WhyNot, "more than one multiply-accumulate statement");
-    Update = &S;
-  }
-  if (!Update)
-    return fail(WhyNot, "no `Out[..] += L[..] * R[..]` statement");
+  std::vector<StmtSite> All = stmtSites(N.Root);
+  llvm::Expected<MacUpdate> Mac = findMacUpdate(N, All);
+  if (!Mac)
+    return fail(WhyNot, llvm::toString(Mac.takeError()));
+  const StmtSite *Update = Mac->Site;
+  const Stmt &U = *Update->S;
+  const Access &OutA = *Mac->Out, &LA = *Mac->L, &RA = *Mac->R;
 
   ContractionInfo C;
-  const Stmt &U = *Update->S;
-  const Access &OutA = U.Accesses[U.Value->TargetAccess];
-  const Access &LA = U.Accesses[U.Value->Value.Operands[0].Access];
-  const Access &RA = U.Accesses[U.Value->Value.Operands[1].Access];
-  if (OutA.ArrayName == LA.ArrayName || OutA.ArrayName == RA.ArrayName ||
-      LA.ArrayName == RA.ArrayName)
-    return fail(WhyNot, "operands are not three distinct arrays");
   std::optional<std::vector<std::string>> OD = dimsOf(OutA), LD = dimsOf(LA),
                                           RD = dimsOf(RA);
   if (!OD || !LD || !RD)
     return fail(WhyNot, "a subscript is not a plain loop variable");
-  for (const Loop *L : Update->Loops) {
-    if (L->Step != 1 || !L->First.isAffine() || !L->Last.isAffine())
-      return fail(WhyNot, "loop '" + L->IV + "' is not a unit-step affine "
-                                             "loop");
-    for (const Loop *O : Update->Loops)
-      if (L->First.uses(O->IV) || L->Last.uses(O->IV))
-        return fail(WhyNot, "loop '" + L->IV + "' is not rectangular");
-    std::optional<AffineExpr> Ext =
-        L->Last.affine().sub(L->First.affine());
-    if (!Ext || !(Ext = Ext->addConstant(1)))
-      return fail(WhyNot, "loop extent overflows");
-    C.Extent[L->IV] = *Ext;
-    C.First[L->IV] = L->First.affine();
-  }
+  if (llvm::Error E = rectangularExtents(Update->Loops, C.Extent, C.First))
+    return fail(WhyNot, llvm::toString(std::move(E)));
   auto Has = [](const std::vector<std::string> &D, const std::string &IV) {
     return std::find(D.begin(), D.end(), IV) != D.end();
   };
@@ -415,7 +351,7 @@ roofline::recognizeContraction(const LoopNest &N, std::string *WhyNot) {
     if (S.Index < ReductionAt) {
       const bool IsInit =
           V.Target == StmtValue::ArrayTarget && V.Op == "=" &&
-          isZero(V.Value) &&
+          isZeroValue(V.Value) &&
           S.S->Accesses[V.TargetAccess].Subscripts == OutA.Subscripts &&
           S.S->Accesses.size() == 1;
       if (!IsInit || C.InitZero)

@@ -47,6 +47,8 @@ llvm::Expected<std::string> contractArrays(Program &P,
                                            const std::vector<std::string> &A);
 /// quantize(int8|bf16) of a contraction (Quantize.cpp).
 llvm::Expected<std::string> quantize(Program &P, const TransformRecord &R);
+/// implicit_gemm(mc,nc,kc,mr,nr) of a convolution (Convolution.cpp).
+llvm::Expected<std::string> implicitGemm(Program &P, const TransformRecord &R);
 
 } // namespace roofline
 

@@ -315,6 +315,11 @@ void detectMicroKernel(Program &P) {
 
 llvm::Error roofline::applyRecord(Program &P, const TransformRecord &R,
                                   const ParamValues &V) {
+  // The implicit gemm keeps the source nest: only its M loop may follow.
+  if (P.Conv &&
+      !(R.Kind == TransformRecord::Parallel && R.Names[0] == P.Conv->C.M))
+    return recordError(R, transformError("only parallel(" + P.Conv->C.M +
+                                         ") may follow implicit_gemm"));
   Program Work = P;
   llvm::Expected<std::string> Why = std::string();
   switch (R.Kind) {
@@ -326,6 +331,9 @@ llvm::Error roofline::applyRecord(Program &P, const TransformRecord &R,
     break;
   case TransformRecord::Quantize:
     Why = quantize(Work, R);
+    break;
+  case TransformRecord::ImplicitGemm:
+    Why = implicitGemm(Work, R);
     break;
   case TransformRecord::Pack: {
     std::string Reasons;
@@ -349,6 +357,8 @@ llvm::Error roofline::applyRecord(Program &P, const TransformRecord &R,
   }
   default:
     Why = applyLoopRecord(Work, R, V);
+    if (Why && Work.Conv)
+      Work.Conv->Parallel = true;
     break;
   }
   if (!Why)
@@ -390,6 +400,15 @@ std::string roofline::printProgram(const Program &P) {
       S += ", rows per block " + std::to_string(M.MR);
     S += M.Parallel ? ", parallel\n" : "\n";
   }
+  if (P.Conv)
+    S += "implicit gemm: " + P.Conv->C.kind() + " " + P.Conv->C.Out.Array +
+         " += " + P.Conv->C.W.Array + " * im2col(" + P.Conv->C.In.Array +
+         "), M=" + P.Conv->C.M + " N=(" + llvm::join(P.Conv->C.N, ",") +
+         ") K=(" + llvm::join(P.Conv->C.K, ",") + "), MC=" +
+         std::to_string(P.Conv->MC) + " NC=" + std::to_string(P.Conv->NC) +
+         " KC=" + std::to_string(P.Conv->KC) + " MR=" +
+         std::to_string(P.Conv->MR) + " NR=" + std::to_string(P.Conv->NR) +
+         (P.Conv->Parallel ? ", parallel\n" : "\n");
   if (P.Quant)
     S += "quantized: " + P.Quant->Precision +
          (P.Quant->LGran.empty()

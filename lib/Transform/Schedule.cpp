@@ -24,6 +24,7 @@ const char *TransformRecord::kindName(KindTy K) {
   case Fuse: return "fuse";
   case Contract: return "contract";
   case Quantize: return "quantize";
+  case ImplicitGemm: return "implicit_gemm";
   }
   return "?";
 }
@@ -100,12 +101,13 @@ llvm::Expected<TransformRecord> parseRecord(StringRef R) {
                   .Case("fuse", TransformRecord::Fuse)
                   .Case("contract", TransformRecord::Contract)
                   .Case("quantize", TransformRecord::Quantize)
+                  .Case("implicit_gemm", TransformRecord::ImplicitGemm)
                   .Default(-1);
   if (Kind < 0)
     return bad(R, "unknown transform '" + Name +
                       "' (interchange, permute, stripmine, tile, unroll_jam, "
                       "regblock, pack, parallel, vectorize, fuse, contract, "
-                      "quantize)");
+                      "quantize, implicit_gemm)");
   T.Kind = static_cast<TransformRecord::KindTy>(Kind);
   StringRef Args;
   if (Open != StringRef::npos) {
@@ -145,7 +147,8 @@ llvm::Expected<TransformRecord> parseRecord(StringRef R) {
   bool TakesSizes = T.Kind == TransformRecord::StripMine ||
                     T.Kind == TransformRecord::Tile ||
                     T.Kind == TransformRecord::UnrollJam ||
-                    T.Kind == TransformRecord::RegBlock;
+                    T.Kind == TransformRecord::RegBlock ||
+                    T.Kind == TransformRecord::ImplicitGemm;
   std::vector<std::optional<int64_t>> Sizes;
   for (StringRef P : Parts) {
     auto [N, Sz] = P.split(':');
@@ -181,6 +184,9 @@ llvm::Expected<TransformRecord> parseRecord(StringRef R) {
       T.Sizes.push_back(*S);
   }
   auto Count = T.Names.size();
+  if (T.Kind == TransformRecord::ImplicitGemm &&
+      T.Names != std::vector<std::string>{"mc", "nc", "kc", "mr", "nr"})
+    return bad(R, "implicit_gemm takes the blocks mc, nc, kc, mr, nr");
   if (T.Kind == TransformRecord::Interchange && Count != 2)
     return bad(R, "interchange takes two loops");
   if ((T.Kind == TransformRecord::StripMine ||

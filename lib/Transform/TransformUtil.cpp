@@ -133,3 +133,85 @@ void roofline::eraseAccess(Stmt &S, unsigned I) {
       --E.Access;
   });
 }
+
+namespace {
+void collectSites(const Loop &L, std::vector<const Loop *> &Stack,
+                  std::vector<StmtSite> &Out) {
+  Stack.push_back(&L);
+  for (size_t I = 0; I < L.Body.size(); ++I) {
+    const Node &N = L.Body[I];
+    if (N.isLoop())
+      collectSites(N.loop(), Stack, Out);
+    else
+      Out.push_back({&N.S, Stack, &L, I});
+  }
+  Stack.pop_back();
+}
+} // namespace
+
+std::vector<StmtSite> roofline::stmtSites(const Loop &Root) {
+  std::vector<StmtSite> Out;
+  std::vector<const Loop *> Stack;
+  collectSites(Root, Stack, Out);
+  return Out;
+}
+
+llvm::Expected<MacUpdate>
+roofline::findMacUpdate(const LoopNest &N, const std::vector<StmtSite> &All) {
+  if (!N.Sem.Complete)
+    return transformError("statement values unknown: " + N.Sem.WhyNot);
+  const StmtSite *Update = nullptr;
+  for (const StmtSite &S : All) {
+    const StmtValue &V = *S.S->Value;
+    if (V.Target != StmtValue::ArrayTarget || V.Op != "+=")
+      continue;
+    const ValueExpr &E = V.Value;
+    if (E.Kind != ValueExpr::Binary || E.Name != "*" ||
+        E.Operands[0].Kind != ValueExpr::Load ||
+        E.Operands[1].Kind != ValueExpr::Load)
+      continue;
+    if (Update)
+      return transformError("more than one multiply-accumulate statement");
+    Update = &S;
+  }
+  if (!Update)
+    return transformError("no `Out[..] += L[..] * R[..]` statement");
+  const Stmt &U = *Update->S;
+  MacUpdate M{Update, &U.Accesses[U.Value->TargetAccess],
+              &U.Accesses[U.Value->Value.Operands[0].Access],
+              &U.Accesses[U.Value->Value.Operands[1].Access]};
+  if (M.Out->ArrayName == M.L->ArrayName ||
+      M.Out->ArrayName == M.R->ArrayName || M.L->ArrayName == M.R->ArrayName)
+    return transformError("operands are not three distinct arrays");
+  return M;
+}
+
+llvm::Error
+roofline::rectangularExtents(const std::vector<const Loop *> &Loops,
+                             std::map<std::string, AffineExpr> &Extent,
+                             std::map<std::string, AffineExpr> &First) {
+  for (const Loop *L : Loops) {
+    if (L->Step != 1 || !L->First.isAffine() || !L->Last.isAffine())
+      return transformError("loop '" + L->IV +
+                            "' is not a unit-step affine loop");
+    for (const Loop *O : Loops)
+      if (L->First.uses(O->IV) || L->Last.uses(O->IV))
+        return transformError("loop '" + L->IV + "' is not rectangular");
+    std::optional<AffineExpr> Ext = L->Last.affine().sub(L->First.affine());
+    if (!Ext || !(Ext = Ext->addConstant(1)))
+      return transformError("loop extent overflows");
+    Extent[L->IV] = *Ext;
+    First[L->IV] = L->First.affine();
+  }
+  return llvm::Error::success();
+}
+
+bool roofline::isZeroValue(const ValueExpr &E) {
+  if (E.Kind == ValueExpr::IntLit)
+    return E.Int == 0;
+  if (E.Kind == ValueExpr::FloatLit)
+    return E.Float == 0;
+  if (E.Kind == ValueExpr::Cast)
+    return isZeroValue(E.Operands[0]);
+  return false;
+}

@@ -7,6 +7,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -71,6 +72,37 @@ void pruneArrays(LoopNest &N);
 
 /// Removes access \p I from \p S, renumbering the value's references.
 void eraseAccess(Stmt &S, unsigned I);
+
+/// A statement with the loops around it (outermost first), the loop whose
+/// body holds it and its position there.
+struct StmtSite {
+  const Stmt *S;
+  std::vector<const Loop *> Loops;
+  const Loop *Parent;
+  size_t Index; ///< position in Parent's body
+};
+/// Every statement under \p Root, in program order.
+std::vector<StmtSite> stmtSites(const Loop &Root);
+
+/// The update of a contraction or convolution: the one statement
+/// `Out[..] += L[..] * R[..]` of \p N, over three distinct arrays.
+struct MacUpdate {
+  const StmtSite *Site;
+  const Access *Out, *L, *R;
+};
+/// \p All are \p N's statements (stmtSites); the error says why there is
+/// no such update.
+llvm::Expected<MacUpdate> findMacUpdate(const LoopNest &N,
+                                        const std::vector<StmtSite> &All);
+
+/// Trip count and first value of each of \p Loops by IV; they must be
+/// unit-step, affine and rectangular (no bound uses another of them).
+llvm::Error rectangularExtents(const std::vector<const Loop *> &Loops,
+                               std::map<std::string, AffineExpr> &Extent,
+                               std::map<std::string, AffineExpr> &First);
+
+/// The zero literal (possibly cast): `Out = 0`.
+bool isZeroValue(const ValueExpr &E);
 
 } // namespace roofline
 

@@ -11,7 +11,9 @@
 //     AVX2 / portable vector extensions;
 //   int8 gemv: AVX512-VNNI (vpdpbusd, sign moved onto the weights), AVX512BW
 //     (vpmaddubsw), AVX2 (vpsignb + vpmaddubsw), portable int32 loops;
-//   bf16 gemv: AVX512-BF16 (vdpbf16ps), AVX-512 (widen and FMA), portable.
+//   bf16 gemv: AVX512-BF16 (vdpbf16ps), AVX-512 (widen and FMA), portable;
+//   convolution (ConvPlan): the gemm path as an implicit gemm, the input's
+//     B panels gathered through offset tables (no im2col buffer).
 // RL_ISA=portable|avx2|avx512|avx512vnni|avx512bf16 forces a path.
 //
 //===----------------------------------------------------------------------===//
@@ -24,7 +26,8 @@
 namespace roofline {
 
 /// Whether \p P takes the template path, and which ("gemm", "gemv",
-/// "int8 gemv", "bf16 gemv"); "" for the generic emitter, with the reason
+/// "int8 gemv", "bf16 gemv", "implicit gemm"); "" for the generic emitter,
+/// with the reason
 /// in \p Why.
 std::string microKernelKind(const Program &P, const ArgLayout &L,
                             std::string *Why = nullptr);

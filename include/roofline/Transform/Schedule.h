@@ -18,6 +18,9 @@
 //   contract(t1,t2)           keep temporaries in registers (dead arrays)
 //   quantize(int8)            int8 operands, per-row/per-tensor scales,
 //   quantize(int8,A:row,B:col)   int32 accumulation; or quantize(bf16)
+//   implicit_gemm(mc:336,nc:2048,kc:256,mr:14,nr:32)
+//                             a convolution as a packed gemm (im2col
+//                             gathered into the panels), its blocks
 //
 // Each record's legality precondition is written beside its implementation
 // in lib/Transform/ and checked when the schedule is applied.
@@ -49,6 +52,7 @@ struct TransformRecord {
     Fuse,
     Contract,
     Quantize,
+    ImplicitGemm,
   };
   KindTy Kind = Tile;
   /// Loop IVs (or array names for pack/contract) the record names, in order.

@@ -19,6 +19,7 @@
 #include "roofline/Analysis/Counts.h"
 #include "roofline/IR/LoopNest.h"
 #include "roofline/Transform/Contraction.h"
+#include "roofline/Transform/Convolution.h"
 #include "roofline/Transform/Schedule.h"
 
 #include "llvm/Support/Error.h"
@@ -68,6 +69,14 @@ struct MicroKernelPlan {
   bool Parallel = false; ///< the M-block loop runs in parallel
 };
 
+/// A convolution as an implicit gemm (implicit_gemm record): the blocks
+/// of the gemm micro-kernel path, run over panels gathered from the input.
+struct ConvPlan {
+  ConvInfo C;
+  int64_t MC = 0, NC = 0, KC = 0, MR = 0, NR = 0;
+  bool Parallel = false; ///< the M blocks run in parallel (parallel(M))
+};
+
 /// What quantize() produced, for CodeGen and the manifest.
 struct QuantPlan {
   std::string Precision; ///< "int8" or "bf16"
@@ -88,6 +97,7 @@ struct Program {
   std::vector<std::string> Log;
   std::optional<MicroKernelPlan> Micro;
   std::optional<QuantPlan> Quant;
+  std::optional<ConvPlan> Conv;
   /// Arrays of the source nests (before any transform), by name: the
   /// common argument list every variant of the unit takes.
   std::vector<Array> SourceArrays;

@@ -143,3 +143,51 @@ void heat3d(int N, const double *A, double *B) {
                    A[(i * N + j - 1) * N + k] + A[(i * N + j + 1) * N + k] +
                    A[(i * N + j) * N + k - 1] + A[(i * N + j) * N + k + 1]);
 }
+
+// Direct convolutions: implicit gemms (the micro-kernels on input panels
+// gathered through offset tables). NCHW input, KCRS weights, stride 1, no
+// padding, a scalar accumulator; the output's valid (H-R+1) x (W-S+1)
+// region is written into an H x W frame, so that every size sweeps freely.
+void conv2d(int N, int C, int K, int H, int W, int R, int S, const float *In,
+            const float *Wt, float *Out) {
+  for (int n = 0; n < N; ++n)
+    for (int k = 0; k < K; ++k)
+      for (int p = 0; p < H - R + 1; ++p)
+        for (int q = 0; q < W - S + 1; ++q) {
+          float acc = 0;
+          for (int c = 0; c < C; ++c)
+            for (int r = 0; r < R; ++r)
+              for (int s = 0; s < S; ++s)
+                acc += In[((n * C + c) * H + p + r) * W + q + s] *
+                       Wt[((k * C + c) * R + r) * S + s];
+          Out[((n * K + k) * H + p) * W + q] = acc;
+        }
+}
+
+// 1-D, stride 2, accumulating into y (no clearing): 13 outputs of a
+// 3-tap filter over rows of 29 inputs; the weights tap-major (RKC).
+void conv1d_s2(int K, int C, const float *x, const float *w, float *y) {
+  for (int k = 0; k < K; ++k)
+    for (int t = 0; t < 13; ++t)
+      for (int c = 0; c < C; ++c)
+        for (int r = 0; r < 3; ++r)
+          y[k * 13 + t] += x[c * 29 + 2 * t + r] * w[(r * K + k) * C + c];
+}
+
+// NHWC input, RSCK weights, NHWK output (in an H x W frame), a 3x3 filter:
+// the output channel is the contiguous dimension.
+void conv_nhwc(int N, int C, int K, int H, int W, const float *In,
+               const float *Wt, float *Out) {
+  for (int n = 0; n < N; ++n)
+    for (int p = 0; p < H - 2; ++p)
+      for (int q = 0; q < W - 2; ++q)
+        for (int k = 0; k < K; ++k) {
+          Out[((n * H + p) * W + q) * K + k] = 0;
+          for (int r = 0; r < 3; ++r)
+            for (int s = 0; s < 3; ++s)
+              for (int c = 0; c < C; ++c)
+                Out[((n * H + p) * W + q) * K + k] +=
+                    In[((n * H + p + r) * W + q + s) * C + c] *
+                    Wt[((r * 3 + s) * C + c) * K + k];
+        }
+}

@@ -1,0 +1,231 @@
+//===- Convolution.cpp - Direct convolutions as implicit gemms -------------===//
+
+#include "roofline/Transform/Convolution.h"
+
+#include "LoopTransforms.h"
+#include "TransformUtil.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <algorithm>
+#include <set>
+
+using namespace roofline;
+
+std::string ConvInfo::kind() const { return "convolution (implicit gemm)"; }
+
+namespace {
+
+std::optional<ConvInfo> fail(std::string *Why, const std::string &W) {
+  if (Why)
+    *Why = W;
+  return std::nullopt;
+}
+
+/// \p A's subscripts as loop terms; a message when one is not a sum of
+/// loops around the update (\p Loops) with positive coefficients and no
+/// constant. A delinearized window may share its dimension with others
+/// (x[29*c + 2*t + r]).
+llvm::Expected<ConvOperand>
+termsOf(const Access &A, const std::map<std::string, AffineExpr> &Loops) {
+  ConvOperand O{A.ArrayName, {}};
+  for (const std::optional<AffineExpr> &S : A.Subscripts) {
+    if (!S)
+      return transformError("a subscript of " + A.Text + " is not affine");
+    if (S->constant() != 0)
+      return transformError("subscript '" + S->str() + "' of " + A.Text +
+                            " has a constant offset (padding and shifted "
+                            "windows are not supported)");
+    if (S->terms().empty())
+      return transformError("subscript '" + S->str() + "' of " + A.Text +
+                            " indexes no loop");
+    std::vector<ConvTerm> D;
+    for (const auto &[IV, Coef] : S->terms()) {
+      if (!Loops.count(IV))
+        return transformError("subscript '" + S->str() + "' of " + A.Text +
+                              " uses '" + IV +
+                              "', which is not a loop around the update");
+      if (Coef < 1)
+        return transformError("subscript '" + S->str() + "' of " + A.Text +
+                              " is not `stride*p + r` (a negative "
+                              "coefficient of '" +
+                              IV + "': a flipped filter is not supported)");
+      D.push_back({IV, Coef});
+    }
+    O.Dims.push_back(std::move(D));
+  }
+  return O;
+}
+
+/// Whether a dimension of \p O mixes a loop of the output (a pixel) with
+/// one that is not (a filter): a window.
+bool hasWindow(const ConvOperand &O, const std::map<std::string, int> &Out) {
+  return std::any_of(O.Dims.begin(), O.Dims.end(), [&](const auto &D) {
+    bool Px = false, Other = false;
+    for (const ConvTerm &T : D)
+      (Out.count(T.IV) ? Px : Other) = true;
+    return Px && Other;
+  });
+}
+
+/// How often each loop indexes \p O.
+std::map<std::string, int> uses(const ConvOperand &O) {
+  std::map<std::string, int> U;
+  for (const auto &D : O.Dims)
+    for (const ConvTerm &T : D)
+      ++U[T.IV];
+  return U;
+}
+
+/// The pixel (indexes Out) and filter (indexes W) loops of In's windows.
+void splitWindows(ConvInfo &C, const std::map<std::string, int> &Out) {
+  for (const auto &D : C.In.Dims) {
+    if (!hasWindow(ConvOperand{C.In.Array, {D}}, Out))
+      continue;
+    for (const ConvTerm &T : D)
+      (Out.count(T.IV) ? C.Pixel : C.Filter).push_back(T.IV);
+  }
+}
+
+/// Gives each loop around the update its role, in loop order.
+llvm::Error assignRoles(ConvInfo &C, const std::vector<const Loop *> &Loops) {
+  std::map<std::string, int> O = uses(C.Out), I = uses(C.In), W = uses(C.W);
+  for (const auto *U : {&O, &I, &W})
+    for (const auto &[IV, Count] : *U)
+      if (Count > 1)
+        return transformError("loop '" + IV +
+                              "' indexes one operand twice");
+  splitWindows(C, O);
+  for (const Loop *L : Loops) {
+    const std::string &IV = L->IV;
+    bool InO = O.count(IV), InI = I.count(IV), InW = W.count(IV);
+    if (InO && InW && !InI) {
+      if (!C.M.empty())
+        return transformError("two output-channel loops ('" + C.M + "', '" +
+                              IV + "')");
+      C.M = IV;
+    } else if (InO && InI && !InW) {
+      C.N.push_back(IV); // a batch loop, or a window's pixel side
+    } else if (InI && InW && !InO) {
+      C.K.push_back(IV); // an input channel, or a window's filter side
+    } else {
+      std::vector<std::string> Which;
+      for (auto [Has, Name] : {std::pair<bool, const char *>{InO, "the output"},
+                               {InI, "the input"},
+                               {InW, "the weights"}})
+        if (Has)
+          Which.push_back(Name);
+      return transformError(
+          "loop '" + IV + "' has no convolution role (it indexes " +
+          (Which.empty() ? "no operand" : llvm::join(Which, " and ")) +
+          (Which.size() == 1 ? " only" : "") + ")");
+    }
+  }
+  if (C.M.empty())
+    return transformError("no output-channel loop (indexing the output and "
+                          "the weights, not the input)");
+  return llvm::Error::success();
+}
+
+/// The statements besides the update: at most one `Out = 0` over the
+/// output's loops, before the reduction.
+llvm::Error checkInit(ConvInfo &C, const std::vector<StmtSite> &All,
+                      const StmtSite &Update, const Access &OutA) {
+  std::set<std::string> OutLoops;
+  for (const auto &D : C.Out.Dims)
+    OutLoops.insert(D[0].IV);
+  for (const StmtSite &S : All) {
+    if (&S == &Update)
+      continue;
+    const StmtValue &V = *S.S->Value;
+    std::set<std::string> Around;
+    for (const Loop *L : S.Loops)
+      Around.insert(L->IV);
+    bool Prefix =
+        S.Loops.size() <= Update.Loops.size() &&
+        std::equal(S.Loops.begin(), S.Loops.end(), Update.Loops.begin());
+    bool IsInit = V.Target == StmtValue::ArrayTarget && V.Op == "=" &&
+                  isZeroValue(V.Value) && S.S->Accesses.size() == 1 &&
+                  S.S->Accesses[V.TargetAccess].Subscripts == OutA.Subscripts &&
+                  Around == OutLoops && Prefix && &S < &Update;
+    if (!IsInit || C.InitZero)
+      return transformError("statement at line " +
+                            std::to_string(S.S->Loc.Line) +
+                            " is not `Out = 0` before the reduction "
+                            "(epilogues are not supported)");
+    C.InitZero = true;
+  }
+  return llvm::Error::success();
+}
+
+} // namespace
+
+std::optional<ConvInfo> roofline::recognizeConvolution(const LoopNest &N,
+                                                       std::string *WhyNot) {
+  std::vector<StmtSite> All = stmtSites(N.Root);
+  llvm::Expected<MacUpdate> Mac = findMacUpdate(N, All);
+  if (!Mac)
+    return fail(WhyNot, llvm::toString(Mac.takeError()));
+  const StmtSite *Update = Mac->Site;
+  const Access &OutA = *Mac->Out, &LA = *Mac->L, &RA = *Mac->R;
+
+  ConvInfo C;
+  if (llvm::Error E = rectangularExtents(Update->Loops, C.Extent, C.First))
+    return fail(WhyNot, llvm::toString(std::move(E)));
+  llvm::Expected<ConvOperand> O = termsOf(OutA, C.Extent),
+                              L = termsOf(LA, C.Extent),
+                              R = termsOf(RA, C.Extent);
+  for (llvm::Expected<ConvOperand> *X : {&O, &L, &R})
+    if (!*X)
+      return fail(WhyNot, llvm::toString(X->takeError()));
+  std::map<std::string, int> OutUses = uses(*O);
+  bool LWin = hasWindow(*L, OutUses), RWin = hasWindow(*R, OutUses);
+  if (LWin == RWin)
+    return fail(WhyNot, LWin ? "both operands are indexed by windows"
+                             : "no operand is indexed by a window (`p + r`)");
+  C.Out = std::move(*O);
+  C.In = LWin ? std::move(*L) : std::move(*R);
+  C.W = LWin ? std::move(*R) : std::move(*L);
+  if (llvm::Error E = assignRoles(C, Update->Loops))
+    return fail(WhyNot, llvm::toString(std::move(E)));
+  if (llvm::Error E = checkInit(C, All, *Update, OutA))
+    return fail(WhyNot, llvm::toString(std::move(E)));
+  const Array *AO = N.findArray(C.Out.Array), *AI = N.findArray(C.In.Array),
+              *AW = N.findArray(C.W.Array);
+  if (!AO || !AI || !AW || AO->Elem != AI->Elem || AO->Elem != AW->Elem)
+    return fail(WhyNot, "operands differ in element type");
+  C.Elem = AO->Elem;
+  return C;
+}
+
+llvm::Expected<std::string>
+roofline::implicitGemm(Program &P, const TransformRecord &R) {
+  assert(R.Sizes.size() == 5 && "the parser checks the five blocks");
+  if (!P.Applied.empty())
+    return transformError("implicit_gemm must be the first record");
+  if (P.Nests.size() != 1)
+    return transformError("a group of nests is not one convolution");
+  std::string Why;
+  std::optional<ConvInfo> C = recognizeConvolution(P.Nests.front().Nest, &Why);
+  if (!C)
+    return transformError("not a convolution: " + Why);
+  if (C->Elem != Precision::F32)
+    return transformError("the convolution is not f32 (the gemm "
+                          "micro-kernels are)");
+  ConvPlan Plan;
+  Plan.MC = R.Sizes[0];
+  Plan.NC = R.Sizes[1];
+  Plan.KC = R.Sizes[2];
+  Plan.MR = R.Sizes[3];
+  Plan.NR = R.Sizes[4];
+  std::string Msg = "'" + C->In.Array + "' and '" + C->W.Array +
+                    "' are only read and '" + C->Out.Array +
+                    "' is written by the update alone: each output "
+                    "element's sum over (" +
+                    llvm::join(C->K, ", ") +
+                    ") is independent, only its order changes; M = " + C->M +
+                    ", N = (" + llvm::join(C->N, ", ") + ")";
+  Plan.C = std::move(*C);
+  P.Conv = std::move(Plan);
+  return Msg;
+}
