@@ -9,8 +9,8 @@ with `roofline-lint --emit`, compiles every file with g++ (-Wall -Wextra
 `driver check` over a sweep of shapes per unit: size 1, primes, values that
 are not multiples of any tile size (MR 14 and 6, NR 32 and 16, MC 336, KC
 256, gemv 4 rows, generic tiles 32) and large ones. Micro-kernel variants
-are also run with RL_ISA=avx2 and RL_ISA=portable, so every instruction-set
-path is checked on this machine.
+are also run with RL_ISA=avx512 (AVX-512 without VNNI or BF16), avx2 and
+portable, so every instruction-set path is checked on this machine.
 
 Inputs are random and non-zero (the seed is printed), outputs poisoned with
 NaN; a variant passes a shape when every output element is within
@@ -238,7 +238,7 @@ def main():
             runs.append((u, m, s, "", None))
             # Every instruction-set path of the micro-kernels, on a subset.
             if micro and (i % 3 == 0 or args.quick):
-                for isa in ("avx2", "portable"):
+                for isa in ("avx512", "avx2", "portable"):
                     runs.append((u, m, s, isa, micro))
 
     def run(job):

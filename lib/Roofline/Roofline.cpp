@@ -86,14 +86,22 @@ findCrossover(const std::string &Param,
     return C;
   };
 
-  // Geometric scan over [1, 2^40], 8 points per octave.
+  // Geometric scan over [1, 2^40], 8 points per octave (the sizes computed
+  // once: every nest with one free size scans them).
   constexpr int PerOctave = 8, Octaves = 40;
+  static const std::vector<double> ScanSizes = [] {
+    std::vector<double> Out;
+    for (int K = 0; K <= PerOctave * Octaves; ++K)
+      Out.push_back(std::exp2(static_cast<double>(K) / PerOctave));
+    return Out;
+  }();
   std::vector<double> Sizes;
   std::vector<double> Values;
+  Sizes.reserve(ScanSizes.size());
+  Values.reserve(ScanSizes.size());
   std::optional<bool> Prev;
   double PrevS = 0;
-  for (int K = 0; K <= PerOctave * Octaves; ++K) {
-    double S = std::exp2(static_cast<double>(K) / PerOctave);
+  for (double S : ScanSizes) {
     double I = Intensity(S);
     if (std::isnan(I))
       continue;
