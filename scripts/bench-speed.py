@@ -93,6 +93,8 @@ def main():
             "roofline-lint (text)": [a.tool, "-o", os.devnull, "--quiet", src],
             "roofline-lint -j 1 (text)": [a.tool, "-j", "1", "-o", os.devnull,
                                           "--quiet", src],
+            "roofline-lint -j 2 (text)": [a.tool, "-j", "2", "-o", os.devnull,
+                                          "--quiet", src],
             "roofline-lint --format=json": [a.tool, "--format=json", "-o", os.devnull,
                                             "--quiet", src],
         }

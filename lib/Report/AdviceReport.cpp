@@ -8,7 +8,6 @@ using namespace roofline;
 
 namespace {
 
-
 std::string thousands(double V) {
   return withThousands(static_cast<Int128>(std::llround(V)));
 }

@@ -60,7 +60,6 @@ std::string px(double V) {
   return Buf;
 }
 
-
 /// Exact-enough value for data-* attributes.
 std::string dataNum(double V) {
   if (!std::isfinite(V))

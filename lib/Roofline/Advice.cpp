@@ -232,9 +232,55 @@ std::vector<std::string> intermediates(const Group &G,
   return Out;
 }
 
+/// predictNests for nests whose counts are known.
 std::optional<Prediction>
 predictCounted(llvm::ArrayRef<std::pair<const LoopNest *, const NestCounts *>> Ns,
-               const Machine &M, TrafficModel Model, const ModelOptions &MOpts);
+               const Machine &M, TrafficModel Model, const ModelOptions &MOpts) {
+  if (Ns.empty())
+    return std::nullopt;
+  double Flops = 0, Bytes = 0, Foot = 0, BestFlops = -1;
+  Precision Prec = Precision::F32;
+  std::optional<std::vector<double>> Levels;
+  bool HaveLevels = Model == TrafficModel::Cache;
+  std::string ModelName;
+  for (const auto &[N, C] : Ns) {
+    NestVerdict J =
+        judgeNest(*N, *C, M, Model, MOpts, JudgeDetail::VerdictOnly);
+    if (!J.V)
+      return std::nullopt;
+    Flops += J.V->Flops;
+    Bytes += J.V->Bytes;
+    Foot += J.V->FootprintBytes;
+    ModelName = J.V->Model;
+    if (J.V->Flops > BestFlops) {
+      BestFlops = J.V->Flops;
+      Prec = J.V->Prec;
+    }
+    if (HaveLevels) {
+      std::optional<std::vector<double>> L =
+          J.Cache && C->BytesNoReuse.Value
+              ? bytesPerMachineLevel(*J.Cache, M,
+                                     static_cast<double>(*C->BytesNoReuse.Value))
+              : std::nullopt;
+      if (!L) {
+        HaveLevels = false;
+        Levels.reset();
+      } else if (!Levels) {
+        Levels = *L;
+      } else {
+        for (size_t K = 0; K < Levels->size() && K < L->size(); ++K)
+          (*Levels)[K] += (*L)[K];
+      }
+    }
+  }
+  Verdict V = computeVerdict(M, Prec, Flops, Bytes, Foot, ModelName);
+  Prediction P = fromVerdict(V);
+  if (HaveLevels && Levels) {
+    P.LevelBytes = Levels;
+    P.LevelTime = levelTime(*Levels, M, V.TimeCompute);
+  }
+  return P;
+}
 
 //===----------------------------------------------------------------------===//
 // The advisor
@@ -643,60 +689,6 @@ std::vector<NestAdvice> Advisor::run(const std::vector<SourceLoc> &Skipped) {
     Out[G.Members.front()].Fusion = std::move(F);
   }
   return Out;
-}
-
-} // namespace
-
-namespace {
-
-/// predictNests for nests whose counts are known.
-std::optional<Prediction>
-predictCounted(llvm::ArrayRef<std::pair<const LoopNest *, const NestCounts *>> Ns,
-               const Machine &M, TrafficModel Model, const ModelOptions &MOpts) {
-  if (Ns.empty())
-    return std::nullopt;
-  double Flops = 0, Bytes = 0, Foot = 0, BestFlops = -1;
-  Precision Prec = Precision::F32;
-  std::optional<std::vector<double>> Levels;
-  bool HaveLevels = Model == TrafficModel::Cache;
-  std::string ModelName;
-  for (const auto &[N, C] : Ns) {
-    NestVerdict J =
-        judgeNest(*N, *C, M, Model, MOpts, JudgeDetail::VerdictOnly);
-    if (!J.V)
-      return std::nullopt;
-    Flops += J.V->Flops;
-    Bytes += J.V->Bytes;
-    Foot += J.V->FootprintBytes;
-    ModelName = J.V->Model;
-    if (J.V->Flops > BestFlops) {
-      BestFlops = J.V->Flops;
-      Prec = J.V->Prec;
-    }
-    if (HaveLevels) {
-      std::optional<std::vector<double>> L =
-          J.Cache && C->BytesNoReuse.Value
-              ? bytesPerMachineLevel(*J.Cache, M,
-                                     static_cast<double>(*C->BytesNoReuse.Value))
-              : std::nullopt;
-      if (!L) {
-        HaveLevels = false;
-        Levels.reset();
-      } else if (!Levels) {
-        Levels = *L;
-      } else {
-        for (size_t K = 0; K < Levels->size() && K < L->size(); ++K)
-          (*Levels)[K] += (*L)[K];
-      }
-    }
-  }
-  Verdict V = computeVerdict(M, Prec, Flops, Bytes, Foot, ModelName);
-  Prediction P = fromVerdict(V);
-  if (HaveLevels && Levels) {
-    P.LevelBytes = Levels;
-    P.LevelTime = levelTime(*Levels, M, V.TimeCompute);
-  }
-  return P;
 }
 
 } // namespace

@@ -73,18 +73,16 @@ std::map<Precision, Count> narrowByType(const std::map<Precision, Count> &ByType
       Out[P] = *Cs.front();
       continue;
     }
+    // weightedSum drops a side that any part lacks; the first reason given
+    // stands for the sum.
     std::vector<std::pair<const Count *, Int128>> Terms;
-    Count Orig = *Cs.front();
+    Count First = *Cs.front();
     for (const Count *C : Cs) {
       Terms.push_back({C, 1});
-      if (!C->Value)
-        Orig.Value.reset();
-      if (!C->Formula)
-        Orig.Formula.reset();
-      if (Orig.WhyNot.empty())
-        Orig.WhyNot = C->WhyNot;
+      if (First.WhyNot.empty())
+        First.WhyNot = C->WhyNot;
     }
-    Out[P] = weightedSum(Orig, Terms);
+    Out[P] = weightedSum(First, Terms);
   }
   return Out;
 }

@@ -50,8 +50,8 @@ namespace {
 cl::OptionCategory CICategory("roofline-lint CI options");
 
 /// Below this many nests, a lone file is analyzed on one thread unless -j
-/// is given: measured on the 200-function speed file, two threads were
-/// slower than one on a shared 2-vCPU VM (docs/results/speed.txt).
+/// is given: on the 200-function speed file two threads measured no faster
+/// than one (docs/results/speed.txt, the -j 2 row).
 constexpr size_t MinNestsForThreads = 1000;
 
 cl::opt<unsigned>
@@ -601,11 +601,8 @@ void printFileText(raw_ostream &OS, const FileResult &Res, bool ShowSource,
   // Same-place blocks stay together: the findings of a place follow all
   // of its lines (template instantiations share their nest's location).
   std::vector<TextBlock> Blocks;
-  auto SamePlace = [](const SourceLoc &A, const SourceLoc &B) {
-    return A.Line == B.Line && A.Column == B.Column && A.File == B.File;
-  };
   for (TextBlock &B : textBlocks(Res.R, ShownNests, ShownSkipped, ShowSource)) {
-    if (!Blocks.empty() && SamePlace(Blocks.back().Loc, B.Loc))
+    if (!Blocks.empty() && sameLoc(Blocks.back().Loc, B.Loc))
       Blocks.back().Text += B.Text;
     else
       Blocks.push_back(std::move(B));

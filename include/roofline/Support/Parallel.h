@@ -1,11 +1,10 @@
 //===- Parallel.h - Few-task parallel loops ---------------------------------===//
 //
-// llvm::parallelFor spawns one task per item below 1024 items, and each task
-// wakes a sleeping worker thread. On the small virtual machines CI runs on,
-// those wake-ups cost more than counting or printing a small nest: a
-// 200-nest file ran 10-20% slower on two threads than on one
-// (docs/results/speed.txt). These loops hand each thread a few contiguous
-// chunks instead, and only for enough work to be worth a thread.
+// llvm::parallelFor spawns one task per item below 1024 items, and a task
+// may wake a sleeping worker thread. These loops hand each thread a few
+// contiguous chunks instead, and use threads only for enough work: on the
+// 200-function speed file, two threads measured no faster than one
+// (docs/results/speed.txt, the -j 2 row).
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,8 +24,8 @@ void parallelForChunks(size_t N, llvm::function_ref<void(size_t)> Fn);
 
 /// The fewest items parallelForChunks spreads over threads (default 2).
 /// roofline-lint raises it when -j is not given: a few hundred nests take
-/// milliseconds, and on a shared two-vCPU VM waking the second vCPU often
-/// costs more than that (docs/results/speed.txt).
+/// a few milliseconds, too little to gain from a second thread in our
+/// measurements (docs/results/speed.txt).
 void setMinParallelItems(size_t N);
 
 } // namespace roofline
