@@ -187,8 +187,9 @@ void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
          Src);
   diag(OS, L, "remark", verdictLine(A, R) + " [roofline-verdict]", Src);
   std::string FlopsBy = flopsByTypeStr(C);
+  std::string Range = C.WorkIsRange ? countStr(C.FlopsMin) + " to " : "";
   diag(OS, L, "note",
-       countStr(C.Macs) + " MACs, " + countStr(C.Flops) + " FLOPs" +
+       countStr(C.Macs) + " MACs, " + Range + countStr(C.Flops) + " FLOPs" +
            (FlopsBy.empty() ? "" : " (" + FlopsBy + ")") + "; " +
            countStr(C.BytesCompulsory) + " bytes compulsory, " +
            countStr(C.BytesNoReuse) + " bytes no-reuse",
@@ -370,7 +371,13 @@ llvm::json::Value verdictJSON(const NestVerdict &J) {
 
 llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
   const NestCounts &C = A.Counts;
-  llvm::json::Object O = locJSON(A.Nest.Loc, A.Nest.Function);
+  // A case's nest is labelled "f [bias != NULL]"; JSON names both apart.
+  std::string Function = A.Nest.Function;
+  if (!A.Nest.Case.empty())
+    Function = Function.substr(0, Function.size() - A.Nest.Case.size() - 3);
+  llvm::json::Object O = locJSON(A.Nest.Loc, Function);
+  if (!A.Nest.Case.empty())
+    O["case"] = A.Nest.Case;
 
   llvm::json::Array Loops;
   for (const LoopTrip &T : C.Loops)
@@ -405,6 +412,12 @@ llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
                                    {"flops_by_type", std::move(ByType)},
                                    {"macs_by_type", std::move(MacsByType)},
                                    {"calls", std::move(Calls)}};
+  if (C.WorkIsRange) {
+    // The upper end is counts.flops; data-dependent branches may do less.
+    llvm::json::Object &Counts = *O["counts"].getAsObject();
+    Counts["flops_min"] = countJSON(C.FlopsMin);
+    Counts["macs_min"] = countJSON(C.MacsMin);
+  }
   O["symbolic"] =
       llvm::json::Object{{"iterations", formulaJSON(C.Iterations)},
                          {"macs", formulaJSON(C.Macs)},
@@ -426,7 +439,7 @@ llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
                                   {"stores", Exact(C.Stores)},
                                   {"bytes_no_reuse", Exact(C.BytesNoReuse)},
                                   {"bytes_compulsory", Exact(C.BytesCompulsory)}};
-  // The cache model's main-memory bytes (DESIGN.md: bytes.cache); tiled
+  // The cache model's main-memory bytes (docs/json.md: bytes.cache); tiled
   // when the verdict used it.
   Count CacheBytes;
   if (A.Judged.Cache && A.Judged.Cache->MainMemoryBytes)
