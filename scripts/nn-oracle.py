@@ -254,7 +254,8 @@ def build_and_run_oracle(args):
 
 
 def symbolize(symbolizer, exe, pcs, kernel):
-    """pc -> line in KERNEL (the call instruction before each return pc)."""
+    """pc -> its line in KERNEL (of the call instruction before each return
+    pc), or None for a pc elsewhere (the runtime, oracle.h, libstdc++)."""
     pcs = sorted(pcs)
     if not pcs:
         return {}
@@ -262,17 +263,20 @@ def symbolize(symbolizer, exe, pcs, kernel):
               input="".join("0x%x\n" % (pc - 1) for pc in pcs))
     lines = {}
     want = os.path.realpath(kernel)
-    for pc, rec in zip(pcs, (json.loads(l) for l in out.splitlines() if l.strip())):
+    records = [json.loads(l) for l in out.splitlines() if l.strip()]
+    if len(records) != len(pcs):
+        sys.exit("nn-oracle: %s answered %d of %d addresses" % (
+            symbolizer, len(records), len(pcs)))
+    for pc, rec in zip(pcs, records):
         frames = rec.get("Symbol") or []
-        if not frames or not frames[0].get("Line"):
-            sys.exit("nn-oracle: no line for pc 0x%x: %s" % (pc, rec))
-        f = frames[0]
-        if os.path.realpath(f["FileName"]) != want:
-            sys.exit("nn-oracle: pc 0x%x is in %s:%d, not in the kernel file"
-                     " (is a kernel called from another file?)"
-                     % (pc, f["FileName"], f["Line"]))
-        lines[pc] = f["Line"]
+        f = frames[0] if frames else {}
+        in_kernel = f.get("FileName") and os.path.realpath(f["FileName"]) == want
+        lines[pc] = f["Line"] if in_kernel and f.get("Line") else None
     return lines
+
+
+def parse_chain(text):
+    return tuple(int(pc, 16) for pc in text.split(","))
 
 
 def parse_oracle(text):
@@ -293,17 +297,19 @@ def parse_oracle(text):
                                  "case": None if case == "-" else case,
                                  "accesses": [], "flops": []}
         elif kind in ("R", "W"):
-            call, array, index, pc = rest.split()
+            call, array, index, chain = rest.split()
             calls[int(call)]["accesses"].append(
-                (kind, int(array), int(index), int(pc, 16)))
+                (kind, int(array), int(index), parse_chain(chain)))
         elif kind == "F":
-            call, pc, count = rest.split()
-            calls[int(call)]["flops"].append((int(pc, 16), int(count)))
+            call, chain, count = rest.split()
+            calls[int(call)]["flops"].append((parse_chain(chain), int(count)))
     return params, arrays, calls
 
 
 def measure(nests, arrays, calls, line_of):
-    """Per nest, one measurement per call that executed it."""
+    """Per nest, one measurement per driver call that executed it. An event
+    belongs to the nest of the outermost frame of its chain whose line lies
+    in a nest; events in no nest (code between nests) count nowhere."""
     starts = [n["line"] for n in nests]
 
     def nest_at(line):
@@ -312,15 +318,22 @@ def measure(nests, arrays, calls, line_of):
             return k
         return None
 
+    def nest_of(chain):
+        for pc in chain:
+            line = line_of.get(pc)
+            if line is not None and nest_at(line) is not None:
+                return nest_at(line)
+        return None
+
     result = {k: [] for k in range(len(nests))}
     for cid, call in sorted(calls.items()):
         flops, first, written = {}, {}, {}
-        for pc, count in call["flops"]:
-            k = nest_at(line_of[pc])
+        for chain, count in call["flops"]:
+            k = nest_of(chain)
             if k is not None:
                 flops[k] = flops.get(k, 0) + count
-        for kind, array, index, pc in call["accesses"]:
-            k = nest_at(line_of[pc])
+        for kind, array, index, chain in call["accesses"]:
+            k = nest_of(chain)
             if k is None:
                 continue
             first.setdefault((k, array, index), kind)
@@ -328,9 +341,6 @@ def measure(nests, arrays, calls, line_of):
                 written[(k, array, index)] = True
         touched = set(flops) | {k for k, _, _ in first}
         for k in sorted(touched):
-            if nests[k]["function"].split("::")[-1] != re.findall(r"\w+", call["function"])[-1]:
-                sys.exit("nn-oracle: the call '%s' ran lines of %s (line %d)"
-                         % (call["text"], nests[k]["function"], nests[k]["line"]))
             per_array = {}
             for (kk, array, index), kind in first.items():
                 if kk != k:
@@ -530,8 +540,8 @@ def main():
     nests = Scanner(open(args.kernel).read()).scan()
     exe, out = build_and_run_oracle(args)
     params, arrays, calls = parse_oracle(out)
-    pcs = {pc for c in calls.values() for pc, _ in c["flops"]}
-    pcs |= {a[3] for c in calls.values() for a in c["accesses"]}
+    pcs = {pc for c in calls.values() for chain, _ in c["flops"] for pc in chain}
+    pcs |= {pc for c in calls.values() for a in c["accesses"] for pc in a[3]}
     line_of = symbolize(args.symbolizer, exe, pcs, args.kernel)
     measured = measure(nests, arrays, calls, line_of)
     if args.dump:

@@ -4,18 +4,23 @@
 // kernel file, compiled with -fsanitize-coverage=func,trace-loads,trace-stores.
 //
 // While the driver's ORACLE_CALL runs a kernel, every load and store inside a
-// registered array and every FLOP is attributed to the program counter in the
-// called kernel function (the frame below the driver's): a helper the kernel
-// calls inside a nest counts at the line of its call. Printed on stdout, one
-// record a line (scripts/nn-oracle.py reads them):
+// registered array and every FLOP is recorded with its call chain: the
+// program counters of the frames from the called function (the frame below
+// the driver's) down to the access, outermost first. scripts/nn-oracle.py
+// attributes each to the outermost of those lines that lies in a loop nest
+// (a helper the kernel calls inside a nest counts in the kernel's nest; a
+// helper called outside any nest counts in its own nests). Printed on
+// stdout, one record a line:
 //   param NAME VALUE
 //   array ID ELEMENT_BYTES COUNT NAME
 //   call ID FUNCTION_TEXT|CASE           (CASE "-" when none)
-//   R|W CALL ARRAY INDEX PC              (first load/store of that element
-//                                         at that PC in that call, in order)
-//   F CALL PC COUNT                      (FLOPs at that PC in that call)
+//   R|W CALL ARRAY INDEX CHAIN           (first load/store of that element
+//                                         with that chain in that call, in
+//                                         order)
+//   F CALL CHAIN COUNT                   (FLOPs with that chain in that call)
 //   end CALL
-// PCs are offsets into the executable (for llvm-symbolizer).
+// A CHAIN is program counters as offsets into the executable (for
+// llvm-symbolizer), in hex, joined by ','.
 #include <dlfcn.h>
 
 #include <cinttypes>
@@ -41,8 +46,8 @@ int NextArrayId = 0;
 bool Active = false;
 int CallId = -1;
 void *DriverFrame = nullptr;
-std::set<std::tuple<int, size_t, uintptr_t, char>> Seen;
-std::map<uintptr_t, long long> FlopsAt;
+std::set<std::tuple<int, size_t, std::string, char>> Seen;
+std::map<std::string, long long> FlopsAt;
 
 [[noreturn]] void die(const char *What) {
   fprintf(stderr, "nn-oracle runtime: %s\n", What);
@@ -58,16 +63,28 @@ uintptr_t relative(void *Pc) {
          reinterpret_cast<uintptr_t>(Info.dli_fbase);
 }
 
-/// The program counter inside the kernel function the driver called: walk
-/// the frame-pointer chain up to the frame whose caller is the driver's.
-__attribute__((noinline)) uintptr_t kernelPc() {
+/// The call chain from the kernel function the driver called down to the
+/// caller of the runtime: walk the frame-pointer chain up to the frame whose
+/// caller is the driver's.
+__attribute__((noinline)) std::string kernelChain() {
+  uintptr_t Pcs[512];
+  int N = 0;
   void **Frame = static_cast<void **>(__builtin_frame_address(0));
-  for (int Depth = 0; Depth < 512 && Frame; ++Depth) {
+  while (N < 512 && Frame) {
     void **Caller = static_cast<void **>(Frame[0]);
     if (!Caller)
       break;
-    if (Caller[0] == DriverFrame)
-      return relative(Frame[1]);
+    Pcs[N++] = relative(Frame[1]);
+    if (Caller[0] == DriverFrame) {
+      std::string Chain;
+      char Buffer[32];
+      for (int I = N - 1; I >= 0; --I) {
+        snprintf(Buffer, sizeof Buffer, "%s%" PRIxPTR, I == N - 1 ? "" : ",",
+                 Pcs[I]);
+        Chain += Buffer;
+      }
+      return Chain;
+    }
     Frame = Caller;
   }
   die("no frame of the called kernel on the stack (is the kernel called "
@@ -89,9 +106,9 @@ void access(uintptr_t Address, size_t Bytes, char Kind) {
     if (Bytes != A.Element || (Address - A.Begin) % A.Element)
       die("an access that is not one whole element of a registered array");
     size_t Index = (Address - A.Begin) / A.Element;
-    uintptr_t Pc = kernelPc();
-    if (Seen.insert({A.Id, Index, Pc, Kind}).second)
-      printf("%c %d %d %zu %" PRIxPTR "\n", Kind, CallId, A.Id, Index, Pc);
+    std::string Chain = kernelChain();
+    if (Seen.insert({A.Id, Index, Chain, Kind}).second)
+      printf("%c %d %d %zu %s\n", Kind, CallId, A.Id, Index, Chain.c_str());
     return;
   }
 }
@@ -100,7 +117,7 @@ void access(uintptr_t Address, size_t Bytes, char Kind) {
 extern "C" {
 void oracle_flops(int N) {
   if (Active)
-    FlopsAt[kernelPc()] += N;
+    FlopsAt[kernelChain()] += N;
 }
 
 void oracle_register(const char *Name, const void *Begin, size_t Count,
@@ -136,8 +153,8 @@ void oracle_call_begin(const char *Function, const char *Case, void *Frame) {
 
 void oracle_call_end(void) {
   Active = false;
-  for (const auto &[Pc, N] : FlopsAt)
-    printf("F %d %" PRIxPTR " %lld\n", CallId, Pc, N);
+  for (const auto &[Chain, N] : FlopsAt)
+    printf("F %d %s %lld\n", CallId, Chain.c_str(), N);
   printf("end %d\n", CallId);
   fflush(stdout);
 }

@@ -62,3 +62,15 @@ void calls_helper(float *y, const float *x, int R) {
   for (int r = 0; r < R; r++)
     y[r] = pair_sum(x + r * 4);
 }
+
+// A helper called outside any nest counts in its own nest: the read of x[0]
+// and the multiply before the call belong to no nest; scale_row's nest has
+// 10 FLOPs, x read 10, y written 10.
+static void scale_row(float *y, const float *x, float a, int n) {
+  for (int i = 0; i < n; i++)
+    y[i] = a * x[i];
+}
+void outer_calls(float *y, const float *x, int N) {
+  float a = x[0] * 2.0f;
+  scale_row(y, x, a, N);
+}

@@ -13,4 +13,5 @@ int main() {
     col[j] = 3 - j;
   ORACLE_CALL(first_access(acc, tmp, xr, col, R));
   ORACLE_CALL(calls_helper(y, xr, R));
+  ORACLE_CALL(outer_calls(y, x, N));
 }
