@@ -74,3 +74,14 @@ void outer_calls(float *y, const float *x, int N) {
   float a = x[0] * 2.0f;
   scale_row(y, x, a, N);
 }
+
+// Two plain copies: no FLOPs, x read 10, y written 10 (compare-fails.test
+// leaves one out of its canned report and the other without expectation).
+void copy_one(float *y, const float *x, int N) {
+  for (int i = 0; i < N; i++)
+    y[i] = x[i];
+}
+void copy_two(float *y, const float *x, int N) {
+  for (int i = 0; i < N; i++)
+    y[i] = x[i];
+}

@@ -14,4 +14,6 @@ int main() {
   ORACLE_CALL(first_access(acc, tmp, xr, col, R));
   ORACLE_CALL(calls_helper(y, xr, R));
   ORACLE_CALL(outer_calls(y, x, N));
+  ORACLE_CALL(copy_one(y, x, N));
+  ORACLE_CALL(copy_two(y, x, N));
 }
