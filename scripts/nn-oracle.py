@@ -215,6 +215,12 @@ class Scanner:
                                    "column": toks[j][2],
                                    "end_line": toks[end - 1][1]})
             return end
+        if t in ("case", "default"):  # a label, then the statement
+            while toks[j][0] != ":":
+                j += 1
+            return j + 1
+        if re.match(r"[A-Za-z_]\w*$", t) and toks[j + 1][0] == ":":
+            return j + 2  # a goto label
         if t in ("if", "switch"):
             k = j + 1
             if toks[k][0] == "constexpr":

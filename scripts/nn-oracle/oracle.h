@@ -175,6 +175,20 @@ namespace std {
 inline Counted fma(Counted X, Counted Y, Counted Z) { return ::fmaf(X, Y, Z); }
 } // namespace std
 
+// std::max / std::min / std::abs: one FLOP each, as the tool counts them;
+// non-templates, so `std::max(x[i], 0.0f)` converts the literal.
+namespace std {
+inline Counted max(const Counted &A, const Counted &B) {
+  oracle_flops(1);
+  return A.V < B.V ? Counted(B.V) : Counted(A.V);
+}
+inline Counted min(const Counted &A, const Counted &B) {
+  oracle_flops(1);
+  return B.V < A.V ? Counted(B.V) : Counted(A.V);
+}
+inline Counted abs(Counted X) { return ::fabsf(X); }
+} // namespace std
+
 namespace oracle {
 /// Deterministic values in [Lo, Hi) (integers: [Lo, Hi - 1]).
 template <class T> void fill(T *Data, size_t Count, double Lo, double Hi) {
