@@ -24,7 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def command(test, tool, work):
     for line in open(test):
         m = re.match(r"\s*(?://|#)?\s*RUN:\s*(.*)", line)
-        if not m or "nn-oracle.py" not in m.group(1) or "--tool" not in m.group(1):
+        if not m or "nn-oracle.py" not in m.group(1) or "--tool roofline-lint" not in m.group(1):
             continue
         if "--self-test-inject-error" in m.group(1):
             continue

@@ -443,6 +443,16 @@ def compare(args, nests, measured, report, expect):
         where = "%s (line %d)" % (key, nest["line"])
         tool = by_line.get(nest["line"], {"nests": [], "skipped": []})
         cases = [n.get("case") for n in tool["nests"]] or [None]
+        if len(set(cases)) != len(cases):
+            fail("DUPLICATE: %s: the tool reports the nest %d times for cases %s" % (
+                where, len(cases), json.dumps(cases)))
+            cases = sorted(set(cases), key=lambda c: c or "")
+        if any(cases):
+            for m in measured[k]:
+                if m["case"] not in cases:
+                    fail("CASE: %s: the oracle ran the case %s (%s), which the tool "
+                         "does not report; it reports %s" % (
+                             where, json.dumps(m["case"]), m["call"], json.dumps(cases)))
         for case in cases:
             e = expect.get((key, case)) or expect.get((key, None))
             label = where + (" [%s]" % case if case else "")
