@@ -60,7 +60,7 @@ def main():
             for l in body:
                 kind = l.split(":")[0]
                 if kind in ("ok", "MISMATCH", "REFUSED", "COUNTED", "REASON",
-                            "MISSING", "NOT-RUN", "NO-EXPECTATION", "UNUSED",
+                            "MISSING", "NOT-CALLED", "NO-EXPECTATION", "UNUSED",
                             "UNKNOWN"):
                     totals[kind] = totals.get(kind, 0) + 1
     report.append("== total: %s; tests failing: %d" % (

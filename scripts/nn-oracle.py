@@ -494,7 +494,7 @@ def compare(args, nests, measured, report, expect):
             t = [n for n in tool["nests"] if n.get("case") == case][0]
             ms = [m for m in measured[k] if case is None or m["case"] == case]
             if not ms:
-                fail("NOT-RUN: %s: the driver runs no call of this nest%s" % (
+                fail("NOT-CALLED: %s: the driver runs no call of this nest%s" % (
                     label, " for this case (ORACLE_CASE)" if case else ""))
                 continue
             nest_ok = True
