@@ -119,6 +119,7 @@ std::optional<unsigned> NestBuilder::baseOf(const ValueDecl *D,
   B.Decl = D;
   B.Type = DeclType;
   QualType Elem = shapeOf(DeclType, B.Extents, B.IsPointer);
+  B.Container = isContainerType(DeclType);
   if (B.Extents.empty()) {
     Why = "'" + Name + "' is not an array";
     return std::nullopt;
@@ -422,8 +423,14 @@ bool NestBuilder::isFoldable(const Expr *E) const {
            isFoldable(CO->getFalseExpr());
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *Callee = CE->getDirectCallee();
-    if (!Callee || isa<CXXMemberCallExpr>(CE) || isa<CXXOperatorCallExpr>(CE) ||
-        !(mathFunctionName(Callee->getName()) || isFmaName(Callee->getName())))
+    if (!Callee || isa<CXXMemberCallExpr>(CE) || isa<CXXOperatorCallExpr>(CE))
+      return false;
+    // INFINITY and NAN expand to these.
+    StringRef Name = Callee->getName();
+    if (Name.starts_with("__builtin_inf") || Name.starts_with("__builtin_nan") ||
+        Name.starts_with("__builtin_huge_val"))
+      return true;
+    if (!(mathFunctionName(Name) || isFmaName(Name)))
       return false;
     for (const Expr *Arg : CE->arguments())
       if (!isFoldable(Arg))
@@ -460,9 +467,10 @@ bool NestBuilder::assignTarget(const Expr *L, IRStmt &St, bool Compound) {
     return visitAccess(L, St, /*Read=*/Compound, /*Write=*/true);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(L)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    if (VD && Bindings.count(VD))
-      return fail(L->getBeginLoc(), "assignment to '" + declName(VD) +
-                                        "', an index or pointer variable");
+    if (VD && (Bindings.count(VD) || VD->getType()->isPointerType()))
+      return fail(L->getBeginLoc(),
+                  "pointer or index variable '" + declName(VD) +
+                      "' is reassigned inside the nest");
     return true;
   }
   return fail(L->getBeginLoc(), std::string(Compound ? "compound " : "") +
@@ -640,6 +648,10 @@ bool NestBuilder::visitData(const Expr *E, IRStmt &St) {
     std::string Why;
     if (S->getType()->isIntegerType() && sizeOf(S, Why))
       return true; // a size used as a value
+    // A scalar field the function never assigns is an input, like a
+    // scalar parameter (cfg->eps).
+    if (Why.empty() && S->getType()->isArithmeticType() && memberPath(S, Why))
+      return true;
     return fail(S->getBeginLoc(), "member access '" + text(S) +
                                       "' is not supported yet" +
                                       (Why.empty() ? "" : ": " + Why));

@@ -303,6 +303,15 @@ std::optional<IndexPoly> NestBuilder::indexOf(const Expr *E, std::string &Why) {
       }
     }
   }
+  // A span built with a length knows its size().
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(S))
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(
+            strip(MCE->getImplicitObjectArgument())))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (auto B = Bindings.find(VD);
+            B != Bindings.end() && B->second.Length &&
+            MCE->getMethodDecl()->getName() == "size")
+          return *B->second.Length;
   if (std::optional<SizeName> Size = sizeOf(S, Why)) {
     addParam(*Size);
     return IndexPoly::size(Size->Name);

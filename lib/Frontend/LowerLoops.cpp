@@ -475,15 +475,24 @@ bool NestBuilder::lowerRangeFor(const CXXForRangeStmt *RS, Loop &Out) {
                     (Why.empty() ? "not a named array or container" : Why));
   const ArrayBase &B = Bases[V->Base];
   size_t Dim = V->Subs.size() - 1;
-  if (!V->Subs.back().isZero())
+  // The number of elements: a span's length, a constant extent, or the
+  // container's size().
+  AffineExpr N;
+  const Binding *RangeBinding = nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Range))
+    if (const auto *RV = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (auto It = Bindings.find(RV); It != Bindings.end())
+        RangeBinding = &It->second;
+  if (RangeBinding && RangeBinding->Length) {
+    if (!toAffine(*RangeBinding->Length, Range, N))
+      return false;
+  } else if (!V->Subs.back().isZero()) {
     return fail(Range->getBeginLoc(), "range-based for over '" +
                                           text(Range) +
                                           "', which does not start a row");
-  // The number of elements: a constant extent, or the container's size().
-  AffineExpr N;
-  if (Dim < B.Extents.size() && B.Extents[Dim]) {
+  } else if (Dim < B.Extents.size() && B.Extents[Dim]) {
     N = *B.Extents[Dim];
-  } else if (Dim == 0 && !B.IsPointer) {
+  } else if (Dim == 0 && B.Container && !RangeBinding) {
     SizeName S;
     S.Name = B.Name + ".size()";
     S.Origin = "container";
@@ -501,7 +510,7 @@ bool NestBuilder::lowerRangeFor(const CXXForRangeStmt *RS, Loop &Out) {
   noteExtended(RS->getBeginLoc(), "range-based for loop");
   enterLoop(Out, nullptr, RS->getBody());
   View Elem = *V;
-  Elem.Subs.back() = IndexPoly::loopVar(Out.IV);
+  Elem.Subs.back() = *V->Subs.back().add(IndexPoly::loopVar(Out.IV));
   bool Ok = true;
   if (Var->getType()->isReferenceType()) {
     Binding Bd;
@@ -726,6 +735,39 @@ bool NestBuilder::lowerDecl(const VarDecl *VD, Loop &Parent, IRStmt &St) {
   if (T->isArrayType())
     return fail(VD->getLocation(), "array '" + declName(VD) +
                                        "' of unknown size inside the nest");
+  if (T->isRecordType() && isContainerType(T)) {
+    StringRef Kind = T->getAsCXXRecordDecl()->getName();
+    if (Kind == "array" && (!Init || !isa<CXXConstructExpr>(strip(Init)) ||
+                            cast<CXXConstructExpr>(strip(Init))->getNumArgs() == 0 ||
+                            isa<InitListExpr>(strip(Init)))) {
+      // A std::array accumulator: scratch, like float acc[4].
+      if (!baseOf(VD, declName(VD), T, VD->getLocation(), /*Scratch=*/true,
+                  Why))
+        return fail(VD->getLocation(), Why);
+      noteExtended(VD->getLocation(), "local array inside the nest");
+      return true;
+    }
+    const auto *CE = Init ? dyn_cast<CXXConstructExpr>(strip(Init)) : nullptr;
+    if (Kind == "span" && CE && CE->getNumArgs() >= 1) {
+      // A span of (pointer, length) or of a container: a view with a length.
+      std::optional<View> V = viewOf(CE->getArg(0), Why);
+      if (!V)
+        return fail(Init->getBeginLoc(), "span '" + declName(VD) + "' = '" +
+                                             text(Init) + "': " + Why);
+      Binding B;
+      B.Kind = Binding::Pointer;
+      B.V = *V;
+      if (CE->getNumArgs() == 2) {
+        std::optional<IndexPoly> Len = indexOf(CE->getArg(1), Why);
+        if (!Len)
+          return fail(CE->getArg(1)->getBeginLoc(),
+                      "length of span '" + declName(VD) + "': " + Why);
+        B.Length = *Len;
+      }
+      Bindings[VD] = B;
+      return true;
+    }
+  }
   if (T->isRecordType())
     return fail(VD->getLocation(), "local object '" + declName(VD) +
                                        "' of class type inside the nest");
@@ -779,6 +821,16 @@ bool NestBuilder::usesNestData(const Expr *E) {
     return false;
   if (isa<ArraySubscriptExpr>(E))
     return true;
+  // A call's result is known only when it runs (math functions of known
+  // values aside).
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee || !mathFunctionName(Callee->getName()))
+      return !isa<CXXMemberCallExpr>(CE) ||
+             !isContainerType(
+                 cast<CXXMemberCallExpr>(CE)->getImplicitObjectArgument()
+                     ->getType());
+  }
   if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(E);
       OCE && OCE->getOperator() == OO_Subscript)
     return true;
@@ -1074,6 +1126,7 @@ NestBuilder::pointerTest(const Expr *Cond) {
   P = P->IgnoreParenCasts();
   std::string Name;
   std::optional<bool> NonNull;
+  bool IsMember = false;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(P)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD || (isModified(VD) && !Bindings.count(VD) &&
@@ -1092,9 +1145,10 @@ NestBuilder::pointerTest(const Expr *Cond) {
     if (!Path)
       return std::nullopt;
     Name = *Path;
+    IsMember = true;
   }
   std::string Origin;
-  if (std::optional<int64_t> Given = givenValue(Name, Origin))
+  if (std::optional<int64_t> Given = givenValue(Name, Origin, IsMember))
     NonNull = *Given != 0;
   Invariant I;
   if (NonNull)
@@ -1149,10 +1203,7 @@ NestBuilder::Invariant NestBuilder::evalInvariant(const Expr *Cond) {
     std::optional<IndexPoly> P = indexOf(S, Why);
     if (P) {
       std::optional<AffineExpr> A = P->toAffine();
-      SizeValues Vals;
-      for (const auto &[N, Pr] : Params)
-        if (Pr.Value)
-          Vals[N] = *Pr.Value;
+      SizeValues Vals = sizeValues();
       if (A)
         if (std::optional<__int128> V = evalSizes(*A, Vals)) {
           Invariant I;
@@ -1162,10 +1213,7 @@ NestBuilder::Invariant NestBuilder::evalInvariant(const Expr *Cond) {
     }
   }
   if (Cs) {
-    SizeValues Vals;
-    for (const auto &[N, Pr] : Params)
-      if (Pr.Value)
-        Vals[N] = *Pr.Value;
+    SizeValues Vals = sizeValues();
     bool All = true, Holds = true;
     for (const Constraint &C : *Cs) {
       std::optional<AffineExpr> A = C.E.toAffine();

@@ -232,10 +232,11 @@ bool NestBuilder::fail(SourceLocation L, const Twine &Why) {
 }
 
 std::string NestBuilder::text(const clang::Stmt *S) const {
-  return Lexer::getSourceText(
-             CharSourceRange::getTokenRange(S->getSourceRange()), SM,
-             Ctx.getLangOpts())
-      .str();
+  // Inside a macro the spelling is the macro's use (assert(...)).
+  CharSourceRange R = CharSourceRange::getTokenRange(S->getSourceRange());
+  if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
+    R = SM.getExpansionRange(R);
+  return Lexer::getSourceText(R, SM, Ctx.getLangOpts()).str();
 }
 
 SourceLoc NestBuilder::loc(SourceLocation L) const { return fileLoc(SM, L); }
@@ -279,11 +280,12 @@ void NestBuilder::readAnnotation(SourceLocation NestBegin) {
 /// .roofline.yaml; a field may be given by its own name (`dim` for
 /// `p->dim`). docs/roofline-lint.md, "Sizes".
 std::optional<int64_t> NestBuilder::givenValue(const std::string &Name,
-                                               std::string &Origin) const {
+                                               std::string &Origin,
+                                               bool IsField) const {
   std::string Fn = FD->getNameAsString();
   std::string Field;
   size_t Cut = Name.find_last_of(".>");
-  if (Cut != std::string::npos && Name.find("size()") == std::string::npos)
+  if (IsField && Cut != std::string::npos)
     Field = Name.substr(Cut + 1);
   auto Lookup = [&](const std::map<std::string, int64_t> &M,
                     const char *What) -> std::optional<int64_t> {
@@ -314,7 +316,8 @@ void NestBuilder::addParam(const SizeName &S) {
   P.Origin = S.Origin;
   P.Derived = S.Derived;
   std::string Origin;
-  if (std::optional<int64_t> V = givenValue(S.Name, Origin)) {
+  if (std::optional<int64_t> V =
+          givenValue(S.Name, Origin, /*IsField=*/S.Origin == "field")) {
     // A size the source fixes keeps its value against the config file: only
     // an explicit --param or the nest's own annotation overrides it.
     bool Fixed = S.Value && (S.Origin == "constexpr" || S.Origin == "const" ||
@@ -536,11 +539,23 @@ bool isIdentifier(StringRef S) {
 
 } // namespace
 
-bool NestBuilder::settleAccesses(Loop &Root) {
+SizeValues NestBuilder::sizeValues() {
   SizeValues Vals;
   for (const auto &[Name, P] : Params)
     if (P.Value)
       Vals[Name] = *P.Value;
+  // Derived sizes take their values from their parts where no value was
+  // given for them (a quotient's numerator may be a product: two rounds).
+  for (int Round = 0; Round < 2; ++Round)
+    for (auto &[Name, P] : Params)
+      if (P.Derived && !Vals.count(Name))
+        if (std::optional<int64_t> V = derivedValue(*P.Derived, Vals))
+          Vals[Name] = *V;
+  return Vals;
+}
+
+bool NestBuilder::settleAccesses(Loop &Root) {
+  SizeValues Vals = sizeValues();
   std::map<unsigned, std::vector<size_t>> ByBase;
   for (size_t I = 0; I < Pending.size(); ++I)
     ByBase[Pending[I].Base].push_back(I);
@@ -626,18 +641,13 @@ bool NestBuilder::finishNest(LoopNest &Out) {
     if (!ParamSet.count(Name) && AnnotationProblem.empty())
       AnnotationProblem = "roofline annotation sets '" + Name +
                           "', which names no size of this nest";
-  // Derived sizes take their values from their parts where no value was
-  // given for them.
-  SizeValues Vals;
-  for (const auto &[Name, P] : Params)
-    if (P.Value)
-      Vals[Name] = *P.Value;
-  for (auto &[Name, P] : Params)
+  SizeValues Vals = sizeValues();
+  for (auto &[Name, P] : Params) {
     if (P.Derived && !P.Value)
-      if ((P.Value = derivedValue(*P.Derived, Vals)))
-        Vals[Name] = *P.Value;
-  for (auto &[Name, P] : Params)
+      if (auto It = Vals.find(Name); It != Vals.end())
+        P.Value = It->second;
     Out.Params.push_back(P);
+  }
   if (std::optional<std::string> Why = negativeDividend(Out, Dividends))
     return fail(Nest->getBeginLoc(), *Why);
   if (!checkSizeConditions(Out, Nest->getBeginLoc()))

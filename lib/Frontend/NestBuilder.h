@@ -116,6 +116,7 @@ public:
     /// Extents from the type, outermost first (nullopt: unknown).
     std::vector<std::optional<AffineExpr>> Extents;
     bool IsPointer = false;
+    bool Container = false; ///< std::vector/array/span: size() is its length
     bool Scratch = false;
     bool LocalStorage = false;
     Precision Elem = Precision::Unknown;
@@ -137,6 +138,8 @@ public:
     } Kind = Index;
     IndexPoly Value;
     View V;
+    /// A span's number of elements, where it was built with one.
+    std::optional<IndexPoly> Length;
     std::string ObjectName; ///< "cfg." or "p->": the caller's spelling
   };
   /// An access whose subscripts are settled when the nest is complete
@@ -189,7 +192,10 @@ private:
                                         std::string &Why);
   void addParam(const SizeName &S);
   std::optional<int64_t> givenValue(const std::string &Name,
-                                    std::string &Origin) const;
+                                    std::string &Origin,
+                                    bool IsField = true) const;
+  /// The sizes with values so far, derived ones computed.
+  SizeValues sizeValues();
   bool isModified(const clang::VarDecl *VD) const;
   bool isModifiedWithin(const clang::VarDecl *VD, const clang::Stmt *S) const;
   /// A local integer declared before the nest, as an index (a size, a

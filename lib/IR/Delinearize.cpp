@@ -39,9 +39,29 @@ std::optional<__int128> roofline::evalSizes(const AffineExpr &E,
   return R;
 }
 
+/// The value a strided loop's variable ends at (or starts from, for the
+/// far end of a downward loop), where its bounds are known numbers.
+static std::optional<int64_t> latticeEnd(const LoopRange &L,
+                                         const SizeValues &Values) {
+  if (!L.First.isAffine() || !L.Last.isAffine())
+    return std::nullopt;
+  std::optional<__int128> F = evalSizes(L.First.affine(), Values);
+  std::optional<__int128> La = evalSizes(L.Last.affine(), Values);
+  if (!F || !La)
+    return std::nullopt;
+  __int128 S = L.Step, Span = *La - *F;
+  if ((S > 0 && Span < 0) || (S < 0 && Span > 0))
+    return std::nullopt; // never runs
+  __int128 End = *F + S * (Span / S);
+  if (End > INT64_MAX || End < INT64_MIN)
+    return std::nullopt;
+  return static_cast<int64_t>(End);
+}
+
 std::vector<AffineExpr> roofline::boundsOver(const AffineExpr &E,
                                              const LoopRange *Chain,
-                                             bool Upper) {
+                                             bool Upper,
+                                             const SizeValues *Values) {
   constexpr size_t MaxChoices = 16;
   std::vector<AffineExpr> Cur{E};
   for (const LoopRange *L = Chain; L; L = L->Outer) {
@@ -56,6 +76,14 @@ std::vector<AffineExpr> roofline::boundsOver(const AffineExpr &E,
       // coefficient is positive, its smallest where it is negative.
       bool WantMax = (C > 0) == Upper;
       bool Up = L->Step > 0;
+      // The far end of a strided loop is a lattice point at or before Last.
+      if (WantMax == Up && (L->Step > 1 || L->Step < -1) && Values)
+        if (std::optional<int64_t> End = latticeEnd(*L, *Values)) {
+          if (std::optional<AffineExpr> S =
+                  X.substitute(L->IV, AffineExpr(*End)))
+            Next.push_back(*S);
+          continue;
+        }
       const Bound &B = WantMax == Up ? L->Last : L->First;
       // Every term of a min is an upper bound, every term of a max a lower
       // one; the other way round no single term is.
@@ -166,6 +194,20 @@ void checkSide(const std::vector<AffineExpr> &Cands, const AffineExpr &Extent,
   Out.Conditions.push_back({Slack.front(), What + " do not overlap"});
 }
 
+/// Adds \p C unless a condition that implies it is there; replaces one it
+/// implies (N - 7 >= 0 implies N - 4 >= 0).
+void addCondition(std::vector<SizeCondition> &Cs, SizeCondition C) {
+  AffineExpr Shape = *C.Expr.addConstant(-C.Expr.constant());
+  for (SizeCondition &O : Cs) {
+    if (*O.Expr.addConstant(-O.Expr.constant()) != Shape)
+      continue;
+    if (C.Expr.constant() < O.Expr.constant())
+      O = std::move(C);
+    return;
+  }
+  Cs.push_back(std::move(C));
+}
+
 int64_t gcdOfCoefficients(const AffineExpr &E, int64_t G) {
   G = std::gcd(G, E.constant());
   for (const auto &[Name, C] : E.terms())
@@ -238,11 +280,11 @@ roofline::delinearize(const std::string &Array,
       for (size_t J = 0; J < Idx.size() && !Check.Violated; ++J) {
         const AffineExpr &S = Coef[J][D];
         std::string Text = S.str();
-        checkSide(boundsOver(S, Accesses[J].Loops, false), Extent[D], false,
-                  Values, What, Text, Check);
+        checkSide(boundsOver(S, Accesses[J].Loops, false, &Values),
+                  Extent[D], false, Values, What, Text, Check);
         if (!Check.Violated)
-          checkSide(boundsOver(S, Accesses[J].Loops, true), Extent[D], true,
-                    Values, What, Text, Check);
+          checkSide(boundsOver(S, Accesses[J].Loops, true, &Values),
+                    Extent[D], true, Values, What, Text, Check);
       }
       if (!Check.Violated && Check.Conditions.empty())
         break;
@@ -266,9 +308,7 @@ roofline::delinearize(const std::string &Array,
     if (Check.Violated)
       return failure(Check.Why);
     for (SizeCondition &C : Check.Conditions)
-      if (std::none_of(R.Conditions.begin(), R.Conditions.end(),
-                       [&](const SizeCondition &O) { return O.Expr == C.Expr; }))
-        R.Conditions.push_back(std::move(C));
+      addCondition(R.Conditions, std::move(C));
   }
 
   R.Extents.push_back(std::nullopt);

@@ -49,8 +49,11 @@ std::optional<__int128> evalSizes(const AffineExpr &E, const SizeValues &Values)
 /// is an upper bound (or, for !Upper, a lower bound) of E at every point the
 /// loops visit, in the sizes alone. Several where a min/max loop bound
 /// offers a choice; none where no affine bound follows.
+/// With \p Values, a strided loop's bounds known there give its exact last
+/// value (i += 2 below 4 ends at 2, not 3).
 std::vector<AffineExpr> boundsOver(const AffineExpr &E, const LoopRange *Chain,
-                                   bool Upper);
+                                   bool Upper,
+                                   const SizeValues *Values = nullptr);
 
 /// Whole = Parts, where Whole is known to be a multiple: `hs = C / NH`
 /// gives C = NH*hs when NH divides C.
