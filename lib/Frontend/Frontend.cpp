@@ -211,6 +211,7 @@ private:
         continue;
       }
       ++Built;
+      Out.ParamNames.insert(B.sizeNames().begin(), B.sizeNames().end());
       if (!Ok) {
         SkippedNest S;
         S.Function = N.Function;

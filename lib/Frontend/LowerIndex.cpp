@@ -285,7 +285,28 @@ std::optional<IndexPoly> NestBuilder::localIndex(const VarDecl *VD,
     Why = "'" + Name + "' (" + Inner + ")";
     return Done(std::nullopt);
   }
-  return Done(P);
+  // A multiple of one product of sizes (C3 = 3*C, BT = B*T) is that
+  // expression: row pointers add it up with other multiples of C. Anything
+  // else (P = (H - R) / 2 + 1) stays a size of its own, named as written,
+  // so strides that use it still nest.
+  bool Monomial = P->parts().size() == 1 && !P->usesLoopVars();
+  bool UsesQuotient = false;
+  for (const auto &[M, E] : P->parts())
+    for (const std::string &F : M)
+      if (auto It = Params.find(F); It != Params.end() && It->second.Derived &&
+                                    !It->second.Derived->isProduct())
+        UsesQuotient = true;
+  if (P->isConstant() || (Monomial && !UsesQuotient))
+    return Done(P);
+  SizeName S;
+  S.Name = Name;
+  S.Origin = "derived";
+  DerivedSize D;
+  for (const auto &[M, E] : P->parts())
+    D.Numerator.push_back({E.constant(), M});
+  S.Derived = D;
+  addParam(S);
+  return Done(IndexPoly::size(Name));
 }
 
 std::optional<IndexPoly> NestBuilder::indexOf(const Expr *E, std::string &Why) {

@@ -677,8 +677,34 @@ bool NestBuilder::finishNest(LoopNest &Out) {
   if (!Out.Case.empty())
     Out.Function += " [" + Out.Case + "]";
   Values.finish(Out, ParamSet);
+  // Code generation names the sizes the loops and accesses use.
+  std::set<std::string> Used;
+  auto Note = [&](const AffineExpr &E) {
+    for (const auto &[Name, C] : E.terms())
+      Used.insert(Name);
+  };
+  std::function<void(const Loop &)> Walk = [&](const Loop &L) {
+    for (const Bound *B : {&L.First, &L.Last})
+      for (const BoundTerm &T : B->Terms)
+        Note(T.Expr);
+    for (const Node &N : L.Body) {
+      if (N.isLoop()) {
+        Walk(N.loop());
+        continue;
+      }
+      for (const Access &A : N.S.Accesses)
+        for (const auto &Sub : A.Subscripts)
+          if (Sub)
+            Note(*Sub);
+    }
+  };
+  Walk(Out.Root);
+  for (const Array &A : Out.Arrays)
+    for (const auto &E : A.Extents)
+      if (E)
+        Note(*E);
   for (const Param &P : Out.Params)
-    if (!isIdentifier(P.Name))
+    if (Used.count(P.Name) && !isIdentifier(P.Name))
       noteExtended(Nest->getBeginLoc(),
                    "size '" + P.Name + "' is not a plain variable");
   for (const Array &A : Out.Arrays)

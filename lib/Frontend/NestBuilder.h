@@ -103,6 +103,8 @@ public:
   }
   /// The conditions this build took a value for: "bias != NULL".
   std::string caseLabel() const;
+  /// The sizes met so far (also when the build failed).
+  const std::set<std::string> &sizeNames() const { return ParamSet; }
 
   //===--------------------------------------------------------------------===//
   // Internal types (public for the lowering files' helpers).

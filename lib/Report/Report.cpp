@@ -205,12 +205,20 @@ void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
              formatRate(V.Attainable, "FLOP/s"),
          nullptr);
   }
-  if (C.Macs.Formula && C.Flops.Formula && C.BytesCompulsory.Formula)
+  if (C.Macs.Formula && C.Flops.Formula && C.BytesCompulsory.Formula) {
+    // A range of work reads "FLOPs = N to 2*N".
+    auto Range = [&](const Count &Min, const Count &Max) {
+      std::string Hi = Max.Formula->str();
+      if (!C.WorkIsRange || !Min.Formula || Min.Formula->str() == Hi)
+        return Hi;
+      return Min.Formula->str() + " to " + Hi;
+    };
     diag(OS, L, "note",
-         "as formulas: MACs = " + C.Macs.Formula->str() + ", FLOPs = " +
-             C.Flops.Formula->str() + ", bytes compulsory = " +
+         "as formulas: MACs = " + Range(C.MacsMin, C.Macs) + ", FLOPs = " +
+             Range(C.FlopsMin, C.Flops) + ", bytes compulsory = " +
              C.BytesCompulsory.Formula->str(),
          nullptr);
+  }
   if (const auto &X = A.Judged.Cross)
     diag(OS, L, "note",
          "the verdict flips at " + X->Param + " = " + formatG(X->Value, 4) +

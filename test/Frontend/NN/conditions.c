@@ -1,21 +1,21 @@
 // Conditions, by what they depend on (docs/design.md, "Conditions").
 // RUN: roofline-lint --dump-ir %s | FileCheck %s
-// RUN: roofline-lint --no-source --format=json --param T=6 --param N=10 %s | FileCheck %s --check-prefix=JSON
+// RUN: roofline-lint --no-source --param T=6 --param N=10 %s | FileCheck %s --check-prefix=NUM
 #include <stddef.h>
 
 // Affine: a causal mask as the whole body narrows the loop exactly.
 // CHECK-LABEL: nest @causal
 // CHECK: for t2 = 0 to t @
-// CHECK-LABEL: nest @skip
-// CHECK: for t2 = 0 to t @
-// JSON-LABEL: "function": "causal"
-// JSON: "flops": 21,
+// NUM: conditions.c:[[@LINE+2]]:3: note: 0 MACs, 21 FLOPs (f32: 21); 168 bytes compulsory
 void causal(float *att, int T) {
   for (int t = 0; t < T; t++)
     for (int t2 = 0; t2 < T; t2++)
       if (t2 <= t)
         att[t * T + t2] *= 0.5f;
 }
+// CHECK-LABEL: nest @skip
+// CHECK: for t2 = 0 to t @
+// NUM: conditions.c:[[@LINE+2]]:3: note: 0 MACs, 21 FLOPs (f32: 21); 168 bytes compulsory
 void skip(float *att, int T) {
   for (int t = 0; t < T; t++)
     for (int t2 = 0; t2 < T; t2++) {
@@ -25,12 +25,14 @@ void skip(float *att, int T) {
     }
 }
 
-// An if/else that is the whole body runs as two loops, in order.
+// An if/else that is the whole body runs as two loops, in order: 21
+// elements scaled (read and written), 15 zeroed (written).
 // CHECK-LABEL: nest @mask
 // CHECK: for t2 = 0 to t @
 // CHECK: readwrite att[t][t2]
 // CHECK: for t2 = t + 1 to T - 1 @
 // CHECK: write att[t][t2]
+// NUM: conditions.c:[[@LINE+2]]:3: note: 0 MACs, 21 FLOPs (f32: 21); 228 bytes compulsory
 void mask(float *att, int T) {
   for (int t = 0; t < T; t++)
     for (int t2 = 0; t2 < T; t2++) {
@@ -42,9 +44,7 @@ void mask(float *att, int T) {
 }
 
 // A condition on only part of a body is refused by name.
-// JSON-LABEL: "function": "part",
-// JSON-NEXT: "line": [[@LINE+3]],
-// JSON-NEXT: "reason": "condition 'i < 3' on loop variables guards only part of the loop body"
+// NUM: conditions.c:[[@LINE+2]]:3: note: loop nest not analyzed: condition 'i < 3' on loop variables guards only part of the loop body
 void part(float *a, float *b, int N) {
   for (int i = 0; i < N; i++) {
     b[i] = 1.0f;
@@ -58,12 +58,12 @@ void part(float *a, float *b, int N) {
 // CHECK-NEXT: case bias != NULL
 // CHECK: read bias[o]
 // CHECK-LABEL: nest @bias_add [bias == NULL]
+// CHECK-NEXT: case bias == NULL
 // CHECK-NOT: bias[
-// CHECK: nest
-// JSON-LABEL: "function": "bias_add",
-// JSON: "case": "bias != NULL",
-// JSON: "function": "bias_add",
-// JSON: "case": "bias == NULL",
+// NUM: conditions.c:[[@LINE+5]]:3: remark: bias_add [bias != NULL]:
+// NUM: conditions.c:[[@LINE+4]]:3: note: 0 MACs, 0 FLOPs; 80 bytes compulsory
+// NUM: conditions.c:[[@LINE+3]]:3: remark: bias_add [bias == NULL]:
+// NUM: conditions.c:[[@LINE+2]]:3: note: 0 MACs, 0 FLOPs; 40 bytes compulsory
 void bias_add(float *out, const float *bias, int N) {
   for (int o = 0; o < N; o++)
     out[o] = (bias != NULL) ? bias[o] : 0.0f;
@@ -88,8 +88,7 @@ void use_scaled(float *x) {
 // CHECK-LABEL: nest @running_max
 // CHECK: read x[i]
 // CHECK-NEXT: ops f32: cmp=1
-// JSON-LABEL: "function": "running_max",
-// JSON: "flops": 10,
+// NUM: conditions.c:[[@LINE+3]]:3: note: 0 MACs, 10 FLOPs (f32: 10); 40 bytes compulsory
 void running_max(const float *x, float *out, int N) {
   float m = -1e30f;
   for (int i = 0; i < N; i++)
@@ -100,15 +99,14 @@ void running_max(const float *x, float *out, int N) {
 // CHECK-LABEL: nest @leaky
 // CHECK: ops f32: cmp=1
 // CHECK-NEXT: maybe f32: mul=1
-// JSON-LABEL: "function": "leaky",
-// JSON: "flops": 20,
-// JSON: "flops_min": 10,
+// NUM: conditions.c:[[@LINE+4]]:3: note: 0 MACs, 10 to 20 FLOPs (f32: 20); 80 bytes compulsory
+// NUM: conditions.c:[[@LINE+3]]:3: note: as formulas: MACs = 0, FLOPs = N to 2*N, bytes compulsory = 8*N
+// NUM: conditions.c:[[@LINE+2]]:3: note: data-dependent branches: the work is a range, from 10 to 20 FLOPs; the verdict takes the upper end
 void leaky(float *y, const float *x, int N) {
   for (int i = 0; i < N; i++)
     y[i] = x[i] > 0.0f ? x[i] : 0.01f * x[i];
 }
-// JSON-LABEL: "function": "one_sided"
-// JSON: "reason": "data-dependent branch writes 'y' elements only on some of its paths: the bytes depend on the data"
+// NUM: conditions.c:[[@LINE+2]]:3: note: loop nest not analyzed: data-dependent branch writes 'y' elements only on some of its paths: the bytes depend on the data
 void one_sided(float *y, const float *x, int N) {
   for (int i = 0; i < N; i++)
     if (x[i] > 0.0f)

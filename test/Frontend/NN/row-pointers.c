@@ -7,12 +7,12 @@
 // CHECK-LABEL: nest @rows
 // CHECK: array inp : f32[?][T][C] pointer
 // CHECK: array out : f32[?][T][C] pointer
-// CHECK: read inp[b][t][i]
-// CHECK-NEXT: ops f32: mul=1
-// CHECK-NOT: intops
 // CHECK: write out[b][t][i]
-// NUM: row-pointers.c:[[@LINE+2]]:3: remark: rows:
-// NUM: row-pointers.c:[[@LINE+1]]:3: note: 0 MACs, 24 FLOPs (f32: 24); 192 bytes compulsory
+// CHECK-NEXT: read inp[b][t][i]
+// CHECK-NEXT: ops f32: mul=1
+// CHECK-NEXT: }
+// NUM: row-pointers.c:[[@LINE+3]]:3: remark: rows:
+// NUM: row-pointers.c:[[@LINE+2]]:3: note: 0 MACs, 24 FLOPs (f32: 24); 192 bytes compulsory
 void rows(float *out, const float *inp, int B, int T, int C) {
   for (int b = 0; b < B; b++)
     for (int t = 0; t < T; t++) {
@@ -35,7 +35,7 @@ void rows(float *out, const float *inp, int B, int T, int C) {
 // CHECK-NEXT: read A[i][j + 1]
 // CHECK-NEXT: read M[i][j]
 // CHECK-NEXT: read A[0][j + 3]
-// NUM: row-pointers.c:[[@LINE+1]]:3: note: 0 MACs, 48 FLOPs (f32: 48); 216 bytes compulsory
+// NUM: row-pointers.c:[[@LINE+4]]:3: note: 0 MACs, 48 FLOPs (f32: 48); 216 bytes compulsory
 void forms(float *A, float *out, int N) {
   float M[8][16] = {0};
   const float *shifted = A + 3;
