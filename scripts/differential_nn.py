@@ -3158,8 +3158,180 @@ def self_check():
     return ok == len(cases)
 
 
+# --- The oracle's footprints against the nests compiled and run ----------------
+
+NATIVE_RUNTIME = r"""
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <unordered_map>
+#include <unordered_set>
+struct Range { const char *name; uintptr_t lo, hi; unsigned esize; };
+static Range Ranges[16];
+static int NRanges = 0;
+static std::unordered_map<uint64_t, int> First;  // (range << 40 | element) -> 0 read, 1 write
+static std::unordered_set<uint64_t> Written;
+static bool Tracing = false;
+void rl_trace(bool on) { Tracing = on; }
+static void note(const void *p, unsigned size, int kind) {
+  if (!Tracing) return;
+  uintptr_t a = (uintptr_t)p;
+  for (int r = 0; r < NRanges; ++r) {
+    if (a >= Ranges[r].lo && a < Ranges[r].hi) {
+      uint64_t e = ((uint64_t)r << 40) | ((a - Ranges[r].lo) / Ranges[r].esize);
+      First.emplace(e, kind);
+      if (kind) Written.insert(e);
+      return;
+    }
+  }
+}
+extern "C" {
+void __sanitizer_cov_load1(uint8_t *p) { note(p, 1, 0); }
+void __sanitizer_cov_load2(uint16_t *p) { note(p, 2, 0); }
+void __sanitizer_cov_load4(uint32_t *p) { note(p, 4, 0); }
+void __sanitizer_cov_load8(uint64_t *p) { note(p, 8, 0); }
+void __sanitizer_cov_load16(__int128 *p) { note(p, 16, 0); }
+void __sanitizer_cov_store1(uint8_t *p) { note(p, 1, 1); }
+void __sanitizer_cov_store2(uint16_t *p) { note(p, 2, 1); }
+void __sanitizer_cov_store4(uint32_t *p) { note(p, 4, 1); }
+void __sanitizer_cov_store8(uint64_t *p) { note(p, 8, 1); }
+void __sanitizer_cov_store16(__int128 *p) { note(p, 16, 1); }
+void __sanitizer_cov_trace_pc_guard_init(uint32_t *, uint32_t *) {}
+void __sanitizer_cov_trace_pc_guard(uint32_t *) {}
+}
+void rl_begin() { NRanges = 0; First.clear(); Written.clear(); }
+void rl_range(const char *name, const void *p, size_t bytes, unsigned esize) {
+  Ranges[NRanges++] = {name, (uintptr_t)p, (uintptr_t)p + bytes, esize};
+}
+void rl_end(const char *nest) {
+  Tracing = false;
+  for (int r = 0; r < NRanges; ++r) {
+    long rd = 0, wr = 0;
+    for (auto &kv : First)
+      if ((int)(kv.first >> 40) == r && kv.second == 0) ++rd;
+    for (auto e : Written)
+      if ((int)(e >> 40) == r) ++wr;
+    if (rd || wr) printf("%s %s %ld %ld\n", nest, Ranges[r].name, rd, wr);
+  }
+}
+"""
+
+NATIVE_ELEMS = 1 << 15
+
+
+def native_driver(nests, cases, sizes):
+    """main() calling every nest of the const-mode file with fresh buffers."""
+    out = ["#include <vector>", "#include <array>", "#include <cstdlib>",
+           "void rl_begin(); void rl_range(const char *, const void *, size_t, unsigned);",
+           "void rl_end(const char *); void rl_trace(bool);",
+           "template <class T> void fill(T *p, size_t n, bool idx) {",
+           "  for (size_t i = 0; i < n; ++i) p[i] = idx ? (T)(rand() % 3) : (T)((rand() % 4001 - 2000) / 1000.0);",
+           "}", "int main() {", "  srand(1);"]
+    for n in nests:
+        case = cases[n.name]
+        out.append("  {")
+        out.append("    rl_begin();")
+        args = []
+        for b in n.bases:
+            ct = FT_C[b.ty]
+            idx = "true" if b.ty == "i32" else "false"
+            if b.kind == "ptr":
+                out.append("    static %s buf_%s[%d]; fill(buf_%s, %d, %s);" % (ct, b.cname, NATIVE_ELEMS, b.cname, NATIVE_ELEMS, idx))
+                out.append('    rl_range("%s", buf_%s, sizeof buf_%s, sizeof(%s));' % (b.cname, b.cname, b.cname, ct))
+                null = b.nullable and not case.get(b.cname, True)
+                args.append("nullptr" if null else "buf_%s" % b.cname)
+            elif b.kind == "vec":
+                ln = b.len_sz.value(sizes) if b.len_sz is not None else NATIVE_ELEMS
+                out.append("    std::vector<%s> %s(%d); fill(%s.data(), %d, %s);" % (ct, b.cname, ln, b.cname, ln, idx))
+                out.append('    rl_range("%s", %s.data(), %d * sizeof(%s), sizeof(%s));' % (b.cname, b.cname, ln, ct, ct))
+                args.append(b.cname)
+            elif b.kind == "arr":
+                out.append("    static std::array<%s, %d> %s; fill(%s.data(), %d, %s);" % (ct, b.length, b.cname, b.cname, b.length, idx))
+                out.append('    rl_range("%s", %s.data(), sizeof %s, sizeof(%s));' % (b.cname, b.cname, b.cname, ct))
+                args.append(b.cname)
+            else:
+                out.append('    rl_range("%s", &%s, sizeof %s, sizeof(%s));' % (b.cname, b.cname, b.cname, ct))
+        for name, kind in n.flags:
+            if kind == "int":
+                args.append("1" if case[name] else "0")
+        out.append("    rl_trace(true);")
+        out.append("    %s(%s);" % (n.name, ", ".join(args)))
+        out.append('    rl_end("%s");' % n.name)
+        out.append("  }")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def native_check(count, seed, clang="clang++-19"):
+    """Compiles count generated nests (sizes constexpr) with clang's load and
+    store tracing, runs them on random data and compares every array's
+    distinct elements read first and written with the oracle's."""
+    import os
+    import subprocess
+    import tempfile
+    rng = random.Random("native-%d" % seed)
+    tmp = tempfile.mkdtemp(prefix="differential-native-")
+    rt = os.path.join(tmp, "rt.cpp")
+    with open(rt, "w") as fh:
+        fh.write(NATIVE_RUNTIME)
+    subprocess.run([clang, "-O0", "-c", rt, "-o", rt + ".o"], check=True)
+    done = bad = skipped = compared = 0
+    idx = 0
+    batch = 0
+    while done < count:
+        k = min(60, count - done)
+        sizes = {p: rng.randint(1, 5) for p in BASE_SIZES}
+        nests = []
+        while len(nests) < k:
+            n = generate(rng, "nv%d" % idx, FORMS)
+            idx += 1
+            if n is not None and finalize(n, sizes):
+                nests.append(n)
+        cases = {n.name: {f: rng.random() < 0.5 for f, _ in n.flags} for n in nests}
+        src = os.path.join(tmp, "b%d.cpp" % batch)
+        with open(src, "w") as fh:
+            fh.write(file_cpp(nests, "const", sizes))
+            fh.write(native_driver(nests, cases, sizes))
+        exe = src + ".exe"
+        p = subprocess.run([clang, "-std=c++17", "-O0", "-w",
+                            "-fsanitize-coverage=edge,trace-loads,trace-stores",
+                            src, rt + ".o", "-o", exe], capture_output=True, text=True)
+        if p.returncode:
+            print("native: compile error in batch %d:\n%s" % (batch, p.stderr[-3000:]))
+            return False
+        p = subprocess.run([exe], capture_output=True, text=True)
+        if p.returncode:
+            print("native: batch %d exited %d" % (batch, p.returncode))
+            return False
+        got = {}
+        for line in p.stdout.splitlines():
+            nest, arr, rd, wr = line.split()
+            got.setdefault(nest, {})[arr] = (int(rd), int(wr))
+        for n in nests:
+            e = expected(n, sizes, cases[n.name], "const")
+            if "refuse" in e:
+                skipped += 1
+                continue
+            want = {a: (v["elements_read"], v["elements_written"]) for a, v in e["arrays"].items()
+                    if v["elements_read"] or v["elements_written"]}
+            have = got.get(n.name, {})
+            compared += 1
+            if want != have:
+                bad += 1
+                print("native: %s at %s case %s: oracle %s, native %s\n%s" % (
+                    n.name, sizes, cases[n.name], want, have, n.cpp("const")))
+        done += k
+        batch += 1
+    print("native footprint check: %d nests, %d compared, %d differ, %d with no exact count skipped"
+          % (done, compared, bad, skipped))
+    return bad == 0
+
+
 if __name__ == "__main__":
     import sys
     if sys.argv[1:] == ["--self-check"]:
         sys.exit(0 if self_check() else 1)
-    sys.exit("usage: differential_nn.py --self-check (the generator runs from differential.py)")
+    if sys.argv[1:2] == ["--native-check"]:
+        sys.exit(0 if native_check(int(sys.argv[2]), int(sys.argv[3])) else 1)
+    sys.exit("usage: differential_nn.py --self-check | --native-check COUNT SEED "
+             "(the generator runs from differential.py)")
