@@ -27,6 +27,13 @@ as function arguments left symbolic (formulas, evaluated here at the sizes),
 and the same with --param (values through the parameter path). A nest the
 tool reports as unanalyzable is a refusal (counted, not a failure); a count
 that is present but differs is a mismatch (a failure).
+
+With --nn-fraction F (default 0.5) that share of the nests is written in the
+idioms of hand-written neural-network code instead (row pointers, index
+locals, derived and struct-field sizes, affine/loop-invariant/data-dependent
+conditions, constant subexpressions, scratch arrays, calls, range-for):
+differential_nn.py generates, interprets and compares those; see
+docs/fuzzing.md. --nn-fraction 0 reproduces the affine nests exactly.
 """
 
 import argparse

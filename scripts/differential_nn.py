@@ -3035,7 +3035,18 @@ def summary(res, elapsed, show=30):
         L.append("NN counts left null or not compared, by key:")
         for k in sorted(res.nulls):
             L.append("  %-60s %d" % (k, res.nulls[k]))
-    for n, sizes, probs in res.failures[:show]:
+    # Examples: the two shortest nests of each kind of difference first.
+    order = []
+    by_cls = {}
+    for f in res.failures:
+        for c in sorted({problem_class(p) for p in f[2]}):
+            by_cls.setdefault(c, []).append(f)
+    for c in sorted(by_cls):
+        for f in sorted(by_cls[c], key=lambda f: len(f[0].cpp("sym")))[:2]:
+            if f not in order:
+                order.append(f)
+    order += [f for f in res.failures if f not in order]
+    for n, sizes, probs in order[:show]:
         L.append("MISMATCH %s at %s (%s):" % (n.name, ",".join("%s=%d" % kv for kv in sorted(sizes.items())),
                                              " ".join(sorted(n.feats))))
         for p in probs[:12]:
