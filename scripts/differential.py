@@ -810,9 +810,14 @@ def main():
     ap.add_argument("--nn-scoped-sizes", type=float, default=0.25, metavar="P",
                     help="share of NN batches whose --param run sizes every nest with "
                     "--param FUNCTION:N=... (and wrong global sizes)")
+    ap.add_argument("--nn-range", choices=["ops", "totals"], default="ops",
+                    help="components of a data-dependent branch's min..max work: every "
+                    "operation kind per precision (ops) or MACs and FLOPs per precision "
+                    "(totals)")
     ap.add_argument("--show", type=int, default=30,
                     help="mismatching NN nests printed in full")
     args = ap.parse_args()
+    nn.RANGE[0] = args.nn_range
     nn_count = int(round(args.count * args.nn_fraction))
     classic_count = args.count - nn_count
 

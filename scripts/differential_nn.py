@@ -1962,6 +1962,31 @@ class Rec:
 
 
 CONT = "continue"
+OPKIND = {"+": "add", "-": "add", "*": "mul", "/": "div"}
+# The components a data-dependent branch's range is taken over: "ops" (every
+# kind of operation per precision: adds, multiplies, divides, MACs,
+# comparisons, each math function; INTOPs) or "totals" (MACs and FLOPs per
+# precision, INTOPs), see --nn-range.
+RANGE = ["ops"]
+
+
+def derive(c):
+    """Operation counts -> FLOPs ('F', ty), MACs ('M', ty), INTOPs ('I',);
+    keys already derived pass through."""
+    out = Counter()
+    for k, v in c.items():
+        if not v:
+            continue
+        if k[0] in ("F", "M", "I"):
+            out[k] += v
+        elif k[0] == "intop":
+            out[("I",)] += v
+        elif k[0] == "mac":
+            out[("M", k[1])] += v
+            out[("F", k[1])] += 2 * v
+        else:  # add, mul, div, cmp, call:...
+            out[("F", k[1])] += v
+    return out
 OPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
        ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
        "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
@@ -2019,12 +2044,11 @@ class Interp:
         r.lo[comp] += k
         r.hi[comp] += k
 
-    def op1(self, ty):
-        self.work(("flop", ty) if ty != "i32" else ("intop",))
+    def op1(self, ty, op):
+        self.work((OPKIND[op], ty) if ty != "i32" else ("intop",))
 
     def mac(self, ty):
         self.work(("mac", ty))
-        self.work(("flop", ty), 2)
 
     def seen(self, base, addr):
         if addr in self.fp.get(base, ()):
@@ -2068,9 +2092,12 @@ class Interp:
         if self.delta(ra) != self.delta(rb):
             self.data_fp = True
         p = self.caps[-1]
-        for c in set(ra.lo) | set(rb.lo) | set(ra.hi) | set(rb.hi):
-            p.lo[c] += min(ra.lo[c], rb.lo[c])
-            p.hi[c] += max(ra.hi[c], rb.hi[c])
+        alo, ahi, blo, bhi = ra.lo, ra.hi, rb.lo, rb.hi
+        if RANGE[0] == "totals":
+            alo, ahi, blo, bhi = (derive(x) for x in (alo, ahi, blo, bhi))
+        for c in set(alo) | set(blo) | set(ahi) | set(bhi):
+            p.lo[c] += min(alo[c], blo[c])
+            p.hi[c] += max(ahi[c], bhi[c])
         for (b, a, k) in ra.ev:  # the same footprint either way (else data_fp)
             if p is self.top:
                 f = self.fp.setdefault(b, {})
@@ -2179,18 +2206,17 @@ class Interp:
                         self.ev(m[3])
                         self.ev(o)
                         return D
-            self.op1(ty)
+            self.op1(ty, e[1])
             self.ev(e[2])
             self.ev(e[3])
             return D
         if t == "cmp":
-            self.work(("flop", e[4]))
             self.work(("cmp", e[4]))
             self.ev(e[2])
             self.ev(e[3])
             return D
         if t == "m":
-            self.work(("flop", e[3]))
+            self.work(("call:" + e[1], e[3]))
             for a in e[2]:
                 self.ev(a)
             return D
@@ -2275,7 +2301,7 @@ class Interp:
                     self.ev(rhs[2])
                     self.ev(rhs[3])
                 else:
-                    self.op1(ty)
+                    self.op1(ty, op[0])
                     self.ev(rhs)
                 p, i = self.lhs_ref(lhs)
                 if p is not None:
@@ -2404,17 +2430,17 @@ def expected(nest, sizes, case, mode):
         else:
             m = it.top.sx[(nid, ctx, kind)]
         (stores if kind else loads)[base] += m
-    lo, hi = it.top.lo, it.top.hi
-    tys = sorted({k[1] for k in list(lo) + list(hi) if k[0] in ("flop", "mac")})
+    lo, hi = derive(it.top.lo), derive(it.top.hi)
+    tys = sorted({k[1] for k in list(lo) + list(hi) if k[0] in ("F", "M")})
     res = {
         "iterations": it.iterations,
-        "macs": sum(hi[("mac", t)] for t in tys),
-        "macs_min": sum(lo[("mac", t)] for t in tys),
-        "flops": sum(hi[("flop", t)] for t in tys),
-        "flops_min": sum(lo[("flop", t)] for t in tys),
-        "intops": hi[("intop",)],
-        "flops_by_type": {t: hi[("flop", t)] for t in tys if hi[("flop", t)]},
-        "macs_by_type": {t: hi[("mac", t)] for t in tys if hi[("mac", t)]},
+        "macs": sum(hi[("M", t)] for t in tys),
+        "macs_min": sum(lo[("M", t)] for t in tys),
+        "flops": sum(hi[("F", t)] for t in tys),
+        "flops_min": sum(lo[("F", t)] for t in tys),
+        "intops": hi[("I",)],
+        "flops_by_type": {t: hi[("F", t)] for t in tys if hi[("F", t)]},
+        "macs_by_type": {t: hi[("M", t)] for t in tys if hi[("M", t)]},
         "loads_checkable": not (S.branch or S.partial),
         "empty_entry": it.empty_entry,
     }
@@ -2516,7 +2542,7 @@ def parse_case(text, nest):
         if neg:
             v = not v
         if m.group(1) in out and out[m.group(1)] != v:
-            return None
+            return "contradiction"
         out[m.group(1)] = v
     return out
 
@@ -2579,9 +2605,19 @@ SYMBOLIC = ["iterations", "macs", "flops", "loads", "stores", "bytes_no_reuse",
 
 
 def norm_reason(r):
-    r = re.sub(r"^(\w+: )?\[[^\]]*\] ", r"\1[case] ", r)
-    r = re.sub(r"'[^']*'", "'…'", r)
-    return re.sub(r"\b\d+\b", "#", r)
+    """Names and numbers elided; one refusal per case ('[c] why; [d] why')
+    reads as one '[per case] why'."""
+    m = re.match(r"^(\w+: )?(.*)$", r)
+    run, body = m.group(1) or "", m.group(2)
+    parts = [p.strip() for p in body.split("; ")]
+    cased = all(p.startswith("[") for p in parts)
+    parts = [re.sub(r"^\[[^\]]*\] ", "", p) for p in parts]
+    parts = [re.sub(r"\b\d+\b", "#", re.sub(r"'[^']*'", "'…'", p)) for p in parts]
+    uniq = []
+    for p in parts:
+        if p not in uniq:
+            uniq.append(p)
+    return run + ("[per case] " if cased else "") + "; ".join(uniq)
 
 
 class Checker:
@@ -2629,6 +2665,9 @@ class Checker:
             if flags:
                 if ctext:
                     case = parse_case(ctext, n)
+                    if case == "contradiction":
+                        problems.append("%s: case '%s' cannot happen (a flag both ways)" % (tag, ctext))
+                        continue
                     if case is None or set(case) != flags:
                         problems.append("%s: case '%s' not understood (conditions on %s)" % (
                             tag, ctext, ", ".join(sorted(flags))))
@@ -2644,7 +2683,8 @@ class Checker:
                     problems.append("%s: case '%s' on a nest without loop-invariant conditions" % (tag, ctext))
                 case = {}
             if case not in want:
-                problems.append("%s: case '%s' reported; --param gave %s" % (tag, ctext, self.flag_case))
+                problems.append("%s: case '%s' reported though --param gave %s" % (
+                    tag, ctext, self.flag_case))
                 continue
             if case in seen:
                 problems.append("%s: case '%s' reported twice" % (tag, ctext))
@@ -3134,6 +3174,16 @@ def self_check():
          [("asg", ("s", "s"), "*=", ("m", "expf", [("b", "-", ("s", "m"), ld("A", V("i")), f)], f), f),
           ("asg", ("s", "m"), "=", ld("A", V("i")), f)], [])])])
     cases.append((n, {}, {"flops": 16, "flops_min": 4, "bytes_compulsory": 16}))
+    # 3b. if (A > 0) A = A * 0.25f; else A = A + A * 3.0f: a multiply or a MAC.
+    # Per operation kind (--nn-range ops) the range is cmp + 0..(mul + MAC) =
+    # 1..4 per execution; per total (--nn-range totals) 1 + (1..2) = 2..3.
+    el = lambda: ld("A", V("i"))
+    n = _nest("branch", [("A", "ptr")], [_loop(1, "i", V("K"), [
+        ("if", "data", ("cmp", ">", el(), ("lit", "0.0f"), f),
+         [("asg", el(), "=", ("b", "*", el(), ("lit", "0.25f"), f), f)],
+         [("asg", el(), "=", ("b", "+", el(), ("b", "*", el(), ("lit", "3.0f"), f), f), f)])])])
+    cases.append((n, {}, {"flops": 16, "flops_min": 4, "macs": 4, "macs_min": 0} if RANGE[0] == "ops"
+                  else {"flops": 12, "flops_min": 8, "macs": 4, "macs_min": 0}))
     # 4. folding: A*2*3 + (2*3) is a MAC and a multiply; A * HALF one multiply
     n = _nest("fold", [("A", "ptr"), ("B", "ptr")], [_loop(1, "i", V("K"), [
         ("asg", ld("B", V("i")), "=", ("b", "+", ("b", "*", ("b", "*", ld("A", V("i")), ("lit", "2.0f"), f),
