@@ -1731,12 +1731,19 @@ def subst(e, name, new):
 
 # --- Static facts: leaf loops, the loop directly around each reference ------
 
-def stmt_has_loop(sts):
+def stmt_has_loop(sts, case=None):
+    """Whether sts holds a loop (through calls too); with a case, code under a
+    loop-invariant condition that is false in it does not count (the nest
+    of that case does not have it)."""
     for s in sts:
         t = s[0]
         if t in ("for", "rfor"):
             return True
-        if t == "if" and (stmt_has_loop(s[3]) or stmt_has_loop(s[4])):
+        if t == "if" and s[1] == "inv" and case is not None:
+            taken = s[3] if guard_value(s[2], True, case) else s[4]
+            if stmt_has_loop(taken, case):
+                return True
+        elif t == "if" and (stmt_has_loop(s[3], case) or stmt_has_loop(s[4], case)):
             return True
         if t == "call" and s[1].has_loop:
             return True
@@ -1753,18 +1760,15 @@ def expr_calls_loop(x):
     return False
 
 
-def mark_leaves(sts):
+def mark_leaves(sts, case=None):
     for s in sts:
         t = s[0]
-        if t == "for":
-            s[1].leaf = not stmt_has_loop(s[1].body)
-            mark_leaves(s[1].body)
-        elif t == "rfor":
-            s[1].leaf = not stmt_has_loop(s[1].body)
-            mark_leaves(s[1].body)
+        if t in ("for", "rfor"):
+            s[1].leaf = not stmt_has_loop(s[1].body, case)
+            mark_leaves(s[1].body, case)
         elif t == "if":
-            mark_leaves(s[3])
-            mark_leaves(s[4])
+            mark_leaves(s[3], case)
+            mark_leaves(s[4], case)
 
 
 def ideps(e, env):
@@ -2415,6 +2419,7 @@ def expected(nest, sizes, case, mode):
     bool) in mode ('const' folds sizes as constants). Returns a dict, with
     'refuse' set (and no counts) when no exact count exists."""
     it = Interp(nest, sizes, case, mode)
+    mark_leaves(nest.pre.stmts, case)  # iterations: leaf loops of this case's nest
     try:
         it.run(nest.pre.decls + nest.pre.stmts)
     except MustRefuse as e:
@@ -2822,7 +2827,7 @@ class Checker:
                     tag, k, f, v, ",".join("%s=%d" % kv for kv in sorted(self.sizes.items())), e[k]))
 
 
-ASSUME_RE = re.compile(r"assum\w*\s+(.*?)\s*(>=|<=|>|<|==)\s*(-?\d+)\b")
+ASSUME_RE = re.compile(r"assum\w*\s+(?:[^:]*:\s*)?(.*?)\s*(>=|<=|>|<|==)\s*(-?\d+)\b")
 
 
 def failed_assumption(notes, env):
