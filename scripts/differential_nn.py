@@ -2591,6 +2591,9 @@ def formula_env(nest, sizes):
         out[k] = v
     for s in BASE_SIZES:
         out[FIELD[s]] = sizes[s]
+    for b in nest.bases:
+        if b.kind == "vec" and b.len_sz is not None:
+            out["__size_" + b.cname] = b.len_sz.value(env)
     return out
 
 
@@ -2598,7 +2601,9 @@ FIELD_RE = re.compile(r"\b(?:this->|[A-Za-z_]\w*\s*(?:\.|->)\s*)([A-Za-z_]\w*)")
 
 
 def formula_text(f):
-    """cfg.rows / p->rows / this->rows -> rows (evaluated by field name)."""
+    """cfg.rows / p->rows / this->rows -> rows (evaluated by field name);
+    V.size() -> __size_V."""
+    f = re.sub(r"\b([A-Za-z_]\w*)\.size\(\)", r"__size_\1", f)
     return FIELD_RE.sub(lambda m: m.group(1), f)
 
 
@@ -2673,6 +2678,9 @@ class Checker:
                     if case == "contradiction":
                         problems.append("%s: case '%s' cannot happen (a flag both ways)" % (tag, ctext))
                         continue
+                    if case is not None and tag == "param":
+                        # flags --param decided need not be named
+                        case = dict(self.flag_case, **case)
                     if case is None or set(case) != flags:
                         problems.append("%s: case '%s' not understood (conditions on %s)" % (
                             tag, ctext, ", ".join(sorted(flags))))
@@ -2939,6 +2947,10 @@ def batch_params(rng, nests, sizes, scoped_sizes):
                 v = glob[name]
             case[name] = v
         cases[n.name] = case
+        for b in n.bases:  # a vector's length (range-for over it), by function
+            if b.kind == "vec" and b.len_sz is not None:
+                args.append("--param=%s:%s.size()=%d" % (n.name, b.cname,
+                                                          b.len_sz.value(n.size_env(sizes))))
     return args, cases
 
 
