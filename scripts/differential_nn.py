@@ -1,7 +1,7 @@
 """NN-style nests for differential.py: the idioms hand-written neural-network
-code is written in (issue 18; the counting contract is NN-SEMANTICS.md, kept
-by the lead), generated at random, written as C++ and executed by a literal
-interpreter.
+code is written in (issue 18; what is counted: docs/user-guide.md, how this
+script reads it: docs/fuzzing.md), generated at random, written as C++ and
+executed by a literal interpreter.
 
 The generator builds a small AST per nest (loops, int locals, pointers,
 scalars, conditions, calls), renders it as C++ (sizes as constexpr globals, or
@@ -21,7 +21,7 @@ as arguments / struct fields) and runs it in Python with C semantics:
   * loop-invariant conditions (a flag argument, a null check) take the values
     of the case being counted; affine conditions are evaluated.
 
-Counting rules (NN-SEMANTICS.md 1-9 on top of DESIGN.md's): a multiply that
+Counting rules (docs/user-guide.md): a multiply that
 is an operand of + or - (left operand first) fuses with it into a MAC (2
 FLOPs), likewise `+=`/`-=` of a multiply; other floating + - * / and floating
 comparisons and math calls are 1 FLOP; integer arithmetic on loaded data is
@@ -2993,7 +2993,7 @@ def run(args, count, tmp, index_by_function, inject=False):
                 rep = one_by_one(args.tool, nests, tag, sizes, pargs, tmp, res)
             nmap, smap = index_by_function(rep)
             for fn in list(smap):
-                # a refusal per case named 'f [case]' (not in NN-SEMANTICS):
+                # a refusal per case named 'f [case]' (nests carry "case"):
                 # still a refusal of f, counted under its own key
                 m = re.match(r"^(\S+) \[(.*)\]$", fn)
                 if m:
