@@ -11,6 +11,7 @@
 #include "roofline/Frontend/Frontend.h"
 #include "CallSites.h"
 #include "NestBuilder.h"
+#include "ProgramWalk.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -311,6 +312,13 @@ void roofline::extractNests(ASTContext &Ctx, const RFOptions &Opts,
   FunctionVisitor V(Ctx, Calls, Opts, Out);
   V.TraverseDecl(Ctx.getTranslationUnitDecl());
   V.reportOverCap();
+  for (const std::string &Entry : Opts.Entries) {
+    ProgramResult P;
+    P.Entry = Entry;
+    walkProgram(Ctx, Calls, Opts, P);
+    Out.ParamNames.insert(P.UsedParams.begin(), P.UsedParams.end());
+    Out.Programs.push_back(std::move(P));
+  }
 }
 
 std::unique_ptr<tooling::FrontendActionFactory>

@@ -300,6 +300,8 @@ std::optional<int64_t> NestBuilder::givenValue(const std::string &Name,
         }
     return std::nullopt;
   };
+  if (auto V = Lookup(Opts.CallParams, "call"))
+    return V;
   if (auto V = Lookup(Opts.Params, "--param"))
     return V;
   if (auto V = Lookup(Pinned, "annotation"))

@@ -17,6 +17,7 @@
 #include "roofline/Report/Baseline.h"
 #include "roofline/Report/CIJson.h"
 #include "roofline/Report/JsonStream.h"
+#include "roofline/Report/ProgramReport.h"
 #include "roofline/Report/Policy.h"
 #include "roofline/Report/Sarif.h"
 #include "roofline/Report/Suppressions.h"
@@ -61,6 +62,16 @@ cl::opt<unsigned>
                   "only from 1000 nests on); the output is the same for any "
                   "N"),
          cl::value_desc("N"), cl::init(0), cl::Prefix, cl::cat(CICategory));
+cl::OptionCategory ProgramCategory("roofline-lint whole-pass options");
+
+cl::list<std::string> EntryOpt(
+    "entry",
+    cl::desc("Also report the whole pass that starts at this function: every "
+             "nest it reaches through calls in the file, at the sizes of "
+             "each call, times how often it runs (repeatable; "
+             "docs/network-report.md)"),
+    cl::value_desc("function"), cl::cat(ProgramCategory));
+
 cl::opt<std::string> HeaderFilterOpt(
     "header-filter",
     cl::desc("Also report the nests of headers whose path matches this "
@@ -389,6 +400,8 @@ struct FileResult {
   /// location; and the rest of the file's report (skipped, functions, ...).
   std::map<NestKey, std::string> NestJson;
   std::optional<json::Object> JsonRest;
+  /// --entry: one per entry found in this file.
+  std::vector<ProgramSummary> Programs;
 };
 
 /// Clang names files as the compile command spells them (relative to its
@@ -461,9 +474,20 @@ FileResult analyzeFile(const LintRequest &Req, const FileJob &Job,
                        const tooling::ArgumentsAdjuster &Adjust,
                        const Baseline *B) {
   FileResult Res;
-  Res.TU = runFrontendOnFile(Job.Cmd, Job.Settings.FOpts, Adjust,
-                             Req.VirtualFiles);
+  FrontendOptions FOpts = Job.Settings.FOpts;
+  FOpts.Entries = EntryOpt;
+  Res.TU = runFrontendOnFile(Job.Cmd, FOpts, Adjust, Req.VirtualFiles);
   absolutizeAll(Res.TU.Nests, Job.Cmd.Directory);
+  for (ProgramResult &P : Res.TU.Nests.Programs) {
+    if (!P.Found)
+      continue;
+    absolutize(P.EntryLoc.File, Job.Cmd.Directory);
+    for (ProgramNest &N : P.Nests)
+      absolutize(N.Nest.Loc.File, Job.Cmd.Directory);
+    for (ProgramLeftOut &L : P.LeftOut)
+      absolutize(L.Loc.File, Job.Cmd.Directory);
+    Res.Programs.push_back(summarizeProgram(P, *Job.Settings.M));
+  }
   if (Req.Output == LintOutput::DumpIR || !Res.TU.Compiled)
     return Res;
   const FileSettings &S = Job.Settings;
@@ -496,6 +520,12 @@ FileResult analyzeFile(const LintRequest &Req, const FileJob &Job,
           if (std::optional<NestKey> K = keyOf(N))
             Res.NestJson[*K] = serializeNestElement(N);
       O->erase("nests");
+      if (!Res.Programs.empty()) {
+        json::Array Programs;
+        for (const ProgramSummary &P : Res.Programs)
+          Programs.push_back(programJson(P));
+        (*O)["programs"] = std::move(Programs);
+      }
       Res.JsonRest = std::move(*O);
     }
   }
@@ -692,6 +722,9 @@ Expected<std::vector<std::string>> inputFiles(const LintRequest &Req,
 } // namespace
 
 cl::OptionCategory &roofline::ciOptionCategory() { return CICategory; }
+cl::OptionCategory &roofline::programOptionCategory() {
+  return ProgramCategory;
+}
 
 bool roofline::dumpConfigRequested() { return DumpConfig; }
 
@@ -844,6 +877,7 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
   std::set<std::tuple<std::string, unsigned, unsigned, std::string>> Seen;
   SourceLines Lines;
   std::set<std::string> SeenNoLintProblems;
+  std::set<std::string> EntriesFound;
   for (size_t I = 0; I < Work.size(); ++I) {
     if (Pool)
       Done[I].wait();
@@ -876,6 +910,11 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
     dropSeenHeaderNests(Res, Work[I].File, Seen);
     if (Req.Output == LintOutput::Text)
       printFileText(OS, Res, Req.ShowSource, Lines);
+    for (const ProgramSummary &P : Res.Programs) {
+      EntriesFound.insert(P.Entry);
+      if (Req.Output == LintOutput::Text)
+        printProgramText(OS, P);
+    }
     if (!WriteBaselineOpt.empty()) {
       std::vector<BaselineNest> E = baselineEntries(Res.R, Res.Ord);
       NewBaseline.insert(NewBaseline.end(), E.begin(), E.end());
@@ -960,6 +999,13 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
       !SkippedCount)
     errs() << "roofline-lint: no loop nests found in " << Work.size()
            << " file" << (Work.size() == 1 ? "" : "s") << "\n";
+
+  for (const std::string &E : EntryOpt)
+    if (!EntriesFound.count(E) && !Work.empty()) {
+      error("--entry=" + E + ": no function of that name with a body in " +
+            (Work.size() == 1 ? "the input file" : "the input files"));
+      HadErrors = true;
+    }
 
   if (HadErrors)
     Out.ExitCode = 2;

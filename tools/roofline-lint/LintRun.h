@@ -31,6 +31,8 @@ namespace roofline {
 
 /// The CI options' --help category.
 llvm::cl::OptionCategory &ciOptionCategory();
+/// --entry and what goes with it.
+llvm::cl::OptionCategory &programOptionCategory();
 
 enum class LintOutput { Text, Json, Sarif, DumpIR };
 

@@ -295,7 +295,8 @@ int main(int Argc, const char **Argv) {
   std::unique_ptr<tooling::CompilationDatabase> FromArgs =
       makeCompilations(Argc, Argv, DBErr);
   cl::HideUnrelatedOptions(
-      {&Category, &ciOptionCategory(), &codegenOptionCategory()});
+      {&Category, &ciOptionCategory(), &codegenOptionCategory(),
+       &programOptionCategory()});
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "roofline-lint 0.1.0 (LLVM " << LLVM_VERSION_STRING << ")\n";
   });

@@ -9,6 +9,7 @@
 #ifndef ROOFLINE_FRONTEND_FRONTEND_H
 #define ROOFLINE_FRONTEND_FRONTEND_H
 
+#include "roofline/Frontend/Program.h"
 #include "roofline/IR/LoopNest.h"
 
 #include <map>
@@ -40,6 +41,12 @@ struct FrontendOptions {
   /// nest keeps its report in memory, so a generated 50 MB source with
   /// 600,000 loops would otherwise need tens of GB.
   unsigned MaxNests = 10000;
+  /// --entry: functions whose whole pass through the call graph is
+  /// collected (Program.h).
+  std::vector<std::string> Entries;
+  /// The sizes one call passes to the function being built ("fn:N"), set
+  /// by the program walk; they win over every other source for that call.
+  std::map<std::string, int64_t> CallParams;
 };
 
 /// A warning the front end finds about a nest: a malformed `// roofline:`
@@ -58,6 +65,8 @@ struct FrontendResult {
   /// Names of the parameters seen anywhere, to report unused --param.
   std::set<std::string> ParamNames;
   std::vector<NestIssue> Issues;
+  /// One per --entry, in order.
+  std::vector<ProgramResult> Programs;
 };
 
 /// Lowers the loop nests of the main file of \p Ctx into \p Out.

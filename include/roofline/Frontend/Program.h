@@ -1,0 +1,64 @@
+//===- Program.h - A pass through the call graph, as the Frontend saw it --===//
+//
+// What `--entry=F` collects (docs/network-report.md): starting at F, the
+// Frontend walks F's body with the sizes known so far, follows every call to
+// a function defined in the translation unit with its arguments' values
+// bound to the callee's parameters, counts loops that only carry calls
+// (`for (l = 0; l < L; l++)`) as multiplicity, and builds each loop nest it
+// reaches at the sizes of that call. What it cannot follow is named in
+// ProgramResult::LeftOut, never dropped: a pass total is a sum of what was
+// counted, and says so when something is missing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ROOFLINE_FRONTEND_PROGRAM_H
+#define ROOFLINE_FRONTEND_PROGRAM_H
+
+#include "roofline/IR/LoopNest.h"
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace roofline {
+
+/// One nest as the pass runs it: built at the sizes of the calls that reach
+/// it along Path, executed Executions times.
+struct ProgramNest {
+  LoopNest Nest;
+  /// The call chain from the entry: "forward > matmul_forward".
+  std::string Path;
+  /// The entry's call site this nest's chain starts at (line of the entry).
+  SourceLoc Via;
+  int64_t Executions = 0;
+};
+
+/// Something on the pass that is not counted, and why.
+struct ProgramLeftOut {
+  std::string Path;
+  SourceLoc Loc;
+  std::string What;
+  int64_t Times = 0; ///< how often the pass reaches it (0: unknown)
+};
+
+struct ProgramResult {
+  std::string Entry;
+  bool Found = false; ///< the entry has a body in this translation unit
+  SourceLoc EntryLoc;
+  /// The entry's sizes the pass started from (name -> value).
+  std::map<std::string, int64_t> EntryValues;
+  std::vector<ProgramNest> Nests;
+  std::vector<ProgramLeftOut> LeftOut;
+  /// Calls followed (for the report's notes).
+  int64_t CallsFollowed = 0;
+  /// What the walk assumed.
+  std::vector<std::string> Notes;
+  /// --param and config keys the walk used (not "unused").
+  std::set<std::string> UsedParams;
+};
+
+} // namespace roofline
+
+#endif // ROOFLINE_FRONTEND_PROGRAM_H

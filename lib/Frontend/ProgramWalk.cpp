@@ -1,0 +1,774 @@
+//===- ProgramWalk.cpp - Follow a pass from an entry function -------------===//
+//
+// The walk runs the integer part of the program: it keeps the values of
+// integer variables (sizes, counters, locals computed from them) and whether
+// pointers are null, steps through loops that only carry calls iteration by
+// iteration, and at each loop nest it meets builds the nest with NestBuilder
+// at the values the variables have there. Exact where it goes; where it
+// cannot go (an unknown bound, an unknown condition around a call, a call
+// with no body) it records what it left out (docs/network-report.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ProgramWalk.h"
+#include "CallSites.h"
+#include "NestBuilder.h"
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <functional>
+
+#include <tuple>
+
+using namespace clang;
+using namespace roofline;
+using namespace roofline::frontend;
+
+namespace {
+
+using clang::Stmt; // not roofline::Stmt
+
+/// The walk stops after this many loop iterations and calls: a pass that
+/// large is reported as cut, not walked for minutes.
+constexpr int64_t MaxSteps = 2'000'000;
+
+struct Frame {
+  const FunctionDecl *FD = nullptr;
+  std::map<const VarDecl *, int64_t> Ints;
+  std::map<const VarDecl *, bool> NonNull;
+  std::string Path;
+  SourceLoc Via; ///< the entry's call this frame descends from
+};
+
+/// How a statement ends: on, out of the function, or out of the loop.
+enum class Flow { Next, Return, Break, Continue, Abort };
+
+std::optional<int64_t> checkedOp(BinaryOperatorKind Op, int64_t L, int64_t R) {
+  int64_t V = 0;
+  switch (Op) {
+  case BO_Add: case BO_AddAssign:
+    return __builtin_add_overflow(L, R, &V) ? std::nullopt : std::optional(V);
+  case BO_Sub: case BO_SubAssign:
+    return __builtin_sub_overflow(L, R, &V) ? std::nullopt : std::optional(V);
+  case BO_Mul: case BO_MulAssign:
+    return __builtin_mul_overflow(L, R, &V) ? std::nullopt : std::optional(V);
+  case BO_Div: case BO_DivAssign:
+    return R == 0 ? std::nullopt : std::optional(L / R); // C truncates
+  case BO_Rem: case BO_RemAssign:
+    return R == 0 ? std::nullopt : std::optional(L % R);
+  case BO_Shl: case BO_ShlAssign:
+    return R < 0 || R > 62 ? std::nullopt : std::optional(L << R);
+  case BO_Shr: case BO_ShrAssign:
+    return R < 0 || R > 63 ? std::nullopt : std::optional(L >> R);
+  case BO_LT: return L < R;
+  case BO_GT: return L > R;
+  case BO_LE: return L <= R;
+  case BO_GE: return L >= R;
+  case BO_EQ: return L == R;
+  case BO_NE: return L != R;
+  case BO_And: case BO_AndAssign: return L & R;
+  case BO_Or: case BO_OrAssign: return L | R;
+  case BO_Xor: case BO_XorAssign: return L ^ R;
+  default:
+    return std::nullopt;
+  }
+}
+
+class Walker {
+public:
+  Walker(ASTContext &Ctx, const CallSiteCollector &Calls,
+         const FrontendOptions &Opts, ProgramResult &Out)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Calls(Calls), Opts(Opts),
+        Out(Out) {}
+
+  void run(const FunctionDecl *Entry) {
+    Frame F;
+    F.FD = Entry;
+    F.Path = Entry->getNameAsString();
+    Stack.push_back(Entry);
+    std::vector<std::string> AssumedNonNull;
+    for (const ParmVarDecl *P : Entry->parameters()) {
+      std::optional<int64_t> V = given(P->getName(), "");
+      if (V && P->getType()->isIntegerType())
+        F.Ints[P] = *V;
+      if (P->getType()->isPointerType()) {
+        // The pass is run on real buffers: an entry's pointers are taken
+        // as non-null unless --param says otherwise (a stated assumption).
+        F.NonNull[P] = V ? *V != 0 : true;
+        if (!V)
+          AssumedNonNull.push_back(P->getNameAsString());
+      }
+      if (V)
+        Out.EntryValues[P->getNameAsString()] = *V;
+    }
+    if (!AssumedNonNull.empty())
+      Out.Notes.push_back("the entry's pointer parameters are taken as not "
+                          "null (" + llvm::join(AssumedNonNull, ", ") +
+                          "); --param " + Entry->getNameAsString() +
+                          ":NAME=0 says one is");
+    if (walk(Entry->getBody(), F, 1) == Flow::Abort)
+      leaveOut(F, Entry->getBeginLoc(),
+               "the walk stopped after " + std::to_string(MaxSteps) +
+                   " loop iterations and calls; what follows is not counted",
+               0);
+  }
+
+private:
+  //===------------------------------------------------------------------===//
+  // Values
+  //===------------------------------------------------------------------===//
+
+  /// A size from --param, the config or --sizes, by "fn:name" or "name".
+  std::optional<int64_t> given(StringRef Name, StringRef Field) {
+    std::string Fn = Stack.empty() ? "" : Stack.back()->getNameAsString();
+    for (const auto *M : {&Opts.Params, &Opts.ConfigParams})
+      for (std::string Key : {Fn + ":" + Name.str(), Name.str(),
+                              Field.empty() ? "" : Fn + ":" + Field.str(),
+                              Field.str()})
+        if (!Key.empty())
+          if (auto It = M->find(Key); It != M->end()) {
+            Out.UsedParams.insert(Key); // not an unused --param
+            return It->second;
+          }
+    return std::nullopt;
+  }
+
+  /// "p->cfg.dim" for a member chain rooted at a variable.
+  static std::optional<std::string> memberText(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return DRE->getDecl()->getNameAsString();
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      std::optional<std::string> Base = memberText(ME->getBase());
+      if (!Base)
+        return std::nullopt;
+      return *Base + (ME->isArrow() ? "->" : ".") +
+             ME->getMemberDecl()->getNameAsString();
+    }
+    if (isa<CXXThisExpr>(E))
+      return std::string("this");
+    return std::nullopt;
+  }
+
+  std::optional<int64_t> evalInt(const Expr *E, const Frame &F) {
+    if (!E || E->isValueDependent())
+      return std::nullopt;
+    if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
+      return evalInt(D->getExpr(), F);
+    E = E->IgnoreParenCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (auto It = F.Ints.find(VD); It != F.Ints.end())
+          return It->second;
+    } else if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      if (std::optional<std::string> Path = memberText(ME))
+        if (std::optional<int64_t> V =
+                given(*Path, ME->getMemberDecl()->getName()))
+          return V;
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      std::optional<int64_t> V;
+      switch (UO->getOpcode()) {
+      case UO_Minus:
+        if ((V = evalInt(UO->getSubExpr(), F)) && *V != INT64_MIN)
+          return -*V;
+        return std::nullopt;
+      case UO_Plus:
+        return evalInt(UO->getSubExpr(), F);
+      case UO_LNot:
+        if (std::optional<bool> C = evalCond(UO->getSubExpr(), F))
+          return !*C;
+        return std::nullopt;
+      default:
+        break;
+      }
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      // evalCond handles these itself (it never comes back here for them).
+      if (BO->isLogicalOp() ||
+          (BO->isEqualityOp() && !BO->getLHS()->getType()->isIntegerType())) {
+        std::optional<bool> C = evalCond(BO, F);
+        return C ? std::optional<int64_t>(*C) : std::nullopt;
+      }
+      if (!BO->isAssignmentOp() && !BO->isLogicalOp() &&
+          BO->getLHS()->getType()->isIntegerType() &&
+          BO->getRHS()->getType()->isIntegerType()) {
+        std::optional<int64_t> L = evalInt(BO->getLHS(), F);
+        std::optional<int64_t> R = L ? evalInt(BO->getRHS(), F) : std::nullopt;
+        if (R)
+          return checkedOp(BO->getOpcode(), *L, *R);
+        return std::nullopt;
+      }
+    } else if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      if (std::optional<bool> C = evalCond(CO->getCond(), F))
+        return evalInt(*C ? CO->getTrueExpr() : CO->getFalseExpr(), F);
+      return std::nullopt;
+    }
+    // Constants, enumerators, macros, sizeof, constexpr variables.
+    Expr::EvalResult R;
+    if (E->getType()->isIntegralOrEnumerationType() &&
+        E->EvaluateAsInt(R, Ctx) && R.Val.getInt().getSignificantBits() <= 64)
+      return R.Val.getInt().getExtValue();
+    return std::nullopt;
+  }
+
+  /// Whether a pointer is non-null: null constants are not, arrays and
+  /// addresses are, arithmetic keeps its base's answer.
+  std::optional<bool> evalNonNull(const Expr *E, const Frame &F) {
+    if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
+      return evalNonNull(D->getExpr(), F);
+    if (E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
+      return false;
+    E = E->IgnoreParenCasts();
+    if (E->getType()->isArrayType())
+      return true;
+    if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      return UO->getOpcode() == UO_AddrOf ? std::optional(true) : std::nullopt;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (auto It = F.NonNull.find(VD); It != F.NonNull.end())
+          return It->second;
+    if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->isAdditiveOp()) {
+      bool IntLeft = BO->getLHS()->getType()->isIntegerType();
+      // A non-zero offset from a null pointer is undefined (C11 6.5.6), so
+      // in a program that runs, `p + k` with k != 0 is not null.
+      std::optional<int64_t> K =
+          evalInt(IntLeft ? BO->getLHS() : BO->getRHS(), F);
+      if (K && *K != 0)
+        return true;
+      return evalNonNull(IntLeft ? BO->getRHS() : BO->getLHS(), F);
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      if (std::optional<std::string> Path = memberText(ME))
+        if (std::optional<int64_t> V =
+                given(*Path, ME->getMemberDecl()->getName()))
+          return *V != 0;
+    return std::nullopt;
+  }
+
+  std::optional<bool> evalCond(const Expr *E, const Frame &F) {
+    E = E->IgnoreParenImpCasts();
+    if (E->getType()->isPointerType())
+      return evalNonNull(E, F);
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && UO->getOpcode() == UO_LNot) {
+      std::optional<bool> C = evalCond(UO->getSubExpr(), F);
+      return C ? std::optional(!*C) : std::nullopt;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      if (BO->isLogicalOp()) {
+        bool And = BO->getOpcode() == BO_LAnd;
+        std::optional<bool> L = evalCond(BO->getLHS(), F);
+        if (L && *L != And)
+          return !And; // short circuit
+        std::optional<bool> R = evalCond(BO->getRHS(), F);
+        if (R && *R != And)
+          return !And;
+        if (L && R)
+          return And;
+        return std::nullopt;
+      }
+      if (BO->isEqualityOp() && BO->getLHS()->getType()->isPointerType()) {
+        const Expr *P = BO->getLHS(), *Q = BO->getRHS();
+        if (P->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
+          std::swap(P, Q);
+        if (!Q->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull))
+          return std::nullopt;
+        std::optional<bool> NN = evalNonNull(P, F);
+        if (!NN)
+          return std::nullopt;
+        return BO->getOpcode() == BO_NE ? *NN : !*NN;
+      }
+      if (BO->isEqualityOp() && !BO->getLHS()->getType()->isIntegerType())
+        return std::nullopt; // floats: data, not sizes
+    }
+    if (!E->getType()->isIntegralOrEnumerationType() &&
+        !E->getType()->isBooleanType())
+      return std::nullopt;
+    std::optional<int64_t> V = evalInt(E, F);
+    return V ? std::optional(*V != 0) : std::nullopt;
+  }
+
+  /// Sets or forgets \p VD's value after `VD = Init` or its declaration.
+  void assign(const VarDecl *VD, const Expr *Init, Frame &F) {
+    QualType T = VD->getType();
+    if (T->isIntegerType()) {
+      std::optional<int64_t> V = Init ? evalInt(Init, F) : std::nullopt;
+      if (V)
+        F.Ints[VD] = *V;
+      else
+        F.Ints.erase(VD);
+    } else if (T->isPointerType()) {
+      std::optional<bool> NN = Init ? evalNonNull(Init, F) : std::nullopt;
+      if (NN)
+        F.NonNull[VD] = *NN;
+      else
+        F.NonNull.erase(VD);
+    }
+  }
+
+  /// `x = e`, `x += e`, `++x` on an integer variable; anything else that
+  /// writes a tracked variable forgets it.
+  void update(const Expr *E, Frame &F) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->isIncrementDecrementOp()) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (!VD)
+        return;
+      auto It = F.Ints.find(VD);
+      if (It == F.Ints.end()) {
+        F.NonNull.erase(VD); // p++ keeps non-null, but be plain
+        return;
+      }
+      std::optional<int64_t> V =
+          checkedOp(UO->isIncrementOp() ? BO_Add : BO_Sub, It->second, 1);
+      if (V)
+        It->second = *V;
+      else
+        F.Ints.erase(It);
+      return;
+    }
+    const auto *BO = dyn_cast<BinaryOperator>(E);
+    if (!BO || !BO->isAssignmentOp())
+      return;
+    const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParenImpCasts());
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD)
+      return;
+    if (BO->getOpcode() == BO_Assign) {
+      assign(VD, BO->getRHS(), F);
+      return;
+    }
+    auto It = F.Ints.find(VD);
+    std::optional<int64_t> R = evalInt(BO->getRHS(), F);
+    std::optional<int64_t> V =
+        It != F.Ints.end() && R ? checkedOp(BO->getOpcode(), It->second, *R)
+                                : std::nullopt;
+    if (V)
+      F.Ints[VD] = *V;
+    else {
+      F.Ints.erase(VD);
+      F.NonNull.erase(VD);
+    }
+  }
+
+  //===------------------------------------------------------------------===//
+  // Statements
+  //===------------------------------------------------------------------===//
+
+  Flow walk(const Stmt *S, Frame &F, int64_t Times) {
+    if (!S)
+      return Flow::Next;
+    if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+      for (const Stmt *C : CS->body())
+        if (Flow R = walk(C, F, Times); R != Flow::Next)
+          return R;
+      return Flow::Next;
+    }
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D)) {
+          if (VD->getInit())
+            walkCalls(VD->getInit(), F, Times);
+          assign(VD, VD->getInit(), F);
+        }
+      return Flow::Next;
+    }
+    if (const auto *FS = dyn_cast<ForStmt>(S)) {
+      if (isCarrier(FS))
+        return walkLoop(FS, F, Times);
+      countNest(FS, F, Times);
+      return Flow::Next;
+    }
+    if (isa<WhileStmt, DoStmt, CXXForRangeStmt>(S) ||
+        isa<OMPExecutableDirective>(S)) {
+      if (isa<CXXForRangeStmt>(S) || !reachesFunctions(S))
+        countNest(S, F, Times);
+      else
+        leaveOut(F, S->getBeginLoc(),
+                 "a while or do loop around calls: its trip count is not "
+                 "known statically; the calls in it are not counted (" +
+                     calleesIn(S) + ")",
+                 Times);
+      return Flow::Next;
+    }
+    if (const auto *IS = dyn_cast<IfStmt>(S)) {
+      if (IS->getInit())
+        walk(IS->getInit(), F, Times);
+      walkCalls(IS->getCond(), F, Times);
+      std::optional<bool> C = evalCond(IS->getCond(), F);
+      if (C)
+        return walk(*C ? IS->getThen() : IS->getElse(), F, Times);
+      for (const Stmt *Branch : {IS->getThen(), IS->getElse()})
+        if (Branch && (reachesFunctions(Branch) || hasLoop(Branch)))
+          leaveOut(F, Branch->getBeginLoc(),
+                   "under the condition '" + text(IS->getCond()) +
+                       "', whose value is not known here: not counted (" +
+                       calleesIn(Branch) + ")",
+                   Times);
+      return Flow::Next;
+    }
+    if (const auto *RS = dyn_cast<ReturnStmt>(S)) {
+      if (RS->getRetValue())
+        walkCalls(RS->getRetValue(), F, Times);
+      return Flow::Return;
+    }
+    if (isa<BreakStmt>(S))
+      return Flow::Break;
+    if (isa<ContinueStmt>(S))
+      return Flow::Continue;
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      walkCalls(E, F, Times);
+      update(E, F);
+      return Flow::Next;
+    }
+    if (hasLoop(S) || reachesFunctions(S))
+      leaveOut(F, S->getBeginLoc(),
+               std::string("a ") + S->getStmtClassName() +
+                   " statement: the walk does not enter it; not counted (" +
+                   calleesIn(S) + ")",
+               Times);
+    return Flow::Next;
+  }
+
+  /// Steps through a loop that only carries calls, one iteration at a time.
+  Flow walkLoop(const ForStmt *FS, Frame &F, int64_t Times) {
+    if (FS->getInit())
+      walk(FS->getInit(), F, Times);
+    while (true) {
+      if (++Steps > MaxSteps)
+        return Flow::Abort;
+      std::optional<bool> C =
+          FS->getCond() ? evalCond(FS->getCond(), F) : std::nullopt;
+      if (!C) {
+        leaveOut(F, FS->getBeginLoc(),
+                 "the loop's condition '" +
+                     (FS->getCond() ? text(FS->getCond()) : std::string()) +
+                     "' has no value here (give its sizes with --param): "
+                     "the calls in it are not counted (" +
+                     calleesIn(FS->getBody()) + ")",
+                 Times);
+        return Flow::Next;
+      }
+      if (!*C)
+        return Flow::Next;
+      Flow R = walk(FS->getBody(), F, Times);
+      if (R == Flow::Abort || R == Flow::Return)
+        return R;
+      if (R == Flow::Break)
+        return Flow::Next;
+      if (FS->getInc())
+        update(FS->getInc(), F);
+    }
+  }
+
+  /// Calls inside an expression, in the order they run (arguments first).
+  void walkCalls(const Stmt *S, Frame &F, int64_t Times) {
+    if (!S || isa<LambdaExpr>(S) || isa<UnaryExprOrTypeTraitExpr>(S))
+      return;
+    for (const Stmt *C : S->children())
+      walkCalls(C, F, Times);
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      walkCall(CE, F, Times);
+  }
+
+  /// The function a call runs, when its body is ours to walk.
+  const FunctionDecl *bodyOf(const FunctionDecl *FD) const {
+    const FunctionDecl *Def = FD ? FD->getDefinition() : nullptr;
+    if (!Def || !Def->hasBody() || SM.isInSystemHeader(Def->getLocation()))
+      return nullptr;
+    return Def;
+  }
+
+  void walkCall(const CallExpr *CE, Frame &F, int64_t Times) {
+    if (isa<CUDAKernelCallExpr>(CE)) {
+      leaveOut(F, CE->getBeginLoc(),
+               "a CUDA kernel launch: its grid is not followed", Times);
+      return;
+    }
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee) {
+      leaveOut(F, CE->getBeginLoc(),
+               "a call through a function pointer ('" + text(CE->getCallee()) +
+                   "'): the callee is not known",
+               Times);
+      return;
+    }
+    if (mathFunctionName(Callee->getName()))
+      return; // one scalar operation outside any loop: not a nest
+    const FunctionDecl *Def = bodyOf(Callee);
+    if (!Def) {
+      if (!SM.isInSystemHeader(Callee->getLocation()) ||
+          Callee->getDefinition() == nullptr)
+        leaveOut(F, CE->getBeginLoc(),
+                 "calls to '" + Callee->getNameAsString() +
+                     "', which has no body here: not counted",
+                 Times);
+      else
+        leaveOut(F, CE->getBeginLoc(),
+                 "calls to '" + Callee->getQualifiedNameAsString() +
+                     "' (a system header): not counted",
+                 Times);
+      return;
+    }
+    if (std::find(Stack.begin(), Stack.end(), Def) != Stack.end()) {
+      leaveOut(F, CE->getBeginLoc(),
+               "a recursive call to '" + Def->getNameAsString() +
+                   "': not followed",
+               Times);
+      return;
+    }
+    if (++Steps > MaxSteps)
+      return;
+    Frame Callee2;
+    Callee2.FD = Def;
+    Callee2.Path = F.Path + " > " + Def->getNameAsString();
+    Callee2.Via = Stack.size() == 1 ? fileLoc(SM, CE->getBeginLoc()) : F.Via;
+    unsigned Skip = isa<CXXOperatorCallExpr>(CE) && isa<CXXMethodDecl>(Def) &&
+                            !cast<CXXMethodDecl>(Def)->isStatic()
+                        ? 1
+                        : 0;
+    for (unsigned I = 0; I < Def->getNumParams() && I + Skip < CE->getNumArgs();
+         ++I) {
+      const ParmVarDecl *P = Def->getParamDecl(I);
+      const Expr *A = CE->getArg(I + Skip);
+      if (P->getType()->isIntegerType()) {
+        if (std::optional<int64_t> V = evalInt(A, F))
+          Callee2.Ints[P] = *V;
+      } else if (P->getType()->isPointerType()) {
+        if (std::optional<bool> NN = evalNonNull(A, F))
+          Callee2.NonNull[P] = *NN;
+      }
+    }
+    ++Out.CallsFollowed;
+    Stack.push_back(Def);
+    walk(Def->getBody(), Callee2, Times);
+    Stack.pop_back();
+  }
+
+  //===------------------------------------------------------------------===//
+  // Nests
+  //===------------------------------------------------------------------===//
+
+  /// The nest at \p L built with the frame's values as the call's sizes.
+  void countNest(const Stmt *L, Frame &F, int64_t Times) {
+    FrontendOptions O = Opts;
+    O.Entries.clear();
+    std::string Fn = F.FD->getNameAsString();
+    std::string Key;
+    for (const auto &[VD, V] : F.Ints) {
+      O.CallParams[Fn + ":" + VD->getNameAsString()] = V;
+      Key += VD->getNameAsString() + "=" + std::to_string(V) + ";";
+    }
+    for (const auto &[VD, NN] : F.NonNull) {
+      O.CallParams[Fn + ":" + VD->getNameAsString()] = NN;
+      Key += VD->getNameAsString() + (NN ? "!=0;" : "==0;");
+    }
+    auto Memo = Built.find({L, Key});
+    if (Memo == Built.end()) {
+      NestBuilder B(Ctx, F.FD, Calls, O, CaseAssignment{});
+      BuiltNest R;
+      R.Ok = B.build(L, R.Nest);
+      if (!B.unassignedCases().empty()) {
+        R.Ok = false;
+        R.Why = "the nest depends on '" + B.unassignedCases().front().second +
+                "', whose value is not known at this call (give it with "
+                "--param " + Fn + ":<name>=...)";
+      } else if (!R.Ok) {
+        R.Why = "nest not analyzed: " + B.reason();
+      }
+      Memo = Built.emplace(std::make_pair(L, Key), std::move(R)).first;
+    }
+    const BuiltNest &R = Memo->second;
+    if (!R.Ok) {
+      leaveOut(F, L->getBeginLoc(), R.Why, Times);
+      return;
+    }
+    auto [It, New] = NestIndex.try_emplace({F.Path, L, Key}, Out.Nests.size());
+    if (New) {
+      ProgramNest P;
+      P.Nest = R.Nest;
+      P.Path = F.Path;
+      P.Via = F.Via;
+      Out.Nests.push_back(std::move(P));
+    }
+    int64_t &E = Out.Nests[It->second].Executions;
+    if (__builtin_add_overflow(E, Times, &E))
+      E = INT64_MAX;
+  }
+
+  /// A for loop whose body only sets scalars and calls functions, at least
+  /// one of them ours: it is walked, not built as a nest.
+  bool isCarrier(const ForStmt *FS) const {
+    bool Calls = false;
+    return onlyCarries(FS->getBody(), Calls) && Calls;
+  }
+
+  bool onlyCarries(const Stmt *S, bool &HasCall) const {
+    if (!S || isa<NullStmt, BreakStmt, ContinueStmt>(S))
+      return true;
+    if (const auto *CS = dyn_cast<CompoundStmt>(S))
+      return llvm::all_of(CS->body(),
+                          [&](const Stmt *C) { return onlyCarries(C, HasCall); });
+    if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D)) {
+          if (VD->getType()->isArrayType())
+            return false;
+          if (VD->getInit())
+            HasCall |= reachesFunctions(VD->getInit());
+        }
+      return true;
+    }
+    if (const auto *FS = dyn_cast<ForStmt>(S)) {
+      bool Inner = false;
+      if (!onlyCarries(FS->getBody(), Inner) || !Inner)
+        return false;
+      HasCall = true;
+      return true;
+    }
+    if (const auto *IS = dyn_cast<IfStmt>(S))
+      return onlyCarries(IS->getThen(), HasCall) &&
+             onlyCarries(IS->getElse(), HasCall);
+    const auto *E = dyn_cast<Expr>(S);
+    if (!E)
+      return false;
+    E = E->IgnoreParenImpCasts();
+    if (isa<CallExpr>(E)) {
+      HasCall |= reachesFunctions(E);
+      return true;
+    }
+    const Expr *Target = nullptr;
+    if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->isAssignmentOp())
+      Target = BO->getLHS();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(E);
+             UO && UO->isIncrementDecrementOp())
+      Target = UO->getSubExpr();
+    if (!Target)
+      return false;
+    Target = Target->IgnoreParenImpCasts();
+    // A variable or a field of one: a scalar, not an array element.
+    while (const auto *ME = dyn_cast<MemberExpr>(Target)) {
+      if (ME->isArrow())
+        return false;
+      Target = ME->getBase()->IgnoreParenImpCasts();
+    }
+    if (!isa<DeclRefExpr>(Target))
+      return false;
+    HasCall |= reachesFunctions(E);
+    return true;
+  }
+
+  /// Whether \p S calls a function whose body we would walk.
+  bool reachesFunctions(const Stmt *S) const {
+    if (!S || isa<LambdaExpr>(S))
+      return false;
+    if (const auto *CE = dyn_cast<CallExpr>(S))
+      if (bodyOf(CE->getDirectCallee()))
+        return true;
+    for (const Stmt *C : S->children())
+      if (reachesFunctions(C))
+        return true;
+    return false;
+  }
+
+  static bool hasLoop(const Stmt *S) {
+    if (!S || isa<LambdaExpr>(S))
+      return false;
+    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+      return true;
+    for (const Stmt *C : S->children())
+      if (hasLoop(C))
+        return true;
+    return false;
+  }
+
+  /// "calls to f, g" for a note; "no calls" when there are none.
+  std::string calleesIn(const Stmt *S) const {
+    std::vector<std::string> Names;
+    std::function<void(const Stmt *)> Visit = [&](const Stmt *X) {
+      if (!X)
+        return;
+      if (const auto *CE = dyn_cast<CallExpr>(X))
+        if (const FunctionDecl *FD = CE->getDirectCallee())
+          if (bodyOf(FD)) {
+            std::string N = FD->getNameAsString();
+            if (std::find(Names.begin(), Names.end(), N) == Names.end())
+              Names.push_back(N);
+          }
+      for (const Stmt *C : X->children())
+        Visit(C);
+    };
+    Visit(S);
+    if (Names.empty())
+      return hasLoop(S) ? "its loops" : "no calls";
+    return "calls to " + llvm::join(Names, ", ");
+  }
+
+  std::string text(const Stmt *S) const {
+    return Lexer::getSourceText(
+               CharSourceRange::getTokenRange(S->getSourceRange()), SM,
+               Ctx.getLangOpts())
+        .str();
+  }
+
+  void leaveOut(const Frame &F, SourceLocation L, std::string What,
+                int64_t Times) {
+    SourceLoc At = fileLoc(SM, L);
+    auto Key = std::make_tuple(F.Path, At.Line, At.Column, What);
+    auto [It, New] = LeftIndex.try_emplace(Key, Out.LeftOut.size());
+    if (New)
+      Out.LeftOut.push_back({F.Path, At, std::move(What), 0});
+    int64_t &T = Out.LeftOut[It->second].Times;
+    if (__builtin_add_overflow(T, Times, &T))
+      T = INT64_MAX;
+  }
+
+  struct BuiltNest {
+    bool Ok = false;
+    LoopNest Nest;
+    std::string Why;
+  };
+
+  ASTContext &Ctx;
+  const SourceManager &SM;
+  const CallSiteCollector &Calls;
+  const FrontendOptions &Opts;
+  ProgramResult &Out;
+  std::vector<const FunctionDecl *> Stack;
+  int64_t Steps = 0;
+  std::map<std::pair<const Stmt *, std::string>, BuiltNest> Built;
+  std::map<std::tuple<std::string, const Stmt *, std::string>, size_t>
+      NestIndex;
+  std::map<std::tuple<std::string, unsigned, unsigned, std::string>, size_t>
+      LeftIndex;
+};
+
+/// The function named \p Name with a body: by simple or qualified name.
+const FunctionDecl *findEntry(ASTContext &Ctx, StringRef Name) {
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    const auto *FD = dyn_cast<FunctionDecl>(D);
+    if (FD && FD->doesThisDeclarationHaveABody() &&
+        (FD->getName() == Name || FD->getQualifiedNameAsString() == Name))
+      return FD;
+  }
+  return nullptr;
+}
+
+} // namespace
+
+void roofline::frontend::walkProgram(ASTContext &Ctx,
+                                     const CallSiteCollector &Calls,
+                                     const FrontendOptions &Opts,
+                                     ProgramResult &Out) {
+  const FunctionDecl *Entry = findEntry(Ctx, Out.Entry);
+  if (!Entry)
+    return;
+  Out.Found = true;
+  Out.EntryLoc = fileLoc(Ctx.getSourceManager(), Entry->getBeginLoc());
+  Walker(Ctx, Calls, Opts, Out).run(Entry);
+}
