@@ -2019,6 +2019,7 @@ class Interp:
         self.steps = 0
         self.data_fp = False
         self.empty_entry = False
+        self.guard_hits = []
         self.ctx = None
         self._const = {}
 
@@ -2326,6 +2327,11 @@ class Interp:
                 self.env[s[1]] = self.pev(s[3])
             elif t == "if":
                 c = self.cond(s[2])
+                if c is not D and self.guard_hits:
+                    # An if that narrows its loop: the tool's "runs at
+                    # least once" note covers it holding on some iteration.
+                    self.guard_hits[-1][0] = True
+                    self.guard_hits[-1][1] |= bool(c)
                 if c is D:
                     self.both(lambda: self.run(s[3]), lambda: self.run(s[4]))
                 elif self.run(s[3] if c else s[4]) is CONT:
@@ -2355,6 +2361,7 @@ class Interp:
         v = self.iev(L.start)
         op = OPS[L.op]
         ran = False
+        self.guard_hits.append([False, False])  # [an if was met, one held]
         while op(v, self.iev(L.bound)):
             ran = True
             self.env[L.iv] = v
@@ -2369,7 +2376,8 @@ class Interp:
                     self.iterations += not self.cond(g[1])
             self.run(L.body)
             v += L.step
-        if not ran:
+        met, held = self.guard_hits.pop()
+        if not ran or (met and not held):
             self.empty_entry = True
 
     def rfor(self, R):

@@ -140,7 +140,8 @@ bool determines(const Chain &C, size_t M, const Loop &D, ChainCounter &CC) {
 
 const char *const AssumeRuns =
     "footprint formulas assume every loop that does not index an array "
-    "runs at least once";
+    "runs at least once (where an 'if' narrowed a loop, that it holds on "
+    "at least one iteration)";
 
 //===----------------------------------------------------------------------===//
 // Method 1: projection onto the indexing loops
