@@ -204,10 +204,7 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
         IdxE ? indexOf(IdxE, Why) : IndexPoly::constant(0);
     if (!Idx) {
       if (usesNestData(IdxE))
-        Why = "gather: the index '" + text(IdxE) + "' of '" +
-              Bases[V->Base].Name +
-              "' is loaded from memory, so the elements it touches depend "
-              "on the data";
+        Why = dataIndexReason("the index", IdxE, "of", Bases[V->Base].Name);
       return std::nullopt;
     }
     std::optional<IndexPoly> Sum = V->Subs.back().add(*Idx);
@@ -267,10 +264,7 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
     std::optional<IndexPoly> Idx = indexOf(Off, Why);
     if (!Idx) {
       if (usesNestData(Off))
-        Why = "gather: the offset '" + text(Off) + "' into '" +
-              Bases[V->Base].Name +
-              "' is loaded from memory, so the elements it touches depend "
-              "on the data";
+        Why = dataIndexReason("the offset", Off, "into", Bases[V->Base].Name);
       return std::nullopt;
     }
     std::optional<IndexPoly> Sum = BO->getOpcode() == BO_Add

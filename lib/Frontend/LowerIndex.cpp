@@ -13,6 +13,7 @@
 #include "CallSites.h"
 
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/SaveAndRestore.h"
 
 #include <algorithm>
@@ -20,6 +21,29 @@
 using namespace clang;
 using namespace roofline;
 using namespace roofline::frontend;
+
+// Whether a call in S reaches a function (defined in this translation
+// unit) that assigns or takes the address of VD; a call through a pointer
+// might.
+static bool callsAssign(const clang::Stmt *S, const VarDecl *VD,
+                        llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+  if (!S)
+    return false;
+  if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee)
+      return true;
+    const FunctionDecl *Def = nullptr;
+    if (Callee->hasBody(Def) && Seen.insert(Def).second &&
+        (modificationsIn(Def->getBody()).Vars.count(VD) ||
+         callsAssign(Def->getBody(), VD, Seen)))
+      return true;
+  }
+  for (const clang::Stmt *C : S->children())
+    if (callsAssign(C, VD, Seen))
+      return true;
+  return false;
+}
 
 bool NestBuilder::isModified(const VarDecl *VD) const {
   for (const FunctionFrame &F : Frames)
@@ -115,6 +139,20 @@ NestBuilder::sizeOfVar(const VarDecl *VD, std::string &Why) {
     return S;
   }
   bool IsConst = VD->getType().isConstQualified() || VD->isConstexpr();
+  // A mutable global the analyzed functions never assign is fixed for the
+  // call, like an argument: a size named by the global, its initializer
+  // ignored (main or a loader sets it first; runq.c's GS).
+  if (!IsConst && VD->hasGlobalStorage() && !VD->isStaticLocal() &&
+      !isModified(VD)) {
+    llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
+    for (const FunctionFrame &F : Frames)
+      if (F.FD && callsAssign(F.FD->getBody(), VD, Seen)) {
+        Why = "'" + S.Name + "', a global that a called function assigns";
+        return std::nullopt;
+      }
+    S.Origin = "global";
+    return S;
+  }
   const Expr *Init = VD->getAnyInitializer();
   Expr::EvalResult R;
   if (!Init || Init->isValueDependent() || !Init->EvaluateAsInt(R, Ctx))

@@ -861,6 +861,78 @@ bool NestBuilder::usesNestData(const Expr *E) {
   return false;
 }
 
+// Every update of VD in S is ++, -- or += / -= of a value that reads no
+// memory: VD counts steps, it holds no loaded data.
+bool NestBuilder::onlyStepsIn(const VarDecl *VD, const clang::Stmt *S) {
+  if (!S)
+    return true;
+  auto IsVD = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(strip(E));
+    return DRE && DRE->getDecl() == VD;
+  };
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->getOpcode() == UO_AddrOf && IsVD(UO->getSubExpr()))
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->isAssignmentOp() && IsVD(BO->getLHS())) {
+    bool Step = BO->getOpcode() == BO_AddAssign ||
+                BO->getOpcode() == BO_SubAssign;
+    if (!Step || usesNestData(BO->getRHS()))
+      return false;
+  }
+  for (const clang::Stmt *C : S->children())
+    if (!onlyStepsIn(VD, C))
+      return false;
+  return true;
+}
+
+// A scalar declared before the nest and assigned inside it, in an
+// expression that reads no memory: the index moves with the nest's own
+// updates, not with loaded data.
+const VarDecl *NestBuilder::updatedScalarIn(const Expr *E) {
+  E = strip(E);
+  if (!E || isa<ArraySubscriptExpr>(E) || isa<CallExpr>(E))
+    return nullptr;
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_Deref)
+    return nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || !VD->getType()->isIntegerType() || Bindings.count(VD))
+      return nullptr;
+    bool Inside = SM.isPointWithin(VD->getLocation(), Nest->getBeginLoc(),
+                                   Nest->getEndLoc());
+    return !Inside && isModifiedWithin(VD, Nest) && onlyStepsIn(VD, Nest)
+               ? VD
+               : nullptr;
+  }
+  const VarDecl *Found = nullptr;
+  for (const clang::Stmt *C : E->children()) {
+    const auto *CE = dyn_cast_or_null<Expr>(C);
+    if (!CE)
+      continue;
+    if (usesNestData(CE) && !updatedScalarIn(CE))
+      return nullptr; // memory is read too: a gather
+    if (const VarDecl *VD = updatedScalarIn(CE))
+      Found = VD;
+  }
+  return Found;
+}
+
+std::string NestBuilder::dataIndexReason(const std::string &What,
+                                         const Expr *E,
+                                         const std::string &Prep,
+                                         const std::string &Array) {
+  if (const VarDecl *VD = updatedScalarIn(E))
+    return What + " '" + text(E) + "' " + Prep + " '" + Array +
+           "' depends on '" + declName(VD) +
+           "', a counter the nest itself advances (not a load from memory): "
+           "only indices affine in the loop variables are counted";
+  return "gather: " + What + " '" + text(E) + "' " + Prep + " '" + Array +
+         "' is loaded from memory, so the elements it touches depend on the "
+         "data";
+}
+
 NestBuilder::CondKind NestBuilder::classify(const Expr *Cond) {
   std::string Why;
   if (std::optional<std::vector<Constraint>> Cs =

@@ -258,6 +258,14 @@ private:
   enum class CondKind { Affine, Invariant, Data };
   CondKind classify(const clang::Expr *Cond);
   bool usesNestData(const clang::Expr *E);
+  /// Why an index that usesNestData cannot be counted: a gather, or a
+  /// variable the nest itself updates (a running counter `k++`), which is
+  /// no load from memory (docs/design.md, "Refusals").
+  std::string dataIndexReason(const std::string &What, const clang::Expr *E,
+                              const std::string &Prep,
+                              const std::string &Array);
+  const clang::VarDecl *updatedScalarIn(const clang::Expr *E);
+  bool onlyStepsIn(const clang::VarDecl *VD, const clang::Stmt *S);
   std::optional<std::vector<Constraint>>
   constraintsOf(const clang::Expr *Cond, bool Negate, std::string &Why);
   /// The value of a loop-invariant condition for this build.
