@@ -48,6 +48,9 @@ struct CudaVariantOut {
   std::string Map;     ///< the launch map of roofline_cuda.h it uses
   std::string Code;    ///< the .cu file
   std::vector<ArgInfo> Extra; ///< device buffers after the unit's args
+  /// Per extra buffer: the unit argument it is made from (the manifest's
+  /// "from": a prepared copy replaces it in the timed entry's traffic).
+  std::vector<std::string> ExtraFrom;
   bool HasPrepare = false;
   std::vector<std::string> SkipCompare;
   Tolerance Tol;
