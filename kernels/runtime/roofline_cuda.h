@@ -389,6 +389,20 @@ template <int BM_, int BN_, int BK_, int WarpsM_, int WarpsN_, int Elem_> struct
   }
 };
 
+/// The warptiled configurations by architecture (the PTX version the
+/// file's code runs as, code_arch()): BM, BN, BK, WM, WN. sm_75: a smaller
+/// block tile (64 accumulators a thread) and plain copies; sm_80-89: 128 x
+/// 128 x 16, 128 accumulators, cp.async (siboehm's A6000 configuration);
+/// sm_90: the same warps, K steps of 32 (69 KiB of shared memory).
+using warptile_sm75 = warptile_map<64, 128, 16, 32, 64, 750>;
+using warptile_sm80 = warptile_map<128, 128, 16, 64, 64, 800>;
+using warptile_sm90 = warptile_map<128, 128, 32, 64, 64, 900>;
+
+/// The tensor-core gemms' tiles: bf16 (2-byte elements, K steps of 32) and
+/// int8 (K steps of 64 bytes), 2 x 4 warps of 64 x 32.
+using mma_bf16_map = mma_map<128, 128, 32, 2, 4, 2>;
+using mma_s8_map = mma_map<128, 128, 64, 2, 4, 1>;
+
 /// gemv naive: one thread per row of y.
 struct gemv_thread_map {
   static constexpr unsigned Threads = 256;
@@ -792,14 +806,6 @@ __global__ void __launch_bounds__(Map::Threads)
   }
 }
 
-/// The warptiled configurations by architecture (the PTX version the
-/// file's code runs as, code_arch()): BM, BN, BK, WM, WN. sm_75: a smaller
-/// block tile (64 accumulators a thread) and plain copies; sm_80-89: 128 x
-/// 128 x 16, 128 accumulators, cp.async (siboehm's A6000 configuration);
-/// sm_90: the same warps, K steps of 32 (69 KiB of shared memory).
-using warptile_sm75 = warptile_map<64, 128, 16, 32, 64, 750>;
-using warptile_sm80 = warptile_map<128, 128, 16, 64, 64, 800>;
-using warptile_sm90 = warptile_map<128, 128, 32, 64, 64, 900>;
 
 /// int8 quantization: per row of a K-contiguous matrix (Rows x K, stride
 /// Ld between rows, element stride Se), scale = max|x| / 127. (Templates,
@@ -898,14 +904,13 @@ __global__ void to_bf16(int64_t Rows, int64_t Cols, const float *__restrict__ X,
     Y[E] = __float2bfloat16_rn(X[(E / Cols) * Sr + (E % Cols) * Sc]);
 }
 
-/// bf16 tensor cores: 128 x 128 block tile of 2 x 4 warps (64 x 32 each,
+/// bf16 tensor cores (mma_bf16_map): 128 x 128 block tile of 2 x 4 warps (64 x 32 each,
 /// 4 x 4 mma tiles of m16n8k16), K steps of 32, A and B staged in shared
 /// memory by cp.async in 16-byte chunks, two stages; fragments by ldmatrix
 /// (B transposed: it is k-major). Rows are padded by 16 bytes so that the 8
 /// rows of an ldmatrix phase fall in different banks. A is M x K and B
 /// K x N, dense bf16 (to_bf16); Vec: K and N multiples of 8 and 16-byte
 /// aligned bases, else element copies with the same tiles.
-using mma_bf16_map = mma_map<128, 128, 32, 2, 4, 2>;
 
 template <bool Vec, class Store>
 __global__ void __launch_bounds__(mma_bf16_map::Threads)
@@ -1011,12 +1016,11 @@ __global__ void gemm_bf16_simt(dims D, const __nv_bfloat16 *__restrict__ A,
   Map::outputs(D, bid(), tid(), [&](int64_t I, int64_t J) { St(I, J, Acc); });
 }
 
-/// int8 tensor cores: 128 x 128 block tile of 2 x 4 warps (4 x 4 mma tiles
+/// int8 tensor cores (mma_s8_map): 128 x 128 block tile of 2 x 4 warps (4 x 4 mma tiles
 /// of m16n8k32 each), K steps of 64 bytes; Aq (M x K) and Bq = B^T (N x K)
 /// are both K-contiguous, so both fragments come from plain ldmatrix (a
 /// 16-byte row of 8 b16 is 16 int8). Rows padded by 16 bytes. Vec: K a
 /// multiple of 16 and 16-byte aligned bases, else byte copies.
-using mma_s8_map = mma_map<128, 128, 64, 2, 4, 1>;
 
 template <bool Vec, class Store>
 __global__ void __launch_bounds__(mma_s8_map::Threads)
