@@ -10,7 +10,8 @@ compile. A variant whose manifest entry names a "feature_arch" (wgmma:
 sm_90a) is also compiled for it when its base architecture is asked for.
 
   scripts/cuda-build.py --dir DIR [--dir DIR ...] [--arch sm_75,sm_86,sm_90]
-      [--jobs 2] [--link] [--merge N] [--record] [--results FILE] [--json FILE]
+      [--jobs 2] [--link] [--merge N] [--record] [--unit NAME ...] [--results FILE]
+      [--json FILE]
 
   (default)  one nvcc per file and arch, objects cuda_<variant>.<arch>.o;
              --link links each unit's check driver for the first arch.
@@ -146,13 +147,15 @@ def compile_merged(nvcc, files, archs, rt, tmp):
              "log": p.stdout + p.stderr, "obj": None, "kernels": parse_ptxas(p.stdout + p.stderr)}]
 
 
-def load_files(dirs, archs):
+def load_files(dirs, archs, only=None):
     files = []
     for d0 in dirs:
         rt = os.path.join(d0, "runtime")
         with open(os.path.join(d0, "units.json")) as f:
             units = json.load(f)["units"]
         for u in units:
+            if only and u not in only:
+                continue
             d = os.path.join(d0, u)
             with open(os.path.join(d, "manifest.json")) as f:
                 m = json.load(f)
@@ -247,6 +250,7 @@ def main():
     ap.add_argument("--link", action="store_true")
     ap.add_argument("--merge", type=int, default=0, metavar="N")
     ap.add_argument("--record", action="store_true")
+    ap.add_argument("--unit", action="append", help="only these units")
     ap.add_argument("--results")
     ap.add_argument("--json", help="per-kernel results as JSON")
     a = ap.parse_args()
@@ -259,7 +263,7 @@ def main():
         print("cuda-build: --merge keeps no objects; --link needs them")
         return 2
     archs = [x for x in a.arch.split(",") if x]
-    files = load_files(a.dir, archs)
+    files = load_files(a.dir, archs, a.unit)
     t0 = time.time()
     tmp = tempfile.mkdtemp(prefix="rl-cuda-build-")
     tasks = []

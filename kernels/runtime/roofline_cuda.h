@@ -800,7 +800,7 @@ __global__ void __launch_bounds__(Map::Threads)
           for (int C = 0; C < TN; ++C)
             Acc[M][C] += Ra[M] * Rb[C];
       }
-      __syncthreads();
+      __syncthreads(); // all have read this stage before the next step refills it
     }
     Map::outputs(D, Bl, T, [&](int64_t I, int64_t J, int M, int C) { St(I, J, Acc[M][C]); });
   }
@@ -956,7 +956,7 @@ __global__ void __launch_bounds__(mma_bf16_map::Threads)
       const int S = int(Kt & 1);
       if (Kt + 1 < KT) {
         load(Kt + 1, S ^ 1);
-        cp_async_wait<1>();
+        cp_async_wait<1>(); // this step's tiles landed, the next one's may be in flight
       } else {
         cp_async_wait<0>();
       }
