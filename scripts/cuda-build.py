@@ -164,7 +164,7 @@ def load_files(dirs, archs, only=None):
                     continue
                 extra = []
                 fa = v.get("feature_arch")
-                if fa and any(fa.startswith(a) for a in archs):
+                if fa and fa not in archs and any(fa.startswith(a) for a in archs):
                     extra = [fa]
                 files.append({"dir": d, "unit": u, "file": v["file"], "variant": v["name"],
                               "rt": rt, "archs": archs + extra})

@@ -10,12 +10,14 @@ the unit's check driver (cuda_driver.cpp, reference.cpp) and run with
 `check` at sizes that are and are not multiples of every tile, against the
 float64 reference within the manifest's tolerance. Variants whose launcher
 picks a kernel per architecture (warptiled, bf16, int8-mma) are checked as
-the code of sm_75, sm_86 and sm_90 would run (RL_SHIM_CC); the others once.
+the code of sm_75, sm_86 and sm_90 would run (RL_SHIM_CC), and wgmma also
+as sm_90a code (RL_SHIM_SM90A=1: its TMA loads, mbarriers and wgmma
+emulated); the others once.
 
 A variant that fails a check, does not compile, or is missing from the
 driver's output fails the run (exit 1).
 
-  scripts/cuda-shim-check.py --dir DIR [--jobs 2] [--cc 75,86,90] [--quick]
+  scripts/cuda-shim-check.py --dir DIR [--jobs 2] [--cc 75,86,90,90a] [--quick]
       [--unit NAME ...] [--results FILE]
 """
 
@@ -38,6 +40,8 @@ GEMV_SHAPES = [(1, 1), (33, 100), (257, 1000), (64, 4096)]
 ELEM_SIZES = [1, 1000, 4099]
 # Variants whose launcher chooses a kernel by the code's architecture.
 PER_ARCH = {"warptiled", "bf16", "int8-mma", "wgmma"}
+# Variants with an sm_90a path (cc "90a").
+SM90A = {"wgmma"}
 
 
 def sh(cmd, env=None, timeout=1800):
@@ -86,7 +90,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--dir", required=True)
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--cc", default="75,86,90")
+    ap.add_argument("--cc", default="75,86,90,90a")
     ap.add_argument("--quick", action="store_true", help="two shapes per unit kind")
     ap.add_argument("--unit", action="append", help="only these units")
     ap.add_argument("--results", help="also write the report here")
@@ -120,11 +124,15 @@ def main():
             continue
         for seed, s in enumerate(shapes(m, a.quick), 1):
             for cc in ccs:
-                names = [v["name"] for v in cuda if cc == base_cc or v["name"] in PER_ARCH]
+                if cc == "90a":
+                    names = [v["name"] for v in cuda if v["name"] in SM90A]
+                else:
+                    names = [v["name"] for v in cuda if cc == base_cc or v["name"] in PER_ARCH]
                 if not names:
                     continue
                 want = {"cuda_" + n.replace("-", "_"): n for n in names}
-                env = dict(os.environ, RL_SHIM_CC=cc)
+                env = dict(os.environ, RL_SHIM_CC=cc.rstrip("a"),
+                           RL_SHIM_SM90A="1" if cc.endswith("a") else "0")
                 p = sh([exe, "check", "--seed=%d" % seed, "--only=" + ",".join(want)]
                        + ["%s=%d" % kv for kv in sorted(s.items())], env=env)
                 got = {}

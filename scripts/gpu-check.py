@@ -74,6 +74,7 @@ SHIM_N = {"gemm": [48, 64], "gemv": [256], "elem": [4096]}
 TARGETS = [
     ("gemm_L", "warptiled", "cublasSgemm", 4096, 0.85),
     ("gemm_L", "bf16", "cublasGemmEx-bf16", 4096, 0.70),
+    ("gemm_L", "wgmma", "cublasGemmEx-bf16", 4096, 0.70),
     ("gemm_L", "int8-mma", "cublasGemmEx-int8", 4096, 0.60),
     ("gemm_L", "blocktiled", "cublasSgemm", 4096, 0.65),
     ("gemv_L", "int8", "roof", 16384, 0.80),

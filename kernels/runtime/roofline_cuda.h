@@ -70,6 +70,10 @@
 #define RL_EXPORT extern "C" __attribute__((visibility("default")))
 #endif
 
+#if defined(__CUDACC__)
+#include <cudaTypedefs.h> // CUtensorMap, PFN_cuTensorMapEncodeTiled (TMA; no -lcuda)
+#endif
+
 namespace rl {
 
 // Loop bounds of the IR (min, max, floor division), on host and device.
@@ -403,6 +407,43 @@ using warptile_sm90 = warptile_map<128, 128, 32, 64, 64, 900>;
 using mma_bf16_map = mma_map<128, 128, 32, 2, 4, 2>;
 using mma_s8_map = mma_map<128, 128, 64, 2, 4, 1>;
 
+/// wgmma (bf16, sm_90a): a 128 x 128 block tile of two warpgroups, each
+/// 64 x 128 (wgmma m64n128k16), K steps of 64. A (M x K) and B^T (N x K)
+/// are both K-major; shared memory holds each stage's tiles as 8 slabs of
+/// 8 k each, a slab being the tile's 128 rows of 16 bytes: the no-swizzle
+/// "core matrix" layout wgmma reads (8 rows of 16 bytes contiguous) and
+/// what a TMA box of 8 x 128 writes. The accumulators of a warp are those
+/// of mma m16n8 per 8 columns (row l/4 + 8 (e/2), column 2 (l%4) + e%2),
+/// so the mma.sync path (before sm_90a) shares them and this map.
+struct wgmma_map {
+  static constexpr int BM = 128, BN = 128, BK = 64, Threads = 256, Chunks = BN / 8;
+  static constexpr int Slab = 128 * 16;            ///< bytes: 128 rows x 8 bf16
+  static constexpr int StageBytes = 2 * 8 * Slab; ///< A's 8 slabs, then B's
+  static constexpr int SmemBytes = 2 * StageBytes; ///< two stages
+  using loader = mma_map<128, 128, 64, 2, 4, 2>;  ///< 256 threads, 16-byte chunks
+  static launch config(const dims &D) {
+    return {{unsigned(cdiv(D.N, BN)), unsigned(cdiv(D.M, BM)), 1}, {unsigned(Threads), 1, 1}};
+  }
+  /// First row of the block tile of thread T's warp (warpgroup 64 rows,
+  /// warp 16).
+  RL_HD static int warp_row(unsigned Tid) { return int(Tid / 128) * 64 + int(Tid % 128) / 32 * 16; }
+  /// Fn(i, j, c, e): output (i, j) from accumulator [c][e] (c: 8 columns).
+  template <class F> RL_HD static void outputs(const dims &D, idx3 B, idx3 T, F &&Fn) {
+    int L = int(T.x % 32);
+    RL_UNROLL_MAP
+    for (int C = 0; C < Chunks; ++C)
+      RL_UNROLL_MAP
+      for (int E = 0; E < 4; ++E) {
+        int64_t I = int64_t(B.y) * BM + warp_row(T.x) + L / 4 + 8 * (E / 2);
+        int64_t J = int64_t(B.x) * BN + 8 * C + 2 * (L % 4) + E % 2;
+        if (I < D.M && J < D.N)
+          Fn(I, J, C, E);
+      }
+  }
+  /// Byte offset in a stage's A or B slabs of element (row r, k c).
+  RL_HD static int slab_offset(int R, int C) { return (C / 8) * Slab + R * 16 + (C % 8) * 2; }
+};
+
 /// gemv naive: one thread per row of y.
 struct gemv_thread_map {
   static constexpr unsigned Threads = 256;
@@ -597,6 +638,118 @@ template <bool Trans> RL_DEV void ldmatrix_x4(unsigned (&R)[4], const void *Row)
   __trap();
 #endif
 }
+
+#if defined(__CUDACC__)
+typedef CUtensorMap tmap; ///< a TMA descriptor (kernel argument, __grid_constant__)
+#else
+struct alignas(64) tmap {
+  unsigned char Bytes[128];
+};
+#define __grid_constant__
+#endif
+
+// sm_90a: mbarriers, TMA loads, wgmma. Compiled where
+// __CUDA_ARCH_FEAT_SM90_ALL is (nvcc -arch=sm_90a), and under the shim,
+// which emulates them (RL_SHIM_SM90A=1 takes that path); elsewhere the
+// kernels that use them take their mma.sync path.
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define RL_SM90A 1
+#endif
+#if defined(RL_SM90A) || defined(RL_CUDA_SHIM)
+#define RL_SM90A_CODE 1
+/// A shared-memory address as the 18-bit window offset descriptors hold.
+RL_DEV unsigned smem_addr(const void *P) {
+#if defined(RL_CUDA_SHIM)
+  return shim::smem_offset(P);
+#else
+  return unsigned(__cvta_generic_to_shared(P));
+#endif
+}
+RL_DEV void mbar_init(uint64_t *Bar, unsigned Count) {
+#if defined(RL_CUDA_SHIM)
+  shim::mbar_init(Bar, Count);
+#else
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_addr(Bar)), "r"(Count));
+#endif
+}
+RL_DEV void mbar_init_fence() {
+#if !defined(RL_CUDA_SHIM)
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::);
+#endif
+}
+/// Arrives on \p Bar and expects \p Bytes more transaction bytes.
+RL_DEV void mbar_expect(uint64_t *Bar, unsigned Bytes) {
+#if defined(RL_CUDA_SHIM)
+  shim::mbar_expect(Bar, Bytes);
+#else
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_addr(Bar)),
+               "r"(Bytes));
+#endif
+}
+/// Waits until the phase of \p Bar with this parity has completed.
+RL_DEV void mbar_wait(uint64_t *Bar, unsigned Parity) {
+#if defined(RL_CUDA_SHIM)
+  shim::mbar_wait(Bar, Parity);
+#else
+  asm volatile("{\n.reg .pred p;\nRL_WAIT_%=:\n"
+               "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+               "@!p bra RL_WAIT_%=;\n}\n" ::"r"(smem_addr(Bar)),
+               "r"(Parity));
+#endif
+}
+/// A TMA box of the 2-D tensor \p Map at (c0 inner, c1 outer) into \p Dst;
+/// completes \p Bar's transaction bytes. Out-of-bounds elements are zeros.
+RL_DEV void tma_load_2d(void *Dst, const tmap *Map, int C0, int C1, uint64_t *Bar) {
+#if defined(RL_CUDA_SHIM)
+  shim::tma_load_2d(Dst, Map->Bytes, C0, C1, Bar);
+#else
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+               "[%0], [%1, {%2, %3}], [%4];\n" ::"r"(smem_addr(Dst)),
+               "l"(reinterpret_cast<uint64_t>(Map)), "r"(C0), "r"(C1), "r"(smem_addr(Bar))
+               : "memory");
+#endif
+}
+RL_DEV void fence_proxy_async() {
+#if !defined(RL_CUDA_SHIM)
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+/// The shared-memory matrix descriptor of wgmma, no swizzle (core matrices
+/// of 8 rows x 16 bytes): LBO the step between core matrices along K, SBO
+/// along M or N.
+RL_DEV uint64_t wgmma_desc(const void *P, unsigned Lbo, unsigned Sbo) {
+  return uint64_t((smem_addr(P) & 0x3FFFF) >> 4) | (uint64_t(Lbo >> 4) << 16) |
+         (uint64_t(Sbo >> 4) << 32);
+}
+RL_DEV void wgmma_fence() {
+#if !defined(RL_CUDA_SHIM)
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#endif
+}
+RL_DEV void wgmma_commit() {
+#if !defined(RL_CUDA_SHIM)
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#endif
+}
+RL_DEV void wgmma_wait_all() {
+#if !defined(RL_CUDA_SHIM)
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+#endif
+}
+/// D (64 x 128 per warpgroup, f32) += A (64 x 16) B (16 x 128), bf16, both
+/// K-major in shared memory.
+RL_DEV void wgmma_m64n128k16(float (&D)[16][4], uint64_t A, uint64_t B) {
+#if defined(RL_CUDA_SHIM)
+  shim::wgmma_m64nNk16(&D[0][0], 128, A, B);
+#else
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1, "
+               "0, 0;\n}\n"
+               : "+f"(D[0][0]), "+f"(D[0][1]), "+f"(D[0][2]), "+f"(D[0][3]), "+f"(D[1][0]), "+f"(D[1][1]), "+f"(D[1][2]), "+f"(D[1][3]), "+f"(D[2][0]), "+f"(D[2][1]), "+f"(D[2][2]), "+f"(D[2][3]), "+f"(D[3][0]), "+f"(D[3][1]), "+f"(D[3][2]), "+f"(D[3][3]), "+f"(D[4][0]), "+f"(D[4][1]), "+f"(D[4][2]), "+f"(D[4][3]), "+f"(D[5][0]), "+f"(D[5][1]), "+f"(D[5][2]), "+f"(D[5][3]), "+f"(D[6][0]), "+f"(D[6][1]), "+f"(D[6][2]), "+f"(D[6][3]), "+f"(D[7][0]), "+f"(D[7][1]), "+f"(D[7][2]), "+f"(D[7][3]), "+f"(D[8][0]), "+f"(D[8][1]), "+f"(D[8][2]), "+f"(D[8][3]), "+f"(D[9][0]), "+f"(D[9][1]), "+f"(D[9][2]), "+f"(D[9][3]), "+f"(D[10][0]), "+f"(D[10][1]), "+f"(D[10][2]), "+f"(D[10][3]), "+f"(D[11][0]), "+f"(D[11][1]), "+f"(D[11][2]), "+f"(D[11][3]), "+f"(D[12][0]), "+f"(D[12][1]), "+f"(D[12][2]), "+f"(D[12][3]), "+f"(D[13][0]), "+f"(D[13][1]), "+f"(D[13][2]), "+f"(D[13][3]), "+f"(D[14][0]), "+f"(D[14][1]), "+f"(D[14][2]), "+f"(D[14][3]), "+f"(D[15][0]), "+f"(D[15][1]), "+f"(D[15][2]), "+f"(D[15][3])
+               : "l"(A), "l"(B));
+#endif
+}
+#endif
 
 /// D += A B, m16n8k16, bf16 operands, f32 accumulators (sm_80).
 RL_DEV void mma_bf16_16816(float (&D)[4], const unsigned (&A)[4], const unsigned (&B)[2]) {
@@ -993,7 +1146,7 @@ __global__ void __launch_bounds__(mma_bf16_map::Threads)
 
 /// bf16 before sm_80 (no bf16 mma): the smem-tiled kernel over bf16
 /// operands, f32 FMA.
-template <class Store>
+template <class Store, bool BTransposed = false>
 __global__ void gemm_bf16_simt(dims D, const __nv_bfloat16 *__restrict__ A,
                                const __nv_bfloat16 *__restrict__ B, Store St) {
   constexpr int T = 32;
@@ -1005,7 +1158,7 @@ __global__ void gemm_bf16_simt(dims D, const __nv_bfloat16 *__restrict__ A,
       As[R][C] = Ok ? __bfloat162float(A[I * D.K + K]) : 0.f;
     });
     Map::load_b(D, bid(), tid(), K0, [&](int R, int C, int64_t K, int64_t J, bool Ok) {
-      Bs[R][C] = Ok ? __bfloat162float(B[K * D.N + J]) : 0.f;
+      Bs[R][C] = Ok ? __bfloat162float(BTransposed ? B[J * D.K + K] : B[K * D.N + J]) : 0.f;
     });
     __syncthreads();
 #pragma unroll
@@ -1014,6 +1167,138 @@ __global__ void gemm_bf16_simt(dims D, const __nv_bfloat16 *__restrict__ A,
     __syncthreads();
   }
   Map::outputs(D, bid(), tid(), [&](int64_t I, int64_t J) { St(I, J, Acc); });
+}
+
+/// bf16 on Hopper (wgmma_map): with sm_90a code, each stage's tiles come by
+/// TMA (when \p Tma: K a multiple of 8, aligned bases, the tensor maps
+/// encoded; thread 0 issues 16 boxes of 8 x 128 and an mbarrier counts
+/// their bytes) or by cp.async, and each warpgroup multiplies with four
+/// wgmma m64n128k16 per stage; without sm_90a code (sm_80 - sm_90, and the
+/// shim) the same tiles are loaded by cp.async and multiplied by mma.sync
+/// m16n8k16, fragments by ldmatrix from the slabs. A: M x K, Bt: N x K.
+template <bool Tma, bool Vec, class Store>
+__global__ void __launch_bounds__(wgmma_map::Threads)
+    gemm_wgmma(dims D, const __nv_bfloat16 *__restrict__ A, const __nv_bfloat16 *__restrict__ Bt,
+               const __grid_constant__ tmap TA, const __grid_constant__ tmap TB, Store St) {
+  RL_DYN_SMEM(unsigned char, Smem);
+  __shared__ __align__(8) uint64_t Full[2];
+  if constexpr (RL_ARCH_BELOW(800)) {
+    __trap();
+  } else {
+    using Map = wgmma_map;
+    constexpr int BM = Map::BM, BN = Map::BN, BK = Map::BK, Slab = Map::Slab;
+#if defined(RL_SM90A)
+    constexpr bool Wg = true; // wgmma
+#elif defined(RL_CUDA_SHIM)
+    const bool Wg = shim::sm90a();
+#else
+    constexpr bool Wg = false;
+    (void)TA, (void)TB, (void)Full;
+#endif
+    const bool UseTma = Tma && Wg;
+    const idx3 Bl = bid(), T = tid();
+    const int L = int(T.x % 32);
+    float Acc[Map::Chunks][4] = {};
+    const int64_t KT = cdiv(D.K, BK);
+    const __nv_bfloat16 Zero = __float2bfloat16(0.f);
+    auto load = [&](int64_t Kt, int S) {
+      unsigned char *SA = Smem + S * Map::StageBytes, *SB = SA + 8 * Slab;
+      const int64_t K0 = Kt * BK;
+#if defined(RL_SM90A_CODE)
+      if (UseTma) {
+        if (T.x == 0) {
+          mbar_expect(&Full[S], Map::StageBytes);
+          for (int X = 0; X < 8; ++X) {
+            tma_load_2d(SA + X * Slab, &TA, int(K0) + 8 * X, int(Bl.y) * BM, &Full[S]);
+            tma_load_2d(SB + X * Slab, &TB, int(K0) + 8 * X, int(Bl.x) * BN, &Full[S]);
+          }
+        }
+        return;
+      }
+#endif
+      Map::loader::load(BM, BK, Vec, int64_t(Bl.y) * BM, K0, D.M, D.K, T,
+                        [&](int R, int C, int64_t I, int64_t K, int W, bool Ok) {
+                          unsigned char *Dst = SA + Map::slab_offset(R, C);
+                          if (Vec) {
+                            cp_async16(Dst, Ok ? &A[I * D.K + K] : A, Ok);
+                          } else {
+                            (void)W;
+                            *reinterpret_cast<__nv_bfloat16 *>(Dst) = Ok ? A[I * D.K + K] : Zero;
+                          }
+                        });
+      Map::loader::load(BN, BK, Vec, int64_t(Bl.x) * BN, K0, D.N, D.K, T,
+                        [&](int R, int C, int64_t J, int64_t K, int W, bool Ok) {
+                          unsigned char *Dst = SB + Map::slab_offset(R, C);
+                          if (Vec) {
+                            cp_async16(Dst, Ok ? &Bt[J * D.K + K] : Bt, Ok);
+                          } else {
+                            (void)W;
+                            *reinterpret_cast<__nv_bfloat16 *>(Dst) = Ok ? Bt[J * D.K + K] : Zero;
+                          }
+                        });
+      cp_async_commit();
+    };
+#if defined(RL_SM90A_CODE)
+    if (UseTma && T.x == 0) {
+      mbar_init(&Full[0], 1);
+      mbar_init(&Full[1], 1);
+      mbar_init_fence();
+    }
+    __syncthreads();
+#endif
+    if (KT > 0)
+      load(0, 0);
+    for (int64_t Kt = 0; Kt < KT; ++Kt) {
+      const int S = int(Kt & 1);
+      if (Kt + 1 < KT) {
+        load(Kt + 1, S ^ 1);
+        if (!UseTma)
+          cp_async_wait<1>(); // this step's tiles landed
+      } else if (!UseTma) {
+        cp_async_wait<0>();
+      }
+#if defined(RL_SM90A_CODE)
+      if (UseTma)
+        mbar_wait(&Full[S], unsigned(Kt >> 1) & 1u);
+      else if (Wg)
+        fence_proxy_async(); // this thread's copies and stores, before wgmma reads them
+#endif
+      __syncthreads();
+      const unsigned char *SA = Smem + S * Map::StageBytes, *SB = SA + 8 * Slab;
+#if defined(RL_SM90A_CODE)
+      if (Wg) {
+        wgmma_fence();
+        const int G = int(T.x / 128); // the warpgroup: rows 64 G ..
+#pragma unroll
+        for (int KK = 0; KK < BK; KK += 16)
+          wgmma_m64n128k16(Acc, wgmma_desc(SA + G * 64 * 16 + (KK / 8) * Slab, Slab, 128),
+                           wgmma_desc(SB + (KK / 8) * Slab, Slab, 128));
+        wgmma_commit();
+        wgmma_wait_all();
+      }
+#endif
+      if (!Wg) {
+        const int R0 = Map::warp_row(T.x);
+#pragma unroll
+        for (int KK = 0; KK < BK; KK += 16) {
+          unsigned Fa[4];
+          ldmatrix_x4<false>(Fa, SA + (KK / 8 + L / 16) * Slab +
+                                     (R0 + L % 8 + ((L / 8) % 2) * 8) * 16);
+#pragma unroll
+          for (int Np = 0; Np < Map::Chunks / 2; ++Np) {
+            unsigned R[4];
+            ldmatrix_x4<false>(R, SB + (KK / 8 + (L / 8) % 2) * Slab +
+                                      (16 * Np + L % 8 + (L / 16) * 8) * 16);
+            const unsigned B0[2] = {R[0], R[1]}, B1[2] = {R[2], R[3]};
+            mma_bf16_16816(Acc[2 * Np], Fa, B0);
+            mma_bf16_16816(Acc[2 * Np + 1], Fa, B1);
+          }
+        }
+      }
+      __syncthreads(); // all have read this stage before it is refilled
+    }
+    Map::outputs(D, Bl, T, [&](int64_t I, int64_t J, int C, int E) { St(I, J, Acc[C][E]); });
+  }
 }
 
 /// int8 tensor cores (mma_s8_map): 128 x 128 block tile of 2 x 4 warps (4 x 4 mma tiles
@@ -1265,6 +1550,58 @@ void run_mma_s8_gemm(const dims &D, const int8_t *Aq, const float *As, const int
     RL_LAUNCH(mma_s8_map::config(D), (gemm_mma_s8<true, Store>), 0, D, Aq, As, Bq, Bs, St);
   else
     RL_LAUNCH(mma_s8_map::config(D), (gemm_mma_s8<false, Store>), 0, D, Aq, As, Bq, Bs, St);
+}
+
+/// A TMA descriptor of a Rows x K bf16 matrix (K contiguous) with boxes of
+/// 8 x 128 (a slab of wgmma_map), through the runtime's driver entry point;
+/// false where the driver has none (or under the shim).
+inline bool encode_slab_tmap(tmap *T, const __nv_bfloat16 *Base, int64_t Rows, int64_t K) {
+#if defined(__CUDACC__)
+  static const PFN_cuTensorMapEncodeTiled_v12000 Encode = [] {
+    void *F = nullptr;
+    cudaDriverEntryPointQueryResult Q;
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &F, 12000, cudaEnableDefault,
+                                         &Q) != cudaSuccess ||
+        Q != cudaDriverEntryPointSuccess)
+      return PFN_cuTensorMapEncodeTiled_v12000(nullptr);
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(F);
+  }();
+  if (!Encode)
+    return false;
+  const cuuint64_t Dims[2] = {cuuint64_t(K), cuuint64_t(Rows)};
+  const cuuint64_t Strides[1] = {cuuint64_t(K) * 2};
+  const cuuint32_t Box[2] = {8, 128}, Elem[2] = {1, 1};
+  return Encode(T, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2,
+                const_cast<__nv_bfloat16 *>(Base), Dims, Strides, Box, Elem,
+                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+#elif defined(RL_CUDA_SHIM)
+  return shim::encode_tmap(T->Bytes, Base, Rows, K, 8, 128);
+#else
+  (void)T, (void)Base, (void)Rows, (void)K;
+  return false;
+#endif
+}
+
+/// bf16 gemm for Hopper: gemm_wgmma (wgmma and TMA where the code is
+/// sm_90a, else mma.sync on the same tiles) from sm_80, the SIMT kernel
+/// before. A: M x K, Bt = B^T: N x K, dense.
+template <class Store>
+void run_wgmma_gemm(const dims &D, const __nv_bfloat16 *A, const __nv_bfloat16 *Bt,
+                    const Store &St) {
+  const int Arch = code_arch();
+  if (Arch < 80) {
+    RL_LAUNCH(smem_map<32>::config(D), (gemm_bf16_simt<Store, true>), 0, D, A, Bt, St);
+    return;
+  }
+  const bool Vec = D.K % 8 == 0 && aligned16(A) && aligned16(Bt);
+  tmap TA{}, TB{};
+  const bool Tma = Arch >= 90 && Vec && D.M < (int64_t(1) << 31) && D.N < (int64_t(1) << 31) &&
+                   encode_slab_tmap(&TA, A, D.M, D.K) && encode_slab_tmap(&TB, Bt, D.N, D.K);
+  auto K = Tma ? gemm_wgmma<true, true, Store>
+               : Vec ? gemm_wgmma<false, true, Store> : gemm_wgmma<false, false, Store>;
+  allow_smem(K, wgmma_map::SmemBytes);
+  RL_LAUNCH(wgmma_map::config(D), K, wgmma_map::SmemBytes, D, A, Bt, TA, TB, St);
 }
 
 /// bf16 gemv: A M x K dense, x K.

@@ -157,7 +157,7 @@ struct context {
 #endif
 
 struct fiber {
-  enum state { Ready, AtBlockBarrier, AtWarpBarrier, Done };
+  enum state { Ready, AtBlockBarrier, AtWarpBarrier, Spinning, Done };
   context Ctx;
   state State = Ready;
   uint3 Tid;
@@ -256,6 +256,7 @@ inline const char *state_name(fiber::state S) {
   case fiber::Ready: return "running";
   case fiber::AtBlockBarrier: return "at __syncthreads";
   case fiber::AtWarpBarrier: return "at a warp collective";
+  case fiber::Spinning: return "waiting on an mbarrier";
   case fiber::Done: return "returned";
   }
   return "?";
@@ -287,11 +288,28 @@ inline void run_block() {
     start(S.F[I].Ctx, S.Stacks[I].get(), block::StackBytes);
   bool Reverse = false;
   for (;;) {
-    size_t Next = N;
+    size_t Next = N, Spin = N;
     for (size_t K = 0; K < N && Next == N; ++K) {
       size_t I = Reverse ? N - 1 - K : K;
       if (S.F[I].State == fiber::Ready)
         Next = I;
+      else if (S.F[I].State == fiber::Spinning && Spin == N)
+        Spin = I;
+    }
+    if (Next == N && Spin < N) {
+      // Only threads waiting on an mbarrier can run: each looks again; if
+      // none gets through, nothing can complete what they wait for.
+      bool Through = false;
+      for (size_t I = 0; I < N; ++I)
+        if (S.F[I].State == fiber::Spinning) {
+          S.F[I].State = fiber::Ready;
+          S.Cur = I;
+          resume(S.Sched, S.F[I].Ctx);
+          Through |= S.F[I].State != fiber::Spinning;
+        }
+      if (!Through)
+        stuck("an mbarrier wait that nothing completes", Spin, Spin);
+      continue;
     }
     if (Next < N) {
       S.Cur = Next;
@@ -515,6 +533,131 @@ inline void mma_s8_16832(int *D, const unsigned *A, const unsigned *Bf) {
       S += Am[Row][K] * Bm[K][Col];
     D[E] = S;
   }
+}
+
+//===--------------------------------------------------------------------===//
+// sm_90a (RL_SHIM_SM90A=1 at RL_SHIM_CC >= 90): mbarriers, TMA, wgmma
+//===--------------------------------------------------------------------===//
+
+inline bool sm90a() {
+  static const bool On = [] {
+    const char *E = std::getenv("RL_SHIM_SM90A");
+    return E && *E == '1' && device_cc() >= 90;
+  }();
+  return On;
+}
+
+/// A shared-memory address as descriptors hold it: the offset in the
+/// dynamic shared memory (the only shared memory wgmma reads here).
+inline unsigned smem_offset(const void *P) {
+  const unsigned char *C = static_cast<const unsigned char *>(P);
+  if (C < dyn_smem() || C >= dyn_smem() + 232448)
+    fail("a shared-memory address outside the dynamic shared memory");
+  return unsigned(C - dyn_smem());
+}
+inline const unsigned char *smem_at(unsigned Offset) { return dyn_smem() + Offset; }
+
+/// An mbarrier in its 64 bits: completed phases (24), pending transaction
+/// bytes (24), arrivals still due (8), arrivals per phase (8).
+struct mbar {
+  uint64_t Phases, Tx, Due, Count;
+  static mbar of(const uint64_t *B) {
+    return {*B & 0xffffff, (*B >> 24) & 0xffffff, (*B >> 48) & 0xff, *B >> 56};
+  }
+  void to(uint64_t *B) const { *B = Phases | (Tx << 24) | (Due << 48) | (Count << 56); }
+  void settle() {
+    if (Due == 0 && Tx == 0) {
+      ++Phases;
+      Due = Count;
+    }
+  }
+};
+inline void mbar_init(uint64_t *B, unsigned Count) { mbar{0, 0, Count, Count}.to(B); }
+inline void mbar_expect(uint64_t *B, unsigned Bytes) {
+  mbar M = mbar::of(B);
+  if (M.Due == 0)
+    fail("an mbarrier arrival beyond its count");
+  M.Tx += Bytes;
+  --M.Due;
+  M.settle();
+  M.to(B);
+}
+inline void mbar_complete_tx(uint64_t *B, unsigned Bytes) {
+  mbar M = mbar::of(B);
+  if (M.Tx < Bytes)
+    fail("more transaction bytes completed than an mbarrier expects");
+  M.Tx -= Bytes;
+  M.settle();
+  M.to(B);
+}
+/// try_wait.parity: through once the phase of that parity has completed,
+/// i.e. the phase now under way has the other parity.
+inline void mbar_wait(uint64_t *B, unsigned Parity) {
+  while ((mbar::of(B).Phases & 1) == (Parity & 1)) {
+    self().State = fiber::Spinning;
+    yield();
+  }
+}
+
+/// The shim's tensor map: a 2-D bf16 tensor, row-major, and its box.
+struct tensor_map {
+  uint64_t Magic;
+  const uint16_t *Base;
+  int64_t Rows, Cols;
+  int Box0, Box1;
+};
+constexpr uint64_t TmapMagic = 0x746d61702d73686dULL;
+inline bool encode_tmap(unsigned char *Bytes, const void *Base, int64_t Rows, int64_t Cols,
+                        int Box0, int Box1) {
+  static_assert(sizeof(tensor_map) <= 128, "a CUtensorMap is 128 bytes");
+  if (!sm90a())
+    return false;
+  tensor_map T{TmapMagic, static_cast<const uint16_t *>(Base), Rows, Cols, Box0, Box1};
+  std::memcpy(Bytes, &T, sizeof T);
+  return true;
+}
+/// The box at (inner C0, outer C1), zeros outside the tensor, written
+/// row-major at Dst; its bytes complete on the mbarrier.
+inline void tma_load_2d(void *Dst, const unsigned char *Map, int C0, int C1, uint64_t *Bar) {
+  tensor_map T;
+  std::memcpy(&T, Map, sizeof T);
+  if (T.Magic != TmapMagic)
+    fail("a TMA load through a tensor map that was not encoded");
+  smem_offset(Dst);
+  uint16_t *D = static_cast<uint16_t *>(Dst);
+  for (int R = 0; R < T.Box1; ++R)
+    for (int E = 0; E < T.Box0; ++E) {
+      int64_t Row = int64_t(C1) + R, Col = int64_t(C0) + E;
+      D[R * T.Box0 + E] = Row >= 0 && Row < T.Rows && Col >= 0 && Col < T.Cols
+                              ? T.Base[Row * T.Cols + Col] : uint16_t(0);
+    }
+  mbar_complete_tx(Bar, unsigned(T.Box0 * T.Box1 * 2));
+}
+
+/// wgmma.mma_async m64nNk16 .f32.bf16.bf16, both operands K-major in shared
+/// memory without swizzle: element (row r, k) of an operand at start +
+/// (r / 8) SBO + (r % 8) 16 + (k / 8) LBO + (k % 8) 2 (core matrices of 8
+/// rows x 16 bytes). The warpgroup's 4 warps hold rows 16 w ..; per 8
+/// columns c a lane holds d[4c + e] at row l/4 + 8 (e/2), column 8c + 2
+/// (l%4) + e%2. Done at once (the wait that follows is a no-op).
+inline void wgmma_m64nNk16(float *D, int N, uint64_t A, uint64_t B) {
+  auto Field = [](uint64_t Desc, int Shift) { return unsigned((Desc >> Shift) & 0x3fff) << 4; };
+  auto At = [&](uint64_t Desc, int R, int K) {
+    unsigned Off = Field(Desc, 0) + (R / 8) * Field(Desc, 32) + (R % 8) * 16 +
+                   (K / 8) * Field(Desc, 16) + (K % 8) * 2;
+    uint16_t V;
+    std::memcpy(&V, smem_at(Off), 2);
+    return __uint_as_float(unsigned(V) << 16);
+  };
+  unsigned T = self().Linear % 128, W = T / 32, L = T % 32;
+  for (int C = 0; C < N / 8; ++C)
+    for (int E = 0; E < 4; ++E) {
+      int R = int(16 * W + L / 4 + 8 * (E / 2)), Col = int(8 * C + 2 * (L % 4) + E % 2);
+      float S = D[4 * C + E];
+      for (int K = 0; K < 16; ++K)
+        S += At(A, R, K) * At(B, Col, K);
+      D[4 * C + E] = S;
+    }
 }
 
 } // namespace shim

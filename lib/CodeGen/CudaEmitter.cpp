@@ -299,6 +299,10 @@ llvm::Error emitContraction(const UnitOut &U, const Plan &P, CudaVariantOut &V,
                         false),
                extraArg(RB + "_scale", "float", Precision::F32,
                         {Gemv ? AffineExpr(1) : EN}, false)};
+  } else if (Name == "wgmma") {
+    // B transposed (N x K): both operands K-major, as wgmma reads them.
+    V.Extra = {extraArg(LA + "_bf16", "rl::bf16", Precision::BF16, {EM, EK}, true),
+               extraArg(RB + "_bf16t", "rl::bf16", Precision::BF16, {EN, EK}, false)};
   } else if (Name == "bf16") {
     V.Extra = {extraArg(LA + "_bf16", "rl::bf16", Precision::BF16, {EM, EK}, true),
                extraArg(RB + "_bf16", "rl::bf16", Precision::BF16,
@@ -465,6 +469,26 @@ llvm::Error emitContraction(const UnitOut &U, const Plan &P, CudaVariantOut &V,
                         "tiles, fragments by ldmatrix, cp.async double buffering (sm_80 "
                         "and later); the smem-tiled kernel in f32 FMA before sm_80");
     }
+  } else if (Name == "wgmma") {
+    std::string Ab = LA + "_bf16", Bt = RB + "_bf16t";
+    auto Conv = [](const std::string &R, const std::string &Cc, const std::string &Src,
+                   const std::string &SR, const std::string &SC, const std::string &Dst) {
+      return "  {\n    const rl::cuda::launch rl_c{{unsigned(rl::min(rl::cuda::cdiv(" + R +
+             " * " + Cc + ", 256), int64_t(65535))), 1, 1}, {256, 1, 1}};\n"
+             "    RL_LAUNCH(rl_c, rl::cuda::to_bf16<>, 0, " + R + ", " + Cc + ", " + Src +
+             ", " + SR + ", " + SC + ", reinterpret_cast<__nv_bfloat16 *>(" + Dst + "));\n  }\n";
+    };
+    V.Map = "wgmma_map";
+    V.Kernel = "gemm_wgmma";
+    V.FeatureArch = "sm_90a";
+    Prep = Conv("rl_d.M", "rl_d.K", LA, "rl_s.sam", "rl_s.sak", Ab);
+    Body = Conv("rl_d.N", "rl_d.K", RB, "rl_s.sbn", "rl_s.sbk", Bt) +
+           "  rl::cuda::run_wgmma_gemm(rl_d, reinterpret_cast<const __nv_bfloat16 *>(" + Ab +
+           "), reinterpret_cast<const __nv_bfloat16 *>(" + Bt + "), rl_st);\n";
+    V.Notes.push_back("wgmma: bf16, 128x128x64 tiles of two warpgroups; compiled for sm_90a, "
+                      "wgmma m64n128k16 fed by TMA (K a multiple of 8, aligned) or cp.async; "
+                      "otherwise the same tiles on mma.sync m16n8k16 (sm_80 and later), the "
+                      "SIMT kernel before sm_80; B converted transposed (N x K)");
   } else {
     return cudaError("no " + Name + " variant for a " + C.kind());
   }
@@ -643,7 +667,7 @@ llvm::Expected<Program> fusedProgram(const UnitOut &U, const VariantOut &Fused) 
 const std::vector<std::string> &roofline::allCudaVariantNames() {
   static const std::vector<std::string> Names = {
       "naive", "coalesced", "smem-tiled", "blocktiled", "warptiled", "warp",
-      "vectorized", "fused", "int8", "int8-mma", "bf16"};
+      "vectorized", "fused", "int8", "int8-mma", "bf16", "wgmma"};
   return Names;
 }
 
@@ -675,7 +699,7 @@ CudaUnitOut roofline::emitCudaUnit(const UnitOut &U, const GenOptions &O) {
     }
   }
   static const std::set<std::string> GemmOnly = {"coalesced", "smem-tiled", "blocktiled",
-                                                 "warptiled", "int8-mma"};
+                                                 "warptiled", "int8-mma", "wgmma"};
   static const std::set<std::string> GemvOnly = {"warp", "vectorized"};
   for (const std::string &Name : allCudaVariantNames()) {
     if (!wantedCuda(O, Name))
@@ -710,8 +734,8 @@ CudaUnitOut roofline::emitCudaUnit(const UnitOut &U, const GenOptions &O) {
       bool Gemv = P->C.isGemv();
       if ((Gemv && GemmOnly.count(Name)) || (!Gemv && GemvOnly.count(Name)))
         continue;
-      if (Name == "int8" || Name == "int8-mma" || Name == "bf16") {
-        Like = cpuVariant(U, Name == "int8-mma" ? "int8" : Name);
+      if (Name == "int8" || Name == "int8-mma" || Name == "bf16" || Name == "wgmma") {
+        Like = cpuVariant(U, Name == "int8-mma" ? "int8" : Name == "wgmma" ? "bf16" : Name);
         if (!Like)
           Like = Naive;
       }
@@ -735,7 +759,8 @@ CudaUnitOut roofline::emitCudaUnit(const UnitOut &U, const GenOptions &O) {
       // row, the other operand per column (gemv: one scale).
       V.Tol = int8Tolerance(P->C, "row", P->C.isGemv() ? "tensor" : "col",
                             Naive ? Naive->Tol : V.Tol);
-    } else if (V.Skipped.empty() && Name == "bf16" && (Like == Naive || Like == Fused)) {
+    } else if (V.Skipped.empty() && (Name == "bf16" || Name == "wgmma") &&
+               (Like == Naive || Like == Fused)) {
       // No CPU bf16 variant to copy from: the same rule as the CPU's (the
       // magnitude carries it through a fused epilogue).
       V.Tol.RTol = 0.01;
@@ -768,6 +793,8 @@ llvm::json::Object roofline::cudaVariantJSON(const UnitOut &U,
     J["device_prepare"] = Sym + "_prepare_dev";
   }
   J["path"] = "cuda " + V.Kernel;
+  if (!V.FeatureArch.empty())
+    J["feature_arch"] = V.FeatureArch;
   J["map"] = V.Map;
   J["threads"] = "GPU";
   llvm::json::Array Extra, Skip, Notes;

@@ -87,6 +87,7 @@ TEST(CudaMap, EveryOutputWrittenOnce) {
   expectExactlyOnce<warptile_sm90>("warptiled sm_90");
   expectExactlyOnce<mma_bf16_map>("bf16 mma");
   expectExactlyOnce<mma_s8_map>("int8 mma");
+  expectExactlyOnce<wgmma_map>("wgmma");
   expectExactlyOnce<gemv_thread_map>("gemv naive", true);
   expectExactlyOnce<gemv_warp_map>("gemv warp", true);
 }
@@ -469,6 +470,40 @@ TEST(CudaMap, MmaTilesFilledOnceEveryKOnce) {
                         }, "int8 B");
     }
   }
+}
+
+/// wgmma's slabs: every byte of a stage's A and B tiles written by exactly
+/// one element (or chunk), each in-bounds (row, k) of the block once over
+/// all K steps; chunks of 16 bytes never straddle two slabs.
+TEST(CudaMap, WgmmaSlabsFilledOnce) {
+  using Map = wgmma_map;
+  for (dims D : shapes())
+    for (bool Vec : {false, true}) {
+      if (Vec && D.K % 8)
+        continue;
+      launch L = Map::config(D);
+      for (unsigned BY = 0; BY < L.grid.y; ++BY) {
+        std::map<std::pair<int64_t, int64_t>, int> Seen;
+        for (int64_t K0 = 0; K0 < D.K; K0 += Map::BK) {
+          std::vector<int> Bytes(8 * Map::Slab, 0);
+          for (unsigned T = 0; T < unsigned(Map::Threads); ++T)
+            Map::loader::load(Map::BM, Map::BK, Vec, int64_t(BY) * Map::BM, K0, D.M, D.K,
+                              {T, 0, 0}, [&](int R, int C, int64_t I, int64_t K, int W, bool Ok) {
+                                int Off = Map::slab_offset(R, C);
+                                ASSERT_EQ(Off / Map::Slab, (C + W - 1) / 8) << "a chunk across slabs";
+                                for (int B = 0; B < 2 * W; ++B)
+                                  ++Bytes[size_t(Off + B)];
+                                for (int E = 0; E < W && Ok; ++E)
+                                  ++Seen[{I, K + E}];
+                              });
+          for (int X : Bytes)
+            ASSERT_EQ(X, 1);
+        }
+        for (int64_t I = int64_t(BY) * Map::BM; I < std::min(D.M, int64_t(BY + 1) * Map::BM); ++I)
+          for (int64_t K = 0; K < D.K; ++K)
+            ASSERT_EQ((Seen[{I, K}]), 1) << "A(" << I << ", " << K << ")";
+      }
+    }
 }
 
 /// The mma C fragment (PTX ISA, m16n8k16 and m16n8k32): the 32 lanes' 4

@@ -46,6 +46,9 @@ struct CudaVariantOut {
   std::string Skipped; ///< why not emitted; empty if it was
   std::string Kernel;  ///< the kernel family, e.g. "gemm_blocktiled<128,128,8,8,8>"
   std::string Map;     ///< the launch map of roofline_cuda.h it uses
+  /// An architecture with features the variant uses when compiled for it
+  /// ("sm_90a": wgmma, TMA); the manifest's "feature_arch".
+  std::string FeatureArch;
   std::string Code;    ///< the .cu file
   std::vector<ArgInfo> Extra; ///< device buffers after the unit's args
   /// Per extra buffer: the unit argument it is made from (the manifest's
