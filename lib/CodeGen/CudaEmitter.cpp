@@ -281,6 +281,16 @@ ArgInfo extraArg(const std::string &Name, const std::string &CType,
   return A;
 }
 
+/// A launch of to_bf16: the Rows x Cols matrix \p Src (strides SR, SC)
+/// into the dense bf16 buffer \p Dst.
+std::string toBf16(const std::string &Rows, const std::string &Cols, const std::string &Src,
+                   const std::string &SR, const std::string &SC, const std::string &Dst) {
+  return "  {\n    const rl::cuda::launch rl_c{{unsigned(rl::min(rl::cuda::cdiv(" + Rows +
+         " * " + Cols + ", 256), int64_t(65535))), 1, 1}, {256, 1, 1}};\n"
+         "    RL_LAUNCH(rl_c, rl::cuda::to_bf16<>, 0, " + Rows + ", " + Cols + ", " + Src + ", " +
+         SR + ", " + SC + ", reinterpret_cast<__nv_bfloat16 *>(" + Dst + "));\n  }\n";
+}
+
 /// One gemm or gemv variant of a contraction \p P.
 llvm::Error emitContraction(const UnitOut &U, const Plan &P, CudaVariantOut &V,
                             bool Fused) {
@@ -440,30 +450,21 @@ llvm::Error emitContraction(const UnitOut &U, const Plan &P, CudaVariantOut &V,
                       " (each call); int32 accumulation");
   } else if (Name == "bf16") {
     std::string Ab = LA + "_bf16", Bb = RB + "_bf16";
-    auto Conv = [](const std::string &R, const std::string &Cc,
-                   const std::string &Src, const std::string &SR,
-                   const std::string &SC, const std::string &Dst) {
-      return "  {\n    const rl::cuda::launch rl_c{{unsigned(rl::min(rl::cuda::cdiv(" +
-             R + " * " + Cc + ", 256), int64_t(65535))), 1, 1}, {256, 1, 1}};\n"
-             "    RL_LAUNCH(rl_c, rl::cuda::to_bf16<>, 0, " + R + ", " + Cc + ", " +
-             Src + ", " + SR + ", " + SC + ", reinterpret_cast<__nv_bfloat16 *>(" +
-             Dst + "));\n  }\n";
-    };
     auto Bf = [](const std::string &X) {
       return "reinterpret_cast<const __nv_bfloat16 *>(" + X + ")";
     };
-    Prep = Conv("rl_d.M", "rl_d.K", LA, "rl_s.sam", "rl_s.sak", Ab);
+    Prep = toBf16("rl_d.M", "rl_d.K", LA, "rl_s.sam", "rl_s.sak", Ab);
     if (Gemv) {
       V.Map = "gemv_warp_map";
       V.Kernel = "gemv_bf16";
-      Body = Conv("int64_t(1)", "rl_d.K", RB, "int64_t(0)", "rl_s.sbk", Bb) +
+      Body = toBf16("int64_t(1)", "rl_d.K", RB, "int64_t(0)", "rl_s.sbk", Bb) +
              "  rl::cuda::run_bf16_gemv(rl_d, " + Bf(Ab) + ", " + Bf(Bb) + ", rl_st);\n";
       V.Notes.push_back("bf16 gemv: a warp per row, 16-byte loads (8 bf16) when K is a "
                         "multiple of 8; f32 accumulation");
     } else {
       V.Map = "mma_map<128,128,32,2,4,2>";
       V.Kernel = "gemm_mma_bf16";
-      Body = Conv("rl_d.K", "rl_d.N", RB, "rl_s.sbk", "rl_s.sbn", Bb) +
+      Body = toBf16("rl_d.K", "rl_d.N", RB, "rl_s.sbk", "rl_s.sbn", Bb) +
              "  rl::cuda::run_bf16_gemm(rl_d, " + Bf(Ab) + ", " + Bf(Bb) + ", rl_st);\n";
       V.Notes.push_back("bf16: mma.sync m16n8k16 with f32 accumulation on 128x128x32 "
                         "tiles, fragments by ldmatrix, cp.async double buffering (sm_80 "
@@ -471,18 +472,11 @@ llvm::Error emitContraction(const UnitOut &U, const Plan &P, CudaVariantOut &V,
     }
   } else if (Name == "wgmma") {
     std::string Ab = LA + "_bf16", Bt = RB + "_bf16t";
-    auto Conv = [](const std::string &R, const std::string &Cc, const std::string &Src,
-                   const std::string &SR, const std::string &SC, const std::string &Dst) {
-      return "  {\n    const rl::cuda::launch rl_c{{unsigned(rl::min(rl::cuda::cdiv(" + R +
-             " * " + Cc + ", 256), int64_t(65535))), 1, 1}, {256, 1, 1}};\n"
-             "    RL_LAUNCH(rl_c, rl::cuda::to_bf16<>, 0, " + R + ", " + Cc + ", " + Src +
-             ", " + SR + ", " + SC + ", reinterpret_cast<__nv_bfloat16 *>(" + Dst + "));\n  }\n";
-    };
     V.Map = "wgmma_map";
     V.Kernel = "gemm_wgmma";
     V.FeatureArch = "sm_90a";
-    Prep = Conv("rl_d.M", "rl_d.K", LA, "rl_s.sam", "rl_s.sak", Ab);
-    Body = Conv("rl_d.N", "rl_d.K", RB, "rl_s.sbn", "rl_s.sbk", Bt) +
+    Prep = toBf16("rl_d.M", "rl_d.K", LA, "rl_s.sam", "rl_s.sak", Ab);
+    Body = toBf16("rl_d.N", "rl_d.K", RB, "rl_s.sbn", "rl_s.sbk", Bt) +
            "  rl::cuda::run_wgmma_gemm(rl_d, reinterpret_cast<const __nv_bfloat16 *>(" + Ab +
            "), reinterpret_cast<const __nv_bfloat16 *>(" + Bt + "), rl_st);\n";
     V.Notes.push_back("wgmma: bf16, 128x128x64 tiles of two warpgroups; compiled for sm_90a, "
