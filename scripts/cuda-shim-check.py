@@ -55,7 +55,9 @@ def shapes(m, quick):
         out = [dict(zip("MNK", s)) for s in (GEMM_QUICK if quick else GEMM_SHAPES)]
     elif set(names) == {"M", "K"}:
         out = [dict(zip("MK", s)) for s in (GEMV_SHAPES[1:3] if quick else GEMV_SHAPES)]
-    elif len(names) == 1:
+    elif len(names) == 1 and all(len(a["shape"]) <= 1 for a in m["args"]):
+        # One size, vectors only: an elementwise chain (a size of a 3-D
+        # stencil stays small).
         out = [{names[0]: n} for n in (ELEM_SIZES[1:] if quick else ELEM_SIZES)]
     else:
         out = [{x: 37 for x in names}]

@@ -120,7 +120,7 @@ def kind_of(m):
         return "gemm"
     if names == {"M", "K"}:
         return "gemv"
-    if len(names) == 1:
+    if len(names) == 1 and all(len(a["shape"]) <= 1 for a in m["args"]):
         return "elem"
     return "other"
 
