@@ -8,7 +8,7 @@ linearized pointers), writes them as C++ (one function per nest, many per
 file), runs roofline-lint --format=json on them and compares every count it
 reports with a Python interpretation of the same nest, which executes the
 loops literally (C semantics, truncating division) and counts per the
-DESIGN.md rules:
+docs/design.md rules:
 
   * iterations: executions of the bodies of loops that hold no loop;
   * MAC = a multiply feeding an add (2 FLOPs); other floating + - * / 1 FLOP;
