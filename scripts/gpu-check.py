@@ -18,6 +18,7 @@ run options:
   --quick          fewer check shapes, gemm timed at N = 4096 only, 10 runs
   --reps R         timed runs per variant and size (default 20)
   --units a,b      only these units
+  --nvcc PATH      default: nvcc on PATH, else /usr/local/cuda/bin/nvcc
   --out WORK       work directory (default DIR/gpu-check)
   --results FILE   the text report (default WORK/gpu-check.txt); the JSON
                    beside it (.json)
@@ -40,7 +41,8 @@ table, the targets, the report.
 
 Exit: 0 every build, check and timing done and every target met; 1 a build,
 a check or a timing failed, or a row of the table is missing; 3 no CUDA
-device (everything built); 4 all done and correct, a target not met.
+device (everything built); 4 all done and correct, a target not met; 77 no
+nvcc (nothing built or run).
 """
 
 import argparse
@@ -441,10 +443,10 @@ def run(a, emit):
         arch = "shim"
         built, err = build_shim(emit, units, work, a.jobs, log)
     else:
-        nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc"
-                                        if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
-        if not nvcc:
-            say("nvcc not found (CUDA is expected at /usr/local/cuda): nothing built")
+        nvcc = a.nvcc or shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+        if not (os.path.isfile(nvcc) and os.access(nvcc, os.X_OK)):
+            say("nvcc not found (%s; CUDA is expected at /usr/local/cuda): nothing built"
+                % nvcc)
             return 77
         arch = a.arch or device_arch() or "sm_90"
         built, err = build_nvcc(nvcc, emit, units, arch, work, a.jobs, log)
@@ -542,6 +544,7 @@ def main():
     ap.add_argument("--units")
     ap.add_argument("--results")
     ap.add_argument("--shim", action="store_true")
+    ap.add_argument("--nvcc", help="default: nvcc on PATH, else /usr/local/cuda/bin/nvcc")
     ap.add_argument("--reuse", action="store_true",
                     help="skip the build: gpu-bench and the drivers of an earlier run in WORK")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
