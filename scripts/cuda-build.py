@@ -10,7 +10,8 @@ compile. A variant whose manifest entry names a "feature_arch" (wgmma:
 sm_90a) is also compiled for it when its base architecture is asked for.
 
   scripts/cuda-build.py --dir DIR [--dir DIR ...] [--arch sm_75,sm_86,sm_90]
-      [--jobs 2] [--link] [--merge N] [--record] [--unit NAME ...] [--results FILE]
+      [--jobs 2] [--link] [--merge N] [--record] [--unit NAME ...] [--variant NAME ...]
+      [--results FILE]
       [--json FILE]
 
   (default)  one nvcc per file and arch, objects cuda_<variant>.<arch>.o;
@@ -147,7 +148,7 @@ def compile_merged(nvcc, files, archs, rt, tmp):
              "log": p.stdout + p.stderr, "obj": None, "kernels": parse_ptxas(p.stdout + p.stderr)}]
 
 
-def load_files(dirs, archs, only=None):
+def load_files(dirs, archs, only=None, variants=None):
     files = []
     for d0 in dirs:
         rt = os.path.join(d0, "runtime")
@@ -161,6 +162,8 @@ def load_files(dirs, archs, only=None):
                 m = json.load(f)
             for v in m["variants"]:
                 if v.get("target") != "cuda" or "file" not in v:
+                    continue
+                if variants and v["name"] not in variants:
                     continue
                 extra = []
                 fa = v.get("feature_arch")
@@ -251,6 +254,7 @@ def main():
     ap.add_argument("--merge", type=int, default=0, metavar="N")
     ap.add_argument("--record", action="store_true")
     ap.add_argument("--unit", action="append", help="only these units")
+    ap.add_argument("--variant", action="append", help="only these variants")
     ap.add_argument("--results")
     ap.add_argument("--json", help="per-kernel results as JSON")
     a = ap.parse_args()
@@ -263,7 +267,7 @@ def main():
         print("cuda-build: --merge keeps no objects; --link needs them")
         return 2
     archs = [x for x in a.arch.split(",") if x]
-    files = load_files(a.dir, archs, a.unit)
+    files = load_files(a.dir, archs, a.unit, a.variant)
     t0 = time.time()
     tmp = tempfile.mkdtemp(prefix="rl-cuda-build-")
     tasks = []
