@@ -23,11 +23,20 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+
+#if defined(RL_CUDA_SHIM)
+// The kernels compiled as C++ and run on the CPU (roofline_cuda_shim.h).
+#include "roofline_cuda_shim.h"
+#endif
+
+#if defined(__CUDACC__) || defined(RL_CUDA_SHIM)
+#define RL_CUDA_KERNELS 1
+#include "roofline_cuda_host.h" // check, RL_CUDA, host_call, host_time
+#endif
 
 #if defined(__CUDACC__)
-#include "roofline_cuda_host.h" // check, RL_CUDA, host_call, host_time
 #include <cuda_bf16.h>
-#include <mma.h>
 #define RL_HD __host__ __device__ __forceinline__
 #define RL_DEV __device__ __forceinline__
 // Map loops over a thread's register tile must unroll: the accumulators
@@ -35,11 +44,34 @@
 #define RL_UNROLL_MAP _Pragma("unroll")
 #else
 #define RL_HD inline
+#define RL_DEV inline
 #define RL_UNROLL_MAP
+#endif
+
+// The architecture the device code at hand is compiled for (700 ... 900);
+// 0 in nvcc's host pass. Under the shim every path is compiled.
+#if defined(RL_CUDA_SHIM)
+#define RL_ARCH RL_SHIM_ARCH
+#elif defined(__CUDA_ARCH__)
+#define RL_ARCH __CUDA_ARCH__
+#else
+#define RL_ARCH 0
+#endif
+// True when the device code being compiled is older than architecture A
+// (a kernel that needs A then compiles to a trap: its launcher never
+// chooses it there, see code_arch()).
+#if defined(__CUDA_ARCH__)
+#define RL_ARCH_BELOW(A) ((A) > __CUDA_ARCH__)
+#else
+#define RL_ARCH_BELOW(A) false
 #endif
 
 #ifndef RL_EXPORT
 #define RL_EXPORT extern "C" __attribute__((visibility("default")))
+#endif
+
+#if defined(__CUDACC__)
+#include <cudaTypedefs.h> // CUtensorMap, PFN_cuTensorMapEncodeTiled (TMA; no -lcuda)
 #endif
 
 namespace rl {
@@ -59,10 +91,34 @@ RL_HD int64_t floordiv(int64_t A, int64_t B) {
 }
 
 #ifndef ROOFLINE_KERNEL_H
-/// bf16 storage as the CPU side lays it out (the upper half of a float):
-/// the same bits as __nv_bfloat16, which the kernels use.
+/// bf16 storage as the CPU side lays it out (the upper half of a float,
+/// rounded to nearest even; roofline_kernel.h): the same bits as
+/// __nv_bfloat16, which the tensor-core kernels use, and the same
+/// conversions, so that a generic kernel over bf16 arrays computes what the
+/// CPU variant does.
 struct bf16 {
-  uint16_t Bits;
+  uint16_t Bits = 0;
+  bf16() = default;
+  RL_HD bf16(float F) { // NOLINT: implicit, like __bf16
+    uint32_t U;
+    std::memcpy(&U, &F, 4);
+    if ((U & 0x7fffffffu) > 0x7f800000u) {
+      Bits = static_cast<uint16_t>((U >> 16) | 0x40); // quiet NaN
+      return;
+    }
+    U += 0x7fffu + ((U >> 16) & 1u);
+    Bits = static_cast<uint16_t>(U >> 16);
+  }
+  RL_HD operator float() const {
+    uint32_t U = static_cast<uint32_t>(Bits) << 16;
+    float F;
+    std::memcpy(&F, &U, 4);
+    return F;
+  }
+  RL_HD bf16 &operator+=(float X) { return *this = bf16(float(*this) + X); }
+  RL_HD bf16 &operator-=(float X) { return *this = bf16(float(*this) - X); }
+  RL_HD bf16 &operator*=(float X) { return *this = bf16(float(*this) * X); }
+  RL_HD bf16 &operator/=(float X) { return *this = bf16(float(*this) / X); }
 };
 #endif
 
@@ -224,39 +280,168 @@ template <int BM, int BN, int BKW> struct dp4a_map {
   }
 };
 
-/// bf16 (WMMA): 2 x 2 warps per 64 x 64 block tile, each warp 2 x 2
-/// fragments of 16 x 16 with f32 accumulation; the result goes through
-/// shared memory, and thread t stores elements t + 128 p of the tile.
-struct wmma_map {
-  static constexpr int BM = 64, BN = 64, BK = 16, Threads = 128;
+/// warptiled: a BM x BN block tile of (BM/WM) x (BN/WN) warps. A warp's WM
+/// x WN tile is spread over its lanes as 8 rows x 4 columns of lanes: lane
+/// l holds TM = WM/8 rows, l/4 + 8 m (strided, so that at one k the 8 rows
+/// a warp reads from shared memory fall in 8 different banks), and TN =
+/// WN/4 columns in runs of 4, 4 (l % 4) + 16 n + e (float4 reads). Shared
+/// memory per stage: As[BM][BK + 4] (row-major, padded) and Bs[BK][BN + 4],
+/// filled in 16-byte chunks (cp.async from sm_80), two stages. MinArch: the
+/// oldest architecture the configuration is compiled for (the table in
+/// run_warptiled).
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int MinArch_> struct warptile_map {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, MinArch = MinArch_;
+  static constexpr int WarpsM = BM / WM, WarpsN = BN / WN, Threads = 32 * WarpsM * WarpsN;
+  static constexpr int LR = 8, LC = 4, TM = WM / LR, TN = WN / LC;
+  static constexpr int LDA = BK + 4, LDB = BN + 4, StageFloats = BM * LDA + BK * LDB;
+  static constexpr int SmemBytes = 2 * StageFloats * 4;
+  static_assert(BM % WM == 0 && BN % WN == 0 && WM % LR == 0 && TN % 4 == 0 && BK % 4 == 0,
+                "tiles divide the block, runs of 4 columns, chunks of 4 k");
+  static_assert((BM * BK) % (4 * Threads) == 0 && (BK * BN) % (4 * Threads) == 0,
+                "every thread loads the same number of chunks");
   static launch config(const dims &D) {
-    return {{unsigned(cdiv(D.N, BN)), unsigned(cdiv(D.M, BM)), 1},
-            {unsigned(Threads), 1, 1}};
+    return {{unsigned(cdiv(D.N, BN)), unsigned(cdiv(D.M, BM)), 1}, {unsigned(Threads), 1, 1}};
   }
+  /// Row of the block tile of the thread's m-th row, column of its n-th run.
+  RL_HD static int row(unsigned Tid, int M) {
+    return int(Tid / 32) / WarpsN * WM + int(Tid % 32) / LC + LR * M;
+  }
+  RL_HD static int col(unsigned Tid, int N) {
+    return int(Tid / 32) % WarpsN * WN + 4 * (int(Tid % 32) % LC) + 4 * LC * N;
+  }
+  /// Fn(i, j, m, c): output (i, j) from accumulator [m][c].
   template <class F> RL_HD static void outputs(const dims &D, idx3 B, idx3 T, F &&Fn) {
     RL_UNROLL_MAP
-    for (int P = 0; P < BM * BN / Threads; ++P) {
-      int E = int(T.x) + Threads * P;
-      int64_t I = int64_t(B.y) * BM + E / BN, J = int64_t(B.x) * BN + E % BN;
-      if (I < D.M && J < D.N)
-        Fn(I, J, E / BN, E % BN);
+    for (int M = 0; M < TM; ++M)
+      RL_UNROLL_MAP
+      for (int N = 0; N < TN / 4; ++N)
+        RL_UNROLL_MAP
+        for (int E = 0; E < 4; ++E) {
+          int64_t I = int64_t(B.y) * BM + row(T.x, M), J = int64_t(B.x) * BN + col(T.x, N) + E;
+          if (I < D.M && J < D.N)
+            Fn(I, J, M, 4 * N + E);
+        }
+  }
+  /// A tile at step K0: Fn(m, k, i, gk, width, in bounds) per run of
+  /// \p Width (4 on the float4 path, else 1) consecutive k; the run goes to
+  /// As[m][k .. k + width).
+  template <class F>
+  RL_HD static void load_a(const dims &D, bool Vec, idx3 B, idx3 T, int64_t K0, F &&Fn) {
+    int W = Vec ? 4 : 1, Per = BK / W;
+    for (int Idx = int(T.x); Idx < BM * Per; Idx += Threads) {
+      int M = Idx / Per, K = (Idx % Per) * W;
+      int64_t I = int64_t(B.y) * BM + M, GK = K0 + K;
+      Fn(M, K, I, GK, W, I < D.M && GK + W - 1 < D.K);
     }
   }
-  /// Slots of the A (BM x BK) and B (BK x BN) tiles: Fn(r, c, gr, gc, ok).
-  template <class F> RL_HD static void load_a(const dims &D, idx3 B, idx3 T, int64_t K0, F &&Fn) {
-    for (int Idx = int(T.x); Idx < BM * BK; Idx += Threads) {
-      int R = Idx / BK, C = Idx % BK;
-      int64_t I = int64_t(B.y) * BM + R, K = K0 + C;
-      Fn(R, C, I, K, I < D.M && K < D.K);
+  /// B tile: Fn(k, n, gk, j, width, in bounds); the run goes to Bs[k][n ..).
+  template <class F>
+  RL_HD static void load_b(const dims &D, bool Vec, idx3 B, idx3 T, int64_t K0, F &&Fn) {
+    int W = Vec ? 4 : 1, Per = BN / W;
+    for (int Idx = int(T.x); Idx < BK * Per; Idx += Threads) {
+      int K = Idx / Per, N = (Idx % Per) * W;
+      int64_t GK = K0 + K, J = int64_t(B.x) * BN + N;
+      Fn(K, N, GK, J, W, GK < D.K && J + W - 1 < D.N);
     }
   }
-  template <class F> RL_HD static void load_b(const dims &D, idx3 B, idx3 T, int64_t K0, F &&Fn) {
-    for (int Idx = int(T.x); Idx < BK * BN; Idx += Threads) {
-      int R = Idx / BN, C = Idx % BN;
-      int64_t K = K0 + R, J = int64_t(B.x) * BN + C;
-      Fn(R, C, K, J, K < D.K && J < D.N);
+};
+
+/// Tensor cores (mma.sync): a BM x BN block tile of WarpsM x WarpsN warps,
+/// each warp WM x WN in m16 x n8 mma tiles (MI x NI of them); K steps of BK
+/// elements of \p Elem bytes staged in shared memory in 16-byte chunks.
+/// Lane l of a warp holds, of mma tile (mi, ni), the accumulators e = 0..3
+/// at row l/4 + 8 (e/2) and column 2 (l%4) + e%2 (the PTX ISA's C fragment
+/// of m16n8k16 and m16n8k32).
+template <int BM_, int BN_, int BK_, int WarpsM_, int WarpsN_, int Elem_> struct mma_map {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, WarpsM = WarpsM_, WarpsN = WarpsN_;
+  static constexpr int Elem = Elem_, Chunk = 16 / Elem, Threads = 32 * WarpsM * WarpsN;
+  static constexpr int WM = BM / WarpsM, WN = BN / WarpsN, MI = WM / 16, NI = WN / 8;
+  static_assert(WM % 16 == 0 && WN % 16 == 0 && (BK * Elem) % 32 == 0, "whole mma tiles");
+  static launch config(const dims &D) {
+    return {{unsigned(cdiv(D.N, BN)), unsigned(cdiv(D.M, BM)), 1}, {unsigned(Threads), 1, 1}};
+  }
+  RL_HD static int warp_row(unsigned Tid) { return int(Tid / 32) / WarpsN * WM; }
+  RL_HD static int warp_col(unsigned Tid) { return int(Tid / 32) % WarpsN * WN; }
+  /// Fn(i, j, mi, ni, e): output (i, j) from accumulator e of tile (mi, ni).
+  template <class F> RL_HD static void outputs(const dims &D, idx3 B, idx3 T, F &&Fn) {
+    int L = int(T.x % 32);
+    RL_UNROLL_MAP
+    for (int Mi = 0; Mi < MI; ++Mi)
+      RL_UNROLL_MAP
+      for (int Ni = 0; Ni < NI; ++Ni)
+        RL_UNROLL_MAP
+        for (int E = 0; E < 4; ++E) {
+          int64_t I = int64_t(B.y) * BM + warp_row(T.x) + 16 * Mi + L / 4 + 8 * (E / 2);
+          int64_t J = int64_t(B.x) * BN + warp_col(T.x) + 8 * Ni + 2 * (L % 4) + E % 2;
+          if (I < D.M && J < D.N)
+            Fn(I, J, Mi, Ni, E);
+        }
+  }
+  /// A Rows x Cols tile (Cols contiguous in shared memory and in the
+  /// matrix, whose Rows0.. rows and Cols0.. columns it holds, of RLim x
+  /// CLim): Fn(r, c, row, col, width, in bounds) per run of \p Width
+  /// (Chunk on the vector path, else 1) elements.
+  template <class F>
+  RL_HD static void load(int Rows, int Cols, bool Vec, int64_t Row0, int64_t Col0, int64_t RLim,
+                         int64_t CLim, idx3 T, F &&Fn) {
+    int W = Vec ? Chunk : 1, Per = Cols / W;
+    for (int Idx = int(T.x); Idx < Rows * Per; Idx += Threads) {
+      int R = Idx / Per, C = (Idx % Per) * W;
+      int64_t GR = Row0 + R, GC = Col0 + C;
+      Fn(R, C, GR, GC, W, GR < RLim && GC + W - 1 < CLim);
     }
   }
+};
+
+/// The warptiled configurations by architecture (the PTX version the
+/// file's code runs as, code_arch()): BM, BN, BK, WM, WN. sm_75: a smaller
+/// block tile (64 accumulators a thread) and plain copies; sm_80-89: 128 x
+/// 128 x 16, 128 accumulators, cp.async (siboehm's A6000 configuration);
+/// sm_90: the same warps, K steps of 32 (69 KiB of shared memory).
+using warptile_sm75 = warptile_map<64, 128, 16, 32, 64, 750>;
+using warptile_sm80 = warptile_map<128, 128, 16, 64, 64, 800>;
+using warptile_sm90 = warptile_map<128, 128, 32, 64, 64, 900>;
+
+/// The tensor-core gemms' tiles: bf16 (2-byte elements, K steps of 32) and
+/// int8 (K steps of 64 bytes), 2 x 4 warps of 64 x 32.
+using mma_bf16_map = mma_map<128, 128, 32, 2, 4, 2>;
+using mma_s8_map = mma_map<128, 128, 64, 2, 4, 1>;
+
+/// wgmma (bf16, sm_90a): a 128 x 128 block tile of two warpgroups, each
+/// 64 x 128 (wgmma m64n128k16), K steps of 64. A (M x K) and B^T (N x K)
+/// are both K-major; shared memory holds each stage's tiles as 8 slabs of
+/// 8 k each, a slab being the tile's 128 rows of 16 bytes: the no-swizzle
+/// "core matrix" layout wgmma reads (8 rows of 16 bytes contiguous) and
+/// what a TMA box of 8 x 128 writes. The accumulators of a warp are those
+/// of mma m16n8 per 8 columns (row l/4 + 8 (e/2), column 2 (l%4) + e%2),
+/// so the mma.sync path (before sm_90a) shares them and this map.
+struct wgmma_map {
+  static constexpr int BM = 128, BN = 128, BK = 64, Threads = 256, Chunks = BN / 8;
+  static constexpr int Slab = 128 * 16;            ///< bytes: 128 rows x 8 bf16
+  static constexpr int StageBytes = 2 * 8 * Slab; ///< A's 8 slabs, then B's
+  static constexpr int SmemBytes = 2 * StageBytes; ///< two stages
+  using loader = mma_map<128, 128, 64, 2, 4, 2>;  ///< 256 threads, 16-byte chunks
+  static launch config(const dims &D) {
+    return {{unsigned(cdiv(D.N, BN)), unsigned(cdiv(D.M, BM)), 1}, {unsigned(Threads), 1, 1}};
+  }
+  /// First row of the block tile of thread T's warp (warpgroup 64 rows,
+  /// warp 16).
+  RL_HD static int warp_row(unsigned Tid) { return int(Tid / 128) * 64 + int(Tid % 128) / 32 * 16; }
+  /// Fn(i, j, c, e): output (i, j) from accumulator [c][e] (c: 8 columns).
+  template <class F> RL_HD static void outputs(const dims &D, idx3 B, idx3 T, F &&Fn) {
+    int L = int(T.x % 32);
+    RL_UNROLL_MAP
+    for (int C = 0; C < Chunks; ++C)
+      RL_UNROLL_MAP
+      for (int E = 0; E < 4; ++E) {
+        int64_t I = int64_t(B.y) * BM + warp_row(T.x) + L / 4 + 8 * (E / 2);
+        int64_t J = int64_t(B.x) * BN + 8 * C + 2 * (L % 4) + E % 2;
+        if (I < D.M && J < D.N)
+          Fn(I, J, C, E);
+      }
+  }
+  /// Byte offset in a stage's A or B slabs of element (row r, k c).
+  RL_HD static int slab_offset(int R, int C) { return (C / 8) * Slab + R * 16 + (C % 8) * 2; }
 };
 
 /// gemv naive: one thread per row of y.
@@ -312,7 +497,7 @@ struct grid_stride_map {
 // Host side: error checks, launch limits
 //===----------------------------------------------------------------------===//
 
-#if defined(__CUDACC__)
+#if defined(RL_CUDA_KERNELS)
 /// After every launch: the launch error now; with RL_CUDA_SYNC=1 also the
 /// kernel's (synchronizing), so a fault is reported at its launch.
 inline void check_launch(const char *Kernel, const char *File, int Line) {
@@ -334,6 +519,16 @@ inline void check_grid(const launch &L, const char *Kernel) {
   }
 }
 inline bool aligned16(const void *P) { return (reinterpret_cast<uintptr_t>(P) & 15) == 0; }
+#if defined(RL_CUDA_SHIM)
+#define RL_LAUNCH(L, kernel, smem, ...)                                          \
+  do {                                                                         \
+    ::rl::cuda::check_grid(L, #kernel);                                        \
+    ::rl::shim::launch(::rl::cuda::to_dim3((L).grid), ::rl::cuda::to_dim3((L).block), smem, \
+                       kernel, __VA_ARGS__);                                   \
+  } while (0)
+// Dynamic shared memory: one buffer the size of the largest an SM offers.
+#define RL_DYN_SMEM(T, Name) T *Name = reinterpret_cast<T *>(::rl::shim::dyn_smem())
+#else
 #define RL_LAUNCH(L, kernel, smem, ...)                                          \
   do {                                                                         \
     ::rl::cuda::check_grid(L, #kernel);                                        \
@@ -341,10 +536,250 @@ inline bool aligned16(const void *P) { return (reinterpret_cast<uintptr_t>(P) & 
         __VA_ARGS__);                                                          \
     ::rl::cuda::check_launch(#kernel, __FILE__, __LINE__);                     \
   } while (0)
+#define RL_DYN_SMEM(T, Name)                                                   \
+  extern __shared__ __align__(16) unsigned char rl_dyn_smem[];                 \
+  T *Name = reinterpret_cast<T *>(rl_dyn_smem)
+#endif
 
 RL_DEV idx3 bid() { return {blockIdx.x, blockIdx.y, blockIdx.z}; }
 RL_DEV idx3 tid() { return {threadIdx.x, threadIdx.y, threadIdx.z}; }
 RL_DEV idx3 gdim() { return {gridDim.x, gridDim.y, gridDim.z}; }
+
+namespace {
+// Per file (anonymous namespace): the probe is compiled with the file's
+// kernels, so its PTX version is theirs.
+__global__ void rl_arch_probe() {}
+/// The architecture this file's device code runs as on the current device:
+/// the PTX version it was compiled (or JIT-compiled) from, e.g. 75, 86, 90.
+/// Launchers with a kernel per architecture choose by it, so a kernel that
+/// needs sm_80 is never launched from code compiled for sm_75.
+inline int code_arch() {
+  static const int A = [] {
+    cudaFuncAttributes F;
+    RL_CUDA(cudaFuncGetAttributes(&F, rl_arch_probe));
+    return F.ptxVersion;
+  }();
+  return A;
+}
+} // namespace
+
+/// Dynamic shared memory beyond the default 48 KiB must be asked for.
+template <class K> void allow_smem(K Kernel, int Bytes) {
+  if (Bytes > 48 * 1024)
+    RL_CUDA(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Bytes));
+}
+
+//===----------------------------------------------------------------------===//
+// Asynchronous copies and tensor-core instructions: inline PTX on the
+// device, the shim's emulation on the CPU. A path an architecture lacks
+// compiles to a trap (its launcher never chooses it there).
+//===----------------------------------------------------------------------===//
+
+/// 16 bytes global -> shared; zeros when !Full (the source is not read).
+RL_DEV void cp_async16(void *Smem, const void *Global, bool Full) {
+#if defined(RL_CUDA_SHIM)
+  shim::cp_async(Smem, Global, 16, Full ? 16 : 0);
+#elif RL_ARCH >= 800
+  unsigned S = unsigned(__cvta_generic_to_shared(Smem));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(S), "l"(Global),
+               "r"(Full ? 16 : 0));
+#else
+  (void)Smem, (void)Global, (void)Full;
+  __trap();
+#endif
+}
+/// 4 bytes global -> shared; zeros when !Full.
+RL_DEV void cp_async4(void *Smem, const void *Global, bool Full) {
+#if defined(RL_CUDA_SHIM)
+  shim::cp_async(Smem, Global, 4, Full ? 4 : 0);
+#elif RL_ARCH >= 800
+  unsigned S = unsigned(__cvta_generic_to_shared(Smem));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(S), "l"(Global),
+               "r"(Full ? 4 : 0));
+#else
+  (void)Smem, (void)Global, (void)Full;
+  __trap();
+#endif
+}
+RL_DEV void cp_async_commit() {
+#if defined(RL_CUDA_SHIM)
+  shim::cp_async_commit();
+#elif RL_ARCH >= 800
+  asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+/// Waits until at most \p Pending of this thread's committed groups are
+/// still in flight.
+template <int Pending> RL_DEV void cp_async_wait() {
+#if defined(RL_CUDA_SHIM)
+  shim::cp_async_wait(Pending);
+#elif RL_ARCH >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending));
+#endif
+}
+
+/// ldmatrix.sync.aligned.m8n8.x4[.trans].shared.b16: lane l gives the
+/// address of row l % 8 of matrix l / 8 (sm_75).
+template <bool Trans> RL_DEV void ldmatrix_x4(unsigned (&R)[4], const void *Row) {
+#if defined(RL_CUDA_SHIM)
+  shim::ldmatrix<4>(R, Row, Trans);
+#elif RL_ARCH >= 750
+  unsigned S = unsigned(__cvta_generic_to_shared(Row));
+  if (Trans)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(R[0]), "=r"(R[1]), "=r"(R[2]), "=r"(R[3])
+                 : "r"(S));
+  else
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(R[0]), "=r"(R[1]), "=r"(R[2]), "=r"(R[3])
+                 : "r"(S));
+#else
+  (void)R, (void)Row;
+  __trap();
+#endif
+}
+
+#if defined(__CUDACC__)
+typedef CUtensorMap tmap; ///< a TMA descriptor (kernel argument, __grid_constant__)
+#else
+struct alignas(64) tmap {
+  unsigned char Bytes[128];
+};
+#define __grid_constant__
+#endif
+
+// sm_90a: mbarriers, TMA loads, wgmma. Compiled where
+// __CUDA_ARCH_FEAT_SM90_ALL is (nvcc -arch=sm_90a), and under the shim,
+// which emulates them (RL_SHIM_SM90A=1 takes that path); elsewhere the
+// kernels that use them take their mma.sync path.
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define RL_SM90A 1
+#endif
+#if defined(RL_SM90A) || defined(RL_CUDA_SHIM)
+#define RL_SM90A_CODE 1
+/// A shared-memory address as the 18-bit window offset descriptors hold.
+RL_DEV unsigned smem_addr(const void *P) {
+#if defined(RL_CUDA_SHIM)
+  return shim::smem_offset(P);
+#else
+  return unsigned(__cvta_generic_to_shared(P));
+#endif
+}
+RL_DEV void mbar_init(uint64_t *Bar, unsigned Count) {
+#if defined(RL_CUDA_SHIM)
+  shim::mbar_init(Bar, Count);
+#else
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_addr(Bar)), "r"(Count));
+#endif
+}
+RL_DEV void mbar_init_fence() {
+#if !defined(RL_CUDA_SHIM)
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::);
+#endif
+}
+/// Arrives on \p Bar and expects \p Bytes more transaction bytes.
+RL_DEV void mbar_expect(uint64_t *Bar, unsigned Bytes) {
+#if defined(RL_CUDA_SHIM)
+  shim::mbar_expect(Bar, Bytes);
+#else
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_addr(Bar)),
+               "r"(Bytes));
+#endif
+}
+/// Waits until the phase of \p Bar with this parity has completed.
+RL_DEV void mbar_wait(uint64_t *Bar, unsigned Parity) {
+#if defined(RL_CUDA_SHIM)
+  shim::mbar_wait(Bar, Parity);
+#else
+  asm volatile("{\n.reg .pred p;\nRL_WAIT_%=:\n"
+               "mbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n"
+               "@!p bra RL_WAIT_%=;\n}\n" ::"r"(smem_addr(Bar)),
+               "r"(Parity));
+#endif
+}
+/// A TMA box of the 2-D tensor \p Map at (c0 inner, c1 outer) into \p Dst;
+/// completes \p Bar's transaction bytes. Out-of-bounds elements are zeros.
+RL_DEV void tma_load_2d(void *Dst, const tmap *Map, int C0, int C1, uint64_t *Bar) {
+#if defined(RL_CUDA_SHIM)
+  shim::tma_load_2d(Dst, Map->Bytes, C0, C1, Bar);
+#else
+  asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+               "[%0], [%1, {%2, %3}], [%4];\n" ::"r"(smem_addr(Dst)),
+               "l"(reinterpret_cast<uint64_t>(Map)), "r"(C0), "r"(C1), "r"(smem_addr(Bar))
+               : "memory");
+#endif
+}
+RL_DEV void fence_proxy_async() {
+#if !defined(RL_CUDA_SHIM)
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+/// The shared-memory matrix descriptor of wgmma, no swizzle (core matrices
+/// of 8 rows x 16 bytes): LBO the step between core matrices along K, SBO
+/// along M or N.
+RL_DEV uint64_t wgmma_desc(const void *P, unsigned Lbo, unsigned Sbo) {
+  return uint64_t((smem_addr(P) & 0x3FFFF) >> 4) | (uint64_t(Lbo >> 4) << 16) |
+         (uint64_t(Sbo >> 4) << 32);
+}
+RL_DEV void wgmma_fence() {
+#if !defined(RL_CUDA_SHIM)
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#endif
+}
+RL_DEV void wgmma_commit() {
+#if !defined(RL_CUDA_SHIM)
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#endif
+}
+RL_DEV void wgmma_wait_all() {
+#if !defined(RL_CUDA_SHIM)
+  asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+#endif
+}
+/// D (64 x 128 per warpgroup, f32) += A (64 x 16) B (16 x 128), bf16, both
+/// K-major in shared memory.
+RL_DEV void wgmma_m64n128k16(float (&D)[16][4], uint64_t A, uint64_t B) {
+#if defined(RL_CUDA_SHIM)
+  shim::wgmma_m64nNk16(&D[0][0], 128, A, B);
+#else
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+               "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63}, %64, %65, p, 1, 1, "
+               "0, 0;\n}\n"
+               : "+f"(D[0][0]), "+f"(D[0][1]), "+f"(D[0][2]), "+f"(D[0][3]), "+f"(D[1][0]), "+f"(D[1][1]), "+f"(D[1][2]), "+f"(D[1][3]), "+f"(D[2][0]), "+f"(D[2][1]), "+f"(D[2][2]), "+f"(D[2][3]), "+f"(D[3][0]), "+f"(D[3][1]), "+f"(D[3][2]), "+f"(D[3][3]), "+f"(D[4][0]), "+f"(D[4][1]), "+f"(D[4][2]), "+f"(D[4][3]), "+f"(D[5][0]), "+f"(D[5][1]), "+f"(D[5][2]), "+f"(D[5][3]), "+f"(D[6][0]), "+f"(D[6][1]), "+f"(D[6][2]), "+f"(D[6][3]), "+f"(D[7][0]), "+f"(D[7][1]), "+f"(D[7][2]), "+f"(D[7][3]), "+f"(D[8][0]), "+f"(D[8][1]), "+f"(D[8][2]), "+f"(D[8][3]), "+f"(D[9][0]), "+f"(D[9][1]), "+f"(D[9][2]), "+f"(D[9][3]), "+f"(D[10][0]), "+f"(D[10][1]), "+f"(D[10][2]), "+f"(D[10][3]), "+f"(D[11][0]), "+f"(D[11][1]), "+f"(D[11][2]), "+f"(D[11][3]), "+f"(D[12][0]), "+f"(D[12][1]), "+f"(D[12][2]), "+f"(D[12][3]), "+f"(D[13][0]), "+f"(D[13][1]), "+f"(D[13][2]), "+f"(D[13][3]), "+f"(D[14][0]), "+f"(D[14][1]), "+f"(D[14][2]), "+f"(D[14][3]), "+f"(D[15][0]), "+f"(D[15][1]), "+f"(D[15][2]), "+f"(D[15][3])
+               : "l"(A), "l"(B));
+#endif
+}
+#endif
+
+/// D += A B, m16n8k16, bf16 operands, f32 accumulators (sm_80).
+RL_DEV void mma_bf16_16816(float (&D)[4], const unsigned (&A)[4], const unsigned (&B)[2]) {
+#if defined(RL_CUDA_SHIM)
+  shim::mma_bf16_16816(D, A, B);
+#elif RL_ARCH >= 800
+  asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, "
+               "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+               : "+f"(D[0]), "+f"(D[1]), "+f"(D[2]), "+f"(D[3])
+               : "r"(A[0]), "r"(A[1]), "r"(A[2]), "r"(A[3]), "r"(B[0]), "r"(B[1]));
+#else
+  (void)D, (void)A, (void)B;
+  __trap();
+#endif
+}
+
+/// D += A B, m16n8k32, s8 operands, s32 accumulators (sm_80).
+RL_DEV void mma_s8_16832(int (&D)[4], const unsigned (&A)[4], const unsigned (&B)[2]) {
+#if defined(RL_CUDA_SHIM)
+  shim::mma_s8_16832(D, A, B);
+#elif RL_ARCH >= 800
+  asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, "
+               "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};\n"
+               : "+r"(D[0]), "+r"(D[1]), "+r"(D[2]), "+r"(D[3])
+               : "r"(A[0]), "r"(A[1]), "r"(A[2]), "r"(A[3]), "r"(B[0]), "r"(B[1]));
+#else
+  (void)D, (void)A, (void)B;
+  __trap();
+#endif
+}
 
 //===----------------------------------------------------------------------===//
 // Kernels. Store: __device__ void operator()(int64_t i, int64_t j, float acc)
@@ -447,6 +882,84 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
   });
 }
 
+/// warptiled (warptile_map): block tile -> warp tile -> thread tile, A and
+/// B staged in two shared-memory stages (cp.async when Async, sm_80; else
+/// plain copies), float4 chunks on the Vec path (as blocktiled's), a
+/// TM x TN register tile per thread.
+template <class Map, bool Vec, bool Async, class Store>
+__global__ void __launch_bounds__(Map::Threads)
+    gemm_warptiled(dims D, const float *__restrict__ A, const float *__restrict__ B,
+                   strides S, Store St) {
+  RL_DYN_SMEM(float, Smem);
+  if constexpr (RL_ARCH_BELOW(Map::MinArch) || (Async && RL_ARCH_BELOW(800))) {
+    __trap();
+  } else {
+    constexpr int BM = Map::BM, BK = Map::BK, LDA = Map::LDA, LDB = Map::LDB;
+    constexpr int TM = Map::TM, TN = Map::TN;
+    const idx3 Bl = bid(), T = tid();
+    float Acc[TM][TN] = {};
+    const int64_t KT = cdiv(D.K, BK);
+    auto copy = [&](float *Dst, const float *Src, int W, bool Ok) {
+      if (Async) {
+        if (W == 4)
+          cp_async16(Dst, Ok ? Src : A, Ok);
+        else
+          cp_async4(Dst, Ok ? Src : A, Ok);
+      } else if (W == 4) {
+        *reinterpret_cast<float4 *>(Dst) =
+            Ok ? *reinterpret_cast<const float4 *>(Src) : make_float4(0.f, 0.f, 0.f, 0.f);
+      } else {
+        *Dst = Ok ? *Src : 0.f;
+      }
+    };
+    auto load = [&](int64_t Kt, int Stage) {
+      float *SA = Smem + Stage * Map::StageFloats, *SB = SA + BM * LDA;
+      const int64_t K0 = Kt * BK;
+      Map::load_a(D, Vec, Bl, T, K0, [&](int M, int K, int64_t I, int64_t GK, int W, bool Ok) {
+        copy(&SA[M * LDA + K], Ok ? &A[I * S.sam + GK * S.sak] : A, W, Ok);
+      });
+      Map::load_b(D, Vec, Bl, T, K0, [&](int K, int N, int64_t GK, int64_t J, int W, bool Ok) {
+        copy(&SB[K * LDB + N], Ok ? &B[GK * S.sbk + J * S.sbn] : B, W, Ok);
+      });
+      if (Async)
+        cp_async_commit();
+    };
+    if (KT > 0)
+      load(0, 0);
+    for (int64_t Kt = 0; Kt < KT; ++Kt) {
+      const int Stage = int(Kt & 1);
+      if (Kt + 1 < KT) {
+        load(Kt + 1, Stage ^ 1);
+        if (Async)
+          cp_async_wait<1>();
+      } else if (Async) {
+        cp_async_wait<0>();
+      }
+      __syncthreads();
+      const float *SA = Smem + Stage * Map::StageFloats, *SB = SA + BM * LDA;
+#pragma unroll
+      for (int K = 0; K < BK; ++K) {
+        float Ra[TM], Rb[TN];
+#pragma unroll
+        for (int M = 0; M < TM; ++M)
+          Ra[M] = SA[Map::row(T.x, M) * LDA + K];
+#pragma unroll
+        for (int N = 0; N < TN / 4; ++N)
+          *reinterpret_cast<float4 *>(&Rb[4 * N]) =
+              *reinterpret_cast<const float4 *>(&SB[K * LDB + Map::col(T.x, N)]);
+#pragma unroll
+        for (int M = 0; M < TM; ++M)
+#pragma unroll
+          for (int C = 0; C < TN; ++C)
+            Acc[M][C] += Ra[M] * Rb[C];
+      }
+      __syncthreads(); // all have read this stage before the next step refills it
+    }
+    Map::outputs(D, Bl, T, [&](int64_t I, int64_t J, int M, int C) { St(I, J, Acc[M][C]); });
+  }
+}
+
+
 /// int8 quantization: per row of a K-contiguous matrix (Rows x K, stride
 /// Ld between rows, element stride Se), scale = max|x| / 127. (Templates,
 /// like every kernel here: only what a variant uses is compiled into it.)
@@ -544,77 +1057,334 @@ __global__ void to_bf16(int64_t Rows, int64_t Cols, const float *__restrict__ X,
     Y[E] = __float2bfloat16_rn(X[(E / Cols) * Sr + (E % Cols) * Sc]);
 }
 
-template <class Store>
-__global__ void __launch_bounds__(128)
-    gemm_wmma(dims D, const __nv_bfloat16 *__restrict__ A,
-              const __nv_bfloat16 *__restrict__ B, Store St) {
-  using Map = wmma_map;
-  constexpr int LA = Map::BK + 8, LB = Map::BN + 8; // ldm: multiples of 8
-  __shared__ __align__(32) __nv_bfloat16 Sa[Map::BM * LA];
-  __shared__ __align__(32) __nv_bfloat16 Sb[Map::BK * LB];
-  __shared__ __align__(32) float Sc[Map::BM * Map::BN];
-  const __nv_bfloat16 Zero = __float2bfloat16(0.f);
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  using namespace nvcuda;
-  const int Warp = int(threadIdx.x) / 32, WM = (Warp / 2) * 32, WN = (Warp % 2) * 32;
-  wmma::fragment<wmma::accumulator, 16, 16, 16, float> Acc[2][2];
+/// bf16 tensor cores (mma_bf16_map): 128 x 128 block tile of 2 x 4 warps (64 x 32 each,
+/// 4 x 4 mma tiles of m16n8k16), K steps of 32, A and B staged in shared
+/// memory by cp.async in 16-byte chunks, two stages; fragments by ldmatrix
+/// (B transposed: it is k-major). Rows are padded by 16 bytes so that the 8
+/// rows of an ldmatrix phase fall in different banks. A is M x K and B
+/// K x N, dense bf16 (to_bf16); Vec: K and N multiples of 8 and 16-byte
+/// aligned bases, else element copies with the same tiles.
+
+template <bool Vec, class Store>
+__global__ void __launch_bounds__(mma_bf16_map::Threads)
+    gemm_mma_bf16(dims D, const __nv_bfloat16 *__restrict__ A,
+                  const __nv_bfloat16 *__restrict__ B, Store St) {
+  using Map = mma_bf16_map;
+  constexpr int BM = Map::BM, BN = Map::BN, BK = Map::BK, LDA = BK + 8, LDB = BN + 8;
+  constexpr int Stage = BM * LDA + BK * LDB; // elements
+  __shared__ __align__(16) __nv_bfloat16 Smem[2 * Stage];
+  if constexpr (RL_ARCH_BELOW(800)) {
+    __trap();
+  } else {
+    const idx3 Bl = bid(), T = tid();
+    const int L = int(T.x % 32), WR = Map::warp_row(T.x), WC = Map::warp_col(T.x);
+    float Acc[Map::MI][Map::NI][4] = {};
+    const int64_t KT = cdiv(D.K, BK);
+    auto load = [&](int64_t Kt, int S) {
+      __nv_bfloat16 *SA = Smem + S * Stage, *SB = SA + BM * LDA;
+      const int64_t K0 = Kt * BK;
+      Map::load(BM, BK, Vec, int64_t(Bl.y) * BM, K0, D.M, D.K, T,
+                [&](int R, int C, int64_t I, int64_t K, int W, bool Ok) {
+                  if (Vec) {
+                    cp_async16(&SA[R * LDA + C], Ok ? &A[I * D.K + K] : A, Ok);
+                  } else {
+                    (void)W;
+                    SA[R * LDA + C] = Ok ? A[I * D.K + K] : __float2bfloat16(0.f);
+                  }
+                });
+      Map::load(BK, BN, Vec, K0, int64_t(Bl.x) * BN, D.K, D.N, T,
+                [&](int R, int C, int64_t K, int64_t J, int W, bool Ok) {
+                  if (Vec) {
+                    cp_async16(&SB[R * LDB + C], Ok ? &B[K * D.N + J] : B, Ok);
+                  } else {
+                    (void)W;
+                    SB[R * LDB + C] = Ok ? B[K * D.N + J] : __float2bfloat16(0.f);
+                  }
+                });
+      cp_async_commit();
+    };
+    if (KT > 0)
+      load(0, 0);
+    for (int64_t Kt = 0; Kt < KT; ++Kt) {
+      const int S = int(Kt & 1);
+      if (Kt + 1 < KT) {
+        load(Kt + 1, S ^ 1);
+        cp_async_wait<1>(); // this step's tiles landed, the next one's may be in flight
+      } else {
+        cp_async_wait<0>();
+      }
+      __syncthreads();
+      const __nv_bfloat16 *SA = Smem + S * Stage, *SB = SA + BM * LDA;
 #pragma unroll
-  for (int R = 0; R < 2; ++R)
+      for (int KK = 0; KK < BK; KK += 16) {
+        unsigned Fa[Map::MI][4], Fb[Map::NI][2];
 #pragma unroll
-    for (int C = 0; C < 2; ++C)
-      wmma::fill_fragment(Acc[R][C], 0.f);
-#else
-  // Before sm_80 there is no bf16 WMMA: the same tiles, FMA in f32.
-  float Acc[Map::BM * Map::BN / Map::Threads] = {};
-#endif
-  for (int64_t K0 = 0; K0 < D.K; K0 += Map::BK) {
+        for (int Mi = 0; Mi < Map::MI; ++Mi)
+          ldmatrix_x4<false>(Fa[Mi], &SA[(WR + 16 * Mi + L % 16) * LDA + KK + (L / 16) * 8]);
+#pragma unroll
+        for (int Np = 0; Np < Map::NI / 2; ++Np) {
+          unsigned R[4];
+          ldmatrix_x4<true>(R, &SB[(KK + L % 16) * LDB + WC + 16 * Np + (L / 16) * 8]);
+          Fb[2 * Np][0] = R[0];
+          Fb[2 * Np][1] = R[1];
+          Fb[2 * Np + 1][0] = R[2];
+          Fb[2 * Np + 1][1] = R[3];
+        }
+#pragma unroll
+        for (int Mi = 0; Mi < Map::MI; ++Mi)
+#pragma unroll
+          for (int Ni = 0; Ni < Map::NI; ++Ni)
+            mma_bf16_16816(Acc[Mi][Ni], Fa[Mi], Fb[Ni]);
+      }
+      __syncthreads();
+    }
+    Map::outputs(D, Bl, T, [&](int64_t I, int64_t J, int Mi, int Ni, int E) {
+      St(I, J, Acc[Mi][Ni][E]);
+    });
+  }
+}
+
+/// bf16 before sm_80 (no bf16 mma): the smem-tiled kernel over bf16
+/// operands, f32 FMA.
+template <class Store, bool BTransposed = false>
+__global__ void gemm_bf16_simt(dims D, const __nv_bfloat16 *__restrict__ A,
+                               const __nv_bfloat16 *__restrict__ B, Store St) {
+  constexpr int T = 32;
+  __shared__ float As[T][T], Bs[T][T + 1];
+  using Map = smem_map<T>;
+  float Acc = 0.f;
+  for (int64_t K0 = 0; K0 < D.K; K0 += T) {
     Map::load_a(D, bid(), tid(), K0, [&](int R, int C, int64_t I, int64_t K, bool Ok) {
-      Sa[R * LA + C] = Ok ? A[I * D.K + K] : Zero;
+      As[R][C] = Ok ? __bfloat162float(A[I * D.K + K]) : 0.f;
     });
     Map::load_b(D, bid(), tid(), K0, [&](int R, int C, int64_t K, int64_t J, bool Ok) {
-      Sb[R * LB + C] = Ok ? B[K * D.N + J] : Zero;
+      Bs[R][C] = Ok ? __bfloat162float(BTransposed ? B[J * D.K + K] : B[K * D.N + J]) : 0.f;
     });
     __syncthreads();
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    wmma::fragment<wmma::matrix_a, 16, 16, 16, __nv_bfloat16, wmma::row_major> Fa[2];
-    wmma::fragment<wmma::matrix_b, 16, 16, 16, __nv_bfloat16, wmma::row_major> Fb[2];
 #pragma unroll
-    for (int R = 0; R < 2; ++R)
-      wmma::load_matrix_sync(Fa[R], &Sa[(WM + 16 * R) * LA], LA);
-#pragma unroll
-    for (int C = 0; C < 2; ++C)
-      wmma::load_matrix_sync(Fb[C], &Sb[WN + 16 * C], LB);
-#pragma unroll
-    for (int R = 0; R < 2; ++R)
-#pragma unroll
-      for (int C = 0; C < 2; ++C)
-        wmma::mma_sync(Acc[R][C], Fa[R], Fb[C], Acc[R][C]);
-#else
-#pragma unroll
-    for (int P = 0; P < Map::BM * Map::BN / Map::Threads; ++P) {
-      int E = int(threadIdx.x) + Map::Threads * P, R = E / Map::BN, C = E % Map::BN;
-      for (int K = 0; K < Map::BK; ++K)
-        Acc[P] += __bfloat162float(Sa[R * LA + K]) * __bfloat162float(Sb[K * LB + C]);
-    }
-#endif
+    for (int K = 0; K < T; ++K)
+      Acc += As[threadIdx.y][K] * Bs[K][threadIdx.x];
     __syncthreads();
   }
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-#pragma unroll
-  for (int R = 0; R < 2; ++R)
-#pragma unroll
-    for (int C = 0; C < 2; ++C)
-      wmma::store_matrix_sync(&Sc[(WM + 16 * R) * Map::BN + WN + 16 * C], Acc[R][C],
-                              Map::BN, wmma::mem_row_major);
+  Map::outputs(D, bid(), tid(), [&](int64_t I, int64_t J) { St(I, J, Acc); });
+}
+
+/// bf16 on Hopper (wgmma_map): with sm_90a code, each stage's tiles come by
+/// TMA (when \p Tma: K a multiple of 8, aligned bases, the tensor maps
+/// encoded; thread 0 issues 16 boxes of 8 x 128 and an mbarrier counts
+/// their bytes) or by cp.async, and each warpgroup multiplies with four
+/// wgmma m64n128k16 per stage; without sm_90a code (sm_80 - sm_90, and the
+/// shim) the same tiles are loaded by cp.async and multiplied by mma.sync
+/// m16n8k16, fragments by ldmatrix from the slabs. A: M x K, Bt: N x K.
+template <bool Tma, bool Vec, class Store>
+__global__ void __launch_bounds__(wgmma_map::Threads)
+    gemm_wgmma(dims D, const __nv_bfloat16 *__restrict__ A, const __nv_bfloat16 *__restrict__ Bt,
+               const __grid_constant__ tmap TA, const __grid_constant__ tmap TB, Store St) {
+  RL_DYN_SMEM(unsigned char, Smem);
+  __shared__ __align__(8) uint64_t Full[2];
+  if constexpr (RL_ARCH_BELOW(800)) {
+    __trap();
+  } else {
+    using Map = wgmma_map;
+    constexpr int BM = Map::BM, BN = Map::BN, BK = Map::BK, Slab = Map::Slab;
+#if defined(RL_SM90A)
+    constexpr bool Wg = true; // wgmma
+#elif defined(RL_CUDA_SHIM)
+    const bool Wg = shim::sm90a();
 #else
-#pragma unroll
-  for (int P = 0; P < Map::BM * Map::BN / Map::Threads; ++P)
-    Sc[int(threadIdx.x) + Map::Threads * P] = Acc[P];
+    constexpr bool Wg = false;
+    (void)TA, (void)TB, (void)Full;
 #endif
-  __syncthreads();
-  Map::outputs(D, bid(), tid(), [&](int64_t I, int64_t J, int R, int C) {
-    St(I, J, Sc[R * Map::BN + C]);
-  });
+    const bool UseTma = Tma && Wg;
+    const idx3 Bl = bid(), T = tid();
+    const int L = int(T.x % 32);
+    float Acc[Map::Chunks][4] = {};
+    const int64_t KT = cdiv(D.K, BK);
+    const __nv_bfloat16 Zero = __float2bfloat16(0.f);
+    auto load = [&](int64_t Kt, int S) {
+      unsigned char *SA = Smem + S * Map::StageBytes, *SB = SA + 8 * Slab;
+      const int64_t K0 = Kt * BK;
+#if defined(RL_SM90A_CODE)
+      if (UseTma) {
+        if (T.x == 0) {
+          mbar_expect(&Full[S], Map::StageBytes);
+          for (int X = 0; X < 8; ++X) {
+            tma_load_2d(SA + X * Slab, &TA, int(K0) + 8 * X, int(Bl.y) * BM, &Full[S]);
+            tma_load_2d(SB + X * Slab, &TB, int(K0) + 8 * X, int(Bl.x) * BN, &Full[S]);
+          }
+        }
+        return;
+      }
+#endif
+      Map::loader::load(BM, BK, Vec, int64_t(Bl.y) * BM, K0, D.M, D.K, T,
+                        [&](int R, int C, int64_t I, int64_t K, int W, bool Ok) {
+                          unsigned char *Dst = SA + Map::slab_offset(R, C);
+                          if (Vec) {
+                            cp_async16(Dst, Ok ? &A[I * D.K + K] : A, Ok);
+                          } else {
+                            (void)W;
+                            *reinterpret_cast<__nv_bfloat16 *>(Dst) = Ok ? A[I * D.K + K] : Zero;
+                          }
+                        });
+      Map::loader::load(BN, BK, Vec, int64_t(Bl.x) * BN, K0, D.N, D.K, T,
+                        [&](int R, int C, int64_t J, int64_t K, int W, bool Ok) {
+                          unsigned char *Dst = SB + Map::slab_offset(R, C);
+                          if (Vec) {
+                            cp_async16(Dst, Ok ? &Bt[J * D.K + K] : Bt, Ok);
+                          } else {
+                            (void)W;
+                            *reinterpret_cast<__nv_bfloat16 *>(Dst) = Ok ? Bt[J * D.K + K] : Zero;
+                          }
+                        });
+      cp_async_commit();
+    };
+#if defined(RL_SM90A_CODE)
+    if (UseTma && T.x == 0) {
+      mbar_init(&Full[0], 1);
+      mbar_init(&Full[1], 1);
+      mbar_init_fence();
+    }
+    __syncthreads();
+#endif
+    if (KT > 0)
+      load(0, 0);
+    for (int64_t Kt = 0; Kt < KT; ++Kt) {
+      const int S = int(Kt & 1);
+      if (Kt + 1 < KT) {
+        load(Kt + 1, S ^ 1);
+        if (!UseTma)
+          cp_async_wait<1>(); // this step's tiles landed
+      } else if (!UseTma) {
+        cp_async_wait<0>();
+      }
+#if defined(RL_SM90A_CODE)
+      if (UseTma)
+        mbar_wait(&Full[S], unsigned(Kt >> 1) & 1u);
+      else if (Wg)
+        fence_proxy_async(); // this thread's copies and stores, before wgmma reads them
+#endif
+      __syncthreads();
+      const unsigned char *SA = Smem + S * Map::StageBytes, *SB = SA + 8 * Slab;
+#if defined(RL_SM90A_CODE)
+      if (Wg) {
+        wgmma_fence();
+        const int G = int(T.x / 128); // the warpgroup: rows 64 G ..
+#pragma unroll
+        for (int KK = 0; KK < BK; KK += 16)
+          wgmma_m64n128k16(Acc, wgmma_desc(SA + G * 64 * 16 + (KK / 8) * Slab, Slab, 128),
+                           wgmma_desc(SB + (KK / 8) * Slab, Slab, 128));
+        wgmma_commit();
+        wgmma_wait_all();
+      }
+#endif
+      if (!Wg) {
+        const int R0 = Map::warp_row(T.x);
+#pragma unroll
+        for (int KK = 0; KK < BK; KK += 16) {
+          unsigned Fa[4];
+          ldmatrix_x4<false>(Fa, SA + (KK / 8 + L / 16) * Slab +
+                                     (R0 + L % 8 + ((L / 8) % 2) * 8) * 16);
+#pragma unroll
+          for (int Np = 0; Np < Map::Chunks / 2; ++Np) {
+            unsigned R[4];
+            ldmatrix_x4<false>(R, SB + (KK / 8 + (L / 8) % 2) * Slab +
+                                      (16 * Np + L % 8 + (L / 16) * 8) * 16);
+            const unsigned B0[2] = {R[0], R[1]}, B1[2] = {R[2], R[3]};
+            mma_bf16_16816(Acc[2 * Np], Fa, B0);
+            mma_bf16_16816(Acc[2 * Np + 1], Fa, B1);
+          }
+        }
+      }
+      __syncthreads(); // all have read this stage before it is refilled
+    }
+    Map::outputs(D, Bl, T, [&](int64_t I, int64_t J, int C, int E) { St(I, J, Acc[C][E]); });
+  }
+}
+
+/// int8 tensor cores (mma_s8_map): 128 x 128 block tile of 2 x 4 warps (4 x 4 mma tiles
+/// of m16n8k32 each), K steps of 64 bytes; Aq (M x K) and Bq = B^T (N x K)
+/// are both K-contiguous, so both fragments come from plain ldmatrix (a
+/// 16-byte row of 8 b16 is 16 int8). Rows padded by 16 bytes. Vec: K a
+/// multiple of 16 and 16-byte aligned bases, else byte copies.
+
+template <bool Vec, class Store>
+__global__ void __launch_bounds__(mma_s8_map::Threads)
+    gemm_mma_s8(dims D, const int8_t *__restrict__ Aq, const float *__restrict__ As,
+                const int8_t *__restrict__ Bq, const float *__restrict__ Bs, Store St) {
+  using Map = mma_s8_map;
+  constexpr int BM = Map::BM, BN = Map::BN, BK = Map::BK, LD = BK + 16;
+  constexpr int Stage = (BM + BN) * LD; // bytes
+  __shared__ __align__(16) int8_t Smem[2 * Stage];
+  if constexpr (RL_ARCH_BELOW(800)) {
+    __trap();
+  } else {
+    const idx3 Bl = bid(), T = tid();
+    const int L = int(T.x % 32), WR = Map::warp_row(T.x), WC = Map::warp_col(T.x);
+    int Acc[Map::MI][Map::NI][4] = {};
+    const int64_t KT = cdiv(D.K, BK);
+    auto load = [&](int64_t Kt, int S) {
+      int8_t *SA = Smem + S * Stage, *SB = SA + BM * LD;
+      const int64_t K0 = Kt * BK;
+      Map::load(BM, BK, Vec, int64_t(Bl.y) * BM, K0, D.M, D.K, T,
+                [&](int R, int C, int64_t I, int64_t K, int W, bool Ok) {
+                  if (Vec) {
+                    cp_async16(&SA[R * LD + C], Ok ? &Aq[I * D.K + K] : Aq, Ok);
+                  } else {
+                    (void)W;
+                    SA[R * LD + C] = Ok ? Aq[I * D.K + K] : int8_t(0);
+                  }
+                });
+      Map::load(BN, BK, Vec, int64_t(Bl.x) * BN, K0, D.N, D.K, T,
+                [&](int R, int C, int64_t J, int64_t K, int W, bool Ok) {
+                  if (Vec) {
+                    cp_async16(&SB[R * LD + C], Ok ? &Bq[J * D.K + K] : Bq, Ok);
+                  } else {
+                    (void)W;
+                    SB[R * LD + C] = Ok ? Bq[J * D.K + K] : int8_t(0);
+                  }
+                });
+      cp_async_commit();
+    };
+    if (KT > 0)
+      load(0, 0);
+    for (int64_t Kt = 0; Kt < KT; ++Kt) {
+      const int S = int(Kt & 1);
+      if (Kt + 1 < KT) {
+        load(Kt + 1, S ^ 1);
+        cp_async_wait<1>();
+      } else {
+        cp_async_wait<0>();
+      }
+      __syncthreads();
+      const int8_t *SA = Smem + S * Stage, *SB = SA + BM * LD;
+#pragma unroll
+      for (int KK = 0; KK < BK; KK += 32) {
+        unsigned Fa[Map::MI][4], Fb[Map::NI][2];
+#pragma unroll
+        for (int Mi = 0; Mi < Map::MI; ++Mi)
+          ldmatrix_x4<false>(Fa[Mi], &SA[(WR + 16 * Mi + L % 16) * LD + KK + (L / 16) * 16]);
+#pragma unroll
+        for (int Np = 0; Np < Map::NI / 2; ++Np) {
+          unsigned R[4];
+          ldmatrix_x4<false>(
+              R, &SB[(WC + 16 * Np + L % 8 + (L / 16) * 8) * LD + KK + ((L / 8) % 2) * 16]);
+          Fb[2 * Np][0] = R[0];
+          Fb[2 * Np][1] = R[1];
+          Fb[2 * Np + 1][0] = R[2];
+          Fb[2 * Np + 1][1] = R[3];
+        }
+#pragma unroll
+        for (int Mi = 0; Mi < Map::MI; ++Mi)
+#pragma unroll
+          for (int Ni = 0; Ni < Map::NI; ++Ni)
+            mma_s8_16832(Acc[Mi][Ni], Fa[Mi], Fb[Ni]);
+      }
+      __syncthreads();
+    }
+    Map::outputs(D, Bl, T, [&](int64_t I, int64_t J, int Mi, int Ni, int E) {
+      St(I, J, float(Acc[Mi][Ni][E]) * As[I] * Bs[J]);
+    });
+  }
 }
 
 RL_DEV float warp_sum(float V) {
@@ -679,7 +1449,172 @@ __global__ void gemv_dp4a(dims D, const int8_t *__restrict__ Aq,
     St(Row, 0, float(Acc) * As[Row] * Xs[0]);
   });
 }
-#endif // __CUDACC__
+/// Dot product of 8 bf16 pairs (two 16-byte vectors), f32.
+RL_DEV float dot8_bf16(const uint4 &A, const uint4 &X) {
+  const unsigned Pa[4] = {A.x, A.y, A.z, A.w}, Px[4] = {X.x, X.y, X.z, X.w};
+  float S = 0.f;
+#pragma unroll
+  for (int E = 0; E < 4; ++E)
+    S += __uint_as_float(Pa[E] << 16) * __uint_as_float(Px[E] << 16) +
+         __uint_as_float(Pa[E] & 0xffff0000u) * __uint_as_float(Px[E] & 0xffff0000u);
+  return S;
+}
+
+/// gemv over bf16 (memory-bound): one warp per row, 16-byte loads of 8
+/// bf16 of A and x on the Vec path (K a multiple of 8, aligned bases).
+template <bool Vec, class Store>
+__global__ void gemv_bf16(dims D, const __nv_bfloat16 *__restrict__ A,
+                          const __nv_bfloat16 *__restrict__ X, Store St) {
+  using Map = gemv_warp_map;
+  const int64_t I = Map::row(bid(), tid());
+  if (I >= D.M)
+    return;
+  float Acc = 0.f;
+  Map::reads(D, 8, tid(), [&](int64_t K, int, bool Ok) {
+    if (Vec && Ok) {
+      Acc += dot8_bf16(*reinterpret_cast<const uint4 *>(A + I * D.K + K),
+                       *reinterpret_cast<const uint4 *>(X + K));
+    } else {
+      for (int E = 0; E < 8; ++E)
+        if (K + E < D.K)
+          Acc += __bfloat162float(A[I * D.K + K + E]) * __bfloat162float(X[K + E]);
+    }
+  });
+  Acc = warp_sum(Acc);
+  Map::outputs(D, bid(), tid(), [&](int64_t Row, int64_t) { St(Row, 0, Acc); });
+}
+
+//===----------------------------------------------------------------------===//
+// Launchers with a kernel per architecture or per data path
+//===----------------------------------------------------------------------===//
+
+template <class Map, bool Vec, bool Async, class Store>
+void launch_warptiled(const dims &D, const float *A, const float *B, const strides &S,
+                      const Store &St) {
+  auto K = gemm_warptiled<Map, Vec, Async, Store>;
+  allow_smem(K, Map::SmemBytes);
+  RL_LAUNCH(Map::config(D), K, Map::SmemBytes, D, A, B, S, St);
+}
+
+/// warptiled: the configuration for the file's architecture; \p Vec as
+/// blocktiled's float4 path.
+template <class Store>
+void run_warptiled(const dims &D, const float *A, const float *B, const strides &S,
+                   const Store &St, bool Vec) {
+  const int Arch = code_arch();
+  if (Arch >= 90)
+    Vec ? launch_warptiled<warptile_sm90, true, true>(D, A, B, S, St)
+        : launch_warptiled<warptile_sm90, false, true>(D, A, B, S, St);
+  else if (Arch >= 80)
+    Vec ? launch_warptiled<warptile_sm80, true, true>(D, A, B, S, St)
+        : launch_warptiled<warptile_sm80, false, true>(D, A, B, S, St);
+  else
+    Vec ? launch_warptiled<warptile_sm75, true, false>(D, A, B, S, St)
+        : launch_warptiled<warptile_sm75, false, false>(D, A, B, S, St);
+}
+
+/// bf16 gemm: mma.sync from sm_80, else the SIMT kernel. A: M x K, B: K x
+/// N, dense.
+template <class Store>
+void run_bf16_gemm(const dims &D, const __nv_bfloat16 *A, const __nv_bfloat16 *B,
+                   const Store &St) {
+  if (code_arch() >= 80) {
+    const bool Vec = D.K % 8 == 0 && D.N % 8 == 0 && aligned16(A) && aligned16(B);
+    if (Vec)
+      RL_LAUNCH(mma_bf16_map::config(D), (gemm_mma_bf16<true, Store>), 0, D, A, B, St);
+    else
+      RL_LAUNCH(mma_bf16_map::config(D), (gemm_mma_bf16<false, Store>), 0, D, A, B, St);
+  } else {
+    RL_LAUNCH(smem_map<32>::config(D), gemm_bf16_simt<Store>, 0, D, A, B, St);
+  }
+}
+
+/// int8 gemm on dp4a: Aq M x K, Bq N x K, K-contiguous.
+template <class Store>
+void run_dp4a_gemm(const dims &D, const int8_t *Aq, const float *As, const int8_t *Bq,
+                   const float *Bs, const Store &St) {
+  using Map = dp4a_map<64, 64, 8>;
+  if (D.K % 4 == 0 && aligned16(Aq) && aligned16(Bq))
+    RL_LAUNCH(Map::config(D), (gemm_dp4a<64, 64, 8, true, Store>), 0, D, Aq, As, Bq, Bs, St);
+  else
+    RL_LAUNCH(Map::config(D), (gemm_dp4a<64, 64, 8, false, Store>), 0, D, Aq, As, Bq, Bs, St);
+}
+
+/// int8 gemm on the tensor cores (mma.sync m16n8k32) from sm_80, else dp4a.
+template <class Store>
+void run_mma_s8_gemm(const dims &D, const int8_t *Aq, const float *As, const int8_t *Bq,
+                     const float *Bs, const Store &St) {
+  if (code_arch() < 80)
+    return run_dp4a_gemm(D, Aq, As, Bq, Bs, St);
+  if (D.K % 16 == 0 && aligned16(Aq) && aligned16(Bq))
+    RL_LAUNCH(mma_s8_map::config(D), (gemm_mma_s8<true, Store>), 0, D, Aq, As, Bq, Bs, St);
+  else
+    RL_LAUNCH(mma_s8_map::config(D), (gemm_mma_s8<false, Store>), 0, D, Aq, As, Bq, Bs, St);
+}
+
+/// A TMA descriptor of a Rows x K bf16 matrix (K contiguous) with boxes of
+/// 8 x 128 (a slab of wgmma_map), through the runtime's driver entry point;
+/// false where the driver has none (or under the shim).
+inline bool encode_slab_tmap(tmap *T, const __nv_bfloat16 *Base, int64_t Rows, int64_t K) {
+#if defined(__CUDACC__)
+  static const PFN_cuTensorMapEncodeTiled_v12000 Encode = [] {
+    void *F = nullptr;
+    cudaDriverEntryPointQueryResult Q;
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &F, 12000, cudaEnableDefault,
+                                         &Q) != cudaSuccess ||
+        Q != cudaDriverEntryPointSuccess)
+      return PFN_cuTensorMapEncodeTiled_v12000(nullptr);
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(F);
+  }();
+  if (!Encode)
+    return false;
+  const cuuint64_t Dims[2] = {cuuint64_t(K), cuuint64_t(Rows)};
+  const cuuint64_t Strides[1] = {cuuint64_t(K) * 2};
+  const cuuint32_t Box[2] = {8, 128}, Elem[2] = {1, 1};
+  return Encode(T, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2,
+                const_cast<__nv_bfloat16 *>(Base), Dims, Strides, Box, Elem,
+                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
+                CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+#elif defined(RL_CUDA_SHIM)
+  return shim::encode_tmap(T->Bytes, Base, Rows, K, 8, 128);
+#else
+  (void)T, (void)Base, (void)Rows, (void)K;
+  return false;
+#endif
+}
+
+/// bf16 gemm for Hopper: gemm_wgmma (wgmma and TMA where the code is
+/// sm_90a, else mma.sync on the same tiles) from sm_80, the SIMT kernel
+/// before. A: M x K, Bt = B^T: N x K, dense.
+template <class Store>
+void run_wgmma_gemm(const dims &D, const __nv_bfloat16 *A, const __nv_bfloat16 *Bt,
+                    const Store &St) {
+  const int Arch = code_arch();
+  if (Arch < 80) {
+    RL_LAUNCH(smem_map<32>::config(D), (gemm_bf16_simt<Store, true>), 0, D, A, Bt, St);
+    return;
+  }
+  const bool Vec = D.K % 8 == 0 && aligned16(A) && aligned16(Bt);
+  tmap TA{}, TB{};
+  const bool Tma = Arch >= 90 && Vec && D.M < (int64_t(1) << 31) && D.N < (int64_t(1) << 31) &&
+                   encode_slab_tmap(&TA, A, D.M, D.K) && encode_slab_tmap(&TB, Bt, D.N, D.K);
+  auto K = Tma ? gemm_wgmma<true, true, Store>
+               : Vec ? gemm_wgmma<false, true, Store> : gemm_wgmma<false, false, Store>;
+  allow_smem(K, wgmma_map::SmemBytes);
+  RL_LAUNCH(wgmma_map::config(D), K, wgmma_map::SmemBytes, D, A, Bt, TA, TB, St);
+}
+
+/// bf16 gemv: A M x K dense, x K.
+template <class Store>
+void run_bf16_gemv(const dims &D, const __nv_bfloat16 *A, const __nv_bfloat16 *X,
+                   const Store &St) {
+  if (D.K % 8 == 0 && aligned16(A) && aligned16(X))
+    RL_LAUNCH(gemv_warp_map::config(D), (gemv_bf16<true, Store>), 0, D, A, X, St);
+  else
+    RL_LAUNCH(gemv_warp_map::config(D), (gemv_bf16<false, Store>), 0, D, A, X, St);
+}
+#endif // RL_CUDA_KERNELS
+
 
 } // namespace cuda
 } // namespace rl

@@ -9,7 +9,11 @@
 #ifndef ROOFLINE_CUDA_HOST_H
 #define ROOFLINE_CUDA_HOST_H
 
+#if defined(RL_CUDA_SHIM)
+#include "roofline_cuda_shim.h" // the runtime API on the CPU
+#else
 #include <cuda_runtime.h>
+#endif
 
 #include <algorithm>
 #include <cstdint>

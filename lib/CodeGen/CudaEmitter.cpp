@@ -281,6 +281,16 @@ ArgInfo extraArg(const std::string &Name, const std::string &CType,
   return A;
 }
 
+/// A launch of to_bf16: the Rows x Cols matrix \p Src (strides SR, SC)
+/// into the dense bf16 buffer \p Dst.
+std::string toBf16(const std::string &Rows, const std::string &Cols, const std::string &Src,
+                   const std::string &SR, const std::string &SC, const std::string &Dst) {
+  return "  {\n    const rl::cuda::launch rl_c{{unsigned(rl::min(rl::cuda::cdiv(" + Rows +
+         " * " + Cols + ", 256), int64_t(65535))), 1, 1}, {256, 1, 1}};\n"
+         "    RL_LAUNCH(rl_c, rl::cuda::to_bf16<>, 0, " + Rows + ", " + Cols + ", " + Src + ", " +
+         SR + ", " + SC + ", reinterpret_cast<__nv_bfloat16 *>(" + Dst + "));\n  }\n";
+}
+
 /// One gemm or gemv variant of a contraction \p P.
 llvm::Error emitContraction(const UnitOut &U, const Plan &P, CudaVariantOut &V,
                             bool Fused) {
@@ -290,7 +300,7 @@ llvm::Error emitContraction(const UnitOut &U, const Plan &P, CudaVariantOut &V,
   std::string LA = C.L.Array, RB = C.R.Array;
   AffineExpr EM = C.Extent.at(C.M), EK = C.Extent.at(C.K);
   AffineExpr EN = Gemv ? AffineExpr(1) : C.Extent.at(C.N);
-  if (Name == "int8") {
+  if (Name == "int8" || Name == "int8-mma") {
     V.Extra = {extraArg(LA + "_i8", "signed char", Precision::I8, {EM, EK}, true),
                extraArg(LA + "_scale", "float", Precision::F32, {EM}, true),
                extraArg(RB + "_i8", "signed char", Precision::I8,
@@ -299,10 +309,19 @@ llvm::Error emitContraction(const UnitOut &U, const Plan &P, CudaVariantOut &V,
                         false),
                extraArg(RB + "_scale", "float", Precision::F32,
                         {Gemv ? AffineExpr(1) : EN}, false)};
+  } else if (Name == "wgmma") {
+    // B transposed (N x K): both operands K-major, as wgmma reads them.
+    V.Extra = {extraArg(LA + "_bf16", "rl::bf16", Precision::BF16, {EM, EK}, true),
+               extraArg(RB + "_bf16t", "rl::bf16", Precision::BF16, {EN, EK}, false)};
   } else if (Name == "bf16") {
     V.Extra = {extraArg(LA + "_bf16", "rl::bf16", Precision::BF16, {EM, EK}, true),
-               extraArg(RB + "_bf16", "rl::bf16", Precision::BF16, {EK, EN}, false)};
+               extraArg(RB + "_bf16", "rl::bf16", Precision::BF16,
+                        Gemv ? std::vector<AffineExpr>{EK}
+                             : std::vector<AffineExpr>{EK, EN},
+                        false)};
   }
+  for (ArgInfo &A : V.Extra)
+    V.ExtraFrom.push_back(A.Prepared ? LA : RB);
   Context X{U, U.Layout.Args};
   for (const ArgInfo &A : V.Extra)
     X.Args.push_back(A);
@@ -362,6 +381,19 @@ llvm::Error emitContraction(const UnitOut &U, const Plan &P, CudaVariantOut &V,
                       "else the scalar path, same tiles");
     if (Fused)
       V.Notes.push_back("fused: the epilogue runs in the store of each output");
+  } else if (Name == "warptiled") {
+    V.Map = "warptile_map (per architecture: run_warptiled)";
+    V.Kernel = "gemm_warptiled";
+    Body = "  const bool rl_vec = rl_s.sak == 1 && rl_s.sbn == 1 && rl_s.sam % 4 == 0 "
+           "&& rl_s.sbk % 4 == 0 && rl_d.K % 4 == 0 && rl_d.N % 4 == 0 && "
+           "rl::cuda::aligned16(" + LA + ") && rl::cuda::aligned16(" + RB + ");\n"
+           "  rl::cuda::run_warptiled(rl_d, " + LA + ", " + RB + ", rl_s, rl_st, rl_vec);\n";
+    V.Notes.push_back("warptiled: block 128x128 (sm_75: 64x128) -> warp 64x64 (32x64) "
+                      "-> thread 8x16 (4x16), K steps of 16 (sm_90: 32), two shared-memory "
+                      "stages filled by cp.async from sm_80; float4 chunks under the "
+                      "blocktiled condition, else the scalar path, same tiles");
+    if (Fused)
+      V.Notes.push_back("fused: the epilogue runs in the store of each output");
   } else if (Name == "warp" || Name == "vectorized") {
     V.Map = "gemv_warp_map";
     V.Kernel = Name == "warp" ? "gemv_warp<scalar>" : "gemv_warp<float4>";
@@ -376,7 +408,7 @@ llvm::Error emitContraction(const UnitOut &U, const Plan &P, CudaVariantOut &V,
              "    RL_LAUNCH(rl_l, (rl::cuda::gemv_warp<true, rl_store>), 0, " + AB + ");\n"
              "  else\n"
              "    RL_LAUNCH(rl_l, (rl::cuda::gemv_warp<false, rl_store>), 0, " + AB + ");\n";
-  } else if (Name == "int8") {
+  } else if (Name == "int8" || Name == "int8-mma") {
     std::string Aq = LA + "_i8", As = LA + "_scale", Bq = RB + "_i8",
                 Bs = RB + "_scale";
     // The weights (A) are quantized once by the prepare entry, per row; the
@@ -384,6 +416,8 @@ llvm::Error emitContraction(const UnitOut &U, const Plan &P, CudaVariantOut &V,
     Prep = "  const rl::cuda::launch rl_q{{unsigned(rl_d.M), 1, 1}, {256, 1, 1}};\n"
            "  RL_LAUNCH(rl_q, rl::cuda::quantize_rows<>, 0, rl_d.M, rl_d.K, " + LA +
            ", rl_s.sam, rl_s.sak, " + Aq + ", " + As + ");\n";
+    std::string Q = "reinterpret_cast<const int8_t *>(" + Aq + "), " + As +
+                    ", reinterpret_cast<const int8_t *>(" + Bq + "), " + Bs;
     if (Gemv) {
       V.Map = "gemv_warp_map";
       V.Kernel = "gemv_dp4a";
@@ -398,43 +432,57 @@ llvm::Error emitContraction(const UnitOut &U, const Plan &P, CudaVariantOut &V,
              "  else\n"
              "    RL_LAUNCH(rl_l, (rl::cuda::gemv_dp4a<false, rl_store>), 0, rl_d, " + Aq + ", " + As + ", " + Bq + ", " + Bs + ", rl_st);\n";
     } else {
-      V.Map = "dp4a_map<64,64,8>";
-      V.Kernel = "gemm_dp4a<64,64,8>";
+      bool Mma = Name == "int8-mma";
+      V.Map = Mma ? "mma_map<128,128,64,2,4,1>" : "dp4a_map<64,64,8>";
+      V.Kernel = Mma ? "gemm_mma_s8" : "gemm_dp4a<64,64,8>";
       Body = "  const rl::cuda::launch rl_q{{unsigned(rl_d.N), 1, 1}, {256, 1, 1}};\n"
              "  RL_LAUNCH(rl_q, rl::cuda::quantize_rows<>, 0, rl_d.N, rl_d.K, " + RB +
              ", rl_s.sbn, rl_s.sbk, " + Bq + ", " + Bs + ");\n"
-             "  const bool rl_al = rl_d.K % 4 == 0 && rl::cuda::aligned16(" + Aq +
-             ") && rl::cuda::aligned16(" + Bq + ");\n"
-             "  const rl::cuda::launch rl_l = rl::cuda::dp4a_map<64, 64, 8>::config(rl_d);\n"
-             "  if (rl_al)\n"
-             "    RL_LAUNCH(rl_l, (rl::cuda::gemm_dp4a<64, 64, 8, true, rl_store>), 0, rl_d, " + Aq + ", " + As + ", " + Bq + ", " + Bs + ", rl_st);\n"
-             "  else\n"
-             "    RL_LAUNCH(rl_l, (rl::cuda::gemm_dp4a<64, 64, 8, false, rl_store>), 0, rl_d, " + Aq + ", " + As + ", " + Bq + ", " + Bs + ", rl_st);\n";
+             "  rl::cuda::" + (Mma ? "run_mma_s8_gemm" : "run_dp4a_gemm") +
+             "(rl_d, " + Q + ", rl_st);\n";
+      if (Mma)
+        V.Notes.push_back("int8-mma: mma.sync m16n8k32 (s8 x s8 -> s32) on 128x128x64 "
+                          "tiles, fragments by ldmatrix, cp.async double buffering; "
+                          "dp4a before sm_80");
     }
     V.Notes.push_back("int8: " + LA + " per-row scales (prepared once), " + RB +
                       (Gemv ? " one scale" : " per-column scales") +
                       " (each call); int32 accumulation");
   } else if (Name == "bf16") {
     std::string Ab = LA + "_bf16", Bb = RB + "_bf16";
-    V.Map = "wmma_map";
-    V.Kernel = "gemm_wmma";
-    auto Conv = [](const std::string &R, const std::string &Cc,
-                   const std::string &Src, const std::string &SR,
-                   const std::string &SC, const std::string &Dst) {
-      return "  {\n    const rl::cuda::launch rl_c{{unsigned(rl::min(rl::cuda::cdiv(" +
-             R + " * " + Cc + ", 256), int64_t(65535))), 1, 1}, {256, 1, 1}};\n"
-             "    RL_LAUNCH(rl_c, rl::cuda::to_bf16<>, 0, " + R + ", " + Cc + ", " +
-             Src + ", " + SR + ", " + SC + ", reinterpret_cast<__nv_bfloat16 *>(" +
-             Dst + "));\n  }\n";
+    auto Bf = [](const std::string &X) {
+      return "reinterpret_cast<const __nv_bfloat16 *>(" + X + ")";
     };
-    Prep = Conv("rl_d.M", "rl_d.K", LA, "rl_s.sam", "rl_s.sak", Ab);
-    Body = Conv("rl_d.K", "rl_d.N", RB, "rl_s.sbk", "rl_s.sbn", Bb) +
-           "  const rl::cuda::launch rl_l = rl::cuda::wmma_map::config(rl_d);\n"
-           "  RL_LAUNCH(rl_l, rl::cuda::gemm_wmma<rl_store>, 0, rl_d, "
-           "reinterpret_cast<const __nv_bfloat16 *>(" + Ab +
-           "), reinterpret_cast<const __nv_bfloat16 *>(" + Bb + "), rl_st);\n";
-    V.Notes.push_back("bf16: WMMA 16x16x16 with f32 accumulation on sm_80 and "
-                      "later; the same tiles with f32 FMA before sm_80");
+    Prep = toBf16("rl_d.M", "rl_d.K", LA, "rl_s.sam", "rl_s.sak", Ab);
+    if (Gemv) {
+      V.Map = "gemv_warp_map";
+      V.Kernel = "gemv_bf16";
+      Body = toBf16("int64_t(1)", "rl_d.K", RB, "int64_t(0)", "rl_s.sbk", Bb) +
+             "  rl::cuda::run_bf16_gemv(rl_d, " + Bf(Ab) + ", " + Bf(Bb) + ", rl_st);\n";
+      V.Notes.push_back("bf16 gemv: a warp per row, 16-byte loads (8 bf16) when K is a "
+                        "multiple of 8; f32 accumulation");
+    } else {
+      V.Map = "mma_map<128,128,32,2,4,2>";
+      V.Kernel = "gemm_mma_bf16";
+      Body = toBf16("rl_d.K", "rl_d.N", RB, "rl_s.sbk", "rl_s.sbn", Bb) +
+             "  rl::cuda::run_bf16_gemm(rl_d, " + Bf(Ab) + ", " + Bf(Bb) + ", rl_st);\n";
+      V.Notes.push_back("bf16: mma.sync m16n8k16 with f32 accumulation on 128x128x32 "
+                        "tiles, fragments by ldmatrix, cp.async double buffering (sm_80 "
+                        "and later); the smem-tiled kernel in f32 FMA before sm_80");
+    }
+  } else if (Name == "wgmma") {
+    std::string Ab = LA + "_bf16", Bt = RB + "_bf16t";
+    V.Map = "wgmma_map";
+    V.Kernel = "gemm_wgmma";
+    V.FeatureArch = "sm_90a";
+    Prep = toBf16("rl_d.M", "rl_d.K", LA, "rl_s.sam", "rl_s.sak", Ab);
+    Body = toBf16("rl_d.N", "rl_d.K", RB, "rl_s.sbn", "rl_s.sbk", Bt) +
+           "  rl::cuda::run_wgmma_gemm(rl_d, reinterpret_cast<const __nv_bfloat16 *>(" + Ab +
+           "), reinterpret_cast<const __nv_bfloat16 *>(" + Bt + "), rl_st);\n";
+    V.Notes.push_back("wgmma: bf16, 128x128x64 tiles of two warpgroups; compiled for sm_90a, "
+                      "wgmma m64n128k16 fed by TMA (K a multiple of 8, aligned) or cp.async; "
+                      "otherwise the same tiles on mma.sync m16n8k16 (sm_80 and later), the "
+                      "SIMT kernel before sm_80; B converted transposed (N x K)");
   } else {
     return cudaError("no " + Name + " variant for a " + C.kind());
   }
@@ -595,12 +643,25 @@ bool wantedCuda(const GenOptions &O, const std::string &V) {
   return O.CudaVariants.empty() || O.CudaVariants.count(V);
 }
 
+/// The fused program of a fusion group: the CPU fused variant's fusion
+/// (and contraction) records, without its CPU tiling.
+llvm::Expected<Program> fusedProgram(const UnitOut &U, const VariantOut &Fused) {
+  Program FP0 = makeProgram(U.Sources);
+  for (const TransformRecord &R : Fused.P.Applied.Records) {
+    if (R.Kind != TransformRecord::Fuse && R.Kind != TransformRecord::Contract)
+      break;
+    if (llvm::Error E = applyRecord(FP0, R))
+      return std::move(E);
+  }
+  return FP0;
+}
+
 } // namespace
 
 const std::vector<std::string> &roofline::allCudaVariantNames() {
   static const std::vector<std::string> Names = {
-      "naive", "coalesced", "smem-tiled", "blocktiled", "warp", "vectorized",
-      "fused", "int8", "bf16"};
+      "naive", "coalesced", "smem-tiled", "blocktiled", "warptiled", "warp",
+      "vectorized", "fused", "int8", "int8-mma", "bf16", "wgmma"};
   return Names;
 }
 
@@ -613,6 +674,27 @@ CudaUnitOut roofline::emitCudaUnit(const UnitOut &U, const GenOptions &O) {
   std::optional<Plan> P;
   if (!Group)
     P = planContraction(makeProgram(U.Sources.front()).Nests.front().Nest, Why);
+  // A group that fuses into one gemm with an elementwise epilogue: every
+  // gemm variant of the ladder applies the epilogue in its store.
+  std::optional<Program> FusedProg;
+  std::optional<Plan> FusedGemm;
+  std::string FusedWhy;
+  if (Group && Fused) {
+    llvm::Expected<Program> FP = fusedProgram(U, *Fused);
+    if (FP) {
+      FusedProg = std::move(*FP);
+      std::string W;
+      if (FusedProg->Nests.size() == 1)
+        FusedGemm = planContraction(FusedProg->Nests.front().Nest, W);
+      if (FusedGemm && !FusedGemm->C.isGemm())
+        FusedGemm.reset();
+    } else {
+      FusedWhy = llvm::toString(FP.takeError());
+    }
+  }
+  static const std::set<std::string> GemmOnly = {"coalesced", "smem-tiled", "blocktiled",
+                                                 "warptiled", "int8-mma", "wgmma"};
+  static const std::set<std::string> GemvOnly = {"warp", "vectorized"};
   for (const std::string &Name : allCudaVariantNames()) {
     if (!wantedCuda(O, Name))
       continue;
@@ -620,42 +702,34 @@ CudaUnitOut roofline::emitCudaUnit(const UnitOut &U, const GenOptions &O) {
     V.Name = Name;
     const VariantOut *Like = Naive;
     llvm::Error E = llvm::Error::success();
-    if (Name == "fused") {
-      if (!Group) {
-        continue; // single nests have nothing to fuse
-      } else if (!Fused) {
+    if (Group && Name != "naive") {
+      if (Name == "fused" && !Fused) {
         V.Skipped = "the CPU side found no legal fusion";
+      } else if (Name == "fused" && !FusedProg) {
+        V.Skipped = FusedWhy;
+      } else if (Name == "fused") {
+        Like = Fused;
+        // A gemm with an epilogue: the blocktiled kernel; else one
+        // grid-stride kernel per nest of the fused program.
+        E = FusedGemm ? emitContraction(U, *FusedGemm, V, /*Fused=*/true)
+                      : emitGeneric(U, *FusedProg, V);
+      } else if (!FusedGemm || Name == "blocktiled" || GemvOnly.count(Name)) {
+        continue; // the ladder is for gemms; blocktiled is "fused" here
+      } else if (Name == "int8" || Name == "int8-mma") {
+        V.Skipped = "a fused epilogue: the int8 check bound (tolerance.quantization) "
+                    "covers the contraction, not what the epilogue makes of it";
       } else {
         Like = Fused;
-        // The CPU variant's fusion records, without its CPU tiling.
-        Program FP0 = makeProgram(U.Sources);
-        for (const TransformRecord &R : Fused->P.Applied.Records) {
-          if (R.Kind != TransformRecord::Fuse && R.Kind != TransformRecord::Contract)
-            break;
-          if ((E = applyRecord(FP0, R)))
-            break;
-        }
-        if (!E) {
-          std::string W;
-          std::optional<Plan> FP =
-              FP0.Nests.size() == 1
-                  ? planContraction(FP0.Nests.front().Nest, W)
-                  : std::nullopt;
-          if (FP && FP->C.isGemm())
-            E = emitContraction(U, *FP, V, /*Fused=*/true);
-          else
-            E = emitGeneric(U, FP0, V);
-        }
+        E = emitContraction(U, *FusedGemm, V, /*Fused=*/true);
       }
+    } else if (Name == "fused") {
+      continue; // single nests have nothing to fuse
     } else if (P) {
       bool Gemv = P->C.isGemv();
-      static const std::set<std::string> GemmOnly = {"coalesced", "smem-tiled",
-                                                     "blocktiled", "bf16"};
-      static const std::set<std::string> GemvOnly = {"warp", "vectorized"};
       if ((Gemv && GemmOnly.count(Name)) || (!Gemv && GemvOnly.count(Name)))
         continue;
-      if (Name == "int8" || Name == "bf16") {
-        Like = cpuVariant(U, Name);
+      if (Name == "int8" || Name == "int8-mma" || Name == "bf16" || Name == "wgmma") {
+        Like = cpuVariant(U, Name == "int8-mma" ? "int8" : Name == "wgmma" ? "bf16" : Name);
         if (!Like)
           Like = Naive;
       }
@@ -674,13 +748,15 @@ CudaUnitOut roofline::emitCudaUnit(const UnitOut &U, const GenOptions &O) {
       V.SkipCompare = Like->SkipCompare;
       V.Predicted = llvm::json::Object(Like->Predicted);
     }
-    if (V.Skipped.empty() && Name == "int8") {
+    if (V.Skipped.empty() && (Name == "int8" || Name == "int8-mma")) {
       // The CUDA kernel's own scales (emitContraction): the weights per
       // row, the other operand per column (gemv: one scale).
       V.Tol = int8Tolerance(P->C, "row", P->C.isGemv() ? "tensor" : "col",
                             Naive ? Naive->Tol : V.Tol);
-    } else if (V.Skipped.empty() && Name == "bf16" && Like == Naive) {
-      // No CPU variant to copy from: the same rule as the CPU's.
+    } else if (V.Skipped.empty() && (Name == "bf16" || Name == "wgmma") &&
+               (Like == Naive || Like == Fused)) {
+      // No CPU bf16 variant to copy from: the same rule as the CPU's (the
+      // magnitude carries it through a fused epilogue).
       V.Tol.RTol = 0.01;
       V.Tol.Why = "bf16 operands: 1% of the magnitude, plus f32 rounding "
                   "per term";
@@ -711,10 +787,13 @@ llvm::json::Object roofline::cudaVariantJSON(const UnitOut &U,
     J["device_prepare"] = Sym + "_prepare_dev";
   }
   J["path"] = "cuda " + V.Kernel;
+  if (!V.FeatureArch.empty())
+    J["feature_arch"] = V.FeatureArch;
   J["map"] = V.Map;
   J["threads"] = "GPU";
   llvm::json::Array Extra, Skip, Notes;
-  for (const ArgInfo &A : V.Extra) {
+  for (size_t I = 0; I < V.Extra.size(); ++I) {
+    const ArgInfo &A = V.Extra[I];
     llvm::json::Array Shape;
     for (const AffineExpr &E : A.Shape)
       Shape.push_back(cExpr(E));
@@ -725,6 +804,8 @@ llvm::json::Object roofline::cudaVariantJSON(const UnitOut &U,
                           {"intent", "temp"}};
     if (A.Prepared)
       AJ["prepared"] = true;
+    if (I < V.ExtraFrom.size())
+      AJ["from"] = V.ExtraFrom[I];
     Extra.push_back(std::move(AJ));
   }
   for (const std::string &S : V.SkipCompare)

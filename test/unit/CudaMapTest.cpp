@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <map>
 #include <random>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -81,7 +82,12 @@ TEST(CudaMap, EveryOutputWrittenOnce) {
   expectExactlyOnce<smem_map<32>>("smem-tiled");
   expectExactlyOnce<blocktile_map<128, 128, 8, 8, 8>>("blocktiled");
   expectExactlyOnce<dp4a_map<64, 64, 8>>("int8");
-  expectExactlyOnce<wmma_map>("bf16");
+  expectExactlyOnce<warptile_sm75>("warptiled sm_75");
+  expectExactlyOnce<warptile_sm80>("warptiled sm_80");
+  expectExactlyOnce<warptile_sm90>("warptiled sm_90");
+  expectExactlyOnce<mma_bf16_map>("bf16 mma");
+  expectExactlyOnce<mma_s8_map>("int8 mma");
+  expectExactlyOnce<wgmma_map>("wgmma");
   expectExactlyOnce<gemv_thread_map>("gemv naive", true);
   expectExactlyOnce<gemv_warp_map>("gemv warp", true);
 }
@@ -306,35 +312,218 @@ TEST(CudaMap, Dp4aComputesTheProduct) {
   }
 }
 
-TEST(CudaMap, WmmaTilesFilledOnce) {
-  using Map = wmma_map;
-  for (const dims &D : shapes()) {
-    launch L = Map::config(D);
-    for (unsigned BY = 0; BY < L.grid.y; ++BY)
-      for (unsigned BX = 0; BX < L.grid.x; ++BX)
-        for (int64_t K0 = 0; K0 < D.K; K0 += Map::BK) {
-          std::vector<int> A(Map::BM * Map::BK, 0), B(Map::BK * Map::BN, 0);
-          for (unsigned T = 0; T < unsigned(Map::Threads); ++T) {
-            Map::load_a(D, {BX, BY, 0}, {T, 0, 0}, K0,
-                        [&](int R, int C, int64_t I, int64_t K, bool Ok) {
-                          ++A[R * Map::BK + C];
-                          EXPECT_EQ(I, int64_t(BY) * Map::BM + R);
-                          EXPECT_EQ(K, K0 + C);
-                          EXPECT_EQ(Ok, I < D.M && K < D.K);
-                        });
-            Map::load_b(D, {BX, BY, 0}, {T, 0, 0}, K0,
-                        [&](int R, int C, int64_t K, int64_t J, bool Ok) {
-                          ++B[R * Map::BN + C];
-                          EXPECT_EQ(K, K0 + R);
-                          EXPECT_EQ(J, int64_t(BX) * Map::BN + C);
-                          EXPECT_EQ(Ok, K < D.K && J < D.N);
-                        });
+/// A tile loader over one block's K steps: every slot of the tile filled
+/// exactly once per step (with a run of \p Width elements), in bounds
+/// exactly when the whole run is, and every in-bounds (row, k) of the
+/// block's rows loaded exactly once over all steps ("every k visited
+/// once"). Load(K0, Fn(slot row, slot col, row, k, width, ok)).
+template <class L>
+void expectTileCover(int Rows, int Cols, int Step, int64_t Row0, int64_t RLim, int64_t KLim,
+                     int Width, L &&Load, const char *What, bool KAlongCols = true) {
+  std::map<std::pair<int64_t, int64_t>, int> Seen;
+  for (int64_t K0 = 0; K0 < KLim; K0 += Step) {
+    std::vector<int> Slot(size_t(Rows * Cols), 0);
+    Load(K0, [&](int R, int C, int64_t GR, int64_t GC, int W, bool Ok) {
+      ASSERT_EQ(W, Width) << What;
+      ASSERT_TRUE(R >= 0 && R < Rows && C >= 0 && C + W <= Cols) << What;
+      int64_t Row = KAlongCols ? GR : GC, K = KAlongCols ? GC : GR;
+      int64_t RowLim = RLim;
+      bool In = Row < RowLim && (KAlongCols ? K + W - 1 < KLim : K < KLim);
+      if (!KAlongCols)
+        In = K < KLim && Row + W - 1 < RowLim;
+      ASSERT_EQ(Ok, In) << What << ": run at (" << Row << ", " << K << ")";
+      for (int E = 0; E < W; ++E) {
+        ++Slot[size_t(R * Cols + C + E)];
+        if (Ok)
+          ++Seen[KAlongCols ? std::make_pair(Row, K + E) : std::make_pair(Row + E, K)];
+      }
+    });
+    for (int X : Slot)
+      ASSERT_EQ(X, 1) << What << ": a slot not filled exactly once at K0 " << K0;
+  }
+  // Every element of the block's rows, all k: once (runs are whole, so
+  // with Width 1, or K a multiple of the width, nothing is missed).
+  if (Width == 1 || KLim % Width == 0)
+    for (int64_t R = Row0; R < std::min(RLim, Row0 + (KAlongCols ? Rows : Cols)); ++R)
+      for (int64_t K = 0; K < KLim; ++K)
+        ASSERT_EQ((Seen[{R, K}]), 1) << What << ": (" << R << ", " << K << ") not loaded once";
+}
+
+template <class Map> void expectWarptileTiles(const char *Name) {
+  for (dims D : shapes())
+    for (bool Vec : {false, true}) {
+      if (Vec && (D.K % 4 || D.N % 4))
+        continue; // the launcher's condition for the float4 path
+      launch L = Map::config(D);
+      for (unsigned BY = 0; BY < L.grid.y; ++BY)
+        for (unsigned BX = 0; BX < L.grid.x; ++BX) {
+          idx3 Bl{BX, BY, 0};
+          expectTileCover(Map::BM, Map::BK, Map::BK, int64_t(BY) * Map::BM, D.M, D.K,
+                          Vec ? 4 : 1, [&](int64_t K0, auto &&Fn) {
+                            for (unsigned T = 0; T < unsigned(Map::Threads); ++T)
+                              Map::load_a(D, Vec, Bl, {T, 0, 0}, K0, Fn);
+                          }, Name);
+          // B: rows are k, columns j.
+          std::map<std::pair<int64_t, int64_t>, int> Seen;
+          for (int64_t K0 = 0; K0 < D.K; K0 += Map::BK) {
+            std::vector<int> Slot(Map::BK * Map::BN, 0);
+            for (unsigned T = 0; T < unsigned(Map::Threads); ++T)
+              Map::load_b(D, Vec, Bl, {T, 0, 0}, K0,
+                          [&](int K, int N, int64_t GK, int64_t J, int W, bool Ok) {
+                            ASSERT_EQ(Ok, GK < D.K && J + W - 1 < D.N) << Name;
+                            for (int E = 0; E < W; ++E) {
+                              ++Slot[K * Map::BN + N + E];
+                              if (Ok)
+                                ++Seen[{GK, J + E}];
+                            }
+                          });
+            for (int X : Slot)
+              ASSERT_EQ(X, 1) << Name << ": B slot";
           }
-          for (int X : A)
-            ASSERT_EQ(X, 1);
-          for (int X : B)
+          for (int64_t K = 0; K < D.K; ++K)
+            for (int64_t J = int64_t(BX) * Map::BN; J < std::min(D.N, int64_t(BX + 1) * Map::BN); ++J)
+              ASSERT_EQ((Seen[{K, J}]), 1) << Name << ": B(" << K << ", " << J << ")";
+        }
+    }
+}
+
+TEST(CudaMap, WarptileTilesFilledOnceEveryKOnce) {
+  expectWarptileTiles<warptile_sm75>("warptiled sm_75");
+  expectWarptileTiles<warptile_sm80>("warptiled sm_80");
+  expectWarptileTiles<warptile_sm90>("warptiled sm_90");
+}
+
+/// The shared-memory reads of a warptiled warp at one k: its 8 A rows in 8
+/// different banks, its B runs 16 consecutive floats (no bank conflict).
+template <class Map> void expectWarptileConflictFree() {
+  for (unsigned W = 0; W < unsigned(Map::Threads / 32); ++W)
+    for (int M = 0; M < Map::TM; ++M) {
+      std::map<int, std::set<int>> Banks; // bank -> rows
+      for (unsigned L = 0; L < 32; ++L) {
+        int Row = Map::row(32 * W + L, M);
+        Banks[(Row * Map::LDA) % 32].insert(Row);
+      }
+      for (auto &B : Banks)
+        EXPECT_EQ(B.second.size(), 1u) << "two A rows of a warp share bank " << B.first;
+    }
+  for (unsigned W = 0; W < unsigned(Map::Threads / 32); ++W)
+    for (int N = 0; N < Map::TN / 4; ++N) {
+      std::set<int> Words;
+      for (unsigned L = 0; L < 32; ++L)
+        for (int E = 0; E < 4; ++E)
+          Words.insert(Map::col(32 * W + L, N) + E);
+      EXPECT_EQ(Words.size(), 16u);
+      EXPECT_EQ(*Words.rbegin() - *Words.begin(), 15);
+    }
+}
+
+TEST(CudaMap, WarptileSharedReadsConflictFree) {
+  expectWarptileConflictFree<warptile_sm75>();
+  expectWarptileConflictFree<warptile_sm80>();
+  expectWarptileConflictFree<warptile_sm90>();
+}
+
+TEST(CudaMap, MmaTilesFilledOnceEveryKOnce) {
+  for (dims D : shapes()) {
+    // bf16: A (BM x BK) and B (BK x BN, k-major); chunks of 8 elements
+    // when K and N are multiples of 8.
+    for (bool Vec : {false, true}) {
+      using Map = mma_bf16_map;
+      if (Vec && (D.K % 8 || D.N % 8))
+        continue;
+      launch L = Map::config(D);
+      for (unsigned BY = 0; BY < L.grid.y; ++BY) {
+        expectTileCover(Map::BM, Map::BK, Map::BK, int64_t(BY) * Map::BM, D.M, D.K,
+                        Vec ? 8 : 1, [&](int64_t K0, auto &&Fn) {
+                          for (unsigned T = 0; T < unsigned(Map::Threads); ++T)
+                            Map::load(Map::BM, Map::BK, Vec, int64_t(BY) * Map::BM, K0, D.M,
+                                      D.K, {T, 0, 0}, Fn);
+                        }, "bf16 A");
+      }
+      for (unsigned BX = 0; BX < L.grid.x; ++BX)
+        expectTileCover(Map::BK, Map::BN, Map::BK, int64_t(BX) * Map::BN, D.N, D.K,
+                        Vec ? 8 : 1, [&](int64_t K0, auto &&Fn) {
+                          for (unsigned T = 0; T < unsigned(Map::Threads); ++T)
+                            Map::load(Map::BK, Map::BN, Vec, K0, int64_t(BX) * Map::BN, D.K,
+                                      D.N, {T, 0, 0}, Fn);
+                        }, "bf16 B", /*KAlongCols=*/false);
+    }
+    // int8: both operands rows x K, chunks of 16 when K is a multiple of 16.
+    for (bool Vec : {false, true}) {
+      using Map = mma_s8_map;
+      if (Vec && D.K % 16)
+        continue;
+      launch L = Map::config(D);
+      for (unsigned BY = 0; BY < L.grid.y; ++BY)
+        expectTileCover(Map::BM, Map::BK, Map::BK, int64_t(BY) * Map::BM, D.M, D.K,
+                        Vec ? 16 : 1, [&](int64_t K0, auto &&Fn) {
+                          for (unsigned T = 0; T < unsigned(Map::Threads); ++T)
+                            Map::load(Map::BM, Map::BK, Vec, int64_t(BY) * Map::BM, K0, D.M,
+                                      D.K, {T, 0, 0}, Fn);
+                        }, "int8 A");
+      for (unsigned BX = 0; BX < L.grid.x; ++BX)
+        expectTileCover(Map::BN, Map::BK, Map::BK, int64_t(BX) * Map::BN, D.N, D.K,
+                        Vec ? 16 : 1, [&](int64_t K0, auto &&Fn) {
+                          for (unsigned T = 0; T < unsigned(Map::Threads); ++T)
+                            Map::load(Map::BN, Map::BK, Vec, int64_t(BX) * Map::BN, K0, D.N,
+                                      D.K, {T, 0, 0}, Fn);
+                        }, "int8 B");
+    }
+  }
+}
+
+/// wgmma's slabs: every byte of a stage's A and B tiles written by exactly
+/// one element (or chunk), each in-bounds (row, k) of the block once over
+/// all K steps; chunks of 16 bytes never straddle two slabs.
+TEST(CudaMap, WgmmaSlabsFilledOnce) {
+  using Map = wgmma_map;
+  for (dims D : shapes())
+    for (bool Vec : {false, true}) {
+      if (Vec && D.K % 8)
+        continue;
+      launch L = Map::config(D);
+      for (unsigned BY = 0; BY < L.grid.y; ++BY) {
+        std::map<std::pair<int64_t, int64_t>, int> Seen;
+        for (int64_t K0 = 0; K0 < D.K; K0 += Map::BK) {
+          std::vector<int> Bytes(8 * Map::Slab, 0);
+          for (unsigned T = 0; T < unsigned(Map::Threads); ++T)
+            Map::loader::load(Map::BM, Map::BK, Vec, int64_t(BY) * Map::BM, K0, D.M, D.K,
+                              {T, 0, 0}, [&](int R, int C, int64_t I, int64_t K, int W, bool Ok) {
+                                int Off = Map::slab_offset(R, C);
+                                ASSERT_EQ(Off / Map::Slab, (C + W - 1) / 8) << "a chunk across slabs";
+                                for (int B = 0; B < 2 * W; ++B)
+                                  ++Bytes[size_t(Off + B)];
+                                for (int E = 0; E < W && Ok; ++E)
+                                  ++Seen[{I, K + E}];
+                              });
+          for (int X : Bytes)
             ASSERT_EQ(X, 1);
         }
+        for (int64_t I = int64_t(BY) * Map::BM; I < std::min(D.M, int64_t(BY + 1) * Map::BM); ++I)
+          for (int64_t K = 0; K < D.K; ++K)
+            ASSERT_EQ((Seen[{I, K}]), 1) << "A(" << I << ", " << K << ")";
+      }
+    }
+}
+
+/// The mma C fragment (PTX ISA, m16n8k16 and m16n8k32): the 32 lanes' 4
+/// accumulators cover a 16 x 8 tile once.
+TEST(CudaMap, MmaAccumulatorsCoverTheTile) {
+  using Map = mma_bf16_map;
+  dims D{Map::BM, Map::BN, 16};
+  for (unsigned W = 0; W < unsigned(Map::Threads / 32); ++W) {
+    std::map<std::tuple<int, int, int, int>, int> Seen; // mi, ni, row, col
+    for (unsigned L = 0; L < 32; ++L)
+      Map::outputs(D, {0, 0, 0}, {32 * W + L, 0, 0},
+                   [&](int64_t I, int64_t J, int Mi, int Ni, int) {
+                     int R = int(I) - Map::warp_row(32 * W) - 16 * Mi;
+                     int C = int(J) - Map::warp_col(32 * W) - 8 * Ni;
+                     ASSERT_TRUE(R >= 0 && R < 16 && C >= 0 && C < 8);
+                     ++Seen[{Mi, Ni, R, C}];
+                   });
+    EXPECT_EQ(Seen.size(), size_t(Map::MI * Map::NI * 16 * 8));
+    for (auto &X : Seen)
+      EXPECT_EQ(X.second, 1);
   }
 }
 

@@ -5,11 +5,16 @@
 //
 //   contractions (f32 gemm): naive (the seed's one thread per output),
 //     coalesced, smem-tiled, blocktiled (register tiles, float4 loads),
-//     int8 (dp4a, int32 accumulation, per-row/per-column scales), bf16
-//     (WMMA, f32 accumulation); fused: a gemm with the elementwise epilogue
-//     of the following nest applied in its store;
+//     warptiled (warp tiles, cp.async double buffering, tiles per
+//     architecture), int8 (dp4a) and int8-mma (mma.sync m16n8k32), both
+//     int32 accumulation with per-row/per-column scales, bf16 (mma.sync
+//     m16n8k16, f32 accumulation), wgmma (bf16: wgmma and TMA for sm_90a);
+//     a fusion group that fuses into a gemm with an elementwise epilogue:
+//     the same ladder applying the epilogue in its store (fused: the
+//     blocktiled one; no int8);
 //   gemv (f32): naive (a thread per row), warp (a warp per row), vectorized
-//     (a warp per row, float4), int8 (dp4a over int4 loads);
+//     (a warp per row, float4), int8 (dp4a over int4 loads), bf16 (16-byte
+//     loads);
 //   other nests whose outer loops carry no dependence (elementwise chains):
 //     naive (a grid-stride kernel per nest) and fused (one kernel for the
 //     fused program, temporaries in registers).
@@ -46,8 +51,14 @@ struct CudaVariantOut {
   std::string Skipped; ///< why not emitted; empty if it was
   std::string Kernel;  ///< the kernel family, e.g. "gemm_blocktiled<128,128,8,8,8>"
   std::string Map;     ///< the launch map of roofline_cuda.h it uses
+  /// An architecture with features the variant uses when compiled for it
+  /// ("sm_90a": wgmma, TMA); the manifest's "feature_arch".
+  std::string FeatureArch;
   std::string Code;    ///< the .cu file
   std::vector<ArgInfo> Extra; ///< device buffers after the unit's args
+  /// Per extra buffer: the unit argument it is made from (the manifest's
+  /// "from": a prepared copy replaces it in the timed entry's traffic).
+  std::vector<std::string> ExtraFrom;
   bool HasPrepare = false;
   std::vector<std::string> SkipCompare;
   Tolerance Tol;
