@@ -1137,11 +1137,38 @@ RL_AVX512 void pack_b_q_avx512(const qproblem &g, const float *S, int64_t pc, in
 
 /// pack_a_q for rows contiguous in K: whole words copied from the row.
 template <word W, int MR>
-void pack_a_q_rows(const qproblem &g, int64_t ic, int64_t mc, int64_t pc, int64_t kc,
-                   uint32_t *Ap, int32_t *Corr) {
+void pack_a_q_rows(path P, const qproblem &g, int64_t ic, int64_t mc, int64_t pc,
+                   int64_t kc, uint32_t *Ap, int32_t *Corr) {
   constexpr int G = group<W>();
   const int64_t Kg = (kc + G - 1) / G, Whole = kc / G;
   const size_t Elem = W == word::bf16x2 ? 2 : 1;
+#if RL_X86
+  // Words that are already A's (4 int8 or 2 bf16 in a row, rows a whole
+  // number of words apart): the panels are the words' transposes, as for
+  // f32 (pack_a_rows_avx2, bit for bit); the tail word and the int8 row
+  // sums after.
+  const unsigned char *Base = static_cast<const unsigned char *>(g.A);
+  if (P != path::portable && W != word::i16x2 && kc % G == 0 &&
+      (g.am * int64_t(Elem)) % 4 == 0 &&
+      reinterpret_cast<uintptr_t>(Base + (ic * g.am + pc) * int64_t(Elem)) % 4 == 0) {
+    pack_a_rows_avx2<MR>(mc, Whole,
+                         reinterpret_cast<const float *>(Base + (ic * g.am + pc) * int64_t(Elem)),
+                         g.am * int64_t(Elem) / 4, reinterpret_cast<float *>(Ap));
+    for (int64_t ip = 0; ip < mc; ip += MR, Corr += MR)
+      for (int r = 0; r < MR; ++r) {
+        int32_t Sum = 0;
+        if (W == word::u8x4 && ip + r < mc) {
+          const signed char *Row =
+              static_cast<const signed char *>(g.A) + (ic + ip + r) * g.am + pc;
+          for (int64_t k = 0; k < kc; ++k)
+            Sum += Row[k];
+        }
+        Corr[r] = 128 * Sum;
+      }
+    return;
+  }
+#endif
+  (void)P;
   for (int64_t ip = 0; ip < mc; ip += MR, Ap += MR * Kg, Corr += MR)
     for (int r = 0; r < MR; ++r) {
       if (ip + r >= mc) {
@@ -1183,12 +1210,12 @@ void pack_a_q_rows(const qproblem &g, int64_t ic, int64_t mc, int64_t pc, int64_
 /// int8 for vpdpbusd also gives 128 * the sum of each row's values in the
 /// block (\p Corr), what B's offset adds to it.
 template <word W, int MR>
-void pack_a_q(const qproblem &g, int64_t ic, int64_t mc, int64_t pc, int64_t kc,
+void pack_a_q(path P, const qproblem &g, int64_t ic, int64_t mc, int64_t pc, int64_t kc,
               uint32_t *Ap, int32_t *Corr) {
   constexpr int G = group<W>();
   const int64_t Kg = (kc + G - 1) / G;
   if (g.ak == 1)
-    return pack_a_q_rows<W, MR>(g, ic, mc, pc, kc, Ap, Corr);
+    return pack_a_q_rows<W, MR>(P, g, ic, mc, pc, kc, Ap, Corr);
   for (int64_t ip = 0; ip < mc; ip += MR, Ap += MR * Kg, Corr += MR) {
     for (int r = 0; r < MR; ++r) {
       const int64_t i = ic + ip + r;
@@ -1581,7 +1608,7 @@ void qgemm_blocked(path P, const qproblem &g, const blocks &Bl, const float *Bs,
   constexpr int MR = Fam::MR, NR = Fam::NR, G = group<Fam::Word>();
   const int64_t KC = round_up(Bl.KC, G);
   const int64_t KgMax = KC / G;
-  uint32_t *Ap = scratch<uint32_t, 2>(size_t(round_up(std::min(Bl.MC, g.M), MR) * KgMax));
+  uint32_t *Ap = scratch<uint32_t, 2>(size_t(round_up(std::min(Bl.MC, g.M), MR) * KgMax + pack_slack));
   int32_t *Corr = scratch<int32_t, 3>(size_t(round_up(std::min(Bl.MC, g.M), MR)));
   uint32_t *Bp = scratch<uint32_t, 4>(size_t(round_up(std::min(Bl.NC, g.N), NR) * KgMax));
   const dequant D{g.as, g.as_m, Bs, g.bcol};
@@ -1599,7 +1626,7 @@ void qgemm_blocked(path P, const qproblem &g, const blocks &Bl, const float *Bs,
         pack_b_q<Fam::Word, NR>(g, Bs, pc, kc, jc, nc, Bp);
       for (int64_t ic = 0; ic < g.M; ic += Bl.MC) {
         const int64_t mc = std::min(Bl.MC, g.M - ic);
-        pack_a_q<Fam::Word, MR>(g, ic, mc, pc, kc, Ap, Corr);
+        pack_a_q<Fam::Word, MR>(P, g, ic, mc, pc, kc, Ap, Corr);
         for (int64_t jr = 0; jr < nc; jr += NR) {
           const int64_t nr = std::min<int64_t>(NR, nc - jr);
           for (int64_t ir = 0; ir < mc; ir += MR) {
