@@ -515,6 +515,24 @@ RL_AVX2 inline void transpose8(__m256 &r0, __m256 &r1, __m256 &r2, __m256 &r3,
   r7 = _mm256_permute2f128_ps(u3, u7, 0x31);
 }
 
+/// Dst[k*ldd + j] = Src[j*lds + k] for whole 8 x 8 blocks of n x k; returns
+/// the columns done (a multiple of 8; the rest, and k past the last whole
+/// block, are the caller's).
+RL_AVX2 inline int64_t transpose_blocks_avx2(int64_t n, int64_t k, const float *Src,
+                                             int64_t lds, float *Dst, int64_t ldd) {
+  int64_t j = 0;
+  for (; j + 8 <= n; j += 8)
+    for (int64_t p = 0; p + 8 <= k; p += 8) {
+      __m256 x[8];
+      for (int t = 0; t < 8; ++t)
+        x[t] = _mm256_loadu_ps(Src + (j + t) * lds + p);
+      transpose8(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7]);
+      for (int t = 0; t < 8; ++t)
+        _mm256_storeu_ps(Dst + (p + t) * ldd + j, x[t]);
+    }
+  return j;
+}
+
 /// A(i, k) = A[i*lda + k] into MR-row panels. Each group of eight rows is
 /// transposed eight k at a time and stored as eight values per k. A last
 /// group of fewer rows stores past the panel's MR values of that k into the
@@ -886,8 +904,31 @@ RL_AVX2 void direct_avx2(int64_t K, const float *a, int64_t am, int64_t ak,
 /// Whether the small path takes a problem: C and B contiguous along N,
 /// about 128 or less in every size (all operands in L1 and L2).
 inline bool small_enough(const strided &g) {
-  return g.cn == 1 && g.bn == 1 && g.K > 0 && g.M <= 160 && g.N <= 160 &&
-         g.K <= 320 && g.M * g.N * g.K <= int64_t(128) * 128 * 128;
+  return g.cn == 1 && (g.bn == 1 || g.bk == 1) && g.K > 0 && g.M <= 160 &&
+         g.N <= 160 && g.K <= 320 && g.M * g.N * g.K <= int64_t(128) * 128 * 128;
+}
+
+/// \p g with B stored transposed (a layer's w[n][k]) copied row-major into
+/// a per-thread buffer, so the small path reads B along its rows: K x N
+/// elements, a fraction of the M x N x K products.
+inline strided with_rows_of_b(path P, const strided &g) {
+  if (g.bn == 1)
+    return g;
+  strided T = g;
+  float *Bt = scratch<float, 6>(size_t(g.K * g.N + pack_slack));
+  int64_t j = 0;
+#if RL_X86
+  if (P != path::portable)
+    j = transpose_blocks_avx2(g.N, g.K, g.B, g.bn, Bt, g.N);
+#endif
+  (void)P;
+  for (int64_t k = 0; k < g.K; ++k)
+    for (int64_t c = (k < g.K / 8 * 8 ? j : 0); c < g.N; ++c)
+      Bt[k * g.N + c] = g.B[c * g.bn + k];
+  T.B = Bt;
+  T.bk = g.N;
+  T.bn = 1;
+  return T;
 }
 
 /// The small path: tiles of MR x NR straight from the operands.
@@ -914,23 +955,24 @@ void sgemm(path P, const Problem &g, const blocks &Bl, bool Par, const Epi &epi,
            const BlockEpi &blk, bool HasBlockEpi = false) {
   if constexpr (std::is_same<Problem, strided>::value) {
     if (!HasBlockEpi && small_enough(g)) {
+      const strided G = with_rows_of_b(P, g);
       switch (P) {
 #if RL_X86
       case path::avx512:
         if constexpr (NR % 16 == 0)
-          return small<MR, NR, 16>(g, epi, [](auto NV, auto... X) {
+          return small<MR, NR, 16>(G, epi, [](auto NV, auto... X) {
             direct_avx512<MR, decltype(NV)::value>(X...);
           });
         break;
       case path::avx2:
-        return small<6, 16, 8>(g, epi, [](auto NV, auto... X) {
+        return small<6, 16, 8>(G, epi, [](auto NV, auto... X) {
           direct_avx2<decltype(NV)::value>(X...);
         });
 #endif
       default:
         break;
       }
-      return small<MR, NR, NR>(g, epi, [](auto, auto... X) {
+      return small<MR, NR, NR>(G, epi, [](auto, auto... X) {
         direct_portable<MR, NR>(X...);
       });
     }

@@ -221,6 +221,17 @@ size_t elemBytes(const std::string &Elem) {
   return 4;
 }
 
+/// The harness hook that registers a CPU library's call `rl_baseline` as
+/// variant \p Name; \p Setup runs first (before any library call),
+/// \p Library is the expression of the kernel it reports.
+std::string registration(const UnitManifest &M, const Roles &P, const std::string &Name,
+                         const std::string &Setup, const std::string &Library) {
+  return "extern \"C\" void rl_harness_extra_variants(rl::harness::unit_desc *U) {\n" +
+         Setup + "  rl::harness::variant_desc V;\n  V.name = \"" + Name +
+         "\";\n  V.fn = rl_baseline;\n  V.prepare = nullptr;\n  V.library = " + Library +
+         ";\n" + tolerance(M, P) + "  U->variants.push_back(V);\n}\n";
+}
+
 } // namespace
 
 BaselineSource roofline::blasBaseline(const UnitManifest &M) {
@@ -266,12 +277,7 @@ BaselineSource roofline::blasBaseline(const UnitManifest &M) {
       "namespace {\nvoid rl_baseline(void *const *rl_a, const int64_t *rl_s) {\n";
   Code += sizeDecls(M);
   Code += "  " + Call + ";\n}\n} // namespace\n\n";
-  Code += "extern \"C\" void rl_harness_extra_variants(rl::harness::unit_desc *U) {\n"
-          "  rl::harness::variant_desc V;\n  V.name = \"openblas\";\n"
-          "  V.fn = rl_baseline;\n  V.prepare = nullptr;\n"
-          "  V.library = openblas_get_corename();\n";
-  Code += tolerance(M, *P);
-  Code += "  U->variants.push_back(V);\n}\n";
+  Code += registration(M, *P, "openblas", "", "openblas_get_corename()");
   B.Code = std::move(Code);
   return B;
 }
@@ -333,21 +339,17 @@ BaselineSource roofline::blisBaseline(const UnitManifest &M) {
   Code += sizeDecls(M);
   Code += "  " + P->T + " rl_one = 1, rl_beta = " + P->Beta + ";\n  " + Call +
           ";\n}\n} // namespace\n\n";
-  Code += "extern \"C\" void rl_harness_extra_variants(rl::harness::unit_desc *U) {\n"
-          "  // RL_BLIS_ARCH names a sub-configuration to run instead of the one\n"
-          "  // BLIS picks (BLIS_ARCH_TYPE wants its number, which differs between\n"
-          "  // versions); read when BLIS initializes, so before any call.\n"
-          "  if (const char *Want = std::getenv(\"RL_BLIS_ARCH\"))\n"
-          "    for (int I = 0; I < BLIS_NUM_ARCHS; ++I)\n"
-          "      if (std::strcmp(bli_arch_string(static_cast<arch_t>(I)), Want) == 0)\n"
-          "        setenv(\"BLIS_ARCH_TYPE\", std::to_string(I).c_str(), 1);\n"
-          "  bli_init();\n"
-          "  rl::harness::variant_desc V;\n  V.name = \"blis\";\n"
-          "  V.fn = rl_baseline;\n  V.prepare = nullptr;\n"
-          "  // The sub-configuration BLIS runs on this CPU.\n"
-          "  V.library = bli_arch_string(bli_arch_query_id());\n";
-  Code += tolerance(M, *P);
-  Code += "  U->variants.push_back(V);\n}\n";
+  Code += registration(
+      M, *P, "blis",
+      "  // RL_BLIS_ARCH names a sub-configuration to run instead of the one\n"
+      "  // BLIS picks (BLIS_ARCH_TYPE wants its number, which differs between\n"
+      "  // versions); read when BLIS initializes, so before any call.\n"
+      "  if (const char *Want = std::getenv(\"RL_BLIS_ARCH\"))\n"
+      "    for (int I = 0; I < BLIS_NUM_ARCHS; ++I)\n"
+      "      if (std::strcmp(bli_arch_string(static_cast<arch_t>(I)), Want) == 0)\n"
+      "        setenv(\"BLIS_ARCH_TYPE\", std::to_string(I).c_str(), 1);\n"
+      "  bli_init();\n",
+      "bli_arch_string(bli_arch_query_id())");
   B.Code = std::move(Code);
   return B;
 }
