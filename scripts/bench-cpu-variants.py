@@ -31,6 +31,7 @@ Targets (single thread unless said):
 
   scripts/bench-cpu-variants.py [--build build] [--out /tmp/rl-bench-cpu]
       [--rounds 5] [--only gemm|epilogue|legacy] [--results FILE]
+      [--shapes N=1024,64,...] [--machine host.yaml]
 """
 
 import argparse
@@ -86,6 +87,10 @@ class Bench:
         """A full probe of this machine (1-core and all-core peaks): the
         roof of each row's % roof."""
         if self.machine:
+            return self.machine
+        if self.args.machine:
+            self.machine = self.args.machine
+            self.log("machine: %s (--machine)" % self.machine)
             return self.machine
         self.machine = os.path.join(self.args.out, "host.yaml")
         sh([self.probe, "--no-progress", "-o", self.machine] +
@@ -178,7 +183,8 @@ def gemm_section(b, log):
               ("777x333x1024", 777, 333, 1024), ("1000^3", 1000, 1000, 1000)]
     if b.args.smoke:  # the script's own test: the same steps at small sizes
         shapes = [("N=1024", 96, 80, 72), ("N=2048", 100, 64, 50)]
-    rows, extra = [], {}
+    if b.args.shapes:
+        shapes = [s for s in shapes if s[0] in b.args.shapes.split(",")]
     for tag, m, n, k in shapes:
         sizes = {"M": m, "N": n, "K": k}
         variants = ["tiled"]
@@ -195,19 +201,21 @@ def gemm_section(b, log):
         ratio = [o / x for x, o in zip(ours, ob)]
         ratio_b = [o / x for x, o in zip(bl, ob)]
         pct = {v["name"]: v.get("percent_of_bound") for v in run["variants"]}
-        rows.append(tag)
         log("  %-13s tiled %s GFLOP/s (%.0f%% of the 1-core roof), OpenBLAS %s, BLIS %s" %
             (tag, fmt([fl / x / 1e9 for x in ours]), pct.get("tiled") or 0,
              fmt([fl / x / 1e9 for x in ob]), fmt([fl / x / 1e9 for x in bl])))
         log("  %-13s tiled / OpenBLAS %s  %s;  BLIS / OpenBLAS %s" %
             ("", fmt(ratio), verdict(statistics.median(ratio), 1.0), fmt(ratio_b)))
+        # Logged as soon as measured, so that a run cut short keeps them.
         if tag == "N=1024":
-            q = b.pairs(d, sizes, [("tiled", 1), ("int8", 1), ("bf16", 1)], reps, 0.2)
-            extra["q"] = (fl, q)
+            quantized(log, fl, b.pairs(d, sizes, [("tiled", 1), ("int8", 1), ("bf16", 1)],
+                                       reps, 0.2))
         if tag == "N=2048":
-            p = b.pairs(d, sizes, [("tiled", 1), ("parallel", CPUS)], max(2, reps), 0.3)
-            extra["par"] = (fl, p)
+            parallel(log, fl, b.pairs(d, sizes, [("tiled", 1), ("parallel", CPUS)],
+                                      max(2, reps), 0.3))
     log("")
+    if b.args.shapes and "64" not in b.args.shapes.split(","):
+        return
     # The small path.
     sizes = {"M": 64, "N": 64, "K": 64}
     res = b.unit("gemm-64", "gemm", sizes, ["tiled"])
@@ -223,15 +231,18 @@ def gemm_section(b, log):
          fmt([fl / x / 1e9 for x in t.get(("blis", 1), [float("nan")])]), fmt(ratio),
          verdict(statistics.median(ratio), 0.8)))
     log("")
-    fl, p = extra["par"]
+
+
+def parallel(log, fl, p):
     sp = [a / c for a, c in zip(p[("tiled", 1)], p[("parallel", CPUS)])]
     log("3. parallel (M blocks over %d threads) vs tiled (1 thread), N=2048 (target >= 1.8x):" % CPUS)
     log("  tiled %s GFLOP/s, parallel %s GFLOP/s, speedup %s x  %s" %
         (fmt([fl / x / 1e9 for x in p[("tiled", 1)]]),
          fmt([fl / x / 1e9 for x in p[("parallel", CPUS)]]), fmt(sp),
          verdict(statistics.median(sp), 1.8)))
-    log("")
-    fl, q = extra["q"]
+
+
+def quantized(log, fl, q):
     r8 = [a / c for a, c in zip(q[("tiled", 1)], q[("int8", 1)])]
     rb = [a / c for a, c in zip(q[("tiled", 1)], q[("bf16", 1)])]
     log("4. quantized gemm N=1024, single thread, vs fp32 tiled (GOP/s = 2MNK / time; the")
@@ -243,7 +254,6 @@ def gemm_section(b, log):
     log("  bf16 (%s) %s GFLOP/s, %s x fp32  %s (target >= 1.7x)" %
         ("vdpbf16ps", fmt([fl / x / 1e9 for x in q[("bf16", 1)]]), fmt(rb),
          verdict(statistics.median(rb), 1.7)))
-    log("")
 
 
 def epilogue_section(b, log):
@@ -329,6 +339,10 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--only", default="", choices=["", "gemm", "epilogue", "legacy"])
     ap.add_argument("--results", default="")
+    ap.add_argument("--shapes", default="",
+                    help="gemm section: only these shapes (N=1024,N=2048,256x2304x768,"
+                         "256x768x3072,777x333x1024,1000^3,64)")
+    ap.add_argument("--machine", default="", help="a host machine file to reuse (no probe)")
     ap.add_argument("--smoke", action="store_true",
                     help="small sizes, one round: checks the script, measures nothing")
     args = ap.parse_args()
@@ -341,7 +355,14 @@ def main():
     shutil.rmtree(args.out, ignore_errors=True)
     os.makedirs(args.out)
     lines = []
-    log = lambda s="": (lines.append(s), print(s, flush=True))
+
+    def log(s=""):
+        # The file is rewritten on every line, so a run cut short keeps what it measured.
+        lines.append(s)
+        print(s, flush=True)
+        with open(args.results, "w") as f:
+            f.write("\n".join(lines) + "\n")
+
     t0 = time.time()
     cpu = "unknown"
     for l in open("/proc/cpuinfo"):
@@ -372,8 +393,6 @@ def main():
     log("every variant and baseline above was checked against the double-precision")
     log("reference at its benchmark sizes by roofline-run (a failure stops the script).")
     log("load at end: %s; took %.0f s" % (uptime(), time.time() - t0))
-    with open(args.results, "w") as f:
-        f.write("\n".join(lines) + "\n")
     return 0
 
 
