@@ -1,31 +1,37 @@
 #!/usr/bin/env python3
-"""Performance of the generated CPU variants (issue 6), as ratios measured in
-one run on this machine; writes docs/results/cpu-variants.txt.
+"""Performance of the generated CPU kernels against native-core OpenBLAS
+(issue 20), as ratios measured in one run on this machine; writes
+docs/results/cpu-variants.txt.
 
-  1. fp32 gemm, single thread: the generated `tiled` variant (BLIS packing +
-     AVX-512 micro-kernel) against OpenBLAS cblas_sgemm with
-     OPENBLAS_NUM_THREADS=1, at N=1024 and 2048 (target >= 85%);
-  2. tiled vs naive (and interchanged) at N=1024;
-  3. the fused 8-step activation chain (kernels/activation8.cpp, 64M
-     floats) against the unfused nests, vs the byte-ratio prediction of the
-     manifests (target: measured speedup >= 0.8x the predicted one);
-  4. int8 gemv vs fp32 gemv at N=16384, both single thread (target >= 3x);
-  5. every measured variant's GFLOP/s against its own roofline bound on
-     `host` (the manifest's predicted.bound: compulsory bytes, the probe's
-     all-cores peaks and bandwidths); a variant above it means the model or
-     the timing is wrong;
-  6. a direct convolution (N=1, C=K=64, H=W=58, 3x3: test/CodeGen/Inputs/
-     variants.cpp conv2d), single thread: the implicit-gemm `tiled` variant
-     (gathered input panels, the gemm micro-kernels) vs `naive`.
-     `--only=conv` runs this part alone and writes
-     docs/results/cpu-variants-conv.txt.
+Every unit is emitted with `roofline-lint --emit` at its sizes and built and
+checked by `roofline-run` (each variant and both library baselines against
+the double-precision reference, at the benchmark sizes); its drivers are
+then timed in interleaved rounds, the order of the two sides alternating
+from round to round, so that load changes hit both. A round's time is the
+median of a `driver time` (several repetitions); the file gives the median
+over rounds with the min..max spread, the load average (uptime) at the start
+and end of each section, and whether each target is met.
 
-Rounds interleave the variant and its baseline, so that load changes hit
-both; each round is a `driver time` median over several repetitions, and
-the file gives the median over rounds with the min-max spread.
+Targets (single thread unless said):
+  gemm    fp32 `tiled` vs OpenBLAS cblas_sgemm on its native core (the
+          process runs without OPENBLAS_CORETYPE / OPENBLAS_L2_SIZE; the core
+          openblas_get_corename() gives is printed) at N=1024, 2048 and the NN
+          layer shapes 256x2304x768, 256x768x3072, 777x333x1024, 1000^3:
+          >= 1.0; BLIS beside it (its sub-configuration printed); 64^3 (the
+          small path, nothing packed): >= 0.8; `parallel` at N=2048 on all
+          cores vs `tiled` on one: >= 1.8x (on 2 cores); int8 (VNNI) and bf16
+          (vdpbf16ps) GOP/s vs fp32 `tiled` at N=1024: >= 3x and >= 1.7x.
+  epilogue  matmul + bias + GELU (tanh) fused (the epilogue on C in
+          registers) vs the unfused pair (`tiled` gemm, then the elementwise
+          nest as written); the NN form out = bias + in * w^T (`linear`:
+          weights transposed) vs the plain gemm.
+  legacy  the issue-6 sections: the fused activation chain vs its byte-ratio
+          prediction, int8 vs fp32 gemv at N=16384, conv2d implicit gemm vs
+          naive.
 
   scripts/bench-cpu-variants.py [--build build] [--out /tmp/rl-bench-cpu]
-      [--rounds 5] [--results docs/results/cpu-variants.txt]
+      [--rounds 5] [--only gemm|epilogue|legacy] [--results FILE]
+      [--shapes N=1024,64,...] [--machine host.yaml]
 """
 
 import argparse
@@ -39,93 +45,19 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FLAGS = ["-std=c++17", "-O3", "-march=native", "-fopenmp"]
-
-SGEMM_BENCH = r"""
-// cblas_sgemm timed like the harness's `time`: warm-up, then repetitions;
-// prints the median, min and max seconds as JSON.
-#include <cblas.h>
-#include <algorithm>
-#include <chrono>
-#include <cstdio>
-#include <cstdlib>
-#include <random>
-#include <vector>
-extern "C" int openblas_get_num_threads(void);
-extern "C" char *openblas_get_corename(void);
-int main(int argc, char **argv) {
-  const int N = std::atoi(argv[1]), Reps = std::atoi(argv[2]);
-  std::vector<float> A(size_t(N) * N), B(size_t(N) * N), C(size_t(N) * N);
-  std::mt19937 G(1);
-  std::uniform_real_distribution<float> U(0.1f, 1.0f);
-  for (auto &X : A) X = U(G);
-  for (auto &X : B) X = U(G);
-  auto Run = [&] {
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, N, N, 1.0f,
-                A.data(), N, B.data(), N, 0.0f, C.data(), N);
-  };
-  Run();
-  std::vector<double> T;
-  for (int R = 0; R < Reps; ++R) {
-    auto T0 = std::chrono::steady_clock::now();
-    Run();
-    T.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - T0).count());
-  }
-  std::sort(T.begin(), T.end());
-  double Med = T.size() % 2 ? T[T.size() / 2] : 0.5 * (T[T.size() / 2 - 1] + T[T.size() / 2]);
-  std::printf("{\"median_s\": %.9g, \"min_s\": %.9g, \"max_s\": %.9g, \"threads\": %d, "
-              "\"core\": \"%s\", \"check\": %.6g}\n",
-              Med, T.front(), T.back(), openblas_get_num_threads(),
-              openblas_get_corename(), double(C[size_t(N) * N / 2]));
-  return 0;
-}
-"""
+VARIANTS_CPP = "test/CodeGen/Inputs/variants.cpp"
+CPUS = os.cpu_count() or 1
 
 
-def sh(cmd, env=None, cwd=None):
+def sh(cmd, env=None, cwd=None, ok=(0,)):
     r = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=cwd)
-    if r.returncode != 0:
-        sys.exit("failed: %s\n%s%s" % (" ".join(cmd), r.stdout, r.stderr))
+    if r.returncode not in ok:
+        sys.exit("failed: %s\n%s%s" % (" ".join(cmd), r.stdout[-3000:], r.stderr[-3000:]))
     return r.stdout
 
 
-def emit(tool, out, machine, source, params, nests, variants):
-    cmd = [tool, "--emit=" + out, "--machine=" + machine,
-           "--variants=" + ",".join(variants)]
-    cmd += ["--param=%s=%d" % kv for kv in params.items()]
-    cmd += ["--nest=" + n for n in nests]
-    sh(cmd + [os.path.join(ROOT, source)])
-
-
-def build_unit(d, runtime):
-    objs = []
-    for f in sorted(os.listdir(d)):
-        if f.endswith(".cpp"):
-            o = os.path.join(d, f[:-4] + ".o")
-            sh(["g++"] + FLAGS + ["-I" + runtime, "-c", os.path.join(d, f), "-o", o])
-            objs.append(o)
-    drv = os.path.join(d, "driver")
-    sh(["g++", "-fopenmp", "-o", drv] + objs)
-    return drv
-
-
-def manifest(d):
-    return json.load(open(os.path.join(d, "manifest.json")))
-
-
-def variant(m, name):
-    for v in m["variants"]:
-        if v["name"] == name and "skipped" not in v:
-            return v
-    sys.exit("%s: no variant %s" % (m["unit"], name))
-
-
-def time_variant(drv, name, sizes, reps, min_time, threads=1):
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    cmd = [drv, "time", name, "--reps=%d" % reps, "--min-time=%g" % min_time]
-    cmd += ["%s=%d" % kv for kv in sizes.items()]
-    line = [l for l in sh(cmd, env=env).splitlines() if l.startswith("{")][0]
-    return json.loads(line)["median_s"]
+def uptime():
+    return sh(["uptime"]).strip()
 
 
 def summary(xs):
@@ -138,36 +70,266 @@ def fmt(xs, unit="", digits=3):
     return (f + "%s [" + f + " .. " + f + "]") % (m, unit, lo, hi)
 
 
-CONV_SIZES = {"N": 1, "C": 64, "K": 64, "H": 58, "W": 58, "R": 3, "S": 3}
+def verdict(value, bar):
+    return "MET" if value >= bar else "MISSED"
 
 
-def conv_part(tool, out_dir, machine, rounds, log):
-    """Section 6: the tiled (implicit gemm) conv against the naive nest;
-    returns its rows for the bound table."""
-    out = os.path.join(out_dir, "conv")
-    emit(tool, out, machine, "test/CodeGen/Inputs/variants.cpp", CONV_SIZES,
-         ["conv2d"], ["naive", "tiled"])
-    u = json.load(open(os.path.join(out, "units.json")))["units"][0]
-    d = os.path.join(out, u)
-    drv, m = build_unit(d, os.path.join(out, "runtime")), manifest(d)
-    naive, tiled, sp = [], [], []
-    for _ in range(rounds):
-        a = time_variant(drv, "naive", CONV_SIZES, 3, 0)
-        b = time_variant(drv, "tiled", CONV_SIZES, 20, 0.3)
-        naive.append(a), tiled.append(b), sp.append(a / b)
-    flops = variant(m, "tiled")["predicted"]["flops"]
-    log("6. conv2d N=1 C=K=64 H=W=58 3x3 (%.0f MFLOP), single thread: implicit gemm vs naive"
-        % (flops / 1e6))
-    log("  naive %s s (%s GFLOP/s), tiled %s s (%s GFLOP/s); speedup tiled/naive %s x" %
-        (fmt(naive), fmt([flops / t / 1e9 for t in naive]), fmt(tiled),
-         fmt([flops / t / 1e9 for t in tiled]), fmt(sp)))
+class Bench:
+    def __init__(self, args, log):
+        self.args, self.log = args, log
+        self.tool = os.path.join(args.build, "bin", "roofline-lint")
+        self.run = os.path.join(args.build, "bin", "roofline-run")
+        self.probe = os.path.join(args.build, "bin", "roofline-probe")
+        self.machine = None
+        self.cores = {}  # library -> kernel it reported
+
+    def host_machine(self):
+        """A full probe of this machine (1-core and all-core peaks): the
+        roof of each row's % roof."""
+        if self.machine:
+            return self.machine
+        if self.args.machine:
+            self.machine = self.args.machine
+            self.log("machine: %s (--machine)" % self.machine)
+            return self.machine
+        self.machine = os.path.join(self.args.out, "host.yaml")
+        sh([self.probe, "--no-progress", "-o", self.machine] +
+           (["--quick"] if self.args.smoke else []))
+        peaks = {}
+        section = None
+        for line in open(self.machine):
+            if not line.startswith(" "):
+                section = line.split(":")[0]
+            elif section in ("peaks", "core_peaks") and ":" in line:
+                k, v = line.strip().split(":", 1)
+                peaks[(section, k)] = float(v)
+        self.log("machine: roofline-probe (%s): f32 peak %.0f GFLOP/s on 1 core, %.0f on %d; "
+                 "i8 %.0f GOP/s on 1 core" %
+                 (self.machine, peaks.get(("core_peaks", "f32"), 0) / 1e9,
+                  peaks.get(("peaks", "f32"), 0) / 1e9, CPUS,
+                  peaks.get(("core_peaks", "i8"), 0) / 1e9))
+        return self.machine
+
+    def unit(self, tag, nest, sizes, variants, source=VARIANTS_CPP):
+        """Emits, builds and checks one source nest's units at \\p sizes;
+        returns {unit: (dir, roofline-run JSON run)}."""
+        out = os.path.join(self.args.out, tag)
+        shutil.rmtree(out, ignore_errors=True)
+        cmd = [self.tool, "--emit=" + out, "--nest=" + nest, "--variants=" + ",".join(variants)]
+        cmd += ["--param=%s=%d" % kv for kv in sizes.items()]
+        sh(cmd + [os.path.join(ROOT, source)])
+        js = os.path.join(out, "run.json")
+        sh([self.run, "--machine=" + self.host_machine(), "--reps=3", "--min-time=0.05",
+            "--timeout=600", "--target=cpu", "--json=" + js, out], ok=(0, 1))
+        doc = json.load(open(js))
+        res = {}
+        for r in doc["runs"]:
+            res[r["unit"]] = (os.path.join(out, r["unit"]), r)
+            for v in r["variants"]:
+                if v["status"] != "ok":
+                    sys.exit("%s %s: %s (%s)" % (r["unit"], v["name"], v["status"],
+                                                 v.get("reason", "")))
+                if v.get("library"):
+                    self.cores[v["name"]] = v["library"]
+        return res
+
+    def time(self, unit_dir, name, sizes, reps, min_time, threads=1):
+        """One `driver time` median: ours from the unit's driver, a library
+        from its own driver, each in its environment."""
+        rr = os.path.join(unit_dir, "roofline-run")
+        env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+        drv = os.path.join(rr, "driver")
+        if name == "openblas":
+            drv = os.path.join(rr, "driver-openblas")
+            env.pop("OPENBLAS_CORETYPE", None)
+            env.pop("OPENBLAS_L2_SIZE", None)
+            env.update(OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
+        elif name == "blis":
+            drv = os.path.join(rr, "driver-blis")
+            env.pop("BLIS_ARCH_TYPE", None)
+            env.update(BLIS_NUM_THREADS="1", OMP_NUM_THREADS="1",
+                       RL_BLIS_ARCH=self.cores.get("blis", ""))
+        known = {x["name"] for x in json.load(open(os.path.join(unit_dir, "manifest.json")))["sizes"]}
+        cmd = [drv, "time", name, "--reps=%d" % reps, "--min-time=%g" % min_time,
+               "--buffers=1"] + ["%s=%d" % kv for kv in sizes.items() if kv[0] in known]
+        line = [l for l in sh(cmd, env=env).splitlines() if l.startswith("{")][0]
+        return json.loads(line)["median_s"]
+
+    def has(self, unit_dir, name):
+        """Whether roofline-run built the driver of library \\p name."""
+        return os.path.exists(os.path.join(unit_dir, "roofline-run", "driver-" + name))
+
+    def pairs(self, unit_dir, sizes, sides, reps, min_time):
+        """Interleaved rounds over \\p sides [(name, threads)]: each round
+        times every side once, the order rotating from round to round. A
+        library that is not installed (no driver) is left out."""
+        sides = [s for s in sides if s[0] not in ("openblas", "blis") or
+                 self.has(unit_dir, s[0])]
+        times = {s: [] for s in sides}
+        for r in range(self.args.rounds):
+            order = sides[r % len(sides):] + sides[:r % len(sides)]
+            if r % 2:
+                order = order[::-1]
+            for s in order:
+                times[s].append(self.time(unit_dir, s[0], sizes, reps, min_time, s[1]))
+        return times
+
+
+def gemm_section(b, log):
+    log("1. fp32 gemm C = A B (row-major), single thread: generated `tiled` vs OpenBLAS on")
+    log("   its native core (target >= 1.0) and BLIS; GFLOP/s = 2MNK / median time")
+    shapes = [("N=1024", 1024, 1024, 1024), ("N=2048", 2048, 2048, 2048),
+              ("256x2304x768", 256, 2304, 768), ("256x768x3072", 256, 768, 3072),
+              ("777x333x1024", 777, 333, 1024), ("1000^3", 1000, 1000, 1000)]
+    if b.args.smoke:  # the script's own test: the same steps at small sizes
+        shapes = [("N=1024", 96, 80, 72), ("N=2048", 100, 64, 50)]
+    if b.args.shapes:
+        shapes = [s for s in shapes if s[0] in b.args.shapes.split(",")]
+    for tag, m, n, k in shapes:
+        sizes = {"M": m, "N": n, "K": k}
+        variants = ["tiled"]
+        if tag == "N=1024":
+            variants += ["int8", "bf16"]
+        if tag == "N=2048":
+            variants += ["parallel"]
+        res = b.unit("gemm-" + tag.replace("^", "_"), "gemm", sizes, variants)
+        d, run = res["gemm_L10"]
+        fl = 2.0 * m * n * k
+        reps = max(3, min(20, int(3e9 / fl)))
+        t = b.pairs(d, sizes, [("tiled", 1), ("openblas", 1), ("blis", 1)], reps, 0.2)
+        ours, ob, bl = t[("tiled", 1)], t[("openblas", 1)], t.get(("blis", 1), [float("nan")])
+        ratio = [o / x for x, o in zip(ours, ob)]
+        ratio_b = [o / x for x, o in zip(bl, ob)]
+        pct = {v["name"]: v.get("percent_of_bound") for v in run["variants"]}
+        log("  %-13s tiled %s GFLOP/s (%.0f%% of the 1-core roof), OpenBLAS %s, BLIS %s" %
+            (tag, fmt([fl / x / 1e9 for x in ours]), pct.get("tiled") or 0,
+             fmt([fl / x / 1e9 for x in ob]), fmt([fl / x / 1e9 for x in bl])))
+        log("  %-13s tiled / OpenBLAS %s  %s;  BLIS / OpenBLAS %s" %
+            ("", fmt(ratio), verdict(statistics.median(ratio), 1.0), fmt(ratio_b)))
+        # Logged as soon as measured, so that a run cut short keeps them.
+        if tag == "N=1024":
+            quantized(log, fl, b.pairs(d, sizes, [("tiled", 1), ("int8", 1), ("bf16", 1)],
+                                       reps, 0.2))
+        if tag == "N=2048":
+            parallel(log, fl, b.pairs(d, sizes, [("tiled", 1), ("parallel", CPUS)],
+                                      max(2, reps), 0.3))
     log("")
-    return [("conv2d 64x58x58 3x3", variant(m, "naive"), naive, flops),
-            ("conv2d 64x58x58 3x3", variant(m, "tiled"), tiled, flops)]
+    if b.args.shapes and "64" not in b.args.shapes.split(","):
+        return
+    # The small path.
+    sizes = {"M": 64, "N": 64, "K": 64}
+    res = b.unit("gemm-64", "gemm", sizes, ["tiled"])
+    d, _ = res["gemm_L10"]
+    t = b.pairs(d, sizes, [("tiled", 1), ("openblas", 1), ("blis", 1)], 2000, 0.2)
+    ours, ob = t[("tiled", 1)], t[("openblas", 1)]
+    ratio = [o / x for x, o in zip(ours, ob)]
+    fl = 2.0 * 64 ** 3
+    log("2. small gemm 64^3 (the small path: nothing packed, C in registers), single thread,")
+    log("   operands in cache (one buffer set, as OpenBLAS): target >= 0.8 of OpenBLAS")
+    log("  tiled %s GFLOP/s, OpenBLAS %s, BLIS %s; tiled / OpenBLAS %s  %s" %
+        (fmt([fl / x / 1e9 for x in ours]), fmt([fl / x / 1e9 for x in ob]),
+         fmt([fl / x / 1e9 for x in t.get(("blis", 1), [float("nan")])]), fmt(ratio),
+         verdict(statistics.median(ratio), 0.8)))
+    log("")
 
 
-def load():
-    return "%.2f %.2f %.2f" % os.getloadavg()
+def parallel(log, fl, p):
+    sp = [a / c for a, c in zip(p[("tiled", 1)], p[("parallel", CPUS)])]
+    log("3. parallel (M blocks over %d threads) vs tiled (1 thread), N=2048 (target >= 1.8x):" % CPUS)
+    log("  tiled %s GFLOP/s, parallel %s GFLOP/s, speedup %s x  %s" %
+        (fmt([fl / x / 1e9 for x in p[("tiled", 1)]]),
+         fmt([fl / x / 1e9 for x in p[("parallel", CPUS)]]), fmt(sp),
+         verdict(statistics.median(sp), 1.8)))
+
+
+def quantized(log, fl, q):
+    r8 = [a / c for a, c in zip(q[("tiled", 1)], q[("int8", 1)])]
+    rb = [a / c for a, c in zip(q[("tiled", 1)], q[("bf16", 1)])]
+    log("4. quantized gemm N=1024, single thread, vs fp32 tiled (GOP/s = 2MNK / time; the")
+    log("   weights A quantized once by the prepare entry, B quantized in the timed kernel):")
+    log("  fp32 tiled %s GFLOP/s" % fmt([fl / x / 1e9 for x in q[("tiled", 1)]]))
+    log("  int8 (%s) %s GOP/s, %s x fp32  %s (target >= 3x)" %
+        ("vpdpbusd", fmt([fl / x / 1e9 for x in q[("int8", 1)]]), fmt(r8),
+         verdict(statistics.median(r8), 3.0)))
+    log("  bf16 (%s) %s GFLOP/s, %s x fp32  %s (target >= 1.7x)" %
+        ("vdpbf16ps", fmt([fl / x / 1e9 for x in q[("bf16", 1)]]), fmt(rb),
+         verdict(statistics.median(rb), 1.7)))
+
+
+def epilogue_section(b, log):
+    log("5. epilogues on C in registers, single thread (no target; the point is the pass")
+    log("   over C the fusion saves and GELU's tanh done in vectors)")
+    shapes = [("256x2304x768", 256, 2304, 768), ("N=1024", 1024, 1024, 1024)]
+    if b.args.smoke:
+        shapes = [("40x70x30", 40, 70, 30)]
+    for tag, m, n, k in shapes:
+        sizes = {"M": m, "N": n, "K": k}
+        res = b.unit("gelu-" + tag, "dense_gelu", sizes, ["tiled", "naive", "fused"])
+        gd, _ = res["dense_gelu_L213"]
+        ed, _ = res["dense_gelu_L220"]
+        fd, _ = res["dense_gelu_L213_x2"]
+        fl = 2.0 * m * n * k
+        fused, pair = [], []
+        for r in range(b.args.rounds):
+            seq = [("fused", fd), ("tiled", gd), ("naive", ed)]
+            if r % 2:
+                seq = seq[::-1]
+            t = {}
+            for name, d in seq:
+                t[name] = b.time(d, name, sizes, max(3, int(2e9 / fl)), 0.2)
+            fused.append(t["fused"])
+            pair.append(t["tiled"] + t["naive"])
+        sp = [p / f for p, f in zip(pair, fused)]
+        log("  matmul+bias+GELU %-13s fused %s s, unfused pair (tiled gemm + epilogue nest) "
+            "%s s: %s x" % (tag, fmt(fused), fmt(pair), fmt(sp)))
+    sizes = {"M": 256, "N": 2304, "K": 768} if not b.args.smoke else {"M": 20, "N": 30, "K": 40}
+    res = b.unit("linear", "linear", sizes, ["tiled"])
+    ld, _ = res["linear_L200"]
+    res = b.unit("gemm-nnshape", "gemm", sizes, ["tiled"])
+    gd, _ = res["gemm_L10"]
+    fl = 2.0 * sizes["M"] * sizes["N"] * sizes["K"]
+    lin, gem = [], []
+    for r in range(b.args.rounds):
+        seq = [(ld, lin), (gd, gem)] if r % 2 == 0 else [(gd, gem), (ld, lin)]
+        for d, into in seq:
+            into.append(b.time(d, "tiled", sizes, 10, 0.2))
+    log("  NN form out = bias + in w^T (linear, weights transposed) %dx%dx%d: %s GFLOP/s; "
+        "the plain gemm %s GFLOP/s; ratio %s" %
+        (sizes["M"], sizes["N"], sizes["K"], fmt([fl / x / 1e9 for x in lin]), fmt([fl / x / 1e9 for x in gem]),
+         fmt([g / l for l, g in zip(lin, gem)])))
+    log("")
+
+
+def legacy_section(b, log):
+    log("6. issue-6 sections (single thread)")
+    res = b.unit("act8", "activation8", {}, ["naive", "fused"], source="kernels/activation8.cpp")
+    unit = [u for u in res if u.endswith("_x8")][0]
+    d, run = res[unit]
+    man = json.load(open(os.path.join(d, "manifest.json")))
+    pred = {v["name"]: v["predicted"] for v in man["variants"] if "predicted" in v}
+    ratio = pred["naive"]["bytes"]["compulsory"] / pred["fused"]["bytes"]["compulsory"]
+    t = b.pairs(d, {}, [("naive", 1), ("fused", 1)], 3, 0.2)
+    sp = [a / c for a, c in zip(t[("naive", 1)], t[("fused", 1)])]
+    log("  activation8 (64M floats): fused vs unfused %s x; predicted (bytes) %.2fx; %.2f of it "
+        "(target >= 0.8)  %s" % (fmt(sp), ratio, statistics.median(sp) / ratio,
+                                 verdict(statistics.median(sp) / ratio, 0.8)))
+    G = 16384
+    res = b.unit("gemv", "gemv", {"M": G, "K": G}, ["tiled", "int8", "bf16"])
+    d, _ = res["gemv_L52"]
+    t = b.pairs(d, {"M": G, "K": G}, [("tiled", 1), ("int8", 1), ("bf16", 1)], 5, 0.3)
+    sp = [a / c for a, c in zip(t[("tiled", 1)], t[("int8", 1)])]
+    log("  gemv N=16384: int8 vs fp32 %s x (target >= 3x)  %s; bf16 vs fp32 %s x" %
+        (fmt(sp), verdict(statistics.median(sp), 3),
+         fmt([a / c for a, c in zip(t[("tiled", 1)], t[("bf16", 1)])])))
+    cs = {"N": 1, "C": 64, "K": 64, "H": 58, "W": 58, "R": 3, "S": 3}
+    res = b.unit("conv", "conv2d", cs, ["naive", "tiled"])
+    d, _ = res["conv2d_L153"]
+    t = b.pairs(d, cs, [("naive", 1), ("tiled", 1)], 3, 0.2)
+    fl = 2.0 * 64 * 64 * 56 * 56 * 9
+    log("  conv2d C=K=64 H=W=58 3x3: tiled (implicit gemm) %s GFLOP/s, naive %s; %s x" %
+        (fmt([fl / x / 1e9 for x in t[("tiled", 1)]]), fmt([fl / x / 1e9 for x in t[("naive", 1)]]),
+         fmt([a / c for a, c in zip(t[("naive", 1)], t[("tiled", 1)])])))
+    log("")
 
 
 def main():
@@ -175,221 +337,62 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--out", default="/tmp/rl-bench-cpu")
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--machine", default="",
-                    help="machine of the bounds (default: host if saved, else "
-                         "a quick probe written under --out)")
+    ap.add_argument("--only", default="", choices=["", "gemm", "epilogue", "legacy"])
     ap.add_argument("--results", default="")
-    ap.add_argument("--only", default="", choices=["", "conv"],
-                    help="run one part alone (conv: section 6)")
+    ap.add_argument("--shapes", default="",
+                    help="gemm section: only these shapes (N=1024,N=2048,256x2304x768,"
+                         "256x768x3072,777x333x1024,1000^3,64)")
+    ap.add_argument("--machine", default="", help="a host machine file to reuse (no probe)")
+    ap.add_argument("--smoke", action="store_true",
+                    help="small sizes, one round: checks the script, measures nothing")
     args = ap.parse_args()
+    if args.smoke:
+        args.rounds = 1
+        args.results = args.results or os.path.join(args.out + "-smoke.txt")
     if not args.results:
         args.results = os.path.join(ROOT, "docs", "results", "cpu-variants%s.txt" %
                                     ("-" + args.only if args.only else ""))
-    tool = os.path.join(args.build, "bin", "roofline-lint")
-    probe = os.path.join(args.build, "bin", "roofline-probe")
     shutil.rmtree(args.out, ignore_errors=True)
     os.makedirs(args.out)
-    t_start = time.time()
-    load_start = load()
     lines = []
-    log = lambda s="": (lines.append(s), print(s, flush=True))
 
-    # The machine of the bounds.
-    machine = args.machine
-    host_file = os.path.join(os.environ.get("XDG_CONFIG_HOME") or
-                             os.path.expanduser("~/.config"), "roofline", "host.yaml")
-    if not machine:
-        if os.path.exists(host_file):
-            machine = "host"
-        else:
-            machine = os.path.join(args.out, "host.yaml")
-            sh([probe, "--no-progress", "-o", machine])
-    machine_desc = machine if machine == "host" else "host (roofline-probe, %s)" % machine
-
-    if args.only == "conv":
-        log("CPU variants: conv performance (scripts/bench-cpu-variants.py --only=conv, "
-            "%d rounds)" % args.rounds)
-        cpu = [l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
-               if l.startswith("model name")][:1] or ["unknown"]
-        log("date: %s; machine: %s, %d CPUs; g++ %s" %
-            (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), cpu[0],
-             os.cpu_count(), " ".join(FLAGS)))
-        log("load average (1, 5, 15 min) at start %s (2 shared cores: noisy)" % load_start)
-        conv_part(tool, args.out, machine, args.rounds, log)
-        log("load average at end %s; took %.0f s" % (load(), time.time() - t_start))
+    def log(s=""):
+        # The file is rewritten on every line, so a run cut short keeps what it measured.
+        lines.append(s)
+        print(s, flush=True)
         with open(args.results, "w") as f:
             f.write("\n".join(lines) + "\n")
-        return 0
 
-    rt = os.path.join(args.out, "runtime")
-    units = {}
-
-    def unit(tag, source, params, nests, variants):
-        out = os.path.join(args.out, tag)
-        emit(tool, out, machine, source, params, nests, variants)
-        res = {}
-        for u in json.load(open(os.path.join(out, "units.json")))["units"]:
-            d = os.path.join(out, u)
-            res[u] = (d, manifest(d))
-        return out, res
-
-    # Emit and build everything first.
-    gemm = {}
-    for n in (1024, 2048):
-        out, us = unit("gemm%d" % n, "test/CodeGen/Inputs/variants.cpp",
-                       {"M": n, "N": n, "K": n}, ["gemm"],
-                       ["naive", "interchanged", "tiled", "parallel"])
-        d, m = us["gemm_L10"]
-        gemm[n] = (build_unit(d, os.path.join(out, "runtime")), m)
-    out, us = unit("act8", "kernels/activation8.cpp", {}, ["activation8"],
-                   ["naive", "fused"])
-    act_unit = [u for u in us if u.endswith("_x8")][0]
-    d, act_m = us[act_unit]
-    act_drv = build_unit(d, os.path.join(out, "runtime"))
-    G = 16384
-    out, us = unit("gemv", "test/CodeGen/Inputs/variants.cpp", {"M": G, "K": G},
-                   ["gemv"], ["naive", "tiled", "int8", "bf16"])
-    d, gemv_m = us["gemv_L52"]
-    gemv_drv = build_unit(d, os.path.join(out, "runtime"))
-    sgemm_src = os.path.join(args.out, "sgemm.cpp")
-    open(sgemm_src, "w").write(SGEMM_BENCH)
-    sgemm = os.path.join(args.out, "sgemm")
-    sh(["g++", "-O2", "-o", sgemm, sgemm_src, "-lopenblas"])
-    blas_env = dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")
-
-    measured = []  # (what, variant manifest, sizes, seconds list, threads)
-
-    # 1. gemm vs OpenBLAS.
-    gemm_rows = []
-    for n, (drv, m) in gemm.items():
-        sizes = {"M": n, "N": n, "K": n}
-        reps = 10 if n == 1024 else 4
-        ours, blas, ratio = [], [], []
-        info = {}
-        for _ in range(args.rounds):
-            t = time_variant(drv, "tiled", sizes, reps, 0.3)
-            info = json.loads(sh([sgemm, str(n), str(reps)], env=blas_env))
-            ours.append(t)
-            blas.append(info["median_s"])
-            ratio.append(info["median_s"] / t)
-        flops = 2.0 * n ** 3
-        gemm_rows.append((n, ours, blas, ratio, info))
-        measured.append(("gemm N=%d" % n, variant(m, "tiled"), ours, flops))
-
-    # 2. tiled vs naive and interchanged at 1024 (naive is slow: 3 rounds).
-    drv, m = gemm[1024]
-    sizes = {"M": 1024, "N": 1024, "K": 1024}
-    naive, inter, tiled, par, sp_naive, sp_inter = [], [], [], [], [], []
-    for _ in range(min(3, args.rounds)):
-        tn = time_variant(drv, "naive", sizes, 1, 0)
-        ti = time_variant(drv, "interchanged", sizes, 3, 0)
-        tt = time_variant(drv, "tiled", sizes, 10, 0.3)
-        tp = time_variant(drv, "parallel", sizes, 10, 0.3,
-                          threads=os.cpu_count())
-        naive.append(tn), inter.append(ti), tiled.append(tt), par.append(tp)
-        sp_naive.append(tn / tt)
-        sp_inter.append(ti / tt)
-    fl = 2.0 * 1024 ** 3
-    measured.append(("gemm N=1024", variant(m, "naive"), naive, fl))
-    measured.append(("gemm N=1024", variant(m, "interchanged"), inter, fl))
-    measured.append(("gemm N=1024 (%d threads)" % os.cpu_count(),
-                     variant(m, "parallel"), par, fl))
-
-    # 3. Fused activation chain vs the byte-ratio prediction.
-    unf, fus, sp = [], [], []
-    for _ in range(args.rounds):
-        a = time_variant(act_drv, "naive", {}, 3, 0)
-        b = time_variant(act_drv, "fused", {}, 5, 0.3)
-        unf.append(a), fus.append(b), sp.append(a / b)
-    bn = variant(act_m, "naive")["predicted"]
-    bf = variant(act_m, "fused")["predicted"]
-    pred = bn["bytes"]["compulsory"] / bf["bytes"]["compulsory"]
-    measured.append(("activation8 64M", variant(act_m, "naive"), unf, bn["flops"]))
-    measured.append(("activation8 64M", variant(act_m, "fused"), fus, bf["flops"]))
-
-    # 4. int8 vs fp32 gemv.
-    gs = {"M": G, "K": G}
-    f32, i8, b16, sp8 = [], [], [], []
-    for _ in range(args.rounds):
-        a = time_variant(gemv_drv, "tiled", gs, 5, 0.3)
-        b = time_variant(gemv_drv, "int8", gs, 10, 0.3)
-        c = time_variant(gemv_drv, "bf16", gs, 5, 0.3)
-        f32.append(a), i8.append(b), b16.append(c), sp8.append(a / b)
-    gfl = 2.0 * G * G
-    measured.append(("gemv N=16384", variant(gemv_m, "tiled"), f32, gfl))
-    measured.append(("gemv N=16384", variant(gemv_m, "int8"), i8, gfl))
-    measured.append(("gemv N=16384", variant(gemv_m, "bf16"), b16, gfl))
-
-    # The report.
+    t0 = time.time()
     cpu = "unknown"
     for l in open("/proc/cpuinfo"):
         if l.startswith("model name"):
             cpu = l.split(":", 1)[1].strip()
             break
     gxx = sh(["g++", "--version"]).splitlines()[0]
-    ok = lambda c: "MET" if c else "MISSED"
-    log("CPU variants: performance (scripts/bench-cpu-variants.py, %d rounds)" % args.rounds)
-    log("date: %s; machine: %s, %d CPUs, %s" % (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-                                                cpu, os.cpu_count(), platform.machine()))
-    log("compiler: %s %s; OpenBLAS %s core, %d thread(s)" %
-        (gxx, " ".join(FLAGS), gemm_rows[0][4].get("core"), gemm_rows[0][4].get("threads")))
-    log("load average (1, 5, 15 min) at start %s, at end %s: this machine is shared with" %
-        (load_start, load()))
-    log("other engineers' builds (2 cores), so absolute numbers are noisy; each ratio is")
-    log("taken within one round (variant and baseline back to back) and the spread is")
-    log("the min..max over rounds. Times: median of a round's repetitions.")
+    log("CPU variants: performance (scripts/bench-cpu-variants.py%s, %d rounds)" %
+        (" --only=" + args.only if args.only else "", args.rounds))
+    log("date: %s; machine: %s, %d CPUs, %s; %s -O3 -march=native" %
+        (time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), cpu, CPUS, platform.machine(), gxx))
+    log("load at start: %s" % uptime())
+    log("This machine's 2 cores are shared with other agents' builds: each ratio is taken")
+    log("within a round (the sides back to back, their order alternating), the spread is the")
+    log("min..max over rounds, a round's time the median of its repetitions.")
+    b = Bench(args, log)
+    b.host_machine()
     log("")
-    log("1. fp32 gemm, single thread: generated tiled vs OpenBLAS cblas_sgemm (target >= 85%)")
-    for n, ours, blas, ratio, _ in gemm_rows:
-        f = 2.0 * n ** 3
-        log("  N=%d: tiled %s GFLOP/s, OpenBLAS %s GFLOP/s, ratio %s  %s" %
-            (n, fmt([f / t / 1e9 for t in ours]), fmt([f / t / 1e9 for t in blas]),
-             fmt([100 * r for r in ratio], "%"), ok(statistics.median(ratio) >= 0.85)))
-    log("")
-    log("2. gemm N=1024: tiled vs naive (ijk as written) and interchanged (ikj)")
-    log("  naive %s s, interchanged %s s, tiled %s s" % (fmt(naive), fmt(inter), fmt(tiled)))
-    log("  speedup tiled/naive %s x, tiled/interchanged %s x; parallel (%d threads) %s GFLOP/s" %
-        (fmt(sp_naive), fmt(sp_inter), os.cpu_count(), fmt([fl / t / 1e9 for t in par])))
-    log("")
-    log("3. activation8 (8 elementwise steps, 64M floats), single thread: fused vs unfused")
-    log("  predicted speedup = compulsory bytes unfused / fused = %.0f / %.0f MB = %.2fx" %
-        (bn["bytes"]["compulsory"] / 1e6, bf["bytes"]["compulsory"] / 1e6, pred))
-    log("  unfused %s s, fused %s s, measured speedup %s x = %.2f of the prediction "
-        "(target >= 0.8)  %s" % (fmt(unf), fmt(fus), fmt(sp), statistics.median(sp) / pred,
-                                 ok(statistics.median(sp) / pred >= 0.8)))
-    log("")
-    log("4. gemv N=16384 (A: 1 GiB f32), single thread: int8 (VNNI) vs fp32 (target >= 3x)")
-    log("  fp32 %s s, int8 %s s, bf16 %s s; int8 speedup %s x  %s" %
-        (fmt(f32), fmt(i8), fmt(b16), fmt(sp8), ok(statistics.median(sp8) >= 3)))
-    log("  (int8 excludes its prepare step, which quantizes the weights once)")
-    log("")
-    measured += conv_part(tool, args.out, machine, args.rounds, log)
-    log("5. measured vs each variant's own roofline bound on %s (compulsory model;" % machine_desc)
-    log("   the bound uses the probe's all-cores peaks and bandwidths)")
-    log("  %-26s %-13s %12s %12s %8s %s" % ("nest", "variant", "GFLOP/s", "bound", "of bound", ""))
-    above = 0
-    for what, v, ts, flops in measured:
-        p = v["predicted"]
-        bound = p.get("bound", {}).get("attainable_flops_per_s")
-        g = flops / statistics.median(ts) / 1e9
-        if bound:
-            frac = g / (bound / 1e9)
-            above += frac > 1
-            log("  %-26s %-13s %12.2f %12.2f %7.1f%% %s" % (what, v["name"], g, bound / 1e9,
-                                                           100 * frac, "ABOVE" if frac > 1 else "below"))
-        else:
-            log("  %-26s %-13s %12.2f %12s" % (what, v["name"], g, "n/a"))
-    nobound = sum(1 for _, v, _, _ in measured if "bound" not in v["predicted"])
-    log("  %s" % ("no variant with a bound is above it" if not above else
-                  "%d variant(s) above the bound: the model or the timing is wrong" % above))
-    if nobound:
-        log("  %d variant(s) have no bound (n/a): their IR' counts are not exact at these "
-            "sizes (predicted.why_not), so the check does not cover them" % nobound)
-    log("")
-    log("took %.0f s" % (time.time() - t_start))
-    if args.results:
-        with open(args.results, "w") as f:
-            f.write("\n".join(lines) + "\n")
+    sections = {"gemm": gemm_section, "epilogue": epilogue_section, "legacy": legacy_section}
+    for name in (["gemm", "epilogue", "legacy"] if not args.only else [args.only]):
+        log("[%s] load at start: %s" % (name, uptime()))
+        sections[name](b, log)
+        log("[%s] load at end: %s" % (name, uptime()))
+        log("")
+    if b.cores:
+        log("library kernels (as each reported in its check): %s" %
+            ", ".join("%s %s" % kv for kv in sorted(b.cores.items())))
+    log("every variant and baseline above was checked against the double-precision")
+    log("reference at its benchmark sizes by roofline-run (a failure stops the script).")
+    log("load at end: %s; took %.0f s" % (uptime(), time.time() - t0))
     return 0
 
 

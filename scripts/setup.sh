@@ -7,10 +7,11 @@ cd "$(dirname "$0")/.."
 
 # python3-jsonschema validates the SARIF output, python3-yaml reads the
 # pre-commit and GitHub Actions definitions (test/CI, test/Integration);
-# libopenblas-dev is the sgemm baseline of scripts/bench-cpu-variants.py and
-# of roofline-run (its OpenBLAS rows and test/Runner).
+# libopenblas-dev and libblis-dev are the sgemm baselines of
+# scripts/bench-cpu-variants.py and of roofline-run (its OpenBLAS and BLIS
+# rows and test/Runner).
 PACKAGES=(llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 llvm-19-tools cmake ninja-build
-          libgtest-dev g++ python3 python3-jsonschema python3-yaml libopenblas-dev)
+          libgtest-dev g++ python3 python3-jsonschema python3-yaml libopenblas-dev libblis-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -134,6 +134,9 @@ struct variant_desc {
   std::vector<const char *> skip; ///< outputs it does not produce
   tolerance tol;
   timer_entry timer = nullptr; ///< else timed here, around fn
+  /// A library baseline's own account of how it runs (the kernel OpenBLAS
+  /// or BLIS picked for this CPU), printed with its check result.
+  std::string library;
 };
 
 struct unit_desc {
@@ -474,6 +477,8 @@ inline int check(const unit_desc &U, int Argc, char **Argv) {
                 Bad ? "false" : "true", Checked, Bad, Worst, Seed);
     if (Bad)
       std::printf(", \"first\": \"%s\"", First.c_str());
+    if (!V.library.empty())
+      std::printf(", \"library\": \"%s\"", V.library.c_str());
     std::printf("}\n");
     Failed += Bad != 0;
   }

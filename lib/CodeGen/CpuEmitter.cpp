@@ -347,10 +347,7 @@ std::string roofline::cTypeFor(const std::string &T, EmitMode Mode) {
 // Kernel emission
 //===----------------------------------------------------------------------===//
 
-namespace {
-
-/// A known C math function's double-precision std:: name ("expf" -> "exp").
-std::string baseMathName(std::string Name) {
+std::string roofline::mathBaseName(std::string Name) {
   static const char *Known[] = {
       "exp",  "exp2", "expm1", "log",   "log2",  "log10", "log1p", "sqrt",
       "cbrt", "pow",  "sin",   "cos",   "tan",   "asin",  "acos",  "atan",
@@ -370,6 +367,8 @@ std::string baseMathName(std::string Name) {
   }
   return "";
 }
+
+namespace {
 
 std::string floatLiteral(double V, bool AsFloat) {
   char Buf[64];
@@ -518,7 +517,7 @@ llvm::Expected<std::string> KernelWriter::value(const KernelNest &K,
         return A.takeError();
       Args.push_back(*A);
     }
-    std::string Base = baseMathName(E.Name);
+    std::string Base = mathBaseName(E.Name);
     std::string Fn = E.Name;
     if (Mode == EmitMode::Double) {
       if (Base.empty())

@@ -11,6 +11,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "roofline/CodeGen/Microkernel.h"
+#include "roofline/CodeGen/Units.h"
+#include "roofline/CodeGen/VectorEpilogue.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -177,333 +179,96 @@ llvm::Expected<std::string> epilogueCode(const ContractionInfo &C,
 }
 
 //===----------------------------------------------------------------------===//
-// gemm
+// gemm: roofline_gemm.h instantiated
 //===----------------------------------------------------------------------===//
 
+/// Whether an MR x NR tile of AVX-512 accumulators (and its B vectors and
+/// broadcast) fits the 32 vector registers.
 bool avx512Fits(int64_t MR, int64_t NR) {
   return NR % 16 == 0 && NR >= 16 && MR >= 1 &&
          MR * (NR / 16) + NR / 16 + 1 <= 32;
 }
 
-/// A register-blocked micro-kernel: C[MR][NR] (+)= sum_p a[p][0..MR) x
-/// b[p][0..NR), a and b packed panels; c with row stride ldc.
-std::string simdUkr(const std::string &Name, const std::string &Target,
-                    const std::string &Vec, int W, const std::string &Pre,
-                    int64_t MR, int64_t NR) {
-  int64_t V = NR / W;
-  std::string S = "__attribute__((target(\"" + Target + "\"))) void " + Name +
-                  "(int64_t kc, const float *RL_RESTRICT a,\n    const float "
-                  "*RL_RESTRICT b, float *RL_RESTRICT c, int64_t ldc, int "
-                  "beta) {\n";
-  for (int64_t R = 0; R < MR; ++R) {
-    S += "  " + Vec + " ";
-    for (int64_t J = 0; J < V; ++J)
-      S += (J ? ", " : "") + ("c" + num(R) + "_" + num(J)) + " = " + Pre +
-           "_setzero_ps()";
-    S += ";\n";
-  }
-  for (int64_t R = 0; R < MR; ++R)
-    S += "  _mm_prefetch(reinterpret_cast<const char *>(c + " + num(R) +
-         " * ldc), _MM_HINT_T0);\n";
-  S += "  for (int64_t p = 0; p < kc; ++p, a += " + num(MR) + ", b += " +
-       num(NR) + ") {\n";
-  S += "    _mm_prefetch(reinterpret_cast<const char *>(a + " + num(8 * MR) +
-       "), _MM_HINT_T0);\n";
-  for (int64_t J = 0; J < V; ++J)
-    S += "    const " + Vec + " b" + num(J) + " = " + Pre + "_load_ps(b + " +
-         num(J * W) + ");\n";
-  for (int64_t R = 0; R < MR; ++R) {
-    S += "    {\n      const " + Vec + " x = " + Pre + "_set1_ps(a[" + num(R) +
-         "]);\n";
-    for (int64_t J = 0; J < V; ++J)
-      S += "      c" + num(R) + "_" + num(J) + " = " + Pre + "_fmadd_ps(x, b" +
-           num(J) + ", c" + num(R) + "_" + num(J) + ");\n";
-    S += "    }\n";
-  }
-  S += "  }\n  if (beta) {\n";
-  for (int64_t R = 0; R < MR; ++R)
-    for (int64_t J = 0; J < V; ++J)
-      S += "    c" + num(R) + "_" + num(J) + " = " + Pre + "_add_ps(c" +
-           num(R) + "_" + num(J) + ", " + Pre + "_loadu_ps(c + " + num(R) +
-           " * ldc + " + num(J * W) + "));\n";
-  S += "  }\n";
-  for (int64_t R = 0; R < MR; ++R)
-    for (int64_t J = 0; J < V; ++J)
-      S += "  " + Pre + "_storeu_ps(c + " + num(R) + " * ldc + " + num(J * W) +
-           ", c" + num(R) + "_" + num(J) + ");\n";
-  return S + "}\n";
-}
-
-std::string portableUkr() {
-  return R"(// Portable micro-kernel: plain loops over MR x NR accumulators (the
-// compiler vectorizes the j loop for whatever the target has).
-template <int MR, int NR>
-void rl_ukr_portable(int64_t kc, const float *RL_RESTRICT a,
-                     const float *RL_RESTRICT b, float *RL_RESTRICT c,
-                     int64_t ldc, int beta) {
-  float acc[MR][NR] = {};
-  for (int64_t p = 0; p < kc; ++p, a += MR, b += NR)
-    for (int i = 0; i < MR; ++i)
-      for (int j = 0; j < NR; ++j)
-        acc[i][j] += a[i] * b[j];
-  for (int i = 0; i < MR; ++i)
-    for (int j = 0; j < NR; ++j)
-      c[i * ldc + j] = beta ? c[i * ldc + j] + acc[i][j] : acc[i][j];
-}
-)";
-}
-
-/// How the blocked gemm driver reaches its operands: a strided gemm reads
-/// them at i*am + k*ak and so on; an implicit gemm (a convolution) through
-/// offset tables, gathering the input's im2col view into the B panels.
-struct OperandAccess {
-  std::string Fields; ///< rl_gemm's operand members, with their comment
-  std::string PackB, PackBPanel, PackA; ///< the packing calls
-  std::string CTile;  ///< `float *c` at tile (ic + ir, jc + jr)
-  std::string Direct; ///< the micro-kernel may store the tile in place
-  std::string CElem;  ///< `float &x`: element (i, j) of the tile from c
-  std::string CClear; ///< element (i, j) of C cleared (K == 0)
-};
-
-OperandAccess stridedAccess() {
-  OperandAccess A;
-  A.Fields = R"(// One gemm of the unit: C(i, j) = C[i*cm + j*cn] and so on; beta0 clears
-// C before the first K block (the source sets Out = 0 first).
-struct rl_gemm {
-  int64_t M, N, K;
-  const float *A;
-  int64_t am, ak;
-  const float *B;
-  int64_t bk, bn;
-  float *C;
-  int64_t cm, cn;
-)";
-  A.CTile = "float *c = g.C + (ic + ir) * g.cm + (jc + jr) * g.cn;";
-  A.Direct = "mr == MR && nr == NR && g.cn == 1";
-  A.CElem = "float &x = c[i * g.cm + j * g.cn];";
-  A.CClear = "g.C[i * g.cm + j * g.cn] = 0;";
-  A.PackBPanel = "rl::pack_b<NR>(kc, std::min<int64_t>(NR, nc - jp),\n"
-                 "                         g.B + pc * g.bk + (jc + jp) * g.bn, "
-                 "g.bk, g.bn,\n                         Bp + jp * kc);";
-  A.PackB = "rl::pack_b<NR>(kc, nc, g.B + pc * g.bk + jc * g.bn, g.bk, g.bn, "
-            "Bp);";
-  A.PackA = "rl::pack_a<MR>(mc, kc, g.A + ic * g.am + pc * g.ak, g.am, g.ak, "
-            "Ap);";
-  return A;
-}
-
-OperandAccess gatheredAccess() {
-  OperandAccess A;
-  A.Fields = R"(// The implicit gemm: C(i, j) = C[i*cm + cn[j]], A(i, k) = A[i*am + ak[k]]
-// and B(k, j) = B[bk[k] + bn[j]], the input's im2col view (no buffer);
-// beta0 clears C before the first K block (the source sets Out = 0 first).
-struct rl_gemm {
-  int64_t M, N, K;
-  const float *A;
-  int64_t am;
-  const int64_t *ak;
-  const float *B;
-  const int64_t *bk, *bn;
-  float *C;
-  int64_t cm;
-  const int64_t *cn;
-)";
-  A.CTile = "float *c = g.C + (ic + ir) * g.cm + g.cn[jc + jr];";
-  A.Direct = "mr == MR && nr == NR && rl::contiguous(g.cn + jc + jr, NR)";
-  A.CElem = "float &x = c[i * g.cm + g.cn[jc + jr + j] - g.cn[jc + jr]];";
-  A.CClear = "g.C[i * g.cm + g.cn[j]] = 0;";
-  A.PackBPanel = "rl::pack_b_gather<NR>(kc, std::min<int64_t>(NR, nc - jp), "
-                 "g.B,\n                                g.bk + pc, g.bn + jc "
-                 "+ jp, Bp + jp * kc);";
-  A.PackB = "rl::pack_b_gather<NR>(kc, nc, g.B, g.bk + pc, g.bn + jc, Bp);";
-  A.PackA = "rl::pack_a_gather<MR>(mc, kc, g.A + ic * g.am, g.am, g.ak + pc, "
-            "Ap);";
-  return A;
-}
-
-std::string replaceAll(std::string S, const std::string &From,
-                       const std::string &To) {
-  for (size_t At = S.find(From); At != std::string::npos;
-       At = S.find(From, At + To.size()))
-    S.replace(At, From.size(), To);
-  return S;
-}
-
-std::string gemmDrivers(int64_t MC, int64_t NC, int64_t KC,
-                        const OperandAccess &Acc) {
-  std::string S = "constexpr int64_t RL_MC = " + num(MC) +
-                  ", RL_NC = " + num(NC) + ", RL_KC = " + num(KC) + ";\n\n";
-  S += R"(typedef void (*rl_ukr_fn)(int64_t, const float *, const float *, float *,
-                          int64_t, int);
-
-@FIELDS@  bool beta0;
-};
-
-// Register tiles of one (mc x nc) block: full tiles straight into C, edge
-// tiles through a buffer (the panels are zero padded).
-template <int MR, int NR, rl_ukr_fn UKR>
-void rl_macro(const rl_gemm &g, int64_t ic, int64_t mc, int64_t jc, int64_t nc,
-              int64_t kc, int beta, const float *Ap, const float *Bp) {
-  for (int64_t jr = 0; jr < nc; jr += NR) {
-    const int64_t nr = std::min<int64_t>(NR, nc - jr);
-    for (int64_t ir = 0; ir < mc; ir += MR) {
-      const int64_t mr = std::min<int64_t>(MR, mc - ir);
-      @CTILE@
-      const float *a = Ap + ir * kc, *b = Bp + jr * kc;
-      if (@DIRECT@) {
-        UKR(kc, a, b, c, g.cm, beta);
-        continue;
-      }
-      alignas(64) float t[MR * NR];
-      UKR(kc, a, b, t, NR, 0);
-      for (int64_t i = 0; i < mr; ++i)
-        for (int64_t j = 0; j < nr; ++j) {
-          @CELEM@
-          x = beta ? x + t[i * NR + j] : t[i * NR + j];
-        }
-    }
-  }
-}
-
-// K == 0: Out is only cleared (if the source clears it) and finished.
-template <typename Epi> void rl_empty_k(const rl_gemm &g, Epi &&epi) {
-  if (g.beta0)
-    for (int64_t i = 0; i < g.M; ++i)
-      for (int64_t j = 0; j < g.N; ++j)
-        @CCLEAR@
-  epi(int64_t(0), g.M, int64_t(0), g.N);
-}
-
-// BLIS loop order: jc (NC) > pc (KC, pack B) > ic (MC, pack A) > jr > ir.
-template <int MR, int NR, rl_ukr_fn UKR, typename Epi>
-void rl_gemm_serial(const rl_gemm &g, float *Ap, float *Bp, Epi &&epi) {
-  if (g.K == 0)
-    return rl_empty_k(g, epi);
-  for (int64_t jc = 0; jc < g.N; jc += RL_NC) {
-    const int64_t nc = std::min(RL_NC, g.N - jc);
-    for (int64_t pc = 0; pc < g.K; pc += RL_KC) {
-      const int64_t kc = std::min(RL_KC, g.K - pc);
-      const int beta = g.beta0 && pc == 0 ? 0 : 1;
-      @PACKB@
-      for (int64_t ic = 0; ic < g.M; ic += RL_MC) {
-        const int64_t mc = std::min(RL_MC, g.M - ic);
-        @PACKA@
-        rl_macro<MR, NR, UKR>(g, ic, mc, jc, nc, kc, beta, Ap, Bp);
-        if (pc + kc >= g.K)
-          epi(ic, mc, jc, nc);
-      }
-    }
-  }
-}
-
-// The same with the M blocks shared among threads: B is packed by all of
-// them (one panel each), then each packs and computes its own A blocks.
-template <int MR, int NR, rl_ukr_fn UKR, typename Epi>
-void rl_gemm_parallel(const rl_gemm &g, float *Bp, Epi &&epi) {
-  if (g.K == 0)
-    return rl_empty_k(g, epi);
-  RL_OMP(parallel)
-  {
-    rl::buffer<float> ApBuf(static_cast<size_t>((RL_MC + MR - 1) / MR * MR * RL_KC));
-    float *Ap = ApBuf.data();
-    for (int64_t jc = 0; jc < g.N; jc += RL_NC) {
-      const int64_t nc = std::min(RL_NC, g.N - jc);
-      for (int64_t pc = 0; pc < g.K; pc += RL_KC) {
-        const int64_t kc = std::min(RL_KC, g.K - pc);
-        const int beta = g.beta0 && pc == 0 ? 0 : 1;
-        RL_OMP(for schedule(static))
-        for (int64_t jp = 0; jp < nc; jp += NR)
-          @PACKBP@
-        RL_OMP(for schedule(dynamic, 1))
-        for (int64_t ic = 0; ic < g.M; ic += RL_MC) {
-          const int64_t mc = std::min(RL_MC, g.M - ic);
-          @PACKA@
-          rl_macro<MR, NR, UKR>(g, ic, mc, jc, nc, kc, beta, Ap, Bp);
-          if (pc + kc >= g.K)
-            epi(ic, mc, jc, nc);
-        }
-      }
-    }
-  }
-}
-)";
-  for (const auto &[Hole, Text] :
-       {std::pair<const char *, const std::string &>{"@FIELDS@", Acc.Fields},
-        {"@CTILE@", Acc.CTile},
-        {"@DIRECT@", Acc.Direct},
-        {"@CELEM@", Acc.CElem},
-        {"@CCLEAR@", Acc.CClear},
-        {"@PACKBP@", Acc.PackBPanel},
-        {"@PACKB@", Acc.PackB},
-        {"@PACKA@", Acc.PackA}})
-    S = replaceAll(S, Hole, Text);
-  return S;
-}
-
-/// The blocks of a gemm-shaped micro-kernel program (gemm or implicit gemm).
-struct Blocks {
-  int64_t MC, NC, KC, MR, NR;
-  bool Parallel;
-};
-
-/// The micro-kernels and the blocked drivers, in an anonymous namespace;
-/// \p Title heads the block comment.
-std::string gemmFamily(const std::string &Title, const Blocks &M,
-                       const OperandAccess &Acc) {
-  bool Wide = avx512Fits(M.MR, M.NR);
-  std::string S = "// Micro-kernel path: " + Title + "\n// MC=" + num(M.MC) +
-                  " NC=" + num(M.NC) + " KC=" + num(M.KC) + "; register tile " +
-                  num(M.MR) + "x" + num(M.NR) +
-                  (Wide ? " (AVX-512 and portable)" : " (portable)") +
-                  ", 6x16 on AVX2" + (M.Parallel ? "; M blocks in parallel" : "") +
-                  ".\nnamespace {\n\n";
-  S += portableUkr() + "\n#if RL_X86\n";
-  if (Wide)
-    S += simdUkr("rl_ukr_avx512", "avx512f", "__m512", 16, "_mm512", M.MR,
-                 M.NR) +
-         "\n";
-  S += simdUkr("rl_ukr_avx2", "avx2,fma", "__m256", 8, "_mm256", 6, 16);
-  S += "#endif\n\n" + gemmDrivers(M.MC, M.NC, M.KC, Acc) + "\n} // namespace\n\n";
-  return S;
-}
-
-/// The instruction-set pick and the packing buffers, after the prologue.
-std::string gemmBuffers(const Blocks &M) {
-  bool Wide = avx512Fits(M.MR, M.NR);
-  std::string Paths = Wide ? "rl::isa::avx512, rl::isa::avx2, rl::isa::portable"
-                           : "rl::isa::avx2, rl::isa::portable";
-  std::string S = "  static const rl::isa rl_path = rl::pick({" + Paths + "});\n";
-  int64_t MRmax = std::max<int64_t>(M.MR, 6), NRmax = std::max<int64_t>(M.NR, 16);
-  if (!M.Parallel)
-    S += "  rl::buffer<float> rl_ap(" + num((M.MC + MRmax - 1) / MRmax * MRmax +
-                                            MRmax) +
-         " * RL_KC);\n";
-  S += "  rl::buffer<float> rl_bp(" +
-       num((M.NC + NRmax - 1) / NRmax * NRmax + NRmax) + " * RL_KC);\n";
-  return S;
-}
-
 std::string indent(unsigned N) { return std::string(2 * N, ' '); }
 
-/// The driver call on `g` and `epi` for each instruction-set path.
-std::string gemmDispatch(const Blocks &M, unsigned Ind) {
-  auto I = indent;
-  auto Call = [&](const std::string &Ukr, int64_t MR, int64_t NR) {
-    std::string T = num(MR) + ", " + num(NR) + ", " + Ukr;
-    return M.Parallel ? "rl_gemm_parallel<" + T + ">(g, rl_bp.data(), epi)"
-                      : "rl_gemm_serial<" + T + ">(g, rl_ap.data(), rl_bp.data(), epi)";
-  };
-  std::string S = I(Ind) + "switch (rl_path) {\n#if RL_X86\n";
-  if (avx512Fits(M.MR, M.NR))
-    S += I(Ind) + "case rl::isa::avx512:\n" + I(Ind + 1) +
-         Call("rl_ukr_avx512", M.MR, M.NR) + ";\n" + I(Ind + 1) + "break;\n";
-  S += I(Ind) + "case rl::isa::avx2:\n" + I(Ind + 1) +
-       Call("rl_ukr_avx2", 6, 16) + ";\n" + I(Ind + 1) + "break;\n#endif\n";
-  S += I(Ind) + "default:\n" + I(Ind + 1) +
-       Call("rl_ukr_portable<" + num(M.MR) + ", " + num(M.NR) + ">", M.MR,
-            M.NR) +
-       ";\n" + I(Ind + 1) + "break;\n" + I(Ind) + "}\n";
+/// The run-time pick among \p Paths (best first), as a driver path.
+std::string pathPick(const std::string &Paths) {
+  return "  static const rl::gemm::path rl_path = "
+         "rl::gemm::path_of(rl::pick({" +
+         Paths + "}));\n";
+}
+
+/// How a gemm's epilogue runs: a functor on C in registers (vector
+/// operations), or a lambda over each finished block (the statements as
+/// loops) where the vector operations cannot express it.
+struct EpilogueCode {
+  std::string Before; ///< namespace scope: the functor
+  std::string Local;  ///< where the driver is called: the object
+  std::string Epi = "rl::gemm::no_epi()", Blk = "rl::gemm::no_block_epi()";
+  bool PerBlock = false;
+  std::string How; ///< for the head comment
+};
+
+llvm::Expected<EpilogueCode> gemmEpilogue(const ContractionInfo &C,
+                                          const ArgLayout &L,
+                                          const std::vector<ArgInfo> &Extra,
+                                          unsigned Ind) {
+  EpilogueCode E;
+  if (C.Epilogue.empty())
+    return E;
+  llvm::Expected<VectorEpilogue> V = vectorEpilogue(C, L, Extra, "rl_epilogue");
+  if (V) {
+    E.Before = V->Definition;
+    E.Local = indent(Ind) + "const rl_epilogue epi{" + llvm::join(V->Init, ", ") +
+              "};\n";
+    E.Epi = "epi";
+    E.How = "the epilogue on C in registers";
+    return E;
+  }
+  std::string Why = llvm::toString(V.takeError());
+  llvm::Expected<std::string> Loops = epilogueCode(C, L, Extra, Ind + 1);
+  if (!Loops)
+    return Loops.takeError();
+  // The block's offsets are relative to the loops' first values.
+  E.Local = indent(Ind) + "// Not in registers: " + Why + ".\n" + indent(Ind) +
+            "auto blk = [&](int64_t rl_ib, int64_t rl_mi, int64_t rl_jb, "
+            "int64_t rl_nj) {\n" +
+            indent(Ind + 1) + "const int64_t rl_i0 = " + paren(cExpr(C.First.at(C.M))) +
+            " + rl_ib, rl_j0 = " + paren(cExpr(C.First.at(C.N))) + " + rl_jb;\n" +
+            *Loops + indent(Ind) + "};\n";
+  E.Blk = "blk";
+  E.PerBlock = true;
+  E.How = "the epilogue per finished block (" + Why + ")";
+  return E;
+}
+
+/// Batch loops around one gemm each; returns the indentation inside.
+unsigned batchLoops(const ContractionInfo &C, std::string &S) {
+  unsigned Ind = 1;
+  for (const std::string &Bt : C.Batch) {
+    std::string F = cExpr(C.First.at(Bt));
+    S += indent(Ind) + "for (int64_t " + Bt + " = " + F + "; " + Bt + " < " +
+         paren(F) + " + " + paren(cExpr(C.Extent.at(Bt))) + "; ++" + Bt + ") {\n";
+    ++Ind;
+  }
+  return Ind;
+}
+
+std::string closeLoops(size_t N, unsigned Ind) {
+  std::string S;
+  for (size_t I = 0; I < N; ++I)
+    S += indent(--Ind) + "}\n";
   return S;
+}
+
+/// `A + offset` of operand \p O at the loops' first values.
+std::string basePtr(const ArgInfo &A, const Operand &O, const ContractionInfo &C) {
+  std::string Off = baseOffset(A, O, C);
+  return Off == "0" ? A.Name : A.Name + " + " + paren(Off);
+}
+
+std::string blocksOf(int64_t MC, int64_t NC, int64_t KC) {
+  return "rl::gemm::blocks{" + num(MC) + ", " + num(NC) + ", " + num(KC) + "}";
 }
 
 llvm::Expected<std::string> emitGemm(const Program &P, const ArgLayout &L,
@@ -516,54 +281,110 @@ llvm::Expected<std::string> emitGemm(const Program &P, const ArgLayout &L,
   if (!Args)
     return Args.takeError();
   const ArgInfo *AO = (*Args)[0], *AL = (*Args)[1], *AR = (*Args)[2];
-  Blocks B{M.MC, M.NC, M.KC, M.MR, M.NR, M.Parallel};
-  std::string S = gemmFamily(C.kind() + " " + C.Out.Array + " " +
-                                 (C.InitZero ? "=" : "+=") + " " + C.L.Array +
-                                 " * " + C.R.Array + ", BLIS-style.",
-                             B, stridedAccess());
-
+  unsigned Ind = 1 + static_cast<unsigned>(C.Batch.size());
+  llvm::Expected<EpilogueCode> Epi = gemmEpilogue(C, L, Extra, Ind);
+  if (!Epi)
+    return Epi.takeError();
+  bool Wide = avx512Fits(M.MR, M.NR);
+  std::string S =
+      "// Micro-kernel path (roofline_gemm.h): " + C.kind() + " " + C.Out.Array +
+      " " + (C.InitZero ? "=" : "+=") + " " + C.L.Array + " * " + C.R.Array +
+      ", BLIS-style.\n// MC=" + num(M.MC) + " NC=" + num(M.NC) + " KC=" + num(M.KC) +
+      "; register tile " + num(M.MR) + "x" + num(M.NR) +
+      (Wide ? " (AVX-512 and portable)" : " (portable)") + ", 6x16 on AVX2" +
+      (M.Parallel ? "; M blocks in parallel" : "") +
+      ";\n// problems of about 128 or less in every size unpacked (the small path)" +
+      (Epi->How.empty() ? "" : ";\n// " + Epi->How) + ".\n";
+  if (!Epi->Before.empty())
+    S += "namespace {\n\n" + Epi->Before + "\n} // namespace\n\n";
   std::set<std::string> Used{C.Out.Array, C.L.Array, C.R.Array}, Written{C.Out.Array};
   for (const Stmt &E : C.Epilogue)
     usedArrays(E, Used, Written);
   S += prologue(Symbol, L, Extra, Used, Written);
-  S += gemmBuffers(B);
-  // Batch loops around one gemm each.
-  unsigned Ind = 1;
+  S += pathPick(Wide ? "rl::isa::avx512, rl::isa::avx2, rl::isa::portable"
+                     : "rl::isa::avx2, rl::isa::portable");
+  batchLoops(C, S);
   auto I = indent;
-  for (const std::string &Bt : C.Batch) {
-    std::string F = cExpr(C.First.at(Bt));
-    S += I(Ind) + "for (int64_t " + Bt + " = " + F + "; " + Bt + " < " + paren(F) +
-         " + " + paren(cExpr(C.Extent.at(Bt))) + "; ++" + Bt + ") {\n";
-    ++Ind;
-  }
-  auto Ptr = [&](const ArgInfo &A, const Operand &O) {
-    std::string Off = baseOffset(A, O, C);
-    return Off == "0" ? A.Name : A.Name + " + " + Off;
-  };
-  S += I(Ind) + "const rl_gemm g{" + cExpr(C.Extent.at(C.M)) + ", " +
+  S += I(Ind) + "const rl::gemm::strided g{" + cExpr(C.Extent.at(C.M)) + ", " +
        cExpr(C.Extent.at(C.N)) + ", " + cExpr(C.Extent.at(C.K)) + ",\n" +
-       I(Ind + 2) + Ptr(*AL, C.L) + ", " + strideOf(*AL, C.L, C.M) + ", " +
-       strideOf(*AL, C.L, C.K) + ",\n" + I(Ind + 2) + Ptr(*AR, C.R) + ", " +
+       I(Ind + 2) + basePtr(*AL, C.L, C) + ", " + strideOf(*AL, C.L, C.M) + ", " +
+       strideOf(*AL, C.L, C.K) + ",\n" + I(Ind + 2) + basePtr(*AR, C.R, C) + ", " +
        strideOf(*AR, C.R, C.K) + ", " + strideOf(*AR, C.R, C.N) + ",\n" +
-       I(Ind + 2) + Ptr(*AO, C.Out) + ", " + strideOf(*AO, C.Out, C.M) + ", " +
-       strideOf(*AO, C.Out, C.N) + ", " + (C.InitZero ? "true" : "false") +
-       "};\n";
-  llvm::Expected<std::string> Epi = epilogueCode(C, L, Extra, Ind + 1);
+       I(Ind + 2) + basePtr(*AO, C.Out, C) + ", " + strideOf(*AO, C.Out, C.M) + ", " +
+       strideOf(*AO, C.Out, C.N) + ", " + (C.InitZero ? "true" : "false") + "};\n";
+  S += Epi->Local;
+  S += I(Ind) + "rl::gemm::sgemm<" + num(M.MR) + ", " + num(M.NR) + ">(rl_path, g, " +
+       blocksOf(M.MC, M.NC, M.KC) + ", " + (M.Parallel ? "true" : "false") + ", " +
+       Epi->Epi + ", " + Epi->Blk + (Epi->PerBlock ? ", true" : "") + ");\n";
+  S += closeLoops(C.Batch.size(), Ind);
+  return S + "}\n";
+}
+
+/// An int8 or bf16 gemm: the prepared operand (L) and the f32 one (R) the
+/// driver quantizes or rounds itself on each call.
+llvm::Expected<std::string> emitQuantGemm(const Program &P, const ArgLayout &L,
+                                          const std::vector<ArgInfo> &Extra,
+                                          const std::string &Symbol,
+                                          const TileDefaults &T) {
+  const QuantPlan &Q = *P.Quant;
+  const ContractionInfo &C = Q.C;
+  bool Int8 = Q.Precision == "int8";
+  std::string LA = C.L.Array + (Int8 ? "_q" : "_bf16"), Ls = C.L.Array + "_scale";
+  llvm::Expected<OperandArgs> Args = operandArgs(L, Extra, {C.Out.Array, LA, C.R.Array});
+  if (!Args)
+    return Args.takeError();
+  const ArgInfo *AO = (*Args)[0], *AL = (*Args)[1], *AR = (*Args)[2];
+  Operand OL{LA, C.L.Dims};
+  std::string ScalePtr = "nullptr", ScaleStride = "0";
+  std::set<std::string> Used{C.Out.Array, LA, C.R.Array}, Written{C.Out.Array};
+  if (Int8) {
+    const ArgInfo *AS = argOf(L, Extra, Ls);
+    if (!AS)
+      return mkError("the scale '" + Ls + "' is not an argument");
+    Used.insert(Ls);
+    std::vector<std::string> Dims;
+    if (Q.LGran == "row")
+      Dims = {C.M};
+    Operand OS{Ls, Dims};
+    ScalePtr = Dims.empty() ? Ls : basePtr(*AS, OS, C);
+    ScaleStride = Dims.empty() ? "0" : strideOf(*AS, OS, C.M);
+  }
+  llvm::Expected<EpilogueCode> Epi = gemmEpilogue(C, L, Extra, 1);
   if (!Epi)
     return Epi.takeError();
-  if (Epi->empty()) {
-    S += I(Ind) + "auto epi = [](int64_t, int64_t, int64_t, int64_t) {};\n";
-  } else {
-    // The block's offsets are relative to the loops' first values.
-    S += I(Ind) + "auto epi = [&](int64_t rl_ib, int64_t rl_mi, int64_t rl_jb, "
-                  "int64_t rl_nj) {\n" +
-         I(Ind + 1) + "const int64_t rl_i0 = " + paren(cExpr(C.First.at(C.M))) +
-         " + rl_ib, rl_j0 = " + paren(cExpr(C.First.at(C.N))) + " + rl_jb;\n" +
-         *Epi + I(Ind) + "};\n";
-  }
-  S += gemmDispatch(B, Ind);
-  for (size_t Bt = 0; Bt < C.Batch.size(); ++Bt)
-    S += I(--Ind) + "}\n";
+  for (const Stmt &E : C.Epilogue)
+    usedArrays(E, Used, Written);
+  std::string S =
+      "// Micro-kernel path (roofline_gemm.h): " + Q.Precision + " gemm " + C.Out.Array +
+      " " + (C.InitZero ? "=" : "+=") + " " + C.L.Array + " * " + C.R.Array + ".\n// " +
+      LA + ": " + C.L.Array + " in " + Q.Precision + ", made once by the prepare entry" +
+      (Int8 ? " (a scale per " + Q.LGran + ")" : "") + "; " + C.R.Array +
+      (Int8 ? " quantized (a scale per " + Q.RGran + ")"
+            : " rounded to bf16") +
+      " while its panels are packed, on each call.\n// " +
+      (Int8 ? "int32 sums: AVX512-VNNI vpdpbusd on " + C.R.Array + " + 128 (less 128 * "
+                  "the row sums of " + LA + "), else\n// vpmaddwd on int16 pairs; "
+                  "dequantized (times both scales) in the store."
+            : "f32 sums: AVX512-BF16 vdpbf16ps, else bf16 widened to f32 and FMA.") +
+      (Epi->How.empty() ? "" : "\n// " + Epi->How + ".") + "\n";
+  if (!Epi->Before.empty())
+    S += "namespace {\n\n" + Epi->Before + "\n} // namespace\n\n";
+  S += prologue(Symbol, L, Extra, Used, Written);
+  S += pathPick(Int8 ? "rl::isa::avx512vnni, rl::isa::avx512, rl::isa::avx2, "
+                       "rl::isa::portable"
+                     : "rl::isa::avx512bf16, rl::isa::avx512, rl::isa::portable");
+  auto I = indent;
+  S += I(1) + "const rl::gemm::qproblem g{" + cExpr(C.Extent.at(C.M)) + ", " +
+       cExpr(C.Extent.at(C.N)) + ", " + cExpr(C.Extent.at(C.K)) + ",\n" + I(3) +
+       basePtr(*AL, OL, C) + ", " + strideOf(*AL, OL, C.M) + ", " +
+       strideOf(*AL, OL, C.K) + ", " + ScalePtr + ", " + ScaleStride + ",\n" + I(3) +
+       basePtr(*AR, C.R, C) + ", " + strideOf(*AR, C.R, C.K) + ", " +
+       strideOf(*AR, C.R, C.N) + ", " + (Q.RGran == "col" ? "true" : "false") + ",\n" +
+       I(3) + basePtr(*AO, C.Out, C) + ", " + strideOf(*AO, C.Out, C.M) + ", " +
+       strideOf(*AO, C.Out, C.N) + ", " + (C.InitZero ? "true" : "false") + "};\n";
+  S += Epi->Local;
+  S += I(1) + (Int8 ? "rl::gemm::i8gemm" : "rl::gemm::bf16gemm") + "(rl_path, g, " +
+       blocksOf(T.MC, T.NC, T.KC) + ", " + Epi->Epi + ", " + Epi->Blk + ");\n";
   return S + "}\n";
 }
 
@@ -643,16 +464,19 @@ llvm::Expected<std::string> emitConv(const Program &P, const ArgLayout &L,
   if (!Args)
     return Args.takeError();
   const ArgInfo *AO = (*Args)[0], *AI = (*Args)[1], *AW = (*Args)[2];
-  Blocks B{M.MC, M.NC, M.KC, M.MR, M.NR, M.Parallel};
-  std::string S = gemmFamily(
-      C.kind() + " " + C.Out.Array + " " + (C.InitZero ? "=" : "+=") + " " +
-          C.W.Array + " * im2col(" + C.In.Array +
-          "), BLIS-style; the B panels are\n// gathered from " + C.In.Array +
-          " through offset tables (no im2col buffer).",
-      B, gatheredAccess());
+  bool Wide = avx512Fits(M.MR, M.NR);
+  std::string S =
+      "// Micro-kernel path (roofline_gemm.h): " + C.kind() + " " + C.Out.Array + " " +
+      (C.InitZero ? "=" : "+=") + " " + C.W.Array + " * im2col(" + C.In.Array +
+      "), BLIS-style; the B panels are\n// gathered from " + C.In.Array +
+      " through offset tables (no im2col buffer).\n// MC=" + num(M.MC) + " NC=" +
+      num(M.NC) + " KC=" + num(M.KC) + "; register tile " + num(M.MR) + "x" + num(M.NR) +
+      (Wide ? " (AVX-512 and portable)" : " (portable)") + ", 6x16 on AVX2" +
+      (M.Parallel ? "; M blocks in parallel" : "") + ".\n";
   S += prologue(Symbol, L, Extra, {C.Out.Array, C.In.Array, C.W.Array},
                 {C.Out.Array});
-  S += gemmBuffers(B);
+  S += pathPick(Wide ? "rl::isa::avx512, rl::isa::avx2, rl::isa::portable"
+                     : "rl::isa::avx2, rl::isa::portable");
   S += "  // The im2col view: M = " + C.M + ", N = (" + llvm::join(C.N, ", ") +
        "), K = (" + llvm::join(C.K, ", ") +
        "); each\n  // operand's offset of a flattened N or K index.\n";
@@ -676,13 +500,14 @@ llvm::Expected<std::string> emitConv(const Program &P, const ArgLayout &L,
   auto Stride = [&](const ArgInfo &A, const ConvOperand &O) {
     return termStride(A, O, C.M);
   };
-  S += "  const rl_gemm g{rl_m, rl_n, rl_k,\n      " + Base(*AW, C.W) + ", " +
+  S += "  const rl::gemm::gathered g{rl_m, rl_n, rl_k,\n      " + Base(*AW, C.W) + ", " +
        Stride(*AW, C.W) + ", rl_ak.data(),\n      " + C.In.Array +
        ", rl_bk.data(), rl_bn.data(),\n      " + Base(*AO, C.Out) + ", " +
        Stride(*AO, C.Out) + ", rl_cn.data(), " +
        (C.InitZero ? "true" : "false") + "};\n";
-  S += "  auto epi = [](int64_t, int64_t, int64_t, int64_t) {};\n";
-  S += gemmDispatch(B, 1);
+  S += "  rl::gemm::sgemm<" + num(M.MR) + ", " + num(M.NR) + ">(rl_path, g, " +
+       blocksOf(M.MC, M.NC, M.KC) + ", " + (M.Parallel ? "true" : "false") +
+       ", rl::gemm::no_epi(), rl::gemm::no_block_epi());\n";
   return S + "}\n";
 }
 
@@ -1128,9 +953,23 @@ std::string roofline::microKernelKind(const Program &P, const ArgLayout &L,
       return No("the reduction is not contiguous in both operands");
     return P.Quant->Precision + " gemv";
   }
+  if (P.Quant && P.Quant->C.isGemm()) {
+    const ContractionInfo &C = P.Quant->C;
+    if (!C.Batch.empty())
+      return No("a batched quantized gemm takes the generic path");
+    for (const TransformRecord &R : P.Applied.Records)
+      if (R.Kind != TransformRecord::Quantize)
+        return No("records after quantize take the generic path");
+    return P.Quant->Precision + " gemm";
+  }
   return No(P.Quant ? "quantized " + P.Quant->C.kind() +
                           " takes the generic path"
                     : "no micro-kernel schedule");
+}
+
+bool roofline::usesGemmRuntime(const std::string &Kind) {
+  return Kind == "gemm" || Kind == "implicit gemm" || Kind == "int8 gemm" ||
+         Kind == "bf16 gemm";
 }
 
 llvm::Expected<std::string>
@@ -1148,5 +987,7 @@ roofline::emitMicroKernel(const Program &P, const ArgLayout &L,
     return emitGemv(P, L, Extra, Symbol, GemvKind::Int8);
   if (Kind == "bf16 gemv")
     return emitGemv(P, L, Extra, Symbol, GemvKind::BF16);
+  if (Kind == "int8 gemm" || Kind == "bf16 gemm")
+    return emitQuantGemm(P, L, Extra, Symbol, TileDefaults());
   return mkError("no micro-kernel for this program");
 }

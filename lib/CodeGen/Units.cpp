@@ -476,7 +476,9 @@ llvm::Error emitVariant(const UnitOut &U, VariantOut &V) {
                      "\n";
   for (const std::string &L : V.P.Log)
     Code += "// legality: " + L + "\n";
-  Code += "#include \"roofline_kernel.h\"\n\n#include <vector>\n\n" + *Body;
+  Code += "#include \"roofline_kernel.h\"\n" +
+          std::string(usesGemmRuntime(Kind) ? "#include \"roofline_gemm.h\"\n" : "") +
+          "\n#include <vector>\n\n" + *Body;
   if (V.P.Quant) {
     Program Prep;
     for (const LoopNest &N : V.P.Quant->Prepare) {

@@ -279,7 +279,7 @@ Expected<Machine> MachineParser::parse() {
 
   static constexpr StringRef TopKeys[] = {
       "name",    "description", "kind",   "capacity_bytes", "line_bytes",
-      "write_allocate", "peaks", "memory", "sources"};
+      "write_allocate", "peaks", "core_peaks", "memory", "sources"};
   if (Error E = checkKeys(*Root, TopKeys,
                           {"name", "kind", "capacity_bytes", "peaks", "memory"},
                           "", 1))
@@ -287,7 +287,9 @@ Expected<Machine> MachineParser::parse() {
 
   Machine M;
   M.Path = Path;
-  const YNode *PeaksNode = nullptr, *MemoryNode = nullptr, *SourcesNode = nullptr;
+  const YNode *PeaksNode = nullptr, *MemoryNode = nullptr, *SourcesNode = nullptr,
+              *CorePeaksNode = nullptr;
+  unsigned CorePeaksLine = 1;
   unsigned PeaksLine = 1, MemoryLine = 1, SourcesLine = 1;
   std::optional<unsigned> LineBytes;
   std::optional<bool> WriteAllocate;
@@ -335,6 +337,9 @@ Expected<Machine> MachineParser::parse() {
     } else if (Key == "peaks") {
       PeaksNode = &V;
       PeaksLine = Root->KeyLines[I];
+    } else if (Key == "core_peaks") {
+      CorePeaksNode = &V;
+      CorePeaksLine = Root->KeyLines[I];
     } else if (Key == "memory") {
       MemoryNode = &V;
       MemoryLine = Root->KeyLines[I];
@@ -373,6 +378,28 @@ Expected<Machine> MachineParser::parse() {
       M.Peak[*P] = *D;
     else
       M.TensorPeak[Key] = *D;
+  }
+
+  // core_peaks: one core's peak per precision (optional; the 1-thread
+  // roof of roofline-run's % roof).
+  if (CorePeaksNode) {
+    if (CorePeaksNode->Kind != YNode::Mapping)
+      return error(CorePeaksLine, "'core_peaks' must be a mapping of precision "
+                                  "to FLOP/s, got " +
+                                      Twine(CorePeaksNode->kindName()));
+    if (Error E = checkKeys(*CorePeaksNode, PrecisionKeys, {}, " in 'core_peaks'",
+                            CorePeaksLine))
+      return std::move(E);
+    for (size_t I = 0; I < CorePeaksNode->Keys.size(); ++I) {
+      const std::string &Key = CorePeaksNode->Keys[I];
+      Expected<double> D = getPositive(CorePeaksNode->Children[I], Key,
+                                       " (in 'core_peaks')", false);
+      if (!D)
+        return D.takeError();
+      if (std::optional<Precision> P = parsePrecision(Key);
+          P && *P != Precision::Unknown)
+        M.CorePeak[*P] = *D;
+    }
   }
 
   // memory
@@ -487,6 +514,21 @@ Expected<Machine> MachineParser::parse() {
 }
 
 } // namespace
+
+double Machine::peakFor(Precision P, unsigned Threads, bool *Assumed) const {
+  if (Assumed)
+    *Assumed = false;
+  if (Threads == 1) {
+    auto It = CorePeak.find(P);
+    if (It == CorePeak.end())
+      It = CorePeak.find(Precision::F32);
+    if (It != CorePeak.end() && (CorePeak.count(P) || !Peak.count(P)))
+      return It->second;
+    if (Assumed)
+      *Assumed = true;
+  }
+  return peakFor(P);
+}
 
 double Machine::peakFor(Precision P) const {
   auto It = Peak.find(P);

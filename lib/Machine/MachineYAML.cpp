@@ -69,6 +69,11 @@ std::string roofline::machineToYAML(const Machine &M,
     OS << "  " << precisionName(P) << ": " << number(V) << "\n";
   for (const auto &[K, V] : M.TensorPeak)
     OS << "  " << K << ": " << number(V) << "\n";
+  if (!M.CorePeak.empty()) {
+    OS << "core_peaks:\n";
+    for (const auto &[P, V] : M.CorePeak)
+      OS << "  " << precisionName(P) << ": " << number(V) << "\n";
+  }
   OS << "memory:\n";
   for (size_t I = 0; I < M.Levels.size(); ++I) {
     const MemoryLevel &L = M.Levels[I];

@@ -50,19 +50,24 @@ int argIndex(const UnitManifest &M, const std::string &Name) {
 
 namespace {
 
-/// One BLAS call on the unit's arguments, as CBLAS sees it (row- or
-/// column-major, transposes, leading dimensions as C expressions).
-struct BlasPlan {
+/// What any library call on the unit's arguments needs: a gemm or gemv,
+/// f32 or f64, not batched, no epilogue, loops from 0, known extents; the
+/// operands' argument indices, L the one indexed by M.
+struct Roles {
   bool Gemm = false;
   std::string P, T; ///< "s"/"d", "float"/"double"
-  bool RowMajor = true, TransL = false, TransR = false;
-  std::string DimM, DimN, DimK, LdL, LdR, Ldc; ///< gemm
-  std::string Rows, Cols, IncX, IncY;          ///< gemv (row-major matrix)
+  const ManifestContraction *C = nullptr;
+  ContractionOperand L, R;
   int IO = -1, IL = -1, IR = -1;
   std::string Beta;
 };
 
-std::optional<BlasPlan> planBlas(const UnitManifest &M, std::string &WhyNot) {
+std::string strideFor(const ContractionOperand &X, const char *Role) {
+  auto It = X.Strides.find(Role);
+  return It == X.Strides.end() ? std::string() : It->second;
+}
+
+std::optional<Roles> rolesOf(const UnitManifest &M, std::string &WhyNot) {
   if (!M.Contraction) {
     WhyNot = "not a contraction (gemm, gemv)";
     return std::nullopt;
@@ -76,7 +81,8 @@ std::optional<BlasPlan> planBlas(const UnitManifest &M, std::string &WhyNot) {
     WhyNot = "has an epilogue BLAS does not compute";
     return std::nullopt;
   }
-  BlasPlan B;
+  Roles B;
+  B.C = &C;
   B.Gemm = C.Kind == "gemm";
   if (!B.Gemm && C.Kind != "gemv") {
     WhyNot = "a " + C.Kind + " (only gemm and gemv have a baseline)";
@@ -93,34 +99,50 @@ std::optional<BlasPlan> planBlas(const UnitManifest &M, std::string &WhyNot) {
       WhyNot = "loop " + Role + " starts at " + First + ", not 0";
       return std::nullopt;
     }
-  std::vector<std::string> Roles = {"m", "k"};
+  std::vector<std::string> Names = {"m", "k"};
   if (B.Gemm)
-    Roles.push_back("n");
-  for (const std::string &R : Roles)
+    Names.push_back("n");
+  for (const std::string &R : Names)
     if (!C.Extent.count(R) || C.Extent.at(R).empty()) {
       WhyNot = "the " + R + " extent is unknown";
       return std::nullopt;
     }
-  // L is the operand indexed by M (the matrix of a gemv).
-  ContractionOperand L = C.L, R = C.R;
+  B.L = C.L;
+  B.R = C.R;
   auto Has = [](const ContractionOperand &X, const char *Role) {
-    auto It = X.Strides.find(Role);
-    return It != X.Strides.end() && !It->second.empty() && It->second != "0";
+    std::string S = strideFor(X, Role);
+    return !S.empty() && S != "0";
   };
-  if (!Has(L, "m") && Has(R, "m"))
-    std::swap(L, R);
+  if (!Has(B.L, "m") && Has(B.R, "m"))
+    std::swap(B.L, B.R);
   B.IO = argIndex(M, C.Out.Array);
-  B.IL = argIndex(M, L.Array);
-  B.IR = argIndex(M, R.Array);
+  B.IL = argIndex(M, B.L.Array);
+  B.IR = argIndex(M, B.R.Array);
   if (B.IO < 0 || B.IL < 0 || B.IR < 0) {
     WhyNot = "an operand is not an argument of the unit";
     return std::nullopt;
   }
   B.Beta = C.InitZero ? "0" : "1";
-  auto S = [&](const ContractionOperand &X, const char *Role) {
-    auto It = X.Strides.find(Role);
-    return It == X.Strides.end() ? std::string() : It->second;
-  };
+  return B;
+}
+
+/// One BLAS call on the unit's arguments, as CBLAS sees it (row- or
+/// column-major, transposes, leading dimensions as C expressions).
+struct BlasPlan : Roles {
+  bool RowMajor = true, TransL = false, TransR = false;
+  std::string DimM, DimN, DimK, LdL, LdR, Ldc; ///< gemm
+  std::string Rows, Cols, IncX, IncY;          ///< gemv (row-major matrix)
+};
+
+std::optional<BlasPlan> planBlas(const UnitManifest &M, std::string &WhyNot) {
+  std::optional<Roles> Ro = rolesOf(M, WhyNot);
+  if (!Ro)
+    return std::nullopt;
+  BlasPlan B;
+  static_cast<Roles &>(B) = *Ro;
+  const ManifestContraction &C = *B.C;
+  const ContractionOperand &L = B.L, &R = B.R;
+  auto S = strideFor;
   if (B.Gemm) {
     if (S(C.Out, "n") == "1") {
       B.RowMajor = true;
@@ -164,7 +186,7 @@ std::optional<BlasPlan> planBlas(const UnitManifest &M, std::string &WhyNot) {
   return B;
 }
 
-std::string ptrTo(const BlasPlan &B, const char *Args, int I, bool Const) {
+std::string ptrTo(const Roles &B, const char *Args, int I, bool Const) {
   return "static_cast<" + std::string(Const ? "const " : "") + B.T + " *>(" +
          Args + "[" + std::to_string(I) + "])";
 }
@@ -180,7 +202,7 @@ std::string sizeDecls(const UnitManifest &M) {
 }
 
 /// The naive variant's tolerance: the library is checked like a variant.
-std::string tolerance(const UnitManifest &M, const BlasPlan &B) {
+std::string tolerance(const UnitManifest &M, const Roles &B) {
   const ManifestVariant *Naive = M.find("naive");
   double RTol = Naive ? Naive->RTol : 0,
          PerTerm = Naive ? Naive->RTolPerTerm : (B.P == "s" ? 2.4e-7 : 4.5e-16),
@@ -197,6 +219,17 @@ size_t elemBytes(const std::string &Elem) {
   if (Elem == "i8" || Elem == "u8")
     return 1;
   return 4;
+}
+
+/// The harness hook that registers a CPU library's call `rl_baseline` as
+/// variant \p Name; \p Setup runs first (before any library call),
+/// \p Library is the expression of the kernel it reports.
+std::string registration(const UnitManifest &M, const Roles &P, const std::string &Name,
+                         const std::string &Setup, const std::string &Library) {
+  return "extern \"C\" void rl_harness_extra_variants(rl::harness::unit_desc *U) {\n" +
+         Setup + "  rl::harness::variant_desc V;\n  V.name = \"" + Name +
+         "\";\n  V.fn = rl_baseline;\n  V.prepare = nullptr;\n  V.library = " + Library +
+         ";\n" + tolerance(M, P) + "  U->variants.push_back(V);\n}\n";
 }
 
 } // namespace
@@ -239,14 +272,84 @@ BaselineSource roofline::blasBaseline(const UnitManifest &M) {
   std::string Code =
       "// " + M.Unit + ": the OpenBLAS baseline (generated by roofline-run; "
       "do not edit).\n#include \"roofline_harness.h\"\n\n#include <cblas.h>\n\n"
+      "// The kernel OpenBLAS picked for this CPU (its build's DYNAMIC_ARCH).\n"
+      "extern \"C\" char *openblas_get_corename(void);\n\n"
       "namespace {\nvoid rl_baseline(void *const *rl_a, const int64_t *rl_s) {\n";
   Code += sizeDecls(M);
   Code += "  " + Call + ";\n}\n} // namespace\n\n";
-  Code += "extern \"C\" void rl_harness_extra_variants(rl::harness::unit_desc *U) {\n"
-          "  rl::harness::variant_desc V;\n  V.name = \"openblas\";\n"
-          "  V.fn = rl_baseline;\n  V.prepare = nullptr;\n";
-  Code += tolerance(M, *P);
-  Code += "  U->variants.push_back(V);\n}\n";
+  Code += registration(M, *P, "openblas", "", "openblas_get_corename()");
+  B.Code = std::move(Code);
+  return B;
+}
+
+BaselineSource roofline::blisBaseline(const UnitManifest &M) {
+  BaselineSource B;
+  B.Name = "blis";
+  std::optional<Roles> P = rolesOf(M, B.WhyNot);
+  if (!P)
+    return B;
+  // BLIS takes both strides of every operand (no transposes, no leading
+  // dimensions); its typed API wants non-const pointers.
+  auto Ptr = [&](int I, bool Const) {
+    std::string X = ptrTo(*P, "rl_a", I, Const);
+    return Const ? "const_cast<" + P->T + " *>(" + X + ")" : X;
+  };
+  auto St = [](const ContractionOperand &X, const char *Role) {
+    return "(" + strideFor(X, Role) + ")";
+  };
+  const ManifestContraction &C = *P->C;
+  for (const auto &[X, Need] :
+       {std::pair<const ContractionOperand *, std::vector<const char *>>{
+            &P->L, {"m", "k"}},
+        {&P->R, {"k", "n"}},
+        {&C.Out, {"m", "n"}}})
+    for (const char *Role : Need) {
+      if (!P->Gemm && std::string(Role) == "n")
+        continue;
+      std::string S = strideFor(*X, Role);
+      if (S.empty() || S == "0") {
+        B.WhyNot = "operand '" + X->Array + "' has no stride along " + Role;
+        return B;
+      }
+    }
+  std::string Call;
+  if (P->Gemm) {
+    Call = llvm::formatv("bli_{0}gemm(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, ({1}), ({2}), "
+                         "({3}), &rl_one, {4}, {5}, {6}, {7}, {8}, {9}, &rl_beta, {10}, "
+                         "{11}, {12})",
+                         P->P, C.Extent.at("m"), C.Extent.at("n"), C.Extent.at("k"),
+                         Ptr(P->IL, true), St(P->L, "m"), St(P->L, "k"),
+                         Ptr(P->IR, true), St(P->R, "k"), St(P->R, "n"),
+                         Ptr(P->IO, false), St(C.Out, "m"), St(C.Out, "n"))
+               .str();
+    B.Call = "bli_" + P->P + "gemm (general strides)";
+  } else {
+    Call = llvm::formatv("bli_{0}gemv(BLIS_NO_TRANSPOSE, BLIS_NO_CONJUGATE, ({1}), ({2}), "
+                         "&rl_one, {3}, {4}, {5}, {6}, {7}, &rl_beta, {8}, {9})",
+                         P->P, C.Extent.at("m"), C.Extent.at("k"), Ptr(P->IL, true),
+                         St(P->L, "m"), St(P->L, "k"), Ptr(P->IR, true), St(P->R, "k"),
+                         Ptr(P->IO, false), St(C.Out, "m"))
+               .str();
+    B.Call = "bli_" + P->P + "gemv (general strides)";
+  }
+  std::string Code =
+      "// " + M.Unit + ": the BLIS baseline (generated by roofline-run; do not "
+      "edit).\n#include \"roofline_harness.h\"\n\n#include <blis.h>\n\n#include <cstdlib>\n#include <cstring>\n#include <string>\n\n"
+      "namespace {\nvoid rl_baseline(void *const *rl_a, const int64_t *rl_s) {\n";
+  Code += sizeDecls(M);
+  Code += "  " + P->T + " rl_one = 1, rl_beta = " + P->Beta + ";\n  " + Call +
+          ";\n}\n} // namespace\n\n";
+  Code += registration(
+      M, *P, "blis",
+      "  // RL_BLIS_ARCH names a sub-configuration to run instead of the one\n"
+      "  // BLIS picks (BLIS_ARCH_TYPE wants its number, which differs between\n"
+      "  // versions); read when BLIS initializes, so before any call.\n"
+      "  if (const char *Want = std::getenv(\"RL_BLIS_ARCH\"))\n"
+      "    for (int I = 0; I < BLIS_NUM_ARCHS; ++I)\n"
+      "      if (std::strcmp(bli_arch_string(static_cast<arch_t>(I)), Want) == 0)\n"
+      "        setenv(\"BLIS_ARCH_TYPE\", std::to_string(I).c_str(), 1);\n"
+      "  bli_init();\n",
+      "bli_arch_string(bli_arch_query_id())");
   B.Code = std::move(Code);
   return B;
 }

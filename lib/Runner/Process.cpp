@@ -6,6 +6,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -54,9 +55,23 @@ ProcessResult roofline::runProcess(llvm::StringRef Program,
   std::vector<llvm::StringRef> EnvRefs;
   std::optional<llvm::ArrayRef<llvm::StringRef>> Env;
   if (!ExtraEnv.empty()) {
+    // "K=V" replaces K (getenv finds the first K of the block), "-K"
+    // removes it.
+    auto Named = [&](llvm::StringRef Entry) {
+      llvm::StringRef Name = Entry.split('=').first;
+      return std::any_of(ExtraEnv.begin(), ExtraEnv.end(), [&](const std::string &X) {
+        llvm::StringRef N = llvm::StringRef(X).starts_with("-")
+                                ? llvm::StringRef(X).drop_front()
+                                : llvm::StringRef(X).split('=').first;
+        return N == Name;
+      });
+    };
     for (char **E = environ; *E; ++E)
-      EnvStore.push_back(*E);
-    EnvStore.insert(EnvStore.end(), ExtraEnv.begin(), ExtraEnv.end());
+      if (!Named(*E))
+        EnvStore.push_back(*E);
+    for (const std::string &X : ExtraEnv)
+      if (!llvm::StringRef(X).starts_with("-"))
+        EnvStore.push_back(X);
     EnvRefs.assign(EnvStore.begin(), EnvStore.end());
     Env = EnvRefs;
   }

@@ -17,13 +17,16 @@ namespace json = llvm::json;
 namespace {
 
 const VariantResult *timedNamed(const UnitResult &U, bool Baseline,
-                                const std::string &Name, bool Cuda = false) {
+                                const std::string &Name) {
   for (const VariantResult &V : U.Variants)
-    if (V.Baseline == Baseline && (Baseline || V.Name == Name) &&
-        (!Baseline || V.Cuda == Cuda) && V.Time && V.Status == VariantStatus::Ok)
+    if (V.Baseline == Baseline && V.Name == Name && V.Time &&
+        V.Status == VariantStatus::Ok)
       return &V;
   return nullptr;
 }
+
+/// The threads a variant runs on for its roof: 1, or 0 for all cores.
+unsigned roofThreads(const VariantResult &V) { return V.Threads == "1" ? 1 : 0; }
 
 bool hasCublas(const UnitResult &U) {
   return std::any_of(U.Variants.begin(), U.Variants.end(),
@@ -80,17 +83,25 @@ std::string pad(const std::string &S, size_t W, bool Right = false) {
 
 std::optional<double> roofline::boundSeconds(const VariantPrediction &P,
                                              const Machine &M,
-                                             Precision *Dominant) {
+                                             Precision *Dominant,
+                                             unsigned Threads, bool *AllCores) {
   if (!P.Known || !(P.Flops > 0))
     return std::nullopt;
   double Compute = 0, Most = -1;
   Precision Dom = Precision::F32;
+  bool Assumed = false;
+  auto Peak = [&](Precision Q) {
+    bool A = false;
+    double X = M.peakFor(Q, Threads, &A);
+    Assumed |= A;
+    return X;
+  };
   if (P.FlopsByType.empty()) {
-    Compute = P.Flops / M.peakFor(Precision::F32);
+    Compute = P.Flops / Peak(Precision::F32);
   } else {
     for (const auto &[Name, F] : P.FlopsByType) {
       Precision Q = parsePrecision(Name).value_or(Precision::F32);
-      Compute += F / M.peakFor(Q);
+      Compute += F / Peak(Q);
       if (F > Most) {
         Most = F;
         Dom = Q;
@@ -99,6 +110,8 @@ std::optional<double> roofline::boundSeconds(const VariantPrediction &P,
   }
   if (Dominant)
     *Dominant = Dom;
+  if (AllCores)
+    *AllCores = Assumed;
   double Memory = P.BytesCompulsory / M.mainMemory().BandwidthBytesPerS;
   return std::max(Compute, Memory);
 }
@@ -110,7 +123,7 @@ Derived roofline::derive(const UnitResult &U, const VariantResult &V,
   if (P.Known && P.BytesCompulsory > 0)
     D.Intensity = P.Flops / P.BytesCompulsory;
   if (M)
-    D.BoundS = boundSeconds(P, *M, &D.Prec);
+    D.BoundS = boundSeconds(P, *M, &D.Prec, roofThreads(V), &D.AllCorePeak);
   if (!V.Time || V.Status != VariantStatus::Ok || !(V.Time->Median > 0))
     return D;
   double T = V.Time->Median;
@@ -122,8 +135,9 @@ Derived roofline::derive(const UnitResult &U, const VariantResult &V,
     D.Percent = 100 * *D.BoundS / T;
   if (const VariantResult *R = timedNamed(U, false, "naive"))
     D.VsReference = R->Time->Median / T;
-  // The library on the same processor: CUDA variants against cuBLAS.
-  if (const VariantResult *B = timedNamed(U, true, "", V.Cuda))
+  // The library on the same processor: CPU variants (and BLIS) against
+  // OpenBLAS, CUDA variants against cuBLAS.
+  if (const VariantResult *B = timedNamed(U, true, V.Cuda ? "cublas" : "openblas"))
     D.VsBaseline = B->Time->Median / T;
   return D;
 }
@@ -186,10 +200,24 @@ void roofline::printTable(llvm::raw_ostream &OS, const UnitResult &U,
   }
   for (const std::string &N : Notes)
     OS << "  " << N << "\n";
-  for (const VariantResult &V : U.Variants)
+  bool AllCorePeak = false;
+  for (const VariantResult &V : U.Variants) {
     if (V.Baseline)
-      OS << "  " << V.Name << ": " << V.Description << " (the library's "
-         << "own algorithm; its GB/s and % use the naive nest's prediction)\n";
+      OS << "  " << V.Name << ": " << V.Description
+         << (V.Check && !V.Check->Library.empty()
+                 ? "; kernel " + V.Check->Library +
+                       (V.Name == "openblas"
+                            ? " (OPENBLAS_CORETYPE and OPENBLAS_L2_SIZE unset "
+                              "for its process)"
+                            : "")
+                 : std::string())
+         << " (the library's own algorithm; its GB/s and % use the naive "
+            "nest's prediction)\n";
+    AllCorePeak |= V.Time && roofThreads(V) == 1 && derive(U, V, M).AllCorePeak;
+  }
+  if (M && AllCorePeak)
+    OS << "  % roof of the 1-thread rows: the all-core peak (" << M->Name
+       << " gives no core_peaks; roofline-probe --save writes them)\n";
   if (hasCublas(U))
     OS << "  vs library: CPU variants against openblas, CUDA variants against "
           "cublas\n";
@@ -218,6 +246,8 @@ json::Object roofline::unitJSON(const UnitResult &U, const Machine *M) {
                    {"path", V.Description}};
     if (!V.Reason.empty())
       J["reason"] = V.Reason;
+    if (V.Check && !V.Check->Library.empty())
+      J["library"] = V.Check->Library;
     if (V.Check)
       J["check"] = json::Object{{"ok", V.Status != VariantStatus::Wrong},
                                 {"checked", static_cast<int64_t>(V.Check->Checked)},
@@ -278,6 +308,8 @@ roofline::measuredPoints(const std::vector<UnitResult> &Us, const Machine &M) {
         continue;
       MeasuredPoint P;
       P.Label = U.Manifest.Unit + " " + V.Name;
+      if (V.Check && !V.Check->Library.empty())
+        P.Label += " [" + V.Check->Library + "]";
       if (!U.Manifest.Sizes.empty())
         P.Label += " (" + U.Manifest.sizesText() + ")";
       P.Intensity = D.Intensity;

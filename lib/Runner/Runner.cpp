@@ -74,6 +74,45 @@ struct Driver {
   std::vector<std::string> Env;
 };
 
+/// A CPU library baseline: its source, how it builds, and its process's
+/// environment.
+struct LibraryBaseline {
+  BaselineSource Src;
+  std::string Label, Header, Package, Link;
+  std::vector<std::string> Env;
+  std::optional<size_t> Step;
+};
+
+/// OpenBLAS and BLIS, each single-threaded and at its best: OpenBLAS picks
+/// its kernel for this CPU unless OPENBLAS_CORETYPE forces one (machines
+/// with an older core set there, OPENBLAS_L2_SIZE with it): both are unset
+/// for its process only; BLIS picks its own sub-configuration.
+std::vector<LibraryBaseline> cpuLibraries(const UnitManifest &M) {
+  return {{blasBaseline(M), "OpenBLAS", "cblas.h", "libopenblas-dev", "-lopenblas",
+           {"OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1", "-OPENBLAS_CORETYPE",
+            "-OPENBLAS_L2_SIZE"},
+           std::nullopt},
+          {blisBaseline(M), "BLIS", "blis.h", "libblis-dev", "-lblis",
+           {"BLIS_NUM_THREADS=1", "OMP_NUM_THREADS=1", "-BLIS_ARCH_TYPE", "-RL_BLIS_ARCH"},
+           std::nullopt}};
+}
+
+/// The BLIS sub-configuration to run where BLIS says "generic" (a CPU it
+/// does not know) for the instruction sets this CPU has, or none.
+std::optional<std::string> blisArchFor(const std::string &Name,
+                                       const std::string &Library) {
+  if (Name != "blis" || Library != "generic")
+    return std::nullopt;
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl"))
+    return std::string("skx");
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+    return std::string("haswell");
+#endif
+  return std::nullopt;
+}
+
 VariantResult *findResult(std::vector<VariantResult *> &Vs,
                           const std::string &Name) {
   for (VariantResult *V : Vs)
@@ -129,6 +168,8 @@ std::string roofline::parseCheckLine(llvm::StringRef Line, bool &Ok,
     R.First = F->str();
   if (std::optional<llvm::StringRef> E = O->getString("error"))
     R.First = E->str();
+  if (std::optional<llvm::StringRef> L = O->getString("library"))
+    R.Library = L->str();
   return O->getString("variant")->str();
 }
 
@@ -181,16 +222,23 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
     R.Predicted = V.Predicted;
     U.Variants.push_back(std::move(R));
   }
-  // Drivers point into U.Variants: room for the baseline now, so that
-  // adding it later moves nothing.
-  U.Variants.reserve(U.Variants.size() + 2);
+  // Drivers point into U.Variants: room for the baselines now, so that
+  // adding them later moves nothing.
+  U.Variants.reserve(U.Variants.size() + 3);
   const ManifestVariant *Naive = M.find("naive");
-  BaselineSource Blas;
+  auto Note = [&](const std::string &S) {
+    U.BaselineNote += (U.BaselineNote.empty() ? "" : "; ") + S;
+  };
+  std::vector<LibraryBaseline> Libs;
   if (O.Baselines) {
-    Blas = blasBaseline(M);
-    if (Blas.Code.empty())
-      U.BaselineNote = "no OpenBLAS baseline: " + Blas.WhyNot;
+    Libs = cpuLibraries(M);
+    for (const LibraryBaseline &L : Libs)
+      if (L.Src.Code.empty())
+        Note("no " + L.Label + " baseline: " + L.Src.WhyNot);
   }
+  bool AnyLib = std::any_of(Libs.begin(), Libs.end(), [](const LibraryBaseline &L) {
+    return !L.Src.Code.empty();
+  });
   bool WantCuda = std::any_of(U.Variants.begin(), U.Variants.end(),
                               [&](const VariantResult &V) { return V.Cuda; });
   // cuBLAS beside the CUDA variants, as OpenBLAS beside the CPU ones.
@@ -198,13 +246,13 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
   if (O.Baselines && WantCuda) {
     Cublas = cublasBaseline(M);
     if (Cublas.Code.empty())
-      U.BaselineNote += (U.BaselineNote.empty() ? "" : "; ") +
-                        std::string("no cuBLAS baseline: ") + Cublas.WhyNot;
+      Note("no cuBLAS baseline: " + Cublas.WhyNot);
   }
-  if (U.Variants.empty() && Blas.Code.empty())
+  if (U.Variants.empty() && !AnyLib)
     return U;
-  unsigned N = static_cast<unsigned>(U.Variants.size()) + !Blas.Code.empty() +
-               !Cublas.Code.empty();
+  unsigned N = static_cast<unsigned>(U.Variants.size()) + !Cublas.Code.empty();
+  for (const LibraryBaseline &L : Libs)
+    N += !L.Src.Code.empty();
   auto Progress = [&](unsigned I, const std::string &Phase) {
     if (O.Progress)
       O.Progress(M.Unit, I, N, Phase);
@@ -334,14 +382,15 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
     StepOf[V.Name] = Steps.size();
     Steps.push_back(Compile(V.Name, Src));
   }
-  std::optional<size_t> BlasStep;
-  if (!Blas.Code.empty()) {
-    std::string Src = Work + "/openblas.cpp";
-    if (writeText(Src, Blas.Code)) {
-      BlasStep = Steps.size();
-      Steps.push_back(Compile("openblas", Src));
+  for (LibraryBaseline &L : Libs) {
+    if (L.Src.Code.empty())
+      continue;
+    std::string Src = Work + "/" + L.Src.Name + ".cpp";
+    if (writeText(Src, L.Src.Code)) {
+      L.Step = Steps.size();
+      Steps.push_back(Compile(L.Src.Name, Src));
     } else {
-      U.BaselineNote = "no OpenBLAS baseline: cannot write " + Src;
+      Note("no " + L.Label + " baseline: cannot write " + Src);
     }
   }
   // The cuBLAS baseline is host C++ (library calls, the host side of
@@ -480,37 +529,35 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
     }
     It = Drivers.erase(It);
   }
-  if (BlasStep) {
+  for (const LibraryBaseline &Lib : Libs) {
+    if (!Lib.Step)
+      continue;
     VariantResult R;
-    R.Name = "openblas";
+    R.Name = Lib.Src.Name;
     R.Baseline = true;
-    R.Description = Blas.Call + ", 1 thread";
+    R.Description = Lib.Src.Call + ", 1 thread";
     R.Threads = "1";
     if (Naive)
       R.Predicted = Naive->Predicted;
-    const Step &S = Steps[*BlasStep];
+    const Step &S = Steps[*Lib.Step];
     if (!S.R.ok()) {
-      U.BaselineNote = "no OpenBLAS baseline: " +
-                       (llvm::StringRef(S.R.Err).contains("cblas.h")
-                            ? std::string("cblas.h not found (install "
-                                          "libopenblas-dev)")
-                            : buildFailure(S, O.BuildTimeoutS));
-    } else {
-      Step L = Link(Work + "/driver-openblas", {S.Output}, {"-lopenblas"});
-      if (!L.R.ok()) {
-        U.BaselineNote = "no OpenBLAS baseline: link: " +
-                         buildFailure(L, O.BuildTimeoutS);
-      } else {
-        U.Variants.push_back(std::move(R));
-        Driver D;
-        D.Path = L.Output;
-        D.Variants = {&U.Variants.back()};
-        // The library baseline is single-threaded: a fair yardstick for
-        // the single-threaded variants, said so in the table.
-        D.Env = {"OPENBLAS_NUM_THREADS=1", "OMP_NUM_THREADS=1"};
-        Drivers.push_back(std::move(D));
-      }
+      Note("no " + Lib.Label + " baseline: " +
+           (llvm::StringRef(S.R.Err).contains(Lib.Header)
+                ? Lib.Header + " not found (install " + Lib.Package + ")"
+                : buildFailure(S, O.BuildTimeoutS)));
+      continue;
     }
+    Step L = Link(Work + "/driver-" + Lib.Src.Name, {S.Output}, {Lib.Link});
+    if (!L.R.ok()) {
+      Note("no " + Lib.Label + " baseline: link: " + buildFailure(L, O.BuildTimeoutS));
+      continue;
+    }
+    U.Variants.push_back(std::move(R));
+    Driver D;
+    D.Path = L.Output;
+    D.Variants = {&U.Variants.back()};
+    D.Env = Lib.Env;
+    Drivers.push_back(std::move(D));
   }
 
   if (!Cublas.Code.empty()) {
@@ -596,6 +643,36 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
         V->Reason += ": " + E;
     }
   }
+
+  // A library that runs reference kernels on a CPU it does not know (BLIS
+  // 0.9 on AMD Zen 5: "generic") is run with the sub-configuration for the
+  // instruction sets the CPU has, if that checks too: a baseline at its
+  // best, and the table says so.
+  for (Driver &D : Drivers)
+    for (VariantResult *V : D.Variants) {
+      if (!V->Baseline || V->Status != VariantStatus::Ok || !V->Check)
+        continue;
+      std::optional<std::string> Arch = blisArchFor(V->Name, V->Check->Library);
+      if (!Arch)
+        continue;
+      std::vector<std::string> Env = D.Env;
+      Env.push_back("RL_BLIS_ARCH=" + *Arch);
+      ProcessResult R = runProcess(
+          D.Path, {D.Path, "check", Seed, "--only=" + V->Name}, O.TimeoutS, Env);
+      llvm::SmallVector<llvm::StringRef, 4> Lines;
+      llvm::StringRef(R.Out).split(Lines, '\n', -1, false);
+      for (llvm::StringRef Line : Lines) {
+        bool Ok = false;
+        CheckResult C;
+        if (parseCheckLine(Line, Ok, C) == V->Name && Ok && C.Library == *Arch) {
+          Note(V->Name + ": BLIS takes this CPU for '" + V->Check->Library +
+               "' (its reference kernels); run with its '" + *Arch +
+               "' kernels (BLIS_ARCH_TYPE), which this CPU's instruction sets run");
+          V->Check = C;
+          D.Env = Env;
+        }
+      }
+    }
 
   // 3. Time.
   for (Driver &D : Drivers)

@@ -233,6 +233,24 @@ std::optional<std::vector<std::string>> dimsOf(const Access &A) {
   return D;
 }
 
+/// `Out = e` as `Out = e + Out`: the statement that adds an init value
+/// after a reduction from zero (one more f32 add, or of Out's type).
+Stmt addToOut(const Stmt &Init, const std::string &Out) {
+  Stmt S = Init;
+  Access Read = S.Accesses[S.Value->TargetAccess];
+  Read.IsRead = true;
+  Read.IsWrite = false;
+  S.Accesses.push_back(Read);
+  unsigned At = static_cast<unsigned>(S.Accesses.size() - 1);
+  S.Value->Value = ValueExpr::binary("+", S.Value->Value, ValueExpr::load(At));
+  Precision P = Precision::F32;
+  for (const auto &[Prec, Ops] : Init.Ops)
+    P = Prec;
+  S.Ops[P].Adds += 1;
+  (void)Out;
+  return S;
+}
+
 std::optional<ContractionInfo> fail(std::string *Why, const std::string &W) {
   if (Why)
     *Why = W;
@@ -339,6 +357,36 @@ roofline::recognizeContraction(const LoopNest &N, std::string *WhyNot) {
                            [&](const Loop *L) { return L->IV == C.K; });
   auto OPos = std::find(Update->Loops.begin(), Update->Loops.end(), OutBody);
   bool KOutsideBody = OutBody && KPos > OPos;
+  // An elementwise statement on Out's element: Out only at that element,
+  // the other arrays indexed by the Out loops, writes only to Out (or to a
+  // scalar local to it); "" when it is one, else why not.
+  auto Elementwise = [&](const Stmt &St) -> std::string {
+    for (const Access &A : St.Accesses) {
+      if (A.ArrayName == C.Out.Array) {
+        if (A.Subscripts != OutA.Subscripts)
+          return "epilogue touches another element of '" + C.Out.Array + "'";
+        continue;
+      }
+      if (A.ArrayName == C.L.Array || A.ArrayName == C.R.Array)
+        return "epilogue reads an operand";
+      for (const auto &Sub : A.Subscripts) {
+        if (!Sub)
+          return "epilogue subscript is not affine";
+        for (const auto &[Name, Coef] : Sub->terms())
+          if (C.Extent.count(Name) && !Has(*OD, Name))
+            return "epilogue indexes the reduction";
+        if (A.IsWrite)
+          return "epilogue writes a second array";
+      }
+    }
+    const StmtValue &V = *St.Value;
+    if (V.Target != StmtValue::ArrayTarget &&
+        !(V.Target == StmtValue::ScalarDecl && N.Sem.findScalar(V.Scalar) &&
+          N.Sem.findScalar(V.Scalar)->Kind == ScalarVar::Local))
+      return "epilogue writes a scalar that outlives it";
+    return "";
+  };
+  std::optional<Stmt> InitExpr;
   for (const StmtSite &S : All) {
     if (&S == Update)
       continue;
@@ -349,42 +397,33 @@ roofline::recognizeContraction(const LoopNest &N, std::string *WhyNot) {
       return fail(WhyNot, "statement at line " + std::to_string(S.S->Loc.Line) +
                               " is neither the init nor an epilogue");
     if (S.Index < ReductionAt) {
-      const bool IsInit =
+      const bool SetsOut =
           V.Target == StmtValue::ArrayTarget && V.Op == "=" &&
-          isZeroValue(V.Value) &&
-          S.S->Accesses[V.TargetAccess].Subscripts == OutA.Subscripts &&
-          S.S->Accesses.size() == 1;
-      if (!IsInit || C.InitZero)
-        return fail(WhyNot, "statement before the reduction is not `Out = 0`");
+          S.S->Accesses[V.TargetAccess].Subscripts == OutA.Subscripts;
+      const bool IsInit =
+          SetsOut && isZeroValue(V.Value) && S.S->Accesses.size() == 1;
+      // Out = e, e not reading Out (a bias first): the reduction from zero,
+      // then Out = e + Out as the first epilogue statement. Reordering the
+      // sum is what every variant may do (docs/codegen.md, the tolerance).
+      bool ReadsOut = std::any_of(
+          S.S->Accesses.begin(), S.S->Accesses.end(),
+          [&](const Access &A) { return A.ArrayName == C.Out.Array && A.IsRead; });
+      const bool IsInitExpr = SetsOut && !IsInit && !ReadsOut &&
+                              Elementwise(*S.S).empty();
+      if ((!IsInit && !IsInitExpr) || C.InitZero)
+        return fail(WhyNot, "statement before the reduction is not `Out = 0` "
+                            "or `Out = e` (e elementwise, not reading Out)");
       C.InitZero = true;
+      if (IsInitExpr)
+        InitExpr = addToOut(*S.S, C.Out.Array);
       continue;
     }
-    // Epilogue: Out at the same element, other arrays by the Out loops.
-    for (const Access &A : S.S->Accesses) {
-      if (A.ArrayName == C.Out.Array) {
-        if (A.Subscripts != OutA.Subscripts)
-          return fail(WhyNot, "epilogue touches another element of '" +
-                                  C.Out.Array + "'");
-        continue;
-      }
-      if (A.ArrayName == C.L.Array || A.ArrayName == C.R.Array)
-        return fail(WhyNot, "epilogue reads an operand");
-      for (const auto &Sub : A.Subscripts) {
-        if (!Sub)
-          return fail(WhyNot, "epilogue subscript is not affine");
-        for (const auto &[Name, Coef] : Sub->terms())
-          if (C.Extent.count(Name) && !Has(*OD, Name))
-            return fail(WhyNot, "epilogue indexes the reduction");
-        if (A.IsWrite)
-          return fail(WhyNot, "epilogue writes a second array");
-      }
-    }
-    if (V.Target != StmtValue::ArrayTarget &&
-        !(V.Target == StmtValue::ScalarDecl &&
-          N.Sem.findScalar(V.Scalar) &&
-          N.Sem.findScalar(V.Scalar)->Kind == ScalarVar::Local))
-      return fail(WhyNot, "epilogue writes a scalar that outlives it");
+    std::string Why = Elementwise(*S.S);
+    if (!Why.empty())
+      return fail(WhyNot, Why);
     C.Epilogue.push_back(*S.S);
   }
+  if (InitExpr)
+    C.Epilogue.insert(C.Epilogue.begin(), *InitExpr);
   return C;
 }

@@ -258,6 +258,12 @@ void detectMicroKernel(Program &P) {
   std::string Parallel;
   for (const TransformRecord &R : P.Applied.Records) {
     switch (R.Kind) {
+    case TransformRecord::Fuse:
+    case TransformRecord::Contract:
+      // Before the loop records only: they made the nest P.Source is.
+      if (!TileSize.empty() || !RegSize.empty())
+        return;
+      break;
     case TransformRecord::Tile:
       for (size_t I = 0; I < R.Names.size(); ++I)
         if (!TileSize.emplace(R.Names[I], R.Sizes[I]).second)
@@ -363,6 +369,11 @@ llvm::Error roofline::applyRecord(Program &P, const TransformRecord &R,
   }
   if (!Why)
     return recordError(R, Why.takeError());
+  // A fused group that became one nest is a source of its own: a gemm
+  // with the later nests as its epilogue takes the micro-kernel path.
+  if ((R.Kind == TransformRecord::Fuse || R.Kind == TransformRecord::Contract) &&
+      Work.Nests.size() == 1)
+    Work.Source = recognizeContraction(Work.Nests.front().Nest);
   Work.Applied.Records.push_back(R);
   Work.Log.push_back(R.str() + ": " + *Why);
   detectMicroKernel(Work);

@@ -19,6 +19,7 @@
 #include "TransformUtil.h"
 
 #include <algorithm>
+#include <set>
 
 using namespace roofline;
 
@@ -204,6 +205,76 @@ std::vector<LoopNest> convertNests(Builder &B, const Operand &Src,
   return {std::move(S)};
 }
 
+/// Whether \p E depends on the output's value: it reads Out, or a local
+/// scalar computed from it (\p Tainted).
+bool dependsOnOut(const Stmt &S, const ValueExpr &E, const std::string &Out,
+                  const std::set<std::string> &Tainted) {
+  bool D = false;
+  E.walk([&](const ValueExpr &X) {
+    if (X.Kind == ValueExpr::Load && X.Access < S.Accesses.size())
+      D |= S.Accesses[X.Access].ArrayName == Out;
+    if (X.Kind == ValueExpr::Scalar)
+      D |= Tainted.count(X.Name) != 0;
+  });
+  return D;
+}
+
+/// Whether \p E is affine in the output's value: a * out + b with a and b
+/// not depending on it; else \p Why names the operation.
+bool affineInOut(const Stmt &S, const ValueExpr &E, const std::string &Out,
+                 const std::set<std::string> &Tainted, std::string &Why) {
+  if (!dependsOnOut(S, E, Out, Tainted))
+    return true;
+  auto Dep = [&](size_t I) { return dependsOnOut(S, E.Operands[I], Out, Tainted); };
+  auto Aff = [&](size_t I) { return affineInOut(S, E.Operands[I], Out, Tainted, Why); };
+  switch (E.Kind) {
+  case ValueExpr::Load:
+  case ValueExpr::Scalar:
+    return true;
+  case ValueExpr::Unary:
+    if (E.Name == "-" || E.Name == "+")
+      return Aff(0);
+    break;
+  case ValueExpr::Binary:
+    if (E.Name == "+" || E.Name == "-")
+      return Aff(0) && Aff(1);
+    if (E.Name == "*")
+      return !(Dep(0) && Dep(1)) && Aff(0) && Aff(1);
+    if (E.Name == "/")
+      return !Dep(1) && Aff(0);
+    break;
+  case ValueExpr::Cast:
+    if (E.CType == "float" || E.CType == "double")
+      return Aff(0);
+    break;
+  default:
+    break;
+  }
+  Why = E.Kind == ValueExpr::Call     ? "a call to '" + E.Name + "'"
+        : E.Kind == ValueExpr::Select ? std::string("a select")
+                                      : "operator '" + E.Name + "'";
+  return false;
+}
+
+/// The epilogue is affine in the reduction's result: the int8 bound
+/// (differences of the magnitude form) and the bf16 relative bound hold
+/// for it; a threshold or a function of the result can turn a bounded
+/// error into any other (ReLU flipping at zero).
+std::string nonAffineEpilogue(const ContractionInfo &C) {
+  std::set<std::string> Tainted;
+  for (const Stmt &St : C.Epilogue) {
+    if (!St.Value)
+      return "a statement without a value";
+    std::string Why;
+    if (!affineInOut(St, St.Value->Value, C.Out.Array, Tainted, Why))
+      return Why + " of the result";
+    if (St.Value->Target != StmtValue::ArrayTarget &&
+        dependsOnOut(St, St.Value->Value, C.Out.Array, Tainted))
+      Tainted.insert(St.Value->Scalar);
+  }
+  return "";
+}
+
 } // namespace
 
 /// Precondition: the program is one untransformed nest that is an f32
@@ -223,6 +294,10 @@ llvm::Expected<std::string> roofline::quantize(Program &P,
   const ContractionInfo &C = *P.Source;
   if (C.Elem != Precision::F32)
     return transformError("the contraction is not f32");
+  if (std::string Why = nonAffineEpilogue(C); !Why.empty())
+    return transformError("its epilogue is not affine in the sum (" + Why +
+                          "): the int8 and bf16 tolerances bound only an "
+                          "affine epilogue");
   std::string LG = C.M.empty() ? "tensor" : "row", RG = "tensor";
   for (const auto &[Arr, Gran] : R.Scales) {
     if (Arr == C.L.Array) {

@@ -169,6 +169,39 @@ TEST(MachineYAMLTest, NumbersReadBackExactly) {
   EXPECT_EQ(machineToYAML(*Back), Text);
 }
 
+// One core's peaks (roofline-probe's 1-core medians) read back, and are the
+// roof of a single thread; a file without them gives the machine's.
+TEST(MachineYAMLTest, CorePeaksReadBackAndRoofOneThread) {
+  Machine M = load("epyc-7763");
+  EXPECT_DOUBLE_EQ(M.peakFor(Precision::F32, 1), M.peakFor(Precision::F32));
+  bool Assumed = false;
+  M.peakFor(Precision::F32, 1, &Assumed);
+  EXPECT_TRUE(Assumed);
+  M.CorePeak[Precision::F32] = 1e11;
+  M.CorePeak[Precision::F64] = 5e10;
+  std::string Text = machineToYAML(M);
+  EXPECT_NE(Text.find("core_peaks:\n  f64: 50000000000\n  f32: 100000000000\n"),
+            std::string::npos)
+      << Text;
+  llvm::Expected<Machine> Back = parseMachine(Text, "c.yaml");
+  ASSERT_TRUE(static_cast<bool>(Back)) << llvm::toString(Back.takeError());
+  EXPECT_EQ(Back->CorePeak, M.CorePeak);
+  EXPECT_DOUBLE_EQ(Back->peakFor(Precision::F32, 1, &Assumed), 1e11);
+  EXPECT_FALSE(Assumed);
+  EXPECT_DOUBLE_EQ(Back->peakFor(Precision::F64, 1), 5e10);
+  EXPECT_DOUBLE_EQ(Back->peakFor(Precision::F32, 0), M.peakFor(Precision::F32));
+  // A precision the core peaks omit while the machine has it: the
+  // machine's figure, said to be assumed.
+  ASSERT_TRUE(M.Peak.count(Precision::I8));
+  EXPECT_DOUBLE_EQ(Back->peakFor(Precision::I8, 1, &Assumed), M.peakFor(Precision::I8));
+  EXPECT_TRUE(Assumed);
+  std::string Wrong = Text;
+  Wrong.replace(Wrong.find("  f64: 50000000000"), 18, "  f65: 50000000000");
+  llvm::Expected<Machine> W = parseMachine(Wrong, "w.yaml");
+  ASSERT_FALSE(static_cast<bool>(W));
+  EXPECT_NE(llvm::toString(W.takeError()).find("core_peaks"), std::string::npos);
+}
+
 TEST(MachineYAMLTest, QuotesAwkwardText) {
   Machine M = load("t4");
   M.Description = "a \"quoted\" name: with \\ and # marks";

@@ -148,6 +148,62 @@ TEST(RunnerBaseline, GemvAndRefusals) {
   EXPECT_EQ(blasBaseline(NoC).WhyNot, "not a contraction (gemm, gemv)");
 }
 
+TEST(RunnerBaseline, OpenblasSaysItsCore) {
+  BaselineSource B =
+      blasBaseline(parse(gemmManifest("gemm", RowMajorA, RowMajorB, RowMajorC)));
+  EXPECT_NE(B.Code.find("V.library = openblas_get_corename();"), std::string::npos)
+      << B.Code;
+}
+
+TEST(RunnerBaseline, BlisTakesEveryStrideAsItIs) {
+  BaselineSource B =
+      blisBaseline(parse(gemmManifest("gemm", RowMajorA, RowMajorB, RowMajorC)));
+  EXPECT_EQ(B.Name, "blis");
+  EXPECT_EQ(B.WhyNot, "");
+  EXPECT_EQ(B.Call, "bli_sgemm (general strides)");
+  EXPECT_NE(B.Code.find("bli_sgemm(BLIS_NO_TRANSPOSE, BLIS_NO_TRANSPOSE, (N), (N), "
+                        "(N), &rl_one, const_cast<float *>(static_cast<const "
+                        "float *>(rl_a[0])), (N), (1), const_cast<float "
+                        "*>(static_cast<const float *>(rl_a[1])), (N), (1), "
+                        "&rl_beta, static_cast<float *>(rl_a[2]), (N), (1))"),
+            std::string::npos)
+      << B.Code;
+  EXPECT_NE(B.Code.find("rl_beta = 0"), std::string::npos);
+  EXPECT_NE(B.Code.find("V.library = bli_arch_string(bli_arch_query_id());"),
+            std::string::npos);
+  // The sub-configuration a run asks for by name, before BLIS initializes.
+  EXPECT_LT(B.Code.find("RL_BLIS_ARCH"), B.Code.find("bli_init();"));
+  // Strides CBLAS cannot take (no unit stride in A) are BLIS's to take.
+  BaselineSource S = blisBaseline(parse(gemmManifest(
+      "gemm", R"J({"m": "2", "k": "2 * N"})J", RowMajorB, RowMajorC)));
+  EXPECT_EQ(S.WhyNot, "");
+  EXPECT_NE(S.Code.find("(2), (2 * N)"), std::string::npos) << S.Code;
+  BaselineSource V = blisBaseline(parse(gemmManifest(
+      "gemv", R"J({"m": "N", "k": "1"})J", R"J({"m": "0", "k": "1"})J",
+      R"J({"m": "1", "k": "0"})J")));
+  EXPECT_NE(V.Code.find("bli_sgemv(BLIS_NO_TRANSPOSE, BLIS_NO_CONJUGATE, (N), (N), "
+                        "&rl_one"),
+            std::string::npos)
+      << V.Code;
+  EXPECT_NE(blisBaseline(parse(gemmManifest("gemm", RowMajorA, RowMajorB,
+                                            RowMajorC, 0, 1)))
+                .WhyNot.find("epilogue"),
+            std::string::npos);
+}
+
+TEST(RunnerProcess, EnvironmentSetsReplacesAndRemoves) {
+  setenv("RL_TEST_KEEP", "kept", 1);
+  setenv("RL_TEST_GONE", "there", 1);
+  setenv("RL_TEST_SET", "old", 1);
+  ProcessResult R = runProcess("/usr/bin/env", {"env"}, 10,
+                               {"RL_TEST_SET=new", "-RL_TEST_GONE"});
+  ASSERT_TRUE(R.ok()) << R.Err;
+  EXPECT_NE(R.Out.find("RL_TEST_KEEP=kept"), std::string::npos);
+  EXPECT_NE(R.Out.find("RL_TEST_SET=new"), std::string::npos);
+  EXPECT_EQ(R.Out.find("RL_TEST_SET=old"), std::string::npos);
+  EXPECT_EQ(R.Out.find("RL_TEST_GONE"), std::string::npos);
+}
+
 TEST(RunnerBaseline, CublasIsTheSameCallColumnMajor) {
   // Row-major C = A B is column-major C^T = B^T A^T: B first, same flags.
   BaselineSource B = cublasBaseline(
@@ -219,6 +275,12 @@ TEST(RunnerProtocol, ParsesDriverLines) {
   EXPECT_EQ(C.Checked, 64u);
   EXPECT_EQ(C.Bad, 3u);
   EXPECT_EQ(C.First, "C[1] = 2, want 1 (bound 1e-06)");
+  EXPECT_EQ(C.Library, "");
+  EXPECT_EQ(parseCheckLine(R"J({"unit": "u", "variant": "openblas", "ok": true, )J"
+                           R"J("checked": 4, "bad": 0, "library": "Cooperlake"})J",
+                           Ok, C),
+            "openblas");
+  EXPECT_EQ(C.Library, "Cooperlake");
   EXPECT_EQ(parseCheckLine("garbage", Ok, C), "");
   std::optional<TimeResult> T = parseTimeLine(
       R"J({"unit": "u", "variant": "v", "sizes": {}, "reps": 9, "median_s": 0.002, )J"
@@ -245,6 +307,7 @@ TEST(RunnerResults, PercentOfRoofAndSpeedups) {
   U.Manifest = parse(gemmManifest("gemm", RowMajorA, RowMajorB, RowMajorC));
   VariantResult Naive, Fast, Blas, Bad;
   Naive.Name = "naive";
+  Naive.Threads = "1";
   Naive.Predicted = U.Manifest.find("naive")->Predicted;
   Naive.Time = TimeResult{5, 1e-3, 1e-3, 1e-3, 1e-3, 1e-3, 1};
   Fast = Naive;
@@ -285,6 +348,24 @@ TEST(RunnerResults, PercentOfRoofAndSpeedups) {
   ASSERT_EQ(P.size(), 3u); // naive, tiled, openblas; not the wrong one
   EXPECT_DOUBLE_EQ(P[1].Measured, 524288 / 1e-4);
   EXPECT_DOUBLE_EQ(P[1].Predicted, 524288 / Bound);
+  // A 1-thread variant's roof is one core's where the machine gives it;
+  // without, the table says the all-core peak was used.
+  EXPECT_TRUE(D.AllCorePeak);
+  EXPECT_NE(S.find("the all-core peak (epyc-7763 gives no core_peaks"),
+            std::string::npos)
+      << S;
+  Machine One = *M;
+  One.CorePeak[Precision::F32] = M->peakFor(Precision::F32) / 64;
+  Derived D1 = derive(U, U.Variants[1], &One);
+  EXPECT_FALSE(D1.AllCorePeak);
+  EXPECT_DOUBLE_EQ(*D1.BoundS, std::max(524288 / (M->peakFor(Precision::F32) / 64),
+                                        49152 / M->mainMemory().BandwidthBytesPerS));
+  // An all-threads variant keeps the machine's peak.
+  VariantResult Par = Fast;
+  Par.Threads = "all (OpenMP)";
+  U.Variants.push_back(Par);
+  EXPECT_DOUBLE_EQ(*derive(U, U.Variants.back(), &One).BoundS, Bound);
+  U.Variants.pop_back();
   // With cuBLAS in the run, CUDA variants are read against it and CPU
   // variants still against OpenBLAS.
   VariantResult Gpu = Fast, Cublas = Blas;

@@ -327,6 +327,7 @@ int main(int Argc, const char **Argv) {
     if (!P)
       continue;
     M.Peak[*P] = R.All.median();
+    M.CorePeak[*P] = R.One.median();
     M.Sources[R.Key] =
         formatv("{0}: {1}, {2}, {3} thread(s), median of {4} (spread {5:f1}%)",
                 Stamp, R.Isa, R.Detail, R.AllThreads, O.Samples,
@@ -337,6 +338,7 @@ int main(int Argc, const char **Argv) {
   if (!M.Peak.count(roofline::Precision::F32) &&
       M.Peak.count(roofline::Precision::F64)) {
     M.Peak[roofline::Precision::F32] = M.Peak[roofline::Precision::F64];
+    M.CorePeak[roofline::Precision::F32] = M.CorePeak[roofline::Precision::F64];
     M.Sources["f32"] = Stamp + ": no f32 kernel for this CPU; the f64 figure";
   }
   // Main memory first, then the caches towards the core.

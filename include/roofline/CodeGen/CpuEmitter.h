@@ -91,6 +91,10 @@ std::string cTypeFor(const std::string &SourceCType, EmitMode Mode);
 /// C expression of an affine expression over loop variables and sizes.
 std::string cExpr(const AffineExpr &E);
 
+/// A known C math function's base name ("expf", "std::exp" -> "exp"), or ""
+/// for a function the emitters do not know.
+std::string mathBaseName(std::string Name);
+
 } // namespace roofline
 
 #endif // ROOFLINE_CODEGEN_CPUEMITTER_H

@@ -32,6 +32,10 @@ namespace roofline {
 std::string microKernelKind(const Program &P, const ArgLayout &L,
                             std::string *Why = nullptr);
 
+/// Whether a micro-kernel kind instantiates roofline_gemm.h (its file
+/// includes that header).
+bool usesGemmRuntime(const std::string &Kind);
+
 /// The kernel entry \p Symbol for a template-path program.
 llvm::Expected<std::string> emitMicroKernel(const Program &P,
                                             const ArgLayout &L,

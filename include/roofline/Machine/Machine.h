@@ -55,6 +55,13 @@ struct Machine {
   std::map<std::string, double> TensorPeak;
   /// The matrix-unit peak a precision maps to (F32 -> "tf32-tensor").
   std::optional<double> tensorPeakFor(Precision P) const;
+  /// Peak of one core per precision (`core_peaks`, roofline-probe's
+  /// 1-core medians); empty when the file does not give them.
+  std::map<Precision, double> CorePeak;
+  /// The peak a variant on \p Threads threads can reach: one core's for a
+  /// single thread where the file gives it (else the whole machine's, and
+  /// \p Assumed says so), the whole machine's otherwise.
+  double peakFor(Precision P, unsigned Threads, bool *Assumed = nullptr) const;
   /// peakFor(P) / main-memory bandwidth, FLOP per byte.
   double ridge(Precision P = Precision::F32) const;
   /// The level named \p Name ("L2"), or null.

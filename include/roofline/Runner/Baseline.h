@@ -29,6 +29,11 @@ struct BaselineSource {
 /// batched, an epilogue, a layout BLAS cannot take, not f32/f64).
 BaselineSource blasBaseline(const UnitManifest &M);
 
+/// The BLIS baseline of \p M: the same contractions as OpenBLAS through
+/// BLIS's typed API (bli_sgemm, bli_sgemv; d for f64), which takes each
+/// operand's two strides as they are, or why it has none.
+BaselineSource blisBaseline(const UnitManifest &M);
+
 /// The cuBLAS baseline of \p M (the same call, column-major: cublasSgemm,
 /// cublasSgemv; D for f64), or why it has none. A C++ file for the host
 /// compiler (nvcc -c): host entry for the check, copies included; a

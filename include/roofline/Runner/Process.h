@@ -26,8 +26,9 @@ struct ProcessResult {
 };
 
 /// Runs \p Program with \p Args (Args[0] is the program's name) and stdin
-/// from /dev/null; \p TimeoutS 0 means no limit. \p ExtraEnv ("K=V") is
-/// added to this process's environment.
+/// from /dev/null; \p TimeoutS 0 means no limit. \p ExtraEnv changes this
+/// process's environment for the child: "K=V" sets K (replacing it), "-K"
+/// removes it.
 ProcessResult runProcess(llvm::StringRef Program,
                          llvm::ArrayRef<std::string> Args, unsigned TimeoutS,
                          llvm::ArrayRef<std::string> ExtraEnv = {});

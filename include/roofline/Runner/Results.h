@@ -32,12 +32,18 @@ struct Derived {
   std::optional<double> VsReference, VsBaseline; ///< speedups
   double Intensity = 0;            ///< predicted FLOP / compulsory byte
   Precision Prec = Precision::F32; ///< the precision most FLOPs are in
+  /// A 1-thread variant judged against the all-core peak (the machine gives
+  /// no core_peaks).
+  bool AllCorePeak = false;
 };
 
-/// The roofline time floor of \p P on \p M, or nothing when the
-/// prediction is unknown.
+/// The roofline time floor of \p P on \p M for \p Threads threads (0: all
+/// cores; 1: one core's peaks where the machine gives them, else the
+/// machine's and \p AllCores says so), or nothing when the prediction is
+/// unknown.
 std::optional<double> boundSeconds(const VariantPrediction &P, const Machine &M,
-                                   Precision *Dominant = nullptr);
+                                   Precision *Dominant = nullptr,
+                                   unsigned Threads = 0, bool *AllCores = nullptr);
 
 Derived derive(const UnitResult &U, const VariantResult &V, const Machine *M);
 

@@ -55,6 +55,8 @@ struct CheckResult {
   uint64_t Checked = 0, Bad = 0;
   double MaxRatio = 0; ///< worst error / bound among passing elements
   std::string First;   ///< the first bad element
+  /// A library baseline's kernel for this CPU ("Cooperlake", "skx").
+  std::string Library;
 };
 
 struct TimeResult {

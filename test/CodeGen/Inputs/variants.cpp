@@ -191,3 +191,50 @@ void conv_nhwc(int N, int C, int K, int H, int W, const float *In,
                     Wt[((r * 3 + s) * C + c) * K + k];
         }
 }
+
+// A layer in the NN form: the weights stored transposed (w[o][k]) and the
+// bias as the accumulator's first value; a contraction whose epilogue adds
+// the bias (recognizeContraction), on the micro-kernel path.
+void linear(int M, int N, int K, const float *in, const float *w,
+            const float *bias, float *out) {
+  for (int i = 0; i < M; ++i)
+    for (int o = 0; o < N; ++o) {
+      float acc = bias[o];
+      for (int k = 0; k < K; ++k)
+        acc += in[i * K + k] * w[o * K + k];
+      out[i * N + o] = acc;
+    }
+}
+
+// matmul, then bias and GELU (tanh form): the fused variant applies the
+// epilogue to C in registers (bench-cpu-variants.py: fused vs the pair).
+void dense_gelu(int M, int N, int K, const float *A, const float *B,
+                const float *bias, float *C) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float acc = 0;
+      for (int k = 0; k < K; ++k)
+        acc += A[i * K + k] * B[k * N + j];
+      C[i * N + j] = acc;
+    }
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float x = C[i * N + j] + bias[j];
+      C[i * N + j] =
+          0.5f * x * (1.0f + std::tanh(0.7978845608f * (x + 0.044715f * x * x * x)));
+    }
+}
+
+// A residual block's tail: the sum into the skip connection's output, a
+// row scale, ReLU as a select.
+void residual_relu(int M, int N, int K, const float *A, const float *B,
+                   const float *skip, const float *scale, float *C) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      C[i * N + j] = 0;
+      for (int k = 0; k < K; ++k)
+        C[i * N + j] += A[i * K + k] * B[k * N + j];
+      float y = C[i * N + j] * scale[i] + skip[i * N + j];
+      C[i * N + j] = y > 0.0f ? y : 0.0f;
+    }
+}
