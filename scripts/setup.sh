@@ -8,9 +8,10 @@ cd "$(dirname "$0")/.."
 # python3-jsonschema validates the SARIF output, python3-yaml reads the
 # pre-commit and GitHub Actions definitions (test/CI, test/Integration);
 # libopenblas-dev is the sgemm baseline of scripts/bench-cpu-variants.py and
-# of roofline-run (its OpenBLAS rows and test/Runner).
+# of roofline-run (its OpenBLAS rows and test/Runner); git runs under
+# roofline-lint --diff (test/CI/diff.test).
 PACKAGES=(llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 llvm-19-tools cmake ninja-build
-          libgtest-dev g++ python3 python3-jsonschema python3-yaml libopenblas-dev)
+          libgtest-dev g++ python3 python3-jsonschema python3-yaml libopenblas-dev git)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
