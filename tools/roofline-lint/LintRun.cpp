@@ -151,8 +151,10 @@ cl::opt<bool> Quiet("quiet",
                     cl::cat(CICategory));
 cl::opt<std::string>
     DocsUrl("docs-url",
-            cl::desc("Base URL of the documentation, for the SARIF rules' "
-                     "helpUri (default: the repository's docs/ directory)"),
+            cl::desc("Web address of a published docs/ directory, for the "
+                     "SARIF rules' helpUri (default: the build's "
+                     "ROOFLINE_DOCS_URL; empty: no helpUri, the help names "
+                     "the page in the repository)"),
             cl::value_desc("url"), cl::init(ROOFLINE_DOCS_URL),
             cl::cat(CICategory));
 cl::opt<Verbosity> VerbosityOpt(
@@ -754,6 +756,9 @@ private:
 };
 
 bool shownByPrintText(const Finding &F) {
+  // An accepted capacity error prints as printFinding's note instead.
+  if (F.AcceptedByBaseline)
+    return false;
   return F.Check == "roofline-verdict" || F.Check == "roofline-capacity" ||
          (F.Check == "roofline-unanalyzable" && F.Level == Severity::Note);
 }
