@@ -814,6 +814,9 @@ llvm::Expected<CacheAnalysis> Model::run() {
 llvm::Expected<CacheAnalysis> roofline::analyzeCache(const LoopNest &N,
                                                      const NestCounts &C,
                                                      const CacheConfig &Cfg) {
+  // Scratch arrays are registers and L1, not traffic.
+  if (hasScratch(N))
+    return analyzeCache(withoutScratch(N), C, Cfg);
   // The walk identifies loop variables by name along each chain.
   if (hasShadowing(N)) {
     LoopNest U = withUniqueIVs(N);

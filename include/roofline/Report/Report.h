@@ -73,7 +73,7 @@ std::vector<TextBlock> textBlocks(const Report &R,
 /// where it came from (LoopNest's Param::Origin); empty without sizes.
 std::string sizesNote(const LoopNest &N);
 
-/// The DESIGN.md output contract, version 1.
+/// The docs/design.md output contract, version 1.
 llvm::json::Value toJSON(const Report &R);
 
 } // namespace roofline
