@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NINJA_TARGETS="roofline-lint roofline-probe roofline-run" bash scripts/setup.sh
-build/bin/roofline-lint kernels/*.cpp
+build/bin/roofline-lint --verbosity=normal kernels/*.cpp
 
 # Then the evidence: roofline-run builds, checks and times the variants of
 # the seed's gemm (64x64x64, few repetitions: quick) on this machine, beside

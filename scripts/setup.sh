@@ -9,9 +9,10 @@ cd "$(dirname "$0")/.."
 # pre-commit and GitHub Actions definitions (test/CI, test/Integration);
 # libopenblas-dev and libblis-dev are the sgemm baselines of
 # scripts/bench-cpu-variants.py and of roofline-run (its OpenBLAS and BLIS
-# rows and test/Runner).
+# rows and test/Runner); git runs under roofline-lint --diff
+# (test/CI/diff.test).
 PACKAGES=(llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 llvm-19-tools cmake ninja-build
-          libgtest-dev g++ python3 python3-jsonschema python3-yaml libopenblas-dev libblis-dev)
+          libgtest-dev g++ python3 python3-jsonschema python3-yaml libopenblas-dev libblis-dev git)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

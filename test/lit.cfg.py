@@ -22,6 +22,11 @@ llvm_config.add_tool_substitutions(
      ToolSubst("roofline-probe", unresolved="fatal"),
      ToolSubst("roofline-run", unresolved="fatal")], [config.roofline_tools_dir])
 
+# --diff runs git (test/CI/diff.test).
+import shutil
+if shutil.which("git"):
+    config.available_features.add("git")
+
 # roofline-run's CUDA tests: nvcc builds .cu variants; where a device also
 # answers, "skipped: no CUDA device" is not the expected outcome.
 import shutil

@@ -56,6 +56,9 @@ static const CheckInfo Checks[] = {
     {"roofline-fusion-opportunity", Severity::Warning,
      "Adjacent elementwise loops that pass intermediate arrays through "
      "memory; fused, the intermediates could stay on chip."},
+    {"roofline-nolint", Severity::Warning,
+     "A NOLINTBEGIN without its NOLINTEND, or a NOLINTEND without its "
+     "NOLINTBEGIN: it suppresses nothing."},
 };
 
 llvm::ArrayRef<CheckInfo> roofline::allChecks() { return Checks; }

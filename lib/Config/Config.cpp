@@ -159,6 +159,13 @@ struct Thresholds {
   std::optional<NonNegative> MinIntensity;
   std::optional<SecondsValue> MaxTime;
 };
+/// One compiler flag of `compile-flags` (docs/ci.md#gcc-built-projects).
+struct FlagValue {
+  std::string V;
+};
+struct CompileFlagsDoc {
+  std::optional<std::vector<FlagValue>> Add, Remove;
+};
 struct ConfigDoc {
   std::optional<MachineValue> Machine;
   std::optional<ModelValue> Model;
@@ -169,6 +176,7 @@ struct ConfigDoc {
   std::optional<FailOnSpec> FailOn;
   std::optional<ChecksValue> WarningsAsErrors;
   std::optional<bool> InheritParentConfig;
+  std::optional<CompileFlagsDoc> CompileFlags;
 };
 
 bool isIdentifier(StringRef S) {
@@ -177,12 +185,21 @@ bool isIdentifier(StringRef S) {
   return all_of(S, [](char C) { return isAlnum(C) || C == '_'; });
 }
 
-/// A control character in a value (NUL, CR, ...): refused, because the
-/// value could not be written back by --dump-config and parsed again.
+/// Keeps \p Msg for the StringRef a ScalarTraits::input returns.
 StringRef fail(void *Ctxt, const Twine &Msg) {
   ParseContext &C = ctx(Ctxt);
   C.Message = Msg.str();
   return C.Message;
+}
+
+/// A control character in a value (NUL, CR, ...): refused, because the
+/// value could not be written back by --dump-config and parsed again.
+bool hasControlChar(StringRef S) { return firstControlChar(S).has_value(); }
+
+std::string controlCharMessage(StringRef S) {
+  return "control character 0x" +
+         utohexstr(static_cast<unsigned char>(*firstControlChar(S))) +
+         " in a value";
 }
 
 yaml::QuotingType quoteIfNeeded(StringRef S) { return yaml::needsQuotes(S); }
@@ -190,6 +207,7 @@ yaml::QuotingType quoteIfNeeded(StringRef S) { return yaml::needsQuotes(S); }
 } // namespace
 
 LLVM_YAML_IS_FLOW_SEQUENCE_VECTOR(FailOnItem)
+LLVM_YAML_IS_FLOW_SEQUENCE_VECTOR(FlagValue)
 
 namespace llvm {
 namespace yaml {
@@ -199,10 +217,8 @@ template <> struct ScalarTraits<MachineValue> {
     OS << M.V;
   }
   static StringRef input(StringRef S, void *Ctxt, MachineValue &M) {
-    if (std::optional<char> C = firstControlChar(S))
-      return fail(Ctxt, "control character 0x" +
-                            utohexstr(static_cast<unsigned char>(*C)) +
-                            " in a value");
+    if (hasControlChar(S))
+      return fail(Ctxt, controlCharMessage(S));
     if (builtinMachineText(S)) {
       M.V = S.str();
       return {};
@@ -245,10 +261,8 @@ template <> struct ScalarTraits<ChecksValue> {
     OS << C.V;
   }
   static StringRef input(StringRef S, void *Ctxt, ChecksValue &C) {
-    if (std::optional<char> C = firstControlChar(S))
-      return fail(Ctxt, "control character 0x" +
-                            utohexstr(static_cast<unsigned char>(*C)) +
-                            " in a value");
+    if (hasControlChar(S))
+      return fail(Ctxt, controlCharMessage(S));
     std::vector<std::string> Bad = GlobList(S).unmatchedGlobs(allCheckNames());
     if (!Bad.empty())
       return fail(Ctxt, "'" + Bad.front() + "' matches no check (checks: " +
@@ -264,10 +278,8 @@ template <> struct ScalarTraits<RegexValue> {
     OS << R.V;
   }
   static StringRef input(StringRef S, void *Ctxt, RegexValue &R) {
-    if (std::optional<char> C = firstControlChar(S))
-      return fail(Ctxt, "control character 0x" +
-                            utohexstr(static_cast<unsigned char>(*C)) +
-                            " in a value");
+    if (hasControlChar(S))
+      return fail(Ctxt, controlCharMessage(S));
     std::string Err;
     if (!Regex(S).isValid(Err))
       return fail(Ctxt, "invalid header-filter regex '" + S + "': " + Err);
@@ -275,6 +287,28 @@ template <> struct ScalarTraits<RegexValue> {
     return {};
   }
   static QuotingType mustQuote(StringRef) { return QuotingType::Single; }
+};
+
+template <> struct ScalarTraits<FlagValue> {
+  static void output(const FlagValue &F, void *, raw_ostream &OS) {
+    OS << F.V;
+  }
+  static StringRef input(StringRef S, void *Ctxt, FlagValue &F) {
+    if (hasControlChar(S))
+      return fail(Ctxt, controlCharMessage(S));
+    if (S.empty())
+      return fail(Ctxt, "an empty compiler flag");
+    F.V = S.str();
+    return {};
+  }
+  static QuotingType mustQuote(StringRef S) { return quoteIfNeeded(S); }
+};
+
+template <> struct MappingTraits<CompileFlagsDoc> {
+  static void mapping(IO &IO, CompileFlagsDoc &D) {
+    IO.mapOptional("add", D.Add);
+    IO.mapOptional("remove", D.Remove);
+  }
 };
 
 template <> struct ScalarTraits<NonNegative> {
@@ -407,6 +441,7 @@ template <> struct MappingTraits<ConfigDoc> {
     IO.mapOptional("fail-on", D.FailOn);
     IO.mapOptional("warnings-as-errors", D.WarningsAsErrors);
     IO.mapOptional("inherit-parent-config", D.InheritParentConfig);
+    IO.mapOptional("compile-flags", D.CompileFlags);
   }
 };
 
@@ -422,7 +457,7 @@ namespace {
 const char *KeyHint =
     " (keys: machine, model, params, checks, header-filter, thresholds "
     "{min-intensity, max-time}, fail-on, warnings-as-errors, "
-    "inherit-parent-config)";
+    "inherit-parent-config, compile-flags {add, remove})";
 
 /// "path:line:col: error: message", the source line and a caret, as clang
 /// prints diagnostics.
@@ -472,6 +507,12 @@ Config fromDoc(const ConfigDoc &D, StringRef Path) {
   if (D.WarningsAsErrors)
     C.WarningsAsErrors = D.WarningsAsErrors->V;
   C.InheritParentConfig = D.InheritParentConfig;
+  if (D.CompileFlags) {
+    for (const FlagValue &F : D.CompileFlags->Add.value_or(std::vector<FlagValue>()))
+      C.AddFlags.push_back(F.V);
+    for (const FlagValue &F : D.CompileFlags->Remove.value_or(std::vector<FlagValue>()))
+      C.RemoveFlags.push_back(F.V);
+  }
   C.Sources.push_back(Path.str());
   return C;
 }
@@ -536,6 +577,11 @@ Config roofline::mergeConfig(Config Base, const Config &Over) {
   Take(Base.FailOn, Over.FailOn);
   Take(Base.WarningsAsErrors, Over.WarningsAsErrors);
   Take(Base.InheritParentConfig, Over.InheritParentConfig);
+  // Flags accumulate, parent first, as clangd's CompileFlags fragments do.
+  Base.AddFlags.insert(Base.AddFlags.end(), Over.AddFlags.begin(),
+                       Over.AddFlags.end());
+  Base.RemoveFlags.insert(Base.RemoveFlags.end(), Over.RemoveFlags.begin(),
+                          Over.RemoveFlags.end());
   Base.Sources.insert(Base.Sources.end(), Over.Sources.begin(),
                       Over.Sources.end());
   return Base;
@@ -571,6 +617,17 @@ std::string roofline::dumpConfig(const Config &C) {
   if (C.WarningsAsErrors)
     D.WarningsAsErrors = ChecksValue{*C.WarningsAsErrors};
   D.InheritParentConfig = C.InheritParentConfig;
+  auto Flags = [](const std::vector<std::string> &L) {
+    std::optional<std::vector<FlagValue>> Out;
+    if (!L.empty()) {
+      Out.emplace();
+      for (const std::string &F : L)
+        Out->push_back(FlagValue{F});
+    }
+    return Out;
+  };
+  if (!C.AddFlags.empty() || !C.RemoveFlags.empty())
+    D.CompileFlags = CompileFlagsDoc{Flags(C.AddFlags), Flags(C.RemoveFlags)};
   std::string S;
   raw_string_ostream OS(S);
   yaml::Output Out(OS);

@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -15,6 +16,59 @@ bool roofline::isSourceFile(StringRef Path) {
   StringRef Ext = sys::path::extension(Path);
   return Ext == ".c" || Ext == ".cc" || Ext == ".cpp" || Ext == ".cxx" ||
          Ext == ".cu";
+}
+
+bool roofline::isHeaderFile(StringRef Path) {
+  StringRef Ext = sys::path::extension(Path);
+  return Ext == ".h" || Ext == ".hh" || Ext == ".hpp" || Ext == ".hxx" ||
+         Ext == ".cuh" || Ext == ".inl" || Ext == ".inc";
+}
+
+/// Whether \p Text has an `#include "P"` or `#include <P>` whose path P the
+/// path \p Header ends with (as a whole component).
+static bool includesHeader(StringRef Text, StringRef Header) {
+  while (!Text.empty()) {
+    auto [Line, Rest] = Text.split('\n');
+    Text = Rest;
+    Line = Line.ltrim();
+    if (!Line.consume_front("#"))
+      continue;
+    Line = Line.ltrim();
+    if (!Line.consume_front("include"))
+      continue;
+    Line = Line.ltrim();
+    if (Line.empty() || (Line.front() != '"' && Line.front() != '<'))
+      continue;
+    char Close = Line.front() == '"' ? '"' : '>';
+    StringRef Path = Line.drop_front().take_until([&](char C) { return C == Close; });
+    while (Path.consume_front("./"))
+      ;
+    if (!Path.empty() && Header.ends_with(Path) &&
+        (Header.size() == Path.size() ||
+         sys::path::is_separator(Header[Header.size() - Path.size() - 1])))
+      return true;
+  }
+  return false;
+}
+
+std::optional<std::string>
+roofline::translationUnitFor(StringRef Header, ArrayRef<std::string> Candidates) {
+  StringRef Stem = sys::path::stem(Header);
+  std::vector<const std::string *> Order;
+  for (const std::string &C : Candidates)
+    if (sys::path::stem(C) == Stem)
+      Order.push_back(&C);
+  for (const std::string &C : Candidates)
+    if (sys::path::stem(C) != Stem)
+      Order.push_back(&C);
+  for (const std::string *C : Order) {
+    if (*C == Header || isHeaderFile(*C))
+      continue;
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(*C);
+    if (Buf && includesHeader((*Buf)->getBuffer(), Header))
+      return *C;
+  }
+  return std::nullopt;
 }
 
 std::string roofline::normalizePath(StringRef Path) {

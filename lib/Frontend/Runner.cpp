@@ -2,10 +2,13 @@
 
 #include "roofline/Frontend/Runner.h"
 
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Basic/FileManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -16,14 +19,78 @@ using namespace roofline;
 
 namespace {
 
+/// Records the line range of every loop statement (TUResult::LoopEnds).
+class LoopEndsVisitor : public RecursiveASTVisitor<LoopEndsVisitor> {
+public:
+  LoopEndsVisitor(SourceManager &SM, std::map<LoopStart, unsigned> &Out)
+      : SM(SM), Out(Out) {}
+
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) &&
+        SM.isInSystemHeader(SM.getFileLoc(D->getLocation())))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+  bool VisitForStmt(ForStmt *S) { return record(S); }
+  bool VisitCXXForRangeStmt(CXXForRangeStmt *S) { return record(S); }
+  bool VisitWhileStmt(WhileStmt *S) { return record(S); }
+  bool VisitDoStmt(DoStmt *S) { return record(S); }
+
+private:
+  bool record(const clang::Stmt *S) {
+    PresumedLoc B = SM.getPresumedLoc(SM.getFileLoc(S->getBeginLoc()));
+    PresumedLoc E = SM.getPresumedLoc(SM.getFileLoc(S->getEndLoc()));
+    if (B.isValid() && E.isValid()) {
+      unsigned &End = Out[{B.getFilename(), B.getLine(), B.getColumn()}];
+      End = std::max({End, E.getLine(), B.getLine()});
+    }
+    return true;
+  }
+  SourceManager &SM;
+  std::map<LoopStart, unsigned> &Out;
+};
+
+class LoopEndsConsumer : public ASTConsumer {
+public:
+  explicit LoopEndsConsumer(std::map<LoopStart, unsigned> &Out) : Out(Out) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    LoopEndsVisitor(Ctx.getSourceManager(), Out)
+        .TraverseDecl(Ctx.getTranslationUnitDecl());
+  }
+
+private:
+  std::map<LoopStart, unsigned> &Out;
+};
+
+/// The nest extraction, with LoopEndsConsumer beside it.
+class WithLoopEndsAction : public WrapperFrontendAction {
+public:
+  WithLoopEndsAction(std::unique_ptr<FrontendAction> Inner,
+                     std::map<LoopStart, unsigned> &Out)
+      : WrapperFrontendAction(std::move(Inner)), Out(Out) {}
+
+protected:
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 StringRef InFile) override {
+    std::vector<std::unique_ptr<ASTConsumer>> Consumers;
+    Consumers.push_back(WrapperFrontendAction::CreateASTConsumer(CI, InFile));
+    Consumers.push_back(std::make_unique<LoopEndsConsumer>(Out));
+    return std::make_unique<MultiplexConsumer>(std::move(Consumers));
+  }
+
+private:
+  std::map<LoopStart, unsigned> &Out;
+};
+
 /// FrontendActionFactory::runInvocation, but with clang's verbose stream
 /// ("1 error generated.") captured with the diagnostics instead of going to
 /// llvm::errs().
 class CapturingToolAction : public tooling::ToolAction {
 public:
   CapturingToolAction(tooling::FrontendActionFactory &Factory,
-                      llvm::raw_ostream &Verbose)
-      : Factory(Factory), Verbose(Verbose) {}
+                      llvm::raw_ostream &Verbose,
+                      std::map<LoopStart, unsigned> *LoopEnds)
+      : Factory(Factory), Verbose(Verbose), LoopEnds(LoopEnds) {}
 
   bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
                      FileManager *Files,
@@ -34,6 +101,9 @@ public:
     Compiler.setFileManager(Files);
     // Declared after Compiler so it is destroyed first.
     std::unique_ptr<FrontendAction> Action = Factory.create();
+    if (LoopEnds)
+      Action = std::make_unique<WithLoopEndsAction>(std::move(Action),
+                                                    *LoopEnds);
     Compiler.createDiagnostics(DiagConsumer, /*ShouldOwnClient=*/false);
     if (!Compiler.hasDiagnostics())
       return false;
@@ -47,6 +117,7 @@ public:
 private:
   tooling::FrontendActionFactory &Factory;
   llvm::raw_ostream &Verbose;
+  std::map<LoopStart, unsigned> *LoopEnds;
 };
 
 } // namespace
@@ -54,7 +125,7 @@ private:
 TUResult roofline::runFrontendOnFile(
     const tooling::CompileCommand &Cmd, const FrontendOptions &Opts,
     const tooling::ArgumentsAdjuster &Adjust,
-    const std::vector<VirtualFile> &VirtualFiles) {
+    const std::vector<VirtualFile> &VirtualFiles, bool LoopExtents) {
   TUResult R;
   llvm::raw_string_ostream DiagOS(R.Diagnostics);
 
@@ -86,7 +157,8 @@ TUResult roofline::runFrontendOnFile(
 
   std::unique_ptr<tooling::FrontendActionFactory> Factory =
       newExtractNestsFactory(Opts, R.Nests);
-  CapturingToolAction Action(*Factory, DiagOS);
+  CapturingToolAction Action(*Factory, DiagOS,
+                             LoopExtents ? &R.LoopEnds : nullptr);
   TextDiagnosticPrinter Printer(DiagOS, new DiagnosticOptions());
   tooling::ToolInvocation Invocation(std::move(Args), &Action, Files.get(),
                                      std::make_shared<PCHContainerOperations>());

@@ -3,8 +3,10 @@
 #include "roofline/Report/Baseline.h"
 #include "roofline/Report/Report.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,6 +17,50 @@ using llvm::json::Object;
 using llvm::json::Value;
 
 static constexpr const char *BaselineKind = "roofline-lint-baseline";
+/// The `paths` value of a baseline whose files are relative to its own
+/// directory; older baselines (no `paths`) were relative to the directory
+/// the run was made in.
+static constexpr const char *RelativeToBaseline = "relative-to-baseline";
+
+//===----------------------------------------------------------------------===//
+// Paths
+//===----------------------------------------------------------------------===//
+
+std::string roofline::absolutePathIn(llvm::StringRef Dir, llvm::StringRef File) {
+  llvm::SmallString<256> P(File);
+  if (!llvm::sys::path::is_absolute(P)) {
+    P = Dir;
+    llvm::sys::path::append(P, File);
+  }
+  llvm::sys::fs::make_absolute(P);
+  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return std::string(P);
+}
+
+std::string roofline::relativePathFrom(llvm::StringRef Dir,
+                                       llvm::StringRef File) {
+  std::string AbsDir = absolutePathIn(".", Dir), AbsFile = absolutePathIn(".", File);
+  llvm::SmallVector<llvm::StringRef, 16> D, F;
+  for (auto I = llvm::sys::path::begin(AbsDir), E = llvm::sys::path::end(AbsDir);
+       I != E; ++I)
+    D.push_back(*I);
+  for (auto I = llvm::sys::path::begin(AbsFile),
+            E = llvm::sys::path::end(AbsFile);
+       I != E; ++I)
+    F.push_back(*I);
+  size_t Common = 0;
+  while (Common < D.size() && Common + 1 < F.size() && D[Common] == F[Common])
+    ++Common;
+  if (Common <= 1)
+    return AbsFile; // nothing shared but the root
+
+  llvm::SmallString<256> Out;
+  for (size_t I = Common; I < D.size(); ++I)
+    llvm::sys::path::append(Out, "..");
+  for (size_t I = Common; I < F.size(); ++I)
+    llvm::sys::path::append(Out, F[I]);
+  return std::string(Out);
+}
 
 //===----------------------------------------------------------------------===//
 // Reading
@@ -39,7 +85,7 @@ llvm::Expected<BaselineNest> readEntry(const Value &V, llvm::StringRef Path,
   std::optional<llvm::StringRef> Fn = O->getString("function");
   if (!File || !Fn)
     return bad(Path, Where + " lacks 'file' or 'function'");
-  N.File = relativeToCwd(*File);
+  N.File = File->str();
   N.Function = Fn->str();
   // A report names a case's nest "f" plus "case"; in memory it is "f [case]".
   if (std::optional<llvm::StringRef> Case = O->getString("case"))
@@ -94,6 +140,14 @@ llvm::Expected<Baseline> Baseline::load(llvm::StringRef Path) {
 
 llvm::Expected<Baseline> Baseline::parse(llvm::StringRef Text,
                                          llvm::StringRef Path) {
+  llvm::SmallString<256> Dir(Path);
+  llvm::sys::path::remove_filename(Dir);
+  return parse(Text, Path, absolutePathIn(".", Dir.empty() ? "." : Dir.str()));
+}
+
+llvm::Expected<Baseline> Baseline::parse(llvm::StringRef Text,
+                                         llvm::StringRef Path,
+                                         llvm::StringRef Dir) {
   llvm::Expected<Value> Root = llvm::json::parse(Text);
   if (!Root)
     return bad(Path, "not JSON: " + llvm::toString(Root.takeError()));
@@ -131,8 +185,45 @@ llvm::Expected<Baseline> Baseline::parse(llvm::StringRef Text,
       return std::move(E);
   if (!HaveOrdinals)
     assignOrdinals(B.Nests);
+  B.resolvePaths(Dir, O->getString("paths") ==
+                          std::optional<llvm::StringRef>(RelativeToBaseline));
   B.index();
   return B;
+}
+
+void Baseline::resolvePaths(llvm::StringRef Dir, bool RelativeToDir) {
+  std::map<std::string, std::string> Resolved;
+  std::set<std::string> Exist;
+  for (BaselineNest &N : Nests) {
+    auto [It, New] = Resolved.emplace(N.File, "");
+    if (New) {
+      std::string InDir = absolutePathIn(Dir, N.File);
+      // Older baselines: relative to where they were written, which is
+      // usually where they are kept too.
+      std::string InCwd = absolutePathIn(".", N.File);
+      bool UseDir = RelativeToDir || (!llvm::sys::fs::exists(InCwd) &&
+                                      llvm::sys::fs::exists(InDir));
+      It->second = UseDir ? InDir : InCwd;
+      if (llvm::sys::fs::exists(It->second))
+        Exist.insert(It->second);
+      else if (FirstMissing.empty())
+        FirstMissing = "'" + N.File + "', is looked for at '" + It->second + "'";
+    }
+    N.File = It->second;
+  }
+  FilesNamed = Resolved.size();
+  FilesFound = Exist.size();
+}
+
+std::optional<std::string> Baseline::matchesNothing() const {
+  if (Nests.empty() || FilesFound)
+    return std::nullopt;
+  return "baseline '" + Path + "' matches nothing: none of the " +
+         std::to_string(FilesNamed) + " file" + (FilesNamed == 1 ? "" : "s") +
+         " it names exists (the first, " + FirstMissing +
+         "), so every nest counts as new; write it again with "
+         "--write-baseline (its paths are then relative to its own "
+         "directory)";
 }
 
 void Baseline::index() {
@@ -160,7 +251,7 @@ std::vector<BaselineNest> roofline::baselineEntries(const Report &R,
   for (size_t I = 0; I < R.Nests.size(); ++I) {
     const AnalyzedNest &A = R.Nests[I];
     BaselineNest N;
-    N.File = relativeToCwd(A.Nest.Loc.File);
+    N.File = absolutePathIn(".", A.Nest.Loc.File);
     N.Function = A.Nest.Function;
     N.Ordinal = Ord.Nests[I];
     N.Line = A.Nest.Loc.Line;
@@ -176,7 +267,7 @@ std::vector<BaselineNest> roofline::baselineEntries(const Report &R,
   }
   for (size_t I = 0; I < R.Skipped.size(); ++I) {
     BaselineNest N;
-    N.File = relativeToCwd(R.Skipped[I].Loc.File);
+    N.File = absolutePathIn(".", R.Skipped[I].Loc.File);
     N.Function = R.Skipped[I].Function;
     N.Ordinal = Ord.Skipped[I];
     N.Line = R.Skipped[I].Loc.Line;
@@ -187,9 +278,13 @@ std::vector<BaselineNest> roofline::baselineEntries(const Report &R,
   return Out;
 }
 
-Value roofline::baselineToJSON(const std::vector<BaselineNest> &In) {
+Value roofline::baselineToJSON(const std::vector<BaselineNest> &In,
+                               llvm::StringRef Dir) {
+  std::vector<BaselineNest> Rel = In;
+  for (BaselineNest &N : Rel)
+    N.File = relativePathFrom(Dir, N.File);
   std::vector<const BaselineNest *> Sorted;
-  for (const BaselineNest &N : In)
+  for (const BaselineNest &N : Rel)
     Sorted.push_back(&N);
   std::stable_sort(Sorted.begin(), Sorted.end(),
                    [](const BaselineNest *A, const BaselineNest *B) {
@@ -216,6 +311,7 @@ Value roofline::baselineToJSON(const std::vector<BaselineNest> &In) {
   }
   return Object{{"version", 1},
                 {"kind", BaselineKind},
+                {"paths", RelativeToBaseline},
                 {"nests", std::move(Nests)}};
 }
 
@@ -246,7 +342,7 @@ Comparison compare(const Baseline &B, const std::string &File,
                    const AnalyzedNest *Now, const SkippedNest *NowSkipped,
                    double Tolerance) {
   Comparison C;
-  C.Old = B.find(relativeToCwd(File), Function, Ordinal);
+  C.Old = B.find(absolutePathIn(".", File), Function, Ordinal);
   if (!C.Old)
     return C;
   const BaselineNest &Old = *C.Old;
@@ -350,6 +446,7 @@ void roofline::markBaseline(const Baseline &B, const Report &R,
       F.AcceptedByBaseline = true;
       F.Notes.push_back("accepted: this nest is in the baseline " + B.path() +
                         " and did not get worse");
+      F.BriefNote = F.Notes.back();
     }
   }
 }

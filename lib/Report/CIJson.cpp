@@ -63,6 +63,7 @@ Object roofline::ciFields(const std::vector<Finding> &Findings,
              {"warnings", static_cast<int64_t>(S.Warnings)},
              {"failures", static_cast<int64_t>(S.Failures)},
              {"suppressed", static_cast<int64_t>(S.Suppressed)},
-             {"accepted_by_baseline", static_cast<int64_t>(S.AcceptedByBaseline)}};
+             {"accepted_by_baseline", static_cast<int64_t>(S.AcceptedByBaseline)},
+             {"file_errors", static_cast<int64_t>(S.FileErrors)}};
   return Root;
 }

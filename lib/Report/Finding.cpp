@@ -55,12 +55,14 @@ NestOrdinals roofline::nestOrdinals(const Report &R) {
 }
 
 void roofline::printFinding(llvm::raw_ostream &OS, const Finding &F,
-                            SourceLines *Src) {
+                            SourceLines *Src, Verbosity Level) {
   const SourceLoc &L = F.Loc;
+  Severity Shown = F.AcceptedByBaseline ? Severity::Note : F.Level;
   OS << L.File << ":" << L.Line << ":" << L.Column << ": "
-     << severityName(F.Level) << ": " << F.Message << " [" << F.Check
+     << severityName(Shown) << ": " << F.Message << " [" << F.Check
      << (F.Promoted ? ",-warnings-as-errors" : "") << "]\n";
-  llvm::StringRef Code = Src ? Src->line(L.File, L.Line) : "";
+  bool Brief = Level == Verbosity::Brief;
+  llvm::StringRef Code = Src && !Brief ? Src->line(L.File, L.Line) : "";
   if (!Code.empty()) {
     std::string Num = std::to_string(L.Line);
     OS << llvm::format("%5s", Num.c_str()) << " | " << Code << "\n";
@@ -69,9 +71,22 @@ void roofline::printFinding(llvm::raw_ostream &OS, const Finding &F,
       OS << (Code[I - 1] == '\t' ? '\t' : ' ');
     OS << "^\n";
   }
-  for (const std::string &N : F.Notes)
+  auto Note = [&](const std::string &N) {
     OS << L.File << ":" << L.Line << ":" << L.Column << ": note: " << N
        << "\n";
+  };
+  if (!Brief) {
+    for (const std::string &N : F.Notes)
+      Note(N);
+    return;
+  }
+  // Brief: one reason, for what is worth a look (not for remarks).
+  if (F.Level != Severity::Warning && F.Level != Severity::Error)
+    return;
+  if (!F.BriefNote.empty())
+    Note(F.BriefNote);
+  else if (!F.Notes.empty())
+    Note(F.Notes.front());
 }
 
 std::string roofline::relativeToCwd(llvm::StringRef File) {

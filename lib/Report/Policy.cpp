@@ -82,7 +82,11 @@ void nestFindings(const Report &R, size_t I, unsigned Ordinal,
                       " of the " + formatRate(V->Peak, "FLOP/s") +
                       " peak; time floor " + formatSeconds(V->Time) + " (" +
                       V->Model + " traffic)");
-    for (std::string &N : whatIfNotes(A, *R.M))
+    std::vector<std::string> WhatIf = whatIfNotes(A, *R.M);
+    // --verbosity=brief keeps the best what-if (the row under the header).
+    if (!A.Advice.Advice.empty() && WhatIf.size() > 1)
+      F.BriefNote = "best what-if: " + llvm::StringRef(WhatIf[1]).ltrim().str();
+    for (std::string &N : WhatIf)
       F.Notes.push_back(std::move(N));
     F.Fails = Fail;
     Out.push_back(std::move(F));

@@ -175,7 +175,7 @@ std::string optCount(const std::optional<Int128> &V) {
 }
 
 void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
-                   const Report &R, SourceLines *Src) {
+                   const Report &R, SourceLines *Src, Verbosity Level) {
   const SourceLoc &L = A.Nest.Loc;
   const NestCounts &C = A.Counts;
   // The seed's third limit: a nest whose data does not fit does not run.
@@ -186,6 +186,8 @@ void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
              " [roofline-capacity]",
          Src);
   diag(OS, L, "remark", verdictLine(A, R) + " [roofline-verdict]", Src);
+  if (Level == Verbosity::Brief)
+    return;
   std::string FlopsBy = flopsByTypeStr(C);
   std::string Range = C.WorkIsRange ? countStr(C.FlopsMin) + " to " : "";
   diag(OS, L, "note",
@@ -230,9 +232,23 @@ void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
     diag(OS, L, "note", levelsNote(*A.Judged.Levels, *R.M), nullptr);
   for (const std::string &Note : C.Notes)
     diag(OS, L, "note", Note, nullptr);
+  if (Level == Verbosity::Full)
+    if (std::string Sizes = sizesNote(A.Nest); !Sizes.empty())
+      diag(OS, L, "note", Sizes, nullptr);
 }
 
 } // namespace
+
+std::string roofline::sizesNote(const LoopNest &N) {
+  std::string S;
+  for (const Param &P : N.Params) {
+    S += (S.empty() ? "sizes: " : ", ") + P.Name + " = " +
+         (P.Value ? std::to_string(*P.Value) : std::string("?"));
+    if (!P.Origin.empty())
+      S += " (" + P.Origin + ")";
+  }
+  return S;
+}
 
 void roofline::printText(llvm::raw_ostream &OS, const Report &R,
                          bool ShowSource) {
@@ -250,15 +266,16 @@ void roofline::printText(llvm::raw_ostream &OS, const Report &R,
 std::vector<TextBlock>
 roofline::textBlocks(const Report &R, llvm::ArrayRef<const AnalyzedNest *> Nests,
                      llvm::ArrayRef<const SkippedNest *> Skipped,
-                     bool ShowSource) {
+                     bool ShowSource, Verbosity Level) {
   SourceLines Cache;
-  SourceLines *Src = ShowSource ? &Cache : nullptr;
+  // Brief: one line per nest, without the source under it.
+  SourceLines *Src = ShowSource && Level != Verbosity::Brief ? &Cache : nullptr;
   std::vector<FunctionTotal> Totals = functionTotals(Nests);
   // Each nest's lines are rendered on the -j threads, then kept in order.
   std::vector<std::string> NestText(Nests.size());
   parallelForChunks(Nests.size(), [&](size_t K) {
     llvm::raw_string_ostream S(NestText[K]);
-    printNestText(S, *Nests[K], R, Src);
+    printNestText(S, *Nests[K], R, Src, Level);
   });
   // Nests and skipped nests interleave in source order.
   auto Before = [](const SourceLoc &A, const SourceLoc &B) {
@@ -275,7 +292,7 @@ roofline::textBlocks(const Report &R, llvm::ArrayRef<const AnalyzedNest *> Nests
       TextBlock B{Nests[I]->Nest.Loc, std::move(NestText[I])};
       llvm::raw_string_ostream OS(B.Text);
       for (const FunctionTotal &T : Totals)
-        if (T.LastIndex == I && T.Nests > 1)
+        if (T.LastIndex == I && T.Nests > 1 && Level != Verbosity::Brief)
           diag(OS, B.Loc, "note",
                T.Function + " in all (" + std::to_string(T.Nests) +
                    " nests): " + optCount(T.Flops) + " FLOPs, " +
@@ -403,6 +420,12 @@ llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
     Params[P.Name] = P.Value ? llvm::json::Value(*P.Value)
                              : llvm::json::Value(nullptr);
   O["params"] = std::move(Params);
+  // Where each value came from (docs/json.md): a size fixed by the source
+  // against one given by --param or .roofline.yaml.
+  llvm::json::Object Origins;
+  for (const Param &P : A.Nest.Params)
+    Origins[P.Name] = P.Origin;
+  O["param_origins"] = std::move(Origins);
 
   llvm::json::Object ByType, MacsByType, Calls;
   for (const auto &[P, Cnt] : C.FlopsByType)

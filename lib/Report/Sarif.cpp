@@ -54,16 +54,24 @@ JArray rules(const SarifOptions &O) {
     if (!C.Implemented)
       continue;
     std::string Page = "docs/diagnostics/" + C.Name.str() + ".md";
-    Rules.push_back(Object{
+    Object Rule{
         {"id", C.Name},
         {"shortDescription", Object{{"text", C.Summary}}},
         {"fullDescription", Object{{"text", C.Summary}}},
-        {"helpUri", O.DocsBaseUri + C.Name.str() + ".md"},
-        {"help", Object{{"text", "See " + Page + "."},
-                        {"markdown", "See [" + Page + "](" + O.DocsBaseUri +
-                                         C.Name.str() + ".md)."}}},
         {"defaultConfiguration", Object{{"level", sarifLevel(C.Default)}}},
-        {"properties", Object{{"tags", JArray{"performance", "roofline"}}}}});
+        {"properties", Object{{"tags", JArray{"performance", "roofline"}}}}};
+    // Without a published docs URL the help names the page in the
+    // repository (docs/ci.md#output).
+    if (O.DocsBaseUri.empty()) {
+      std::string Text = "See " + Page + " in roofline-lint's repository.";
+      Rule["help"] = Object{{"text", Text}, {"markdown", Text}};
+    } else {
+      std::string Uri = O.DocsBaseUri + C.Name.str() + ".md";
+      Rule["helpUri"] = Uri;
+      Rule["help"] = Object{{"text", "See " + Page + "."},
+                            {"markdown", "See [" + Page + "](" + Uri + ")."}};
+    }
+    Rules.push_back(std::move(Rule));
   }
   return Rules;
 }

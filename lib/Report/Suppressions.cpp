@@ -121,6 +121,7 @@ std::vector<std::string> SuppressionCache::problems() const {
   std::vector<std::string> Out;
   for (const auto &[File, S] : Files)
     for (const auto &[Line, Msg] : S->problems())
-      Out.push_back(File + ":" + std::to_string(Line) + ":1: warning: " + Msg);
+      Out.push_back(File + ":" + std::to_string(Line) + ":1: warning: " + Msg +
+                    " [roofline-nolint]");
   return Out;
 }

@@ -1,6 +1,6 @@
 // Sizes without values: no byte counts, but the stride and the layer
 // condition as formulas (the cache model keeps them symbolic).
-// RUN: roofline-lint --machine=xeon-8380 --no-source %s | FileCheck %s
+// RUN: roofline-lint --verbosity=normal --machine=xeon-8380 --no-source %s | FileCheck %s
 
 void gemm(int N, const float *A, const float *B, float *C) {
   // CHECK: symbolic.cpp:[[@LINE+1]]:3: remark: gemm: no verdict on xeon-8380: sizes without a value: N

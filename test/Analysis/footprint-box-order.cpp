@@ -5,9 +5,9 @@
 // 6 - M elements (was: 0, the formula held only where the loop does not
 // run). Found by fuzz/FuzzCounts.cpp (fuzz/corpus/counts/
 // counts-compulsory-formula.bin).
-// RUN: roofline-lint --no-source %s 2>&1 | FileCheck %s
-// RUN: roofline-lint --no-source --param M=0 --param N=6 %s 2>&1 | FileCheck %s --check-prefix=AT
-// RUN: roofline-lint --no-source --param M=4 --param N=9 %s 2>&1 | FileCheck %s --check-prefix=AT4
+// RUN: roofline-lint --verbosity=normal --no-source %s 2>&1 | FileCheck %s
+// RUN: roofline-lint --verbosity=normal --no-source --param M=0 --param N=6 %s 2>&1 | FileCheck %s --check-prefix=AT
+// RUN: roofline-lint --verbosity=normal --no-source --param M=4 --param N=9 %s 2>&1 | FileCheck %s --check-prefix=AT4
 
 float f(const float *A, double B[64][64], int N, int M) {
   float S = 0;

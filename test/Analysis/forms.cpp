@@ -1,6 +1,6 @@
 // The same gemm written three ways gives the same counts; two template
 // instantiations give different counts; huge sizes do not wrap.
-// RUN: roofline-lint --no-source %s | FileCheck %s
+// RUN: roofline-lint --verbosity=normal --no-source %s | FileCheck %s
 #include <vector>
 
 constexpr int N = 96;
@@ -68,7 +68,7 @@ void huge(const double *A, const double *B, double *C) {
         C[i * Big + j] += A[i * Big + k] * B[k * Big + j];
 }
 
-// RUN: roofline-lint --format=json %s | FileCheck %s --check-prefix=JSON
+// RUN: roofline-lint --verbosity=normal --format=json %s | FileCheck %s --check-prefix=JSON
 // JSON:        "bytes_compulsory": "3200000000000000",
 // JSON-NEXT:   "bytes_no_reuse": "16000001600000000000000",
 // JSON-NEXT:   "flops": "2000000000000000000000",

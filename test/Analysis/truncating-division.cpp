@@ -3,9 +3,9 @@
 // so (at K = 0 the loop runs once, (0 - 1) / 2 == 0, while the formula
 // floor((K - 1)/2) + 1 gives 0). With known sizes that make it negative the
 // nest is refused. Found by scripts/differential.py.
-// RUN: roofline-lint --no-source %s 2>&1 | FileCheck %s
-// RUN: roofline-lint --no-source --param K=0 %s 2>&1 | FileCheck %s --check-prefix=NEG
-// RUN: roofline-lint --no-source --param K=5 %s 2>&1 | FileCheck %s --check-prefix=POS
+// RUN: roofline-lint --verbosity=normal --no-source %s 2>&1 | FileCheck %s
+// RUN: roofline-lint --verbosity=normal --no-source --param K=0 %s 2>&1 | FileCheck %s --check-prefix=NEG
+// RUN: roofline-lint --verbosity=normal --no-source --param K=5 %s 2>&1 | FileCheck %s --check-prefix=POS
 float A[16];
 void half(const float *B, int K) {
   // CHECK: :[[@LINE+4]]:3: note: as formulas: MACs = 0, FLOPs = 0, bytes compulsory = 4*floor((K - 1)/2) + 8

@@ -2,11 +2,11 @@
 // sizes for that nest only. --param beats it; it beats .roofline.yaml's
 // params; a malformed one, or one naming no size of its nest, is a warning
 // [roofline-annotation].
-// RUN: roofline-lint --no-source %s 2>&1 | FileCheck %s
-// RUN: roofline-lint --no-source --param N=8 %s 2>&1 | FileCheck %s --check-prefix=PARAM
-// RUN: roofline-lint --no-source --config='{params: {N: 16, M: 2}}' %s 2>&1 | FileCheck %s --check-prefix=CONFIG
-// RUN: roofline-lint --dump-ir %s | FileCheck %s --check-prefix=IR
-// RUN: roofline-lint --no-source --checks='-*,roofline-verdict' %s 2>&1 | FileCheck %s --check-prefix=OFF --implicit-check-not=roofline-annotation
+// RUN: roofline-lint --verbosity=normal --no-source %s 2>&1 | FileCheck %s
+// RUN: roofline-lint --verbosity=normal --no-source --param N=8 %s 2>&1 | FileCheck %s --check-prefix=PARAM
+// RUN: roofline-lint --verbosity=normal --no-source --config='{params: {N: 16, M: 2}}' %s 2>&1 | FileCheck %s --check-prefix=CONFIG
+// RUN: roofline-lint --verbosity=normal --dump-ir %s | FileCheck %s --check-prefix=IR
+// RUN: roofline-lint --verbosity=normal --no-source --checks='-*,roofline-verdict' %s 2>&1 | FileCheck %s --check-prefix=OFF --implicit-check-not=roofline-annotation
 
 void pinned(float *x, int N) {
   // CHECK: annotation.cpp:[[@LINE+4]]:3: remark: pinned: memory-bound on rtx-a6000 {{.*}}time floor 42.7 ns

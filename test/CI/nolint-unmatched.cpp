@@ -2,8 +2,8 @@
 // silence the rest of the file) and is reported, as clang-tidy does.
 // RUN: roofline-lint --no-source %s 2> %t.err | FileCheck %s
 // RUN: FileCheck %s --check-prefix=ERR < %t.err
-// ERR: nolint-unmatched.cpp:9:1: warning: unmatched 'NOLINTBEGIN' comment without a subsequent 'NOLINTEND' comment; it suppresses nothing
-// ERR: nolint-unmatched.cpp:15:1: warning: unmatched 'NOLINTEND' comment without a previous 'NOLINTBEGIN' comment (with the same check list)
+// ERR: nolint-unmatched.cpp:9:1: warning: unmatched 'NOLINTBEGIN' comment without a subsequent 'NOLINTEND' comment; it suppresses nothing [roofline-nolint]
+// ERR: nolint-unmatched.cpp:15:1: warning: unmatched 'NOLINTEND' comment without a previous 'NOLINTBEGIN' comment (with the same check list) [roofline-nolint]
 float a[4096], b[4096];
 
 // NOLINTBEGIN(roofline-memory-bound)
@@ -13,3 +13,7 @@ void f() {
     b[i] = a[i];
 }
 // NOLINTEND(roofline-min-intensity)
+
+// The warning is a check of its own: --checks can turn it off.
+// RUN: roofline-lint --no-source --checks=-roofline-nolint %s 2>&1 >/dev/null | FileCheck %s --check-prefix=OFF --allow-empty
+// OFF-NOT: unmatched

@@ -1,8 +1,8 @@
 // std::min / std::max in loop bounds: their arguments bind to const int &,
 // so 'i + 3' arrives wrapped in a temporary (was refused as "non-affine loop
 // bound expression 'i + 3'"; found by scripts/differential.py).
-// RUN: %expect-exit 0 roofline-lint --no-source %s 2>&1 | FileCheck %s
-// RUN: roofline-lint --dump-ir %s | FileCheck %s --check-prefix=IR
+// RUN: %expect-exit 0 roofline-lint --verbosity=normal --no-source %s 2>&1 | FileCheck %s
+// RUN: roofline-lint --verbosity=normal --dump-ir %s | FileCheck %s --check-prefix=IR
 #include <algorithm>
 
 // CHECK: std-minmax.cpp:[[@LINE+2]]:3: remark: band: {{.*}}[roofline-verdict]

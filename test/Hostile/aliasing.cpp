@@ -1,8 +1,8 @@
 // Arrays that provably share memory get a warning: the counts (and the
 // generated variants) treat every array as distinct. Pointer parameters with
 // no such evidence keep the plain "assumed not to alias" note.
-// RUN: %expect-exit 0 roofline-lint --no-source %s 2>&1 | FileCheck %s
-// RUN: %expect-exit 1 roofline-lint --no-source --warnings-as-errors=roofline-aliasing %s 2>&1 | FileCheck %s --check-prefix=ERR
+// RUN: %expect-exit 0 roofline-lint --verbosity=normal --no-source %s 2>&1 | FileCheck %s
+// RUN: %expect-exit 1 roofline-lint --verbosity=normal --no-source --warnings-as-errors=roofline-aliasing %s 2>&1 | FileCheck %s --check-prefix=ERR
 
 // CHECK: aliasing.cpp:[[@LINE+2]]:3: warning: 'X' and 'Y' are the same array at the call on line [[@LINE+5]], which passes 'Z' for both; the counts treat them as distinct arrays, so bytes may be counted twice, and generated variants assume they do not overlap [roofline-aliasing]
 void axpy(float *X, float *Y, int n) {

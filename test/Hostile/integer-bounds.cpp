@@ -1,7 +1,7 @@
 // A loop variable whose type cannot reach the value that ends the loop
 // wraps around or overflows and may never terminate: refused, never counted.
 // Where C's modular arithmetic gives the bound ('0u - 1'), C's value is used.
-// RUN: %expect-exit 0 roofline-lint --no-source %s 2>&1 | FileCheck %s
+// RUN: %expect-exit 0 roofline-lint --verbosity=normal --no-source %s 2>&1 | FileCheck %s
 
 // CHECK: integer-bounds.cpp:[[@LINE+1]]:24: note: loop nest not analyzed: loop variable of type 'unsigned char' cannot step past the bound 300: it wraps around or overflows first, and the loop may never terminate [roofline-unanalyzable]
 void uchar(float *A) { for (unsigned char c = 0; c < 300; ++c) A[c] += 1.0f; }

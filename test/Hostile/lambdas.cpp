@@ -1,7 +1,7 @@
 // A lambda's body is a function of its own: its loops are analyzed there (a
 // generic lambda per instantiation), not dropped and not counted twice in
 // the enclosing function.
-// RUN: %expect-exit 0 roofline-lint --no-source %s 2>&1 | FileCheck %s
+// RUN: %expect-exit 0 roofline-lint --verbosity=normal --no-source %s 2>&1 | FileCheck %s
 
 void outer(float *A, double *D) {
   // CHECK: lambdas.cpp:[[@LINE+2]]:5: remark: outer(float *, double *)::(anonymous class)::operator(): {{.*}}[roofline-verdict]

@@ -2,8 +2,8 @@
 // in a function-like macro's body is a constant, not a size named after the
 // macro (regression: 'FOR(i, 64)' gave a parameter 'FOR = 0'), while an
 // object-like macro still names its size.
-// RUN: %expect-exit 0 roofline-lint --no-source %s 2>&1 | FileCheck %s
-// RUN: roofline-lint --dump-ir %s | FileCheck %s --check-prefix=IR
+// RUN: %expect-exit 0 roofline-lint --verbosity=normal --no-source %s 2>&1 | FileCheck %s
+// RUN: roofline-lint --verbosity=normal --dump-ir %s | FileCheck %s --check-prefix=IR
 #define FOR(i, n) for (int i = 0; i < (n); ++i)
 #define SCALE(A, n) FOR(q, n) A[q] *= 2.0f
 #define N 128

@@ -3,8 +3,8 @@
 // in C, so 'i <= 0' runs once; floored it would be -1 and run never). With
 // the sizes known, such a nest is refused; a dividend that stays >= 0 is
 // counted. Found by scripts/differential.py.
-// RUN: %expect-exit 0 roofline-lint --no-source %s 2>&1 | FileCheck %s
-// RUN: roofline-lint --no-source --param N=10 %s 2>&1 | FileCheck %s --check-prefix=TEN
+// RUN: %expect-exit 0 roofline-lint --verbosity=normal --no-source %s 2>&1 | FileCheck %s
+// RUN: roofline-lint --verbosity=normal --no-source --param N=10 %s 2>&1 | FileCheck %s --check-prefix=TEN
 
 constexpr int N = 0;
 // CHECK: negative-division.cpp:[[@LINE+2]]:26: note: loop nest not analyzed: '/' in a loop bound divides a value that can be negative (N - 1 can be -1): C rounds it toward zero, not down [roofline-unanalyzable]

@@ -1,9 +1,9 @@
 // OpenMP: a worksharing or simd loop runs each iteration once in all and is
 // counted as written; a loop inside a 'parallel' region runs once per thread
 // and is refused with the directive's name, as is a directive inside a nest.
-// RUN: %expect-exit 0 roofline-lint --no-source %s -- -fopenmp 2>&1 | FileCheck %s
+// RUN: %expect-exit 0 roofline-lint --verbosity=normal --no-source %s -- -fopenmp 2>&1 | FileCheck %s
 // Without -fopenmp the pragmas are ignored and every loop is counted.
-// RUN: roofline-lint --no-source %s 2>&1 | FileCheck %s --check-prefix=NOOMP
+// RUN: roofline-lint --verbosity=normal --no-source %s 2>&1 | FileCheck %s --check-prefix=NOOMP
 
 // CHECK: openmp.cpp:[[@LINE+4]]:3: remark: parallel_for: {{.*}}[roofline-verdict]
 // CHECK-NEXT: note: 0 MACs, 1,024 FLOPs (f32: 1,024); 8,192 bytes compulsory

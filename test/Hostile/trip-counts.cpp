@@ -1,7 +1,7 @@
 // Hostile trip counts: exact big numbers, zero and negative trips, and
 // refusals (never a wrong count) for loops that wrap around or skip the bound.
-// RUN: %expect-exit 0 roofline-lint --no-source %s 2>&1 | FileCheck %s
-// RUN: roofline-lint --format=json %s 2>/dev/null | FileCheck %s --check-prefix=JSON
+// RUN: %expect-exit 0 roofline-lint --verbosity=normal --no-source %s 2>&1 | FileCheck %s
+// RUN: roofline-lint --verbosity=normal --format=json %s 2>/dev/null | FileCheck %s --check-prefix=JSON
 
 // CHECK: trip-counts.cpp:[[@LINE+3]]:3: error: huge: footprint 8 TB does not fit
 // CHECK: note: 1,000,000,000,000,000,000,000,000 MACs

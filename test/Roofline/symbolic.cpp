@@ -1,9 +1,9 @@
 // Sizes without values: the counts are formulas, the verdict asks for the
 // size, and the crossover says where it flips. --param fills it in.
-// RUN: roofline-lint --no-source %s | FileCheck %s
-// RUN: roofline-lint --no-source --param N=100 %s | FileCheck %s --check-prefix=SMALL
-// RUN: roofline-lint --no-source --param N=1000 %s | FileCheck %s --check-prefix=LARGE
-// RUN: roofline-lint --format=json %s | FileCheck %s --check-prefix=JSON
+// RUN: roofline-lint --verbosity=normal --no-source %s | FileCheck %s
+// RUN: roofline-lint --verbosity=normal --no-source --param N=100 %s | FileCheck %s --check-prefix=SMALL
+// RUN: roofline-lint --verbosity=normal --no-source --param N=1000 %s | FileCheck %s --check-prefix=LARGE
+// RUN: roofline-lint --verbosity=normal --format=json %s | FileCheck %s --check-prefix=JSON
 
 // CHECK:      symbolic.cpp:[[@LINE+13]]:3: remark: square_gemm: no verdict on rtx-a6000: sizes without a value: N (give --param N=VALUE) [roofline-verdict]
 // CHECK-NEXT: note: N^3 MACs, 2*N^3 FLOPs (f32: 2*N^3); 12*N^2 bytes compulsory, 8*N^3 + 4*N^2 bytes no-reuse

@@ -2,7 +2,9 @@
 
 #include "roofline/Config/Config.h"
 #include "roofline/Config/GlobList.h"
+#include "roofline/Config/LineFilter.h"
 #include "roofline/Frontend/Annotations.h"
+#include "roofline/Frontend/CompileFlags.h"
 #include "roofline/Report/Baseline.h"
 #include "roofline/Report/JsonStream.h"
 #include "roofline/Report/Suppressions.h"
@@ -163,6 +165,101 @@ TEST(BaselineTest, OrdinalsFromAReport) {
   llvm::Expected<Baseline> Bad = Baseline::parse("[1]", "b.json");
   ASSERT_FALSE(static_cast<bool>(Bad));
   llvm::consumeError(Bad.takeError());
+}
+
+TEST(LineFilterTest, ClangTidyJson) {
+  llvm::Expected<LineFilter> F = LineFilter::fromJSON(
+      R"([{"name": "src/a.cpp", "lines": [[3, 5], [10, 10]]}, {"name": "b.h"}])");
+  ASSERT_TRUE(bool(F)) << llvm::toString(F.takeError());
+  EXPECT_TRUE(F->passes("/p/src/a.cpp", 1, 3)); // a nest reaching line 3
+  EXPECT_TRUE(F->passes("/p/src/a.cpp", 10, 10));
+  EXPECT_FALSE(F->passes("/p/src/a.cpp", 6, 9));
+  EXPECT_FALSE(F->passes("/p/xsrc/a.cpp", 3, 3)); // not a whole component
+  EXPECT_TRUE(F->passes("/p/include/b.h", 1000, 1000));
+  EXPECT_FALSE(F->passes("/p/c.cpp", 1, 100));
+  EXPECT_TRUE(F->mentions("/p/src/a.cpp"));
+  EXPECT_FALSE(F->mentions("/p/c.cpp"));
+  for (const char *Bad : {"{}", "[{\"lines\": []}]",
+                          "[{\"name\": \"a\", \"lines\": [[2, 1]]}]",
+                          "[{\"name\": \"a\", \"lines\": [[0, 1]]}]",
+                          "[{\"name\": \"a\", \"lines\": [3]}]"}) {
+    llvm::Expected<LineFilter> B = LineFilter::fromJSON(Bad);
+    EXPECT_FALSE(bool(B)) << Bad;
+    llvm::consumeError(B.takeError());
+  }
+}
+
+TEST(LineFilterTest, UnifiedDiff) {
+  llvm::Expected<LineFilter> F = LineFilter::fromUnifiedDiff(
+      "diff --git a/src/k.cpp b/src/k.cpp\n"
+      "--- a/src/k.cpp\n"
+      "+++ b/src/k.cpp\n"
+      "@@ -4 +4 @@ void f() {\n"
+      "-  old\n"
+      "+  new\n"
+      "@@ -20,3 +20,0 @@\n"      // three lines deleted after line 20
+      "diff --git a/gone.cpp b/gone.cpp\n"
+      "--- a/gone.cpp\n"
+      "+++ /dev/null\n"
+      "diff --git a/with space.cpp b/with space.cpp\n"
+      "+++ b/with space.cpp\t\n"
+      "@@ -1,0 +2,3 @@\n"
+      "+++ \"b/q\\\"uote.cpp\"\n"     // a C-quoted name
+      "@@ -7 +7,2 @@\n",
+      "/repo");
+  ASSERT_TRUE(bool(F)) << llvm::toString(F.takeError());
+  EXPECT_TRUE(F->passes("/repo/src/k.cpp", 1, 4));
+  EXPECT_FALSE(F->passes("/repo/src/k.cpp", 5, 19));
+  EXPECT_TRUE(F->passes("/repo/src/k.cpp", 18, 22));
+  EXPECT_FALSE(F->passes("/other/src/k.cpp", 4, 4)); // whole paths
+  EXPECT_FALSE(F->mentions("/repo/gone.cpp"));
+  EXPECT_TRUE(F->passes("/repo/with space.cpp", 4, 4));
+  EXPECT_FALSE(F->passes("/repo/with space.cpp", 5, 9));
+  EXPECT_TRUE(F->passes("/repo/q\"uote.cpp", 8, 8));
+  llvm::Expected<LineFilter> Bad =
+      LineFilter::fromUnifiedDiff("+++ b/x.cpp\n@@ -1 +what @@\n", "/r");
+  EXPECT_FALSE(bool(Bad));
+  llvm::consumeError(Bad.takeError());
+}
+
+TEST(CompileFlagsTest, DropsWhatClangDoesNotKnow) {
+  std::vector<std::string> Args = {
+      "/usr/bin/g++", "-Iinclude", "-fno-lifetime-dse", "-Wall",
+      "-Wno-class-memaccess", "-Werror=date-time", "-Wno-error=unused",
+      "-mno-avx256-split-unaligned-load", "-include", "pre.h",
+      "-Wimplicit-fallthrough=3", "-c", "k.cpp", "-o", "k.o"};
+  CleanCommand C = dropUnknownFlags(Args);
+  EXPECT_EQ(C.Dropped, (std::vector<std::string>{
+                           "-fno-lifetime-dse", "-Wno-class-memaccess",
+                           "-mno-avx256-split-unaligned-load",
+                           "-Wimplicit-fallthrough=3"}));
+  EXPECT_EQ(C.Args, (std::vector<std::string>{
+                        "/usr/bin/g++", "-Iinclude", "-Wall",
+                        "-Werror=date-time", "-Wno-error=unused", "-include",
+                        "pre.h", "-c", "k.cpp", "-o", "k.o"}));
+  // clang-cl's command is another language: left alone.
+  std::vector<std::string> Cl = {"clang-cl", "/O2", "-fno-lifetime-dse", "k.cpp"};
+  EXPECT_EQ(dropUnknownFlags(Cl).Args, Cl);
+  // Nothing after "--" is a flag.
+  EXPECT_TRUE(dropUnknownFlags({"cc", "--", "-fno-lifetime-dse"}).Dropped.empty());
+}
+
+TEST(CompileFlagsTest, RemoveAndAdd) {
+  std::vector<std::string> Args = {"c++",      "-I", "a",         "-Ib",
+                                   "-DX=1",    "-DNDEBUG", "-include", "p.h",
+                                   "-fsanitize=address", "-c", "k.cpp"};
+  EXPECT_EQ(removeFlags(Args, {"-I"}),
+            (std::vector<std::string>{"c++", "-DX=1", "-DNDEBUG", "-include",
+                                      "p.h", "-fsanitize=address", "-c",
+                                      "k.cpp"}));
+  EXPECT_EQ(removeFlags(Args, {"-DNDEBUG", "-include", "-fsan*"}),
+            (std::vector<std::string>{"c++", "-I", "a", "-Ib", "-DX=1", "-c",
+                                      "k.cpp"}));
+  EXPECT_EQ(removeFlags(Args, {"k.cpp"}), Args); // an input is no flag
+  EXPECT_EQ(addFlags({"cc", "k.c", "--", "x"}, {"-DY"}),
+            (std::vector<std::string>{"cc", "k.c", "-DY", "--", "x"}));
+  EXPECT_EQ(addFlags({"cc", "k.c"}, {"-DY"}),
+            (std::vector<std::string>{"cc", "k.c", "-DY"}));
 }
 
 TEST(JsonStreamTest, SameTextAsTheWholeObject) {

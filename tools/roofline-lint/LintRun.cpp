@@ -9,9 +9,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "LintRun.h"
+#include "GitDiff.h"
 
 #include "roofline/Config/Checks.h"
 #include "roofline/Config/GlobList.h"
+#include "roofline/Config/LineFilter.h"
+#include "roofline/Frontend/CompileFlags.h"
 #include "roofline/Frontend/Inputs.h"
 #include "roofline/Report/AdviceFindings.h"
 #include "roofline/Report/Baseline.h"
@@ -35,6 +38,7 @@
 #include "llvm/Support/WithColor.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <tuple>
 
@@ -158,19 +162,77 @@ cl::opt<bool> Quiet("quiet",
                     cl::cat(CICategory));
 cl::opt<std::string>
     DocsUrl("docs-url",
-            cl::desc("Base URL of the documentation, for the SARIF rules' "
-                     "helpUri (default: this build's docs/ directory)"),
+            cl::desc("Web address of a published docs/ directory, for the "
+                     "SARIF rules' helpUri (default: the build's "
+                     "ROOFLINE_DOCS_URL; empty: no helpUri, the help names "
+                     "the page in the repository)"),
             cl::value_desc("url"), cl::init(ROOFLINE_DOCS_URL),
             cl::cat(CICategory));
+cl::opt<Verbosity> VerbosityOpt(
+    "verbosity", cl::desc("How much the text report says per nest"),
+    cl::init(Verbosity::Brief),
+    cl::values(clEnumValN(Verbosity::Brief, "brief",
+                          "one line per nest, one note per warning (default)"),
+               clEnumValN(Verbosity::Normal, "normal",
+                          "every note: counts, times, per-level roofline, "
+                          "what-ifs, and the source line"),
+               clEnumValN(Verbosity::Full, "full",
+                          "normal, and where each size's value came from")),
+    cl::cat(CICategory));
+cl::opt<bool> ListChecks(
+    "list-checks",
+    cl::desc("List the checks enabled for the first input (or the current "
+             "directory) and exit"),
+    cl::cat(CICategory));
+cl::opt<std::string> LineFilterOpt(
+    "line-filter",
+    cl::desc("Report only nests on these lines, clang-tidy's JSON: "
+             "'[{\"name\":\"a.cpp\",\"lines\":[[1,30]]},{\"name\":\"b.h\"}]'"),
+    cl::value_desc("json"), cl::cat(CICategory));
+cl::opt<std::string> DiffOpt(
+    "diff",
+    cl::desc("Report only nests whose lines changed since this git "
+             "revision (git diff REF: committed and uncommitted changes; "
+             "REF...HEAD for a pull request's own changes)"),
+    cl::value_desc("git-ref"), cl::cat(CICategory));
+cl::list<std::string> OutputOpt(
+    "output", cl::CommaSeparated,
+    cl::desc("Reports to write, FORMAT:PATH with '-' for stdout, e.g. "
+             "--output=text:-,sarif:roofline.sarif (replaces --format and "
+             "-o)"),
+    cl::value_desc("format:path,..."), cl::cat(CICategory));
+
+//===----------------------------------------------------------------------===//
+// Messages on stderr
+//===----------------------------------------------------------------------===//
+
+/// The report streams of the run. Before anything goes to stderr they are
+/// flushed, and a message is written in one piece: a log that captures both
+/// through one pipe (`2>&1`) never splices a line (docs/ci.md#output).
+std::vector<raw_ostream *> &reportStreams() {
+  static std::vector<raw_ostream *> Streams;
+  return Streams;
+}
+
+void printErr(StringRef Text) {
+  for (raw_ostream *OS : reportStreams())
+    OS->flush();
+  outs().flush();
+  errs() << Text;
+}
+
+void printErr(const Twine &Prefix, const Twine &Msg) {
+  printErr((Prefix + Msg + "\n").str());
+}
 
 int error(const Twine &Msg) {
-  WithColor::error(errs(), "roofline-lint") << Msg << "\n";
+  printErr("roofline-lint: error: ", Msg);
   return 2;
 }
 
-void warning(const Twine &Msg) {
-  WithColor::warning(errs(), "roofline-lint") << Msg << "\n";
-}
+void warning(const Twine &Msg) { printErr("roofline-lint: warning: ", Msg); }
+
+void note(const Twine &Msg) { printErr("roofline-lint: note: ", Msg); }
 
 //===----------------------------------------------------------------------===//
 // Settings
@@ -182,6 +244,8 @@ struct FileSettings {
   TrafficModel Model = TrafficModel::Compulsory;
   FrontendOptions FOpts;
   PolicyOptions Policy;
+  /// `compile-flags` of the config (docs/ci.md#gcc-built-projects).
+  std::vector<std::string> AddFlags, RemoveFlags;
 };
 
 Expected<std::string> checkGlobs(StringRef Spec, StringRef Flag) {
@@ -348,6 +412,8 @@ public:
     S.Policy.FailOn = C.FailOn.value_or(std::vector<FailOnPolicy>());
     S.Policy.MinIntensity = C.MinIntensity;
     S.Policy.MaxTime = C.MaxTime;
+    S.AddFlags = C.AddFlags;
+    S.RemoveFlags = C.RemoveFlags;
     return S;
   }
 
@@ -368,6 +434,14 @@ struct FileJob {
   std::string File;
   tooling::CompileCommand Cmd;
   FileSettings Settings;
+  /// Headers named on the command line that this translation unit stands
+  /// in for (absolute): their nests are reported.
+  std::set<std::string> Headers;
+  /// False when the file is here only for Headers: its own nests are not
+  /// reported.
+  bool ReportMain = true;
+  /// The header filter before Headers widened it.
+  std::string OwnHeaderFilter;
 };
 
 /// A nest's place: file, line, column, function.
@@ -402,6 +476,8 @@ struct FileResult {
   std::optional<json::Object> JsonRest;
   /// --entry: one per entry found in this file.
   std::vector<ProgramSummary> Programs;
+  /// With a line filter: each loop's last line, by its absolute start.
+  std::map<LoopStart, unsigned> LoopEnds;
 };
 
 /// Clang names files as the compile command spells them (relative to its
@@ -470,14 +546,26 @@ std::vector<Finding> frontendFindings(const FrontendResult &FR,
   return Out;
 }
 
+bool wants(const LintRequest &Req, LintOutput Kind) {
+  return llvm::any_of(Req.Sinks,
+                      [&](const LintSink &S) { return S.Kind == Kind; });
+}
+
 FileResult analyzeFile(const LintRequest &Req, const FileJob &Job,
                        const tooling::ArgumentsAdjuster &Adjust,
-                       const Baseline *B) {
+                       const Baseline *B, bool LoopExtents) {
   FileResult Res;
   FrontendOptions FOpts = Job.Settings.FOpts;
   FOpts.Entries = EntryOpt;
-  Res.TU = runFrontendOnFile(Job.Cmd, FOpts, Adjust, Req.VirtualFiles);
+  Res.TU = runFrontendOnFile(Job.Cmd, FOpts, Adjust, Req.VirtualFiles,
+                             LoopExtents);
   absolutizeAll(Res.TU.Nests, Job.Cmd.Directory);
+  for (auto &[Start, End] : Res.TU.LoopEnds) {
+    auto [File, Line, Column] = Start;
+    absolutize(File, Job.Cmd.Directory);
+    Res.LoopEnds[{File, Line, Column}] = End;
+  }
+  Res.TU.LoopEnds.clear();
   for (ProgramResult &P : Res.TU.Nests.Programs) {
     if (!P.Found)
       continue;
@@ -488,7 +576,7 @@ FileResult analyzeFile(const LintRequest &Req, const FileJob &Job,
       absolutize(L.Loc.File, Job.Cmd.Directory);
     Res.Programs.push_back(summarizeProgram(P, *Job.Settings.M));
   }
-  if (Req.Output == LintOutput::DumpIR || !Res.TU.Compiled)
+  if (wants(Req, LintOutput::DumpIR) || !Res.TU.Compiled)
     return Res;
   const FileSettings &S = Job.Settings;
   Res.R = Req.Analyze(Res.TU.Nests, *S.M, S.Model);
@@ -512,7 +600,7 @@ FileResult analyzeFile(const LintRequest &Req, const FileJob &Job,
   Res.NoLintProblems = NoLint.problems();
   if (B)
     markBaseline(*B, Res.R, Res.Ord, Res.Findings, BaselineTolerance);
-  if (Req.Output == LintOutput::Json) {
+  if (wants(Req, LintOutput::Json)) {
     json::Value V = toJSON(Res.R);
     if (json::Object *O = V.getAsObject()) {
       if (json::Array *Nests = O->getArray("nests"))
@@ -536,15 +624,22 @@ FileResult analyzeFile(const LintRequest &Req, const FileJob &Job,
 // Collecting results in input order
 //===----------------------------------------------------------------------===//
 
-/// Drops nests of headers that an earlier file already reported (the same
-/// header analyzed from two translation units).
-void dropSeenHeaderNests(FileResult &Res, const std::string &MainFile,
-                         std::set<std::tuple<std::string, unsigned, unsigned,
-                                             std::string>> &Seen) {
-  auto Fresh = [&](const SourceLoc &L, const std::string &Fn) {
-    return L.File == MainFile ||
-           Seen.insert({L.File, L.Line, L.Column, Fn}).second;
-  };
+using SeenSet = std::set<std::tuple<std::string, unsigned, unsigned, std::string>>;
+
+/// What a narrowing of a file's result keeps.
+struct NestFilter {
+  /// A nest or skipped nest, by its place and function.
+  std::function<bool(const SourceLoc &, const std::string &)> Nest;
+  /// A finding of no nest (an annotation, aliasing), by its own place.
+  std::function<bool(const Finding &)> Loose;
+  /// A function's totals in the JSON report, by file and function; unset:
+  /// those of the functions with a nest kept.
+  std::function<bool(const std::string &, const std::string &)> Function;
+};
+
+/// Keeps what \p Keep accepts of \p Res: nests, their findings and JSON
+/// parts, the JSON's skipped nests and function totals.
+void keepNests(FileResult &Res, const NestFilter &Keep) {
   std::vector<int> NestMap(Res.R.Nests.size(), -1),
       SkipMap(Res.R.Skipped.size(), -1);
   Report Kept;
@@ -552,13 +647,13 @@ void dropSeenHeaderNests(FileResult &Res, const std::string &MainFile,
   Kept.Model = Res.R.Model;
   NestOrdinals KeptOrd;
   for (size_t I = 0; I < Res.R.Nests.size(); ++I)
-    if (Fresh(Res.R.Nests[I].Nest.Loc, Res.R.Nests[I].Nest.Function)) {
+    if (Keep.Nest(Res.R.Nests[I].Nest.Loc, Res.R.Nests[I].Nest.Function)) {
       NestMap[I] = static_cast<int>(Kept.Nests.size());
       Kept.Nests.push_back(std::move(Res.R.Nests[I]));
       KeptOrd.Nests.push_back(Res.Ord.Nests[I]);
     }
   for (size_t I = 0; I < Res.R.Skipped.size(); ++I)
-    if (Fresh(Res.R.Skipped[I].Loc, Res.R.Skipped[I].Function)) {
+    if (Keep.Nest(Res.R.Skipped[I].Loc, Res.R.Skipped[I].Function)) {
       SkipMap[I] = static_cast<int>(Kept.Skipped.size());
       Kept.Skipped.push_back(std::move(Res.R.Skipped[I]));
       KeptOrd.Skipped.push_back(Res.Ord.Skipped[I]);
@@ -569,10 +664,7 @@ void dropSeenHeaderNests(FileResult &Res, const std::string &MainFile,
       continue;
     if (F.SkippedIndex >= 0 && (F.SkippedIndex = SkipMap[F.SkippedIndex]) < 0)
       continue;
-    if (F.NestIndex < 0 && F.SkippedIndex < 0 && F.Loc.File != MainFile &&
-        !Seen.insert({F.Loc.File, F.Loc.Line, F.Loc.Column,
-                      F.Function + "\x1f" + F.Check})
-             .second)
+    if (F.NestIndex < 0 && F.SkippedIndex < 0 && !Keep.Loose(F))
       continue;
     KeptFindings.push_back(std::move(F));
   }
@@ -581,11 +673,14 @@ void dropSeenHeaderNests(FileResult &Res, const std::string &MainFile,
   Res.Findings = std::move(KeptFindings);
   if (!Res.JsonRest)
     return;
-  // The JSON parts follow: nests and skipped nests kept above, and each
-  // header function's totals once.
+  // The JSON parts follow: nests and skipped nests kept above, and the
+  // function totals the filter keeps.
   std::set<NestKey> KeptKeys;
-  for (const AnalyzedNest &A : Res.R.Nests)
+  std::set<std::pair<std::string, std::string>> KeptFunctions;
+  for (const AnalyzedNest &A : Res.R.Nests) {
     KeptKeys.insert(keyOf(A.Nest.Loc, A.Nest.Function));
+    KeptFunctions.insert({A.Nest.Loc.File, A.Nest.Function});
+  }
   for (const SkippedNest &S : Res.R.Skipped)
     KeptKeys.insert(keyOf(S.Loc, S.Function));
   for (auto It = Res.NestJson.begin(); It != Res.NestJson.end();)
@@ -603,14 +698,101 @@ void dropSeenHeaderNests(FileResult &Res, const std::string &MainFile,
       const json::Object *O = V.getAsObject();
       std::string File = O ? O->getString("file").value_or("").str() : "";
       std::string Fn = O ? O->getString("function").value_or("").str() : "";
-      if (File == MainFile || Seen.insert({File, 0, 0, "\x1e" + Fn}).second)
+      if (Keep.Function ? Keep.Function(File, Fn)
+                        : KeptFunctions.count({File, Fn}) > 0)
         Kept.push_back(std::move(V));
     }
     *Functions = std::move(Kept);
   }
 }
 
+/// Drops nests of headers that an earlier file already reported (the same
+/// header analyzed from two translation units).
+void dropSeenHeaderNests(FileResult &Res, const std::string &MainFile,
+                         SeenSet &Seen) {
+  NestFilter F;
+  F.Nest = [&](const SourceLoc &L, const std::string &Fn) {
+    return L.File == MainFile ||
+           Seen.insert({L.File, L.Line, L.Column, Fn}).second;
+  };
+  F.Loose = [&](const Finding &X) {
+    return X.Loc.File == MainFile ||
+           Seen.insert({X.Loc.File, X.Loc.Line, X.Loc.Column,
+                        X.Function + "\x1f" + X.Check})
+               .second;
+  };
+  // Each header function's totals once.
+  F.Function = [&](const std::string &File, const std::string &Fn) {
+    return File == MainFile || Seen.insert({File, 0, 0, "\x1e" + Fn}).second;
+  };
+  keepNests(Res, F);
+}
+
+/// A header named on the command line is analyzed through a translation
+/// unit that includes it: only the header's nests (and, when the unit was
+/// named too, its own) are reported.
+void keepNamedHeaders(FileResult &Res, const FileJob &Job) {
+  std::optional<Regex> Own;
+  if (!Job.OwnHeaderFilter.empty())
+    Own.emplace(Job.OwnHeaderFilter);
+  auto Wanted = [&](const std::string &File) {
+    if (Job.Headers.count(normalizePath(File)))
+      return true;
+    if (!Job.ReportMain)
+      return false;
+    return File == Job.File || (Own && Own->match(File));
+  };
+  NestFilter F;
+  F.Nest = [&](const SourceLoc &L, const std::string &) {
+    return Wanted(L.File);
+  };
+  F.Loose = [&](const Finding &X) { return Wanted(X.Loc.File); };
+  keepNests(Res, F);
+}
+
+/// --line-filter, --diff: the nests with a line in the filter.
+class LineNarrowing {
+public:
+  explicit LineNarrowing(LineFilter Lines) : Lines(std::move(Lines)) {}
+
+  /// Whether \p File needs parsing at all: it has filtered lines, or it
+  /// may report header nests that do.
+  bool wantsFile(const std::string &File, const FileSettings &S) {
+    return Lines.mentions(real(File)) || !S.FOpts.HeaderFilter.empty();
+  }
+
+  void apply(FileResult &Res) {
+    NestFilter F;
+    F.Nest = [&](const SourceLoc &L, const std::string &) {
+      auto It = Res.LoopEnds.find({L.File, L.Line, L.Column});
+      unsigned End = It == Res.LoopEnds.end() ? L.Line : It->second;
+      return Lines.passes(real(L.File), L.Line, End);
+    };
+    F.Loose = [&](const Finding &X) {
+      return Lines.passes(real(X.Loc.File), X.Loc.Line, X.Loc.Line);
+    };
+    keepNests(Res, F);
+  }
+
+private:
+  /// git names files by their real path; the nests, as given.
+  const std::string &real(const std::string &File) {
+    auto [It, New] = Real.try_emplace(File, File);
+    if (New) {
+      SmallString<256> P;
+      if (!sys::fs::real_path(File, P))
+        It->second = std::string(P);
+    }
+    return It->second;
+  }
+  LineFilter Lines;
+  std::map<std::string, std::string> Real;
+};
+
 bool shownByPrintText(const Finding &F) {
+  // An accepted capacity error prints as printFinding's note instead.
+  if (F.AcceptedByBaseline)
+    return false;
   return F.Check == "roofline-verdict" || F.Check == "roofline-capacity" ||
          (F.Check == "roofline-unanalyzable" && F.Level == Severity::Note);
 }
@@ -619,7 +801,7 @@ bool shownByPrintText(const Finding &F) {
 /// verdict (or capacity) line is enabled and not suppressed, with the other
 /// findings (warnings, errors) placed right after their nest's lines.
 void printFileText(raw_ostream &OS, const FileResult &Res, bool ShowSource,
-                   SourceLines &Lines) {
+                   SourceLines &Lines, Verbosity Level, bool HideAccepted) {
   std::vector<const AnalyzedNest *> ShownNests;
   std::vector<const SkippedNest *> ShownSkipped;
   std::set<int> SeenNests, SeenSkipped;
@@ -634,15 +816,18 @@ void printFileText(raw_ostream &OS, const FileResult &Res, bool ShowSource,
   // Same-place blocks stay together: the findings of a place follow all
   // of its lines (template instantiations share their nest's location).
   std::vector<TextBlock> Blocks;
-  for (TextBlock &B : textBlocks(Res.R, ShownNests, ShownSkipped, ShowSource)) {
+  for (TextBlock &B :
+       textBlocks(Res.R, ShownNests, ShownSkipped, ShowSource, Level)) {
     if (!Blocks.empty() && sameLoc(Blocks.back().Loc, B.Loc))
       Blocks.back().Text += B.Text;
     else
       Blocks.push_back(std::move(B));
   }
+  // --quiet: what the baseline accepts is not news.
   std::vector<const Finding *> Own;
   for (const Finding &F : Res.Findings)
-    if (!F.Suppressed && !shownByPrintText(F))
+    if (!F.Suppressed && !shownByPrintText(F) &&
+        !(HideAccepted && F.AcceptedByBaseline))
       Own.push_back(&F);
 
   // Merge both streams in source order; files rank as they first appear.
@@ -660,7 +845,7 @@ void printFileText(raw_ostream &OS, const FileResult &Res, bool ShowSource,
       const Finding &F = *Own[Next];
       if (KeyOf(F.Loc.File, F.Loc.Line, F.Loc.Column) > K)
         break;
-      printFinding(OS, F, ShowSource ? &Lines : nullptr);
+      printFinding(OS, F, ShowSource ? &Lines : nullptr, Level);
     }
   };
   for (const TextBlock &B : Blocks) {
@@ -670,13 +855,13 @@ void printFileText(raw_ostream &OS, const FileResult &Res, bool ShowSource,
       const Finding &F = *Own[Next];
       if (KeyOf(F.Loc.File, F.Loc.Line, F.Loc.Column) >= K)
         break;
-      printFinding(OS, F, ShowSource ? &Lines : nullptr);
+      printFinding(OS, F, ShowSource ? &Lines : nullptr, Level);
     }
     OS << B.Text;
     FlushUpTo(K);
   }
   for (; Next < Own.size(); ++Next)
-    printFinding(OS, *Own[Next], ShowSource ? &Lines : nullptr);
+    printFinding(OS, *Own[Next], ShowSource ? &Lines : nullptr, Level);
 }
 
 /// Moves a file's findings (and, for the plot, its nests) into the run's.
@@ -719,14 +904,164 @@ Expected<std::vector<std::string>> inputFiles(const LintRequest &Req,
   return L.Files;
 }
 
+/// Sources that may include \p Header: the compilation database's, or
+/// without one the other inputs and the sources beside the header.
+std::vector<std::string> headerCandidates(const LintRequest &Req,
+                                          const std::vector<std::string> &Files,
+                                          const std::string &Header) {
+  std::vector<std::string> Out;
+  if (Req.FromBuildDir) {
+    for (const std::string &F : Req.DB->getAllFiles())
+      if (isSourceFile(F))
+        Out.push_back(normalizePath(F));
+    std::sort(Out.begin(), Out.end());
+    return Out;
+  }
+  for (const std::string &F : Files)
+    if (!isHeaderFile(F))
+      Out.push_back(F);
+  InputList Beside = collectInputs({sys::path::parent_path(Header).str()});
+  Out.insert(Out.end(), Beside.Files.begin(), Beside.Files.end());
+  return Out;
+}
+
+/// A regex for the header filter that lets \p Header's nests through
+/// (Clang names it as its #include spells it; keepNamedHeaders then keeps
+/// exactly this file).
+std::string headerNameRegex(StringRef Header) {
+  return "(^|/)" + Regex::escape(sys::path::filename(Header)) + "$";
+}
+
+/// The compile flags each command lost because Clang does not know them,
+/// and in how many commands: one note per flag per run.
+using DroppedFlags = std::map<std::string, unsigned>;
+
+/// \p Cmd with the config's `compile-flags` and without the flags Clang
+/// does not know (docs/ci.md#gcc-built-projects).
+tooling::CompileCommand adjustedCommand(tooling::CompileCommand Cmd,
+                                        const FileSettings &S,
+                                        DroppedFlags &Dropped) {
+  std::vector<std::string> Args = removeFlags(Cmd.CommandLine, S.RemoveFlags);
+  Args = addFlags(Args, S.AddFlags);
+  CleanCommand Clean = dropUnknownFlags(Args);
+  std::set<std::string> Once(Clean.Dropped.begin(), Clean.Dropped.end());
+  for (const std::string &F : Once)
+    ++Dropped[F];
+  Cmd.CommandLine = std::move(Clean.Args);
+  return Cmd;
+}
+
+void noteDroppedFlags(const DroppedFlags &Dropped) {
+  for (const auto &[Flag, Count] : Dropped)
+    note("ignoring '" + Flag + "' in " + Twine(Count) + " compile command" +
+         (Count == 1 ? "" : "s") +
+         ": clang does not know it (a GCC flag?); `compile-flags: {remove: "
+         "[...]}` in .roofline.yaml silences this");
+}
+
+Expected<std::optional<LineFilter>> requestedLineFilter() {
+  if (!LineFilterOpt.empty() && !DiffOpt.empty())
+    return createStringError(inconvertibleErrorCode(),
+                             "--line-filter and --diff are exclusive");
+  if (!LineFilterOpt.empty()) {
+    Expected<LineFilter> F = LineFilter::fromJSON(LineFilterOpt);
+    if (!F)
+      return F.takeError();
+    return std::optional<LineFilter>(std::move(*F));
+  }
+  if (!DiffOpt.empty()) {
+    Expected<LineFilter> F = changedLinesSince(DiffOpt);
+    if (!F)
+      return F.takeError();
+    return std::optional<LineFilter>(std::move(*F));
+  }
+  return std::optional<LineFilter>();
+}
+
+/// clang-tidy's --list-checks: the checks \p C enables.
+void listChecks(raw_ostream &OS, const Config &C) {
+  GlobList Enabled(C.Checks.value_or("roofline-*"));
+  OS << "Enabled checks:\n";
+  for (const CheckInfo &I : allChecks())
+    if (I.Implemented && Enabled.contains(I.Name))
+      OS << "    " << left_justify(I.Name, 30) << " "
+         << severityName(I.Default) << "\n";
+  OS << "\n";
+}
+
+/// "66 errors (66 files not analyzed, 0 failing the run)": files that do
+/// not compile count as errors beside the findings.
+void printSummary(const RunSummary &Sum, size_t Files, size_t FileErrors,
+                  bool WithBaseline) {
+  size_t Errors = Sum.Errors + FileErrors;
+  std::string S;
+  raw_string_ostream OS(S);
+  OS << "roofline-lint: " << Files << " file" << (Files == 1 ? "" : "s")
+     << ", " << Sum.Nests << " nests analyzed, " << Sum.Skipped << " not; "
+     << Errors << " error" << (Errors == 1 ? "" : "s") << " (";
+  if (FileErrors)
+    OS << FileErrors << " file" << (FileErrors == 1 ? "" : "s")
+       << " not analyzed, ";
+  OS << Sum.Failures << " failing the run), " << Sum.Warnings << " warning"
+     << (Sum.Warnings == 1 ? "" : "s") << ", " << Sum.Suppressed
+     << " suppressed by NOLINT";
+  if (WithBaseline)
+    OS << ", " << Sum.AcceptedByBaseline << " accepted by the baseline";
+  OS << "\n";
+  printErr(OS.str());
+}
+
 } // namespace
+
+Expected<std::vector<std::pair<LintOutput, std::string>>>
+roofline::requestedOutputs(std::optional<StringRef> Format,
+                           std::optional<StringRef> OutputFile) {
+  using Out = std::vector<std::pair<LintOutput, std::string>>;
+  auto Kind = [](StringRef Name) -> std::optional<LintOutput> {
+    if (Name == "text")
+      return LintOutput::Text;
+    if (Name == "json")
+      return LintOutput::Json;
+    if (Name == "sarif")
+      return LintOutput::Sarif;
+    return std::nullopt;
+  };
+  if (OutputOpt.empty())
+    return Out{{Kind(Format.value_or("text")).value_or(LintOutput::Text),
+                std::string(OutputFile.value_or("-"))}};
+  if (Format || OutputFile)
+    return createStringError(inconvertibleErrorCode(),
+                             "--output replaces --format and -o: give the "
+                             "formats and files there");
+  Out L;
+  std::set<std::string> Paths;
+  for (const std::string &Spec : OutputOpt) {
+    auto [Name, Path] = StringRef(Spec).split(':');
+    std::optional<LintOutput> K = Kind(Name);
+    if (!K || Path.empty())
+      return createStringError(inconvertibleErrorCode(),
+                               "--output: '%s' is not FORMAT:PATH with "
+                               "FORMAT text, json or sarif ('-' for stdout)",
+                               Spec.c_str());
+    if (!Paths.insert(Path.str()).second)
+      return createStringError(inconvertibleErrorCode(),
+                               "--output: two reports go to '%s'",
+                               Path.str().c_str());
+    L.push_back({*K, Path.str()});
+  }
+  return L;
+}
+
+void roofline::printToolMessage(const Twine &Kind, const Twine &Msg) {
+  printErr("roofline-lint: " + Kind + ": ", Msg);
+}
 
 cl::OptionCategory &roofline::ciOptionCategory() { return CICategory; }
 cl::OptionCategory &roofline::programOptionCategory() {
   return ProgramCategory;
 }
 
-bool roofline::dumpConfigRequested() { return DumpConfig; }
+bool roofline::configOnlyRequested() { return DumpConfig || ListChecks; }
 
 LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
   LintOutcome Out;
@@ -734,12 +1069,27 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
     std::string S = Msg.str();
     // A config file's own diagnostic ("file:3:1: error: ...") as it is.
     if (StringRef(S).contains(": error: "))
-      errs() << S << "\n";
+      printErr(S + "\n");
     else
       error(S);
     Out.ExitCode = 2;
     return std::move(Out);
   };
+  // Text and SARIF may go to several places (the log and a file); the
+  // JSON report is assembled once.
+  std::vector<raw_ostream *> TextOS, SarifOS;
+  raw_ostream *JsonOS = nullptr, *IROS = nullptr;
+  for (const LintSink &K : Req.Sinks) {
+    reportStreams().push_back(K.OS);
+    if (K.Kind == LintOutput::Text)
+      TextOS.push_back(K.OS);
+    else if (K.Kind == LintOutput::Sarif)
+      SarifOS.push_back(K.OS);
+    else if (K.Kind == LintOutput::Json && JsonOS)
+      return Fail("--output: one json report per run");
+    else
+      (K.Kind == LintOutput::Json ? JsonOS : IROS) = K.OS;
+  }
 
   Expected<Config> CmdLayer = commandLineLayer(Req);
   if (!CmdLayer)
@@ -748,7 +1098,7 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
   if (Error E = Resolver.init())
     return Fail(toString(std::move(E)));
 
-  if (DumpConfig) {
+  if (DumpConfig || ListChecks) {
     std::string For = Req.Inputs.empty() ? normalizePath("./.")
                                          : normalizePath(Req.Inputs.front());
     Expected<Config> C = Resolver.effective(
@@ -756,6 +1106,10 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
         sys::fs::is_directory(For) ? For + "/-" : For);
     if (!C)
       return Fail(toString(C.takeError()));
+    if (ListChecks) {
+      listChecks(OS, *C);
+      return Out;
+    }
     Config Full = Resolver.withDefaults(std::move(*C));
     OS << "# roofline-lint configuration for " << For << "\n# from: ";
     std::vector<std::string> From;
@@ -765,6 +1119,13 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
     OS << dumpConfig(Full);
     return Out;
   }
+
+  Expected<std::optional<LineFilter>> Lines = requestedLineFilter();
+  if (!Lines)
+    return Fail(toString(Lines.takeError()));
+  std::optional<LineNarrowing> Narrow;
+  if (*Lines)
+    Narrow.emplace(std::move(**Lines));
 
   std::vector<std::string> InputErrors;
   Expected<std::vector<std::string>> Files = inputFiles(Req, InputErrors);
@@ -783,20 +1144,48 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
     if (!Loaded)
       return Fail(toString(Loaded.takeError()));
     B = std::move(*Loaded);
+    if (std::optional<std::string> W = B->matchesNothing())
+      warning(*W);
+  }
+
+  // A header named explicitly (a pre-commit hook's staged header) is
+  // analyzed through a translation unit that includes it.
+  std::vector<std::string> Units;
+  std::map<std::string, std::set<std::string>> HeadersOf;
+  std::set<std::string> Named;
+  for (const std::string &F : *Files) {
+    if (!isHeaderFile(F)) {
+      if (Named.insert(F).second)
+        Units.push_back(F);
+      continue;
+    }
+    std::optional<std::string> TU =
+        translationUnitFor(F, headerCandidates(Req, *Files, F));
+    if (!TU) {
+      note("'" + F + "' is a header that no translation unit" +
+           (Req.FromBuildDir ? " of the compilation database" : " beside it") +
+           " includes: skipped");
+      continue;
+    }
+    HeadersOf[*TU].insert(F);
+    if (!llvm::is_contained(*Files, *TU) && !llvm::is_contained(Units, *TU))
+      Units.push_back(*TU);
   }
 
   // Settings and compile commands for every file, before any parsing: a
   // bad config stops the run with nothing half-done.
   std::vector<FileJob> Work;
   std::set<std::string> ConfigErrors;
-  for (const std::string &F : *Files) {
+  DroppedFlags Dropped;
+  size_t OutsideFilter = 0;
+  for (const std::string &F : Units) {
     FileJob J;
     J.File = F;
     Expected<Config> C = Resolver.effective(F);
     if (!C) {
       std::string Msg = toString(C.takeError());
       if (ConfigErrors.insert(Msg).second)
-        errs() << Msg << "\n";
+        printErr(Msg + "\n");
       continue;
     }
     Expected<FileSettings> S = Resolver.settings(*C);
@@ -808,6 +1197,18 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
       continue;
     }
     J.Settings = std::move(*S);
+    J.ReportMain = Named.count(F) > 0;
+    J.OwnHeaderFilter = J.Settings.FOpts.HeaderFilter;
+    if (auto H = HeadersOf.find(F); H != HeadersOf.end()) {
+      J.Headers = H->second;
+      std::string &Filter = J.Settings.FOpts.HeaderFilter;
+      for (const std::string &Header : J.Headers)
+        Filter += (Filter.empty() ? "" : "|") + headerNameRegex(Header);
+    }
+    if (Narrow && J.Headers.empty() && !Narrow->wantsFile(F, J.Settings)) {
+      ++OutsideFilter; // no line of it is asked for
+      continue;
+    }
     std::vector<tooling::CompileCommand> Cmds = Req.DB->getCompileCommands(F);
     if (Cmds.empty()) {
       error("no compile command for '" + F + "' in the compilation database");
@@ -815,15 +1216,26 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
       HadErrors = true;
       continue;
     }
-    J.Cmd = Cmds.front();
+    J.Cmd = adjustedCommand(Cmds.front(), J.Settings, Dropped);
     Work.push_back(std::move(J));
   }
   if (!ConfigErrors.empty()) {
     Out.ExitCode = 2;
     return Out;
   }
-  if (Work.empty() && !HadErrors)
+  if (Work.empty() && !HadErrors) {
+    if (OutsideFilter || !HeadersOf.empty() || Units.size() < Files->size()) {
+      // Nothing to report is a clean run: a pull request that changed no
+      // loop, a hook given only headers nothing includes.
+      if (!Quiet && OutsideFilter)
+        note("no line of the " + Twine(OutsideFilter) + " input file" +
+             (OutsideFilter == 1 ? "" : "s") + " is in the line filter" +
+             (DiffOpt.empty() ? "" : " (changed since " + DiffOpt + ")"));
+      return Out;
+    }
     return Fail("no input files (try --help)");
+  }
+  noteDroppedFlags(Dropped);
 
   if (B)
     if (std::optional<std::string> W = baselineMismatch(
@@ -848,6 +1260,7 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
   // Run: workers fill Results[I]; the loop below takes them in order.
   std::vector<std::optional<FileResult>> Results(Work.size());
   const Baseline *BP = B ? &*B : nullptr;
+  bool LoopExtents = Narrow.has_value();
   std::vector<std::shared_future<void>> Done;
   std::optional<DefaultThreadPool> Pool;
   unsigned Threads = Jobs == 0 ? hardware_concurrency().compute_thread_count()
@@ -862,7 +1275,7 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
     Pool.emplace(hardware_concurrency(Threads));
     for (size_t I = 0; I < Work.size(); ++I)
       Done.push_back(Pool->async([&, I] {
-        Results[I] = analyzeFile(Req, Work[I], Adjust, BP);
+        Results[I] = analyzeFile(Req, Work[I], Adjust, BP, LoopExtents);
       }));
   }
 
@@ -874,17 +1287,18 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
   size_t NestCount = 0, SkippedCount = 0;
   JsonReportWriter Json;
   std::vector<BaselineNest> NewBaseline;
-  std::set<std::tuple<std::string, unsigned, unsigned, std::string>> Seen;
-  SourceLines Lines;
+  SeenSet Seen;
+  SourceLines SourceCache;
   std::set<std::string> SeenNoLintProblems;
   std::set<std::string> EntriesFound;
   for (size_t I = 0; I < Work.size(); ++I) {
     if (Pool)
       Done[I].wait();
     else
-      Results[I] = analyzeFile(Req, Work[I], Adjust, BP);
+      Results[I] = analyzeFile(Req, Work[I], Adjust, BP, LoopExtents);
     FileResult &Res = *Results[I];
-    errs() << Res.TU.Diagnostics;
+    if (!Res.TU.Diagnostics.empty())
+      printErr(Res.TU.Diagnostics);
     for (const std::string &P : Res.TU.Nests.ParamNames)
       Out.ParamNames.insert(P);
     if (!Res.TU.Compiled) {
@@ -895,25 +1309,36 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
       Results[I].reset();
       continue;
     }
-    if (Req.Output == LintOutput::DumpIR) {
+    if (IROS) {
       for (const LoopNest &N : Res.TU.Nests.Nests)
-        OS << printNest(N);
+        *IROS << printNest(N);
       for (const SkippedNest &S : Res.TU.Nests.Skipped)
-        OS << "skipped @" << S.Function << " at " << S.Loc.File << ":"
-           << S.Loc.Line << ":" << S.Loc.Column << ": " << S.Reason << "\n";
+        *IROS << "skipped @" << S.Function << " at " << S.Loc.File << ":"
+              << S.Loc.Line << ":" << S.Loc.Column << ": " << S.Reason << "\n";
       Results[I].reset();
       continue;
     }
-    for (const std::string &P : Res.NoLintProblems)
-      if (SeenNoLintProblems.insert(P).second)
-        errs() << P << "\n";
+    if (Work[I].Settings.Policy.Checks.contains("roofline-nolint"))
+      for (const std::string &P : Res.NoLintProblems)
+        if (SeenNoLintProblems.insert(P).second)
+          printErr(P + "\n");
+    if (!Work[I].Headers.empty())
+      keepNamedHeaders(Res, Work[I]);
+    if (Narrow)
+      Narrow->apply(Res);
     dropSeenHeaderNests(Res, Work[I].File, Seen);
-    if (Req.Output == LintOutput::Text)
-      printFileText(OS, Res, Req.ShowSource, Lines);
-    for (const ProgramSummary &P : Res.Programs) {
+    for (const ProgramSummary &P : Res.Programs)
       EntriesFound.insert(P.Entry);
-      if (Req.Output == LintOutput::Text)
-        printProgramText(OS, P);
+    if (!TextOS.empty()) {
+      std::string Text;
+      raw_string_ostream TOS(Text);
+      printFileText(TOS, Res, Req.ShowSource, SourceCache, VerbosityOpt, Quiet);
+      for (const ProgramSummary &P : Res.Programs)
+        printProgramText(TOS, P);
+      for (raw_ostream *T : TextOS) {
+        *T << Text;
+        T->flush(); // a file at a time: CI logs show progress
+      }
     }
     if (!WriteBaselineOpt.empty()) {
       std::vector<BaselineNest> E = baselineEntries(Res.R, Res.Ord);
@@ -947,27 +1372,31 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
   RunSummary Sum = summarize(AllFindings, Work.size());
   Sum.Nests = NestCount;
   Sum.Skipped = SkippedCount;
-  if (Req.Output == LintOutput::Json) {
+  Sum.FileErrors = FileErrors.size();
+  if (JsonOS) {
     // Even when no file could be analyzed, CI gets an object to read.
     for (auto &KV : ciFields(AllFindings, FileErrors, Sum))
       Json.set(KV.first, std::move(KV.second));
     Json.set("version", 1);
-    if (Error E = Json.write(OS))
+    if (Error E = Json.write(*JsonOS))
       return Fail(toString(std::move(E)));
-  } else if (Req.Output == LintOutput::Sarif) {
+  }
+  if (!SarifOS.empty()) {
     SarifOptions SO;
     SO.ToolVersion = Req.ToolVersion;
     std::string Base = DocsUrl;
     if (!Base.empty() && Base.back() != '/')
       Base += '/';
-    SO.DocsBaseUri = Base + "diagnostics/";
+    SO.DocsBaseUri = Base.empty() ? "" : Base + "diagnostics/";
     SO.InformationUri = Base.empty() ? "" : Base + "roofline-lint.md";
     SmallString<256> Cwd;
     sys::fs::current_path(Cwd);
     SO.SourceRoot = std::string(Cwd);
     SO.WithBaseline = B.has_value();
     SO.Errors = FileErrors;
-    OS << formatv("{0:2}", toSarif(AllFindings, SO)) << "\n";
+    std::string Sarif = formatv("{0:2}", toSarif(AllFindings, SO)).str() + "\n";
+    for (raw_ostream *S : SarifOS)
+      *S << Sarif;
   }
 
   if (!WriteBaselineOpt.empty()) {
@@ -975,30 +1404,25 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
     raw_fd_ostream BOS(WriteBaselineOpt, EC);
     if (EC)
       return Fail("cannot write '" + WriteBaselineOpt + "': " + EC.message());
-    BOS << formatv("{0:2}", baselineToJSON(NewBaseline)) << "\n";
+    SmallString<256> Dir(WriteBaselineOpt);
+    sys::path::remove_filename(Dir);
+    BOS << formatv("{0:2}", baselineToJSON(NewBaseline,
+                                           Dir.empty() ? StringRef(".") : Dir.str()))
+        << "\n";
   }
 
-  if (!Quiet && Req.Output != LintOutput::DumpIR &&
+  if (!Quiet && !IROS &&
       (Sum.Errors || Sum.Warnings || Sum.Suppressed || Sum.AcceptedByBaseline ||
-       HadErrors)) {
-    errs() << "roofline-lint: " << Work.size() << " file"
-           << (Work.size() == 1 ? "" : "s") << ", " << NestCount
-           << " nests analyzed, " << SkippedCount << " not; "
-           << Sum.Errors << " error" << (Sum.Errors == 1 ? "" : "s") << " ("
-           << Sum.Failures << " failing the run), " << Sum.Warnings
-           << " warning" << (Sum.Warnings == 1 ? "" : "s") << ", "
-           << Sum.Suppressed << " suppressed by NOLINT";
-    if (B)
-      errs() << ", " << Sum.AcceptedByBaseline << " accepted by the baseline";
-    errs() << "\n";
-  }
+       HadErrors))
+    printSummary(Sum, Work.size(), FileErrors.size(), B.has_value());
 
   // An empty or loop-free input says so rather than leaving a silent pass
   // that looks like a run that checked something.
-  if (!Quiet && Req.Output == LintOutput::Text && !HadErrors && !NestCount &&
-      !SkippedCount)
-    errs() << "roofline-lint: no loop nests found in " << Work.size()
-           << " file" << (Work.size() == 1 ? "" : "s") << "\n";
+  if (!Quiet && !TextOS.empty() && !HadErrors && !NestCount && !SkippedCount)
+    printErr("roofline-lint: no loop nests found " +
+             std::string(Narrow ? "on the filtered lines of " : "in ") +
+             std::to_string(Work.size()) + " file" +
+             (Work.size() == 1 ? "" : "s") + "\n");
 
   for (const std::string &E : EntryOpt)
     if (!EntriesFound.count(E) && !Work.empty()) {

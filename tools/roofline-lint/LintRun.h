@@ -23,6 +23,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -35,6 +36,22 @@ llvm::cl::OptionCategory &ciOptionCategory();
 llvm::cl::OptionCategory &programOptionCategory();
 
 enum class LintOutput { Text, Json, Sarif, DumpIR };
+
+/// One report of the run and where it goes.
+struct LintSink {
+  LintOutput Kind;
+  llvm::raw_ostream *OS;
+};
+
+/// The reports asked for: --output=FORMAT:PATH,... or else --format and -o
+/// (\p Format, \p OutputFile when given). PATH "-" is stdout.
+llvm::Expected<std::vector<std::pair<LintOutput, std::string>>>
+requestedOutputs(std::optional<llvm::StringRef> Format,
+                 std::optional<llvm::StringRef> OutputFile);
+
+/// "roofline-lint: warning: ..." on stderr, after the reports written so
+/// far are flushed, in one write (docs/ci.md#output).
+void printToolMessage(const llvm::Twine &Kind, const llvm::Twine &Msg);
 
 struct LintRequest {
   std::vector<std::string> Inputs; ///< files and directories as given
@@ -55,7 +72,8 @@ struct LintRequest {
   /// Counts and judges one file's nests (runs on worker threads).
   std::function<Report(FrontendResult &, const Machine &, TrafficModel)>
       Analyze;
-  LintOutput Output = LintOutput::Text;
+  /// The reports to write (one per kind), or a DumpIR sink alone.
+  std::vector<LintSink> Sinks;
   /// Keep every nest for LintOutcome::Combined (the plot); otherwise a
   /// file's nests are dropped once reported.
   bool KeepNests = false;
@@ -74,12 +92,14 @@ struct LintOutcome {
   std::map<std::string, std::unique_ptr<Machine>> Machines;
 };
 
-/// Runs the check and writes the report to \p OS. Usage and configuration
-/// errors are printed and give exit code 2 before any file is parsed.
+/// Runs the check and writes the reports to Req.Sinks; --dump-config and
+/// --list-checks print to \p OS. Usage and configuration errors are
+/// printed and give exit code 2 before any file is parsed.
 LintOutcome runLint(const LintRequest &Req, llvm::raw_ostream &OS);
 
-/// --dump-config was given: the run only prints the configuration.
-bool dumpConfigRequested();
+/// --dump-config or --list-checks was given: the run only prints the
+/// configuration (no input is needed).
+bool configOnlyRequested();
 
 } // namespace roofline
 

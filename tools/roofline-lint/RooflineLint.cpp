@@ -186,11 +186,14 @@ tooling::ArgumentsAdjuster cudaAdjuster() {
   };
 }
 
+/// A JSON report is among the outputs (set once they are known).
+bool WantJson = false;
+
 ModelOptions modelOptions() {
   ModelOptions O;
   O.Tile = TileOpt;
   // Only JSON reports the cache model beside the verdict's own model.
-  O.CacheAlways = Format == OutputFormat::Json;
+  O.CacheAlways = WantJson;
   return O;
 }
 
@@ -317,7 +320,7 @@ int main(int Argc, const char **Argv) {
   if (ListMachines)
     return listMachines(outs());
   // With -p, no inputs means every source of the compilation database.
-  if (Sources.empty() && BuildPath.empty() && !dumpConfigRequested())
+  if (Sources.empty() && BuildPath.empty() && !configOnlyRequested())
     return usageError("no input files (try --help)");
   if (!PlotFile.empty() && !isPlotPath(PlotFile))
     return usageError("--plot file '" + PlotFile +
@@ -344,14 +347,34 @@ int main(int Argc, const char **Argv) {
   if (!DB)
     return usageError("cannot load compilation database: " + DBErr);
 
-  std::unique_ptr<raw_fd_ostream> File;
-  if (!OutputFile.empty()) {
-    std::error_code EC;
-    File = std::make_unique<raw_fd_ostream>(OutputFile, EC);
-    if (EC)
-      return usageError("cannot write '" + OutputFile + "': " + EC.message());
+  // --output=FORMAT:PATH,... or --format and -o: each report's stream.
+  std::optional<StringRef> FormatGiven, FileGiven;
+  if (Format.getNumOccurrences())
+    FormatGiven = Format == OutputFormat::Json    ? "json"
+                  : Format == OutputFormat::Sarif ? "sarif"
+                                                  : "text";
+  if (OutputFile.getNumOccurrences())
+    FileGiven = OutputFile.getValue();
+  Expected<std::vector<std::pair<LintOutput, std::string>>> Outputs =
+      requestedOutputs(FormatGiven, FileGiven);
+  if (!Outputs)
+    return usageError(toString(Outputs.takeError()));
+  std::vector<std::unique_ptr<raw_fd_ostream>> Files;
+  std::vector<LintSink> Sinks;
+  for (const auto &[Kind, Path] : *Outputs) {
+    raw_ostream *S = &outs();
+    if (Path != "-") {
+      std::error_code EC;
+      Files.push_back(std::make_unique<raw_fd_ostream>(Path, EC));
+      if (EC)
+        return usageError("cannot write '" + Path + "': " + EC.message());
+      S = Files.back().get();
+    }
+    Sinks.push_back({Kind, S});
+    WantJson |= Kind == LintOutput::Json;
   }
-  raw_ostream &OS = File ? *File : outs();
+  // --dump-ir and code generation print to the first one.
+  raw_ostream &OS = *Sinks.front().OS;
 
   // --emit / --schedule: transform and emit instead of judging (GenRun.h).
   if (codegenRequested()) {
@@ -389,21 +412,19 @@ int main(int Argc, const char **Argv) {
   Req.Adjust = tooling::combineAdjusters(resourceDirAdjuster(), cudaAdjuster());
   Req.VirtualFiles = {{CudaPreamblePath, CudaPreamble}};
   Req.Analyze = analyzeNests;
-  Req.Output = DumpIR ? LintOutput::DumpIR
-               : Format == OutputFormat::Json  ? LintOutput::Json
-               : Format == OutputFormat::Sarif ? LintOutput::Sarif
-                                               : LintOutput::Text;
+  Req.Sinks = DumpIR ? std::vector<LintSink>{{LintOutput::DumpIR, &OS}}
+                     : Sinks;
   Req.ShowSource = !NoSource;
   Req.KeepNests = !PlotFile.empty(); // the plot draws every nest at once
   Req.ToolVersion = "0.1.0";
   LintOutcome Out = runLint(Req, OS);
-  if (dumpConfigRequested() || !Out.Combined.M)
+  if (configOnlyRequested() || !Out.Combined.M)
     return Out.ExitCode;
 
   for (const auto &[Name, V] : *Params)
     if (!Out.ParamNames.count(Name))
-      WithColor::warning(errs(), "roofline-lint")
-          << "--param '" << Name << "' names no size in the analyzed loops\n";
+      printToolMessage("warning", "--param '" + Name +
+                                      "' names no size in the analyzed loops");
   if (!PlotFile.empty() && !DumpIR)
     if (Error E = writeRooflinePlot(Out.Combined, PlotFile))
       return usageError(toString(std::move(E)));

@@ -48,6 +48,9 @@ struct Config {
   std::optional<std::vector<FailOnPolicy>> FailOn;
   std::optional<std::string> WarningsAsErrors;
   std::optional<bool> InheritParentConfig;
+  /// `compile-flags: {add, remove}`: appended to / removed from each file's
+  /// compile command (docs/ci.md#gcc-built-projects).
+  std::vector<std::string> AddFlags, RemoveFlags;
   /// The files this came from, nearest last ("" for none).
   std::vector<std::string> Sources;
 };

@@ -12,6 +12,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,18 @@ namespace roofline {
 
 /// .c, .cc, .cpp, .cxx or .cu: what a directory search picks up.
 bool isSourceFile(llvm::StringRef Path);
+
+/// .h, .hh, .hpp, .hxx, .cuh, .inl, .inc: a file meant to be included,
+/// which does not compile on its own in general.
+bool isHeaderFile(llvm::StringRef Path);
+
+/// A source among \p Candidates whose text includes \p Header directly
+/// (an #include whose path the header's path ends with), trying sources
+/// with the header's stem first, then in order: the translation unit that
+/// analyzes a header a hook hands over alone. None when no source does.
+std::optional<std::string>
+translationUnitFor(llvm::StringRef Header,
+                   llvm::ArrayRef<std::string> Candidates);
 
 /// An absolute path without "." or ".." components.
 std::string normalizePath(llvm::StringRef Path);

@@ -16,11 +16,17 @@
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
 
+#include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 namespace roofline {
+
+/// Where a loop statement starts: the file as Clang names it, line, column
+/// (a LoopNest's Loc).
+using LoopStart = std::tuple<std::string, unsigned, unsigned>;
 
 struct TUResult {
   /// False when clang reported errors (the nests are then empty).
@@ -28,17 +34,23 @@ struct TUResult {
   /// What clang printed (errors, warnings, "N errors generated.").
   std::string Diagnostics;
   FrontendResult Nests;
+  /// With LoopExtents: the last line of every loop statement outside
+  /// system headers, by where it starts; a nest's lines are [start, end]
+  /// (--line-filter, --diff).
+  std::map<LoopStart, unsigned> LoopEnds;
 };
 
 /// A file the parser sees that is not on disk: {path, contents}.
 using VirtualFile = std::pair<std::string, std::string>;
 
 /// Parses \p Cmd's file (syntax only; output and dependency flags dropped,
-/// then \p Adjust applied) and lowers its nests with \p Opts.
+/// then \p Adjust applied) and lowers its nests with \p Opts; with
+/// \p LoopExtents, also records TUResult::LoopEnds.
 TUResult runFrontendOnFile(const clang::tooling::CompileCommand &Cmd,
                            const FrontendOptions &Opts,
                            const clang::tooling::ArgumentsAdjuster &Adjust,
-                           const std::vector<VirtualFile> &VirtualFiles);
+                           const std::vector<VirtualFile> &VirtualFiles,
+                           bool LoopExtents = false);
 
 } // namespace roofline
 

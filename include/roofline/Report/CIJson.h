@@ -23,6 +23,8 @@ struct RunSummary {
   size_t Nests = 0, Skipped = 0; ///< analyzed and unanalyzable nests
   unsigned Errors = 0, Warnings = 0, Failures = 0, Suppressed = 0;
   unsigned AcceptedByBaseline = 0;
+  /// Files not analyzed: they do not compile, or cannot be found.
+  unsigned FileErrors = 0;
 };
 
 RunSummary summarize(const std::vector<Finding> &Findings, unsigned Files);

@@ -13,6 +13,7 @@
 
 #include "roofline/Config/Checks.h"
 #include "roofline/IR/LoopNest.h"
+#include "roofline/Report/Report.h"
 #include "roofline/Report/SourceLines.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -39,6 +40,8 @@ struct Finding {
   unsigned Ordinal = 0; ///< the nest's place among its function's nests
   std::string Message;  ///< without the " [check]" suffix
   std::vector<std::string> Notes;
+  /// The one note --verbosity=brief prints (empty: the first of Notes).
+  std::string BriefNote;
   int NestIndex = -1;    ///< into Report::Nests, or
   int SkippedIndex = -1; ///< into Report::Skipped
   bool Suppressed = false; ///< by a NOLINT comment
@@ -70,8 +73,11 @@ NestOrdinals nestOrdinals(const Report &R);
 std::string relativeToCwd(llvm::StringRef File);
 
 /// "file:line:col: warning: message [check]", the source line and caret
-/// (when \p Src is given), then the notes.
-void printFinding(llvm::raw_ostream &OS, const Finding &F, SourceLines *Src);
+/// (when \p Src is given), then the notes; brief: the line and one note. A
+/// policy hit the baseline accepts prints as a note: it fails nothing, and
+/// problem matchers should not flag it.
+void printFinding(llvm::raw_ostream &OS, const Finding &F, SourceLines *Src,
+                  Verbosity Level = Verbosity::Normal);
 
 } // namespace roofline
 

@@ -40,6 +40,13 @@ std::string formatSeconds(double S);
 /// "38.7 TFLOP/s" style with a unit suffix ("B/s", "FLOP/s").
 std::string formatRate(double V, const char *Unit);
 
+/// How much the text report says about each nest (--verbosity).
+enum class Verbosity {
+  Brief,  ///< one line per nest; one note per warning or error
+  Normal, ///< every note and the source line under each remark
+  Full,   ///< and where each size's value came from
+};
+
 /// clang-style diagnostics: a remark per nest with notes for the numbers,
 /// a note per skipped nest, each tagged with its check name.
 void printText(llvm::raw_ostream &OS, const Report &R, bool ShowSource = true);
@@ -59,7 +66,12 @@ struct TextBlock {
 std::vector<TextBlock> textBlocks(const Report &R,
                                   llvm::ArrayRef<const AnalyzedNest *> Nests,
                                   llvm::ArrayRef<const SkippedNest *> Skipped,
-                                  bool ShowSource);
+                                  bool ShowSource,
+                                  Verbosity Level = Verbosity::Normal);
+
+/// "sizes: N = 4096 (template), M = 512 (config)": each size's value and
+/// where it came from (LoopNest's Param::Origin); empty without sizes.
+std::string sizesNote(const LoopNest &N);
 
 /// The docs/design.md output contract, version 1.
 llvm::json::Value toJSON(const Report &R);

@@ -24,7 +24,8 @@ namespace roofline {
 
 struct SarifOptions {
   std::string ToolVersion;
-  /// Prefix of each rule's helpUri: DocsBaseUri + "roofline-verdict.md".
+  /// Prefix of each rule's helpUri: DocsBaseUri + "roofline-verdict.md";
+  /// empty: no helpUri, the help text names the docs page.
   std::string DocsBaseUri;
   std::string InformationUri; ///< the tool's documentation
   /// Absolute directory relative paths are resolved against (%SRCROOT%).

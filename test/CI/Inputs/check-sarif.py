@@ -5,8 +5,9 @@ Validates a SARIF log against the SARIF 2.1.0 JSON schema (the subset in
 this directory) with python3-jsonschema, then checks what the schema cannot
 express: every result's ruleId names a rule and its ruleIndex points at it,
 every rule's helpUri is an absolute URI to docs/diagnostics/<rule>.md (and,
-for file:// URIs, the page exists), and relative artifact URIs name a
-uriBaseId that originalUriBaseIds defines. Exit 0 when valid, 1 when not.
+for file:// URIs, the page exists) or, without one, its help text names that
+page, and relative artifact URIs name a uriBaseId that originalUriBaseIds
+defines. Exit 0 when valid, 1 when not.
 
 --mutate=NAME first breaks the log on purpose (the negative controls of the
 lit test: the checker must reject each one).
@@ -60,7 +61,13 @@ def semantic_errors(log):
         rules = run["tool"]["driver"].get("rules", [])
         ids = [rule["id"] for rule in rules]
         for i, rule in enumerate(rules):
-            uri = rule.get("helpUri", "")
+            page = "docs/diagnostics/" + rule["id"] + ".md"
+            if "helpUri" not in rule:
+                # No docs URL: the help names the page in the repository.
+                if page not in rule.get("help", {}).get("text", ""):
+                    errors.append(f"rule {rule['id']}: neither helpUri nor help names {page}")
+                continue
+            uri = rule["helpUri"]
             parsed = urllib.parse.urlparse(uri)
             if not parsed.scheme:
                 errors.append(f"rule {rule['id']}: helpUri '{uri}' is not absolute")

@@ -1,6 +1,6 @@
 // Conditions, by what they depend on (docs/design.md, "Conditions").
 // RUN: roofline-lint --dump-ir %s | FileCheck %s
-// RUN: roofline-lint --no-source --param T=6 --param N=10 %s | FileCheck %s --check-prefix=NUM
+// RUN: roofline-lint --verbosity=normal --no-source --param T=6 --param N=10 %s | FileCheck %s --check-prefix=NUM
 #include <stddef.h>
 
 // Affine: a causal mask as the whole body narrows the loop exactly.

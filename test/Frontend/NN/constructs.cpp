@@ -1,6 +1,6 @@
 // C++ containers, scratch arrays and calls inside nests.
 // RUN: roofline-lint --dump-ir %s -- -std=c++20 | FileCheck %s
-// RUN: roofline-lint --no-source --param N=6 --param C=4 %s -- -std=c++20 | FileCheck %s --check-prefix=NUM
+// RUN: roofline-lint --verbosity=normal --no-source --param N=6 --param C=4 %s -- -std=c++20 | FileCheck %s --check-prefix=NUM
 #include <array>
 #include <span>
 #include <vector>

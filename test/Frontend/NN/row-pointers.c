@@ -2,7 +2,7 @@
 // x[i] of `x = inp + b*T*C + t*C` is inp[b][t][i], counted once per distinct
 // address; pointer arithmetic is not work.
 // RUN: roofline-lint --dump-ir %s | FileCheck %s
-// RUN: roofline-lint --no-source --param B=2 --param T=3 --param C=4 %s | FileCheck %s --check-prefix=NUM
+// RUN: roofline-lint --verbosity=normal --no-source --param B=2 --param T=3 --param C=4 %s | FileCheck %s --check-prefix=NUM
 
 // CHECK-LABEL: nest @rows
 // CHECK: array inp : f32[?][T][C] pointer

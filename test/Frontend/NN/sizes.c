@@ -1,7 +1,7 @@
 // Sizes as hand-written code has them: products, locals computed from
 // sizes, struct fields, per-function --param.
 // RUN: roofline-lint --dump-ir %s | FileCheck %s
-// RUN: roofline-lint --no-source --param B=2 --param T=4 --param C=8 --param NH=2 --param dim=6 --param scale:N=5 --param N=7 %s | FileCheck %s --check-prefix=NUM
+// RUN: roofline-lint --verbosity=normal --no-source --param B=2 --param T=4 --param C=8 --param NH=2 --param dim=6 --param scale:N=5 --param N=7 %s | FileCheck %s --check-prefix=NUM
 
 typedef struct {
   int dim;

@@ -4,12 +4,15 @@
 Checks the example GitHub Actions workflow: a well-formed workflow (on,
 jobs, runs-on, steps with `uses` or `run`), code-scanning permission, every
 roofline-lint option its steps use exists in `roofline-lint --help` (given
-as HELP_TXT) with a valid value, the SARIF the lint step writes (-o) is the
-file the upload-sarif step uploads, the upload runs even when the lint step
-fails, and a later step fails the job on the lint step's outcome.
+as HELP_TXT) with a valid value, roofline-lint runs once (text and SARIF
+from one run), the SARIF the lint step writes (--output=...,sarif:FILE or
+--format=sarif -o FILE) is the file the upload-sarif step uploads, the
+upload runs even when the lint step fails, and a later step fails the job
+on the lint step's outcome.
 --print-lint-command prints the SARIF step's command, one line, for the
 test to run.
 """
+import os
 import re
 import shlex
 import sys
@@ -23,14 +26,14 @@ def fail(msg):
 
 
 def lint_commands(script):
-    """The roofline-lint command lines in a step's `run` script."""
+    """The roofline-lint command lines in a step's `run` script (the tool
+    named as such or by a path)."""
     out = []
     for line in script.replace("\\\n", " ").splitlines():
-        line = line.strip()
-        if line.startswith("roofline-lint") or " roofline-lint " in f" {line} ":
-            tokens = shlex.split(line)
-            if "roofline-lint" in tokens:
-                out.append(tokens[tokens.index("roofline-lint"):])
+        tokens = shlex.split(line.strip()) if "roofline-lint" in line else []
+        names = [os.path.basename(t) for t in tokens]
+        if "roofline-lint" in names:
+            out.append(tokens[names.index("roofline-lint"):])
     return out
 
 
@@ -51,6 +54,7 @@ def main():
         fail("no jobs")
     options = set(re.findall(r"^\s+(--?[a-z][a-z0-9-]*)", help_text, re.M))
     found_sarif = found_upload = found_fail = False
+    lint_runs = 0
     for jname, job in jobs.items():
         if "runs-on" not in job or not isinstance(job.get("steps"), list):
             fail(f"job {jname}: needs runs-on and steps")
@@ -59,6 +63,7 @@ def main():
             if ("uses" in step) == ("run" in step):
                 fail(f"job {jname} step {i}: exactly one of uses/run")
             if "run" in step:
+                lint_runs += len(lint_commands(step["run"]))
                 for cmd in lint_commands(step["run"]):
                     k = 1
                     while k < len(cmd):
@@ -77,8 +82,19 @@ def main():
                                     if p not in ("memory-bound", "unanalyzable", "capacity",
                                                  "strided-access", "none"):
                                         fail(f"bad --fail-on policy {p}")
+                            outputs = []
+                            if name == "--output":
+                                for spec in value.split(","):
+                                    fmt, _, path = spec.partition(":")
+                                    if fmt not in ("text", "json", "sarif") or not path:
+                                        fail(f"bad --output {spec}")
+                                    outputs.append((fmt, path))
                             if name == "-o" and "--format=sarif" in cmd:
-                                sarif_out = value
+                                outputs.append(("sarif", value))
+                            for fmt, path in outputs:
+                                if fmt != "sarif":
+                                    continue
+                                sarif_out = path
                                 found_sarif = True
                                 if step.get("id"):
                                     lint_ids[step["id"]] = step
@@ -100,7 +116,10 @@ def main():
                 if "always()" not in str(step.get("if", "")):
                     fail("upload-sarif must run if: always()")
     if not found_sarif:
-        fail("no roofline-lint step writes SARIF (--format=sarif -o FILE)")
+        fail("no roofline-lint step writes SARIF (--output=text:-,sarif:FILE)")
+    if lint_runs != 1:
+        fail(f"roofline-lint runs {lint_runs} times; one run gives text and "
+             "SARIF (--output=text:-,sarif:FILE)")
     if not found_upload:
         fail("no github/codeql-action/upload-sarif step")
     if not found_fail:
