@@ -21,7 +21,7 @@ int64_t roofline::detail::gcd64(int64_t A, int64_t B) {
 }
 
 double roofline::detail::linesOf(const Box &B, const ArrayGeom &G,
-                                 unsigned Lb, bool Exact) {
+                                 unsigned Lb, bool Exact, bool Placed) {
   size_t N = B.size();
   if (N == 0)
     return 1;
@@ -46,6 +46,21 @@ double roofline::detail::linesOf(const Box &B, const ArrayGeom &G,
   bool Aligned = Exact;
   for (size_t M = 0; M < D; ++M)
     Aligned &= std::fmod(G.Pitch[M] * E, Lb) == 0;
+  double Runs = 1;
+  for (size_t M = 0; M < D; ++M)
+    Runs *= B[M].values();
+  if (Exact && Placed && !Aligned && Runs <= 4096) {
+    bool Shared = D > 0 && B[D - 1].Step * G.Pitch[D - 1] * E < Lb;
+    if (!Shared) {
+      // Few rows at known places: each where it lies.
+      std::vector<LineRuns> Rs;
+      boxRuns(B, G, Lb, 4096, Rs);
+      double Sum = 0;
+      for (const LineRuns &X : Rs)
+        Sum += static_cast<double>(X.Len * X.Count) * X.Weight;
+      return Sum;
+    }
+  }
   double PerRun =
       Aligned ? std::floor((StartB + R - 1) / Lb) - std::floor(StartB / Lb) + 1
               : 1 + (R - E) / Lb;
@@ -59,9 +74,6 @@ double roofline::detail::linesOf(const Box &B, const ArrayGeom &G,
       return Outer * (1 + (Region - E) / Lb);
     }
   }
-  double Runs = 1;
-  for (size_t M = 0; M < D; ++M)
-    Runs *= B[M].values();
   return Runs * PerRun;
 }
 
@@ -191,6 +203,41 @@ void roofline::detail::boxRuns(const Box &B, const ArrayGeom &G, unsigned Lb,
     Out.push_back({A, Z - A + 1, static_cast<int64_t>(ProgStrideB / Lb),
                    static_cast<int64_t>(ProgCount), std::min(Every, Enum - T)});
   }
+}
+
+std::optional<double> LineSet::add(const Box &B, const ArrayGeom &G) {
+  constexpr size_t MaxRuns = 1 << 17;
+  if (Overflow)
+    return std::nullopt;
+  std::vector<LineRuns> Rs;
+  boxRuns(B, G, Lb, MaxRuns, Rs);
+  double Added = 0;
+  size_t Expanded = 0;
+  for (const LineRuns &R : Rs) {
+    if (R.Weight != 1 || Runs.size() + static_cast<size_t>(R.Count) > MaxRuns) {
+      Overflow = true;
+      return std::nullopt;
+    }
+    for (int64_t K = 0; K < R.Count; ++K, ++Expanded) {
+      int64_t A = R.First + K * R.Stride, Z = A + R.Len - 1;
+      // Merge [A, Z] with the runs it meets or touches.
+      auto It = Runs.upper_bound(A);
+      if (It != Runs.begin() && std::prev(It)->second >= A - 1)
+        --It;
+      int64_t Covered = 0, NewA = A, NewZ = Z;
+      while (It != Runs.end() && It->first <= Z + 1) {
+        Covered += std::max<int64_t>(
+            0, std::min(Z, It->second) - std::max(A, It->first) + 1);
+        NewA = std::min(NewA, It->first);
+        NewZ = std::max(NewZ, It->second);
+        It = Runs.erase(It);
+      }
+      Runs[NewA] = NewZ;
+      Added += static_cast<double>(Z - A + 1 - Covered);
+    }
+  }
+  (void)Expanded;
+  return Added;
 }
 
 namespace {

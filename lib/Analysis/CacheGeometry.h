@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,10 +52,13 @@ using Box = std::vector<DimBox>;
 
 int64_t gcd64(int64_t A, int64_t B);
 
-/// Distinct lines of \p B. \p Exact: positions are absolute, so the line
-/// boundaries are known (arrays start on a line); otherwise the expected
-/// count over alignments.
-double linesOf(const Box &B, const ArrayGeom &G, unsigned Lb, bool Exact);
+/// Distinct lines of \p B. \p Exact: positions along the contiguous
+/// dimension are absolute, so the line boundaries are known where rows
+/// start on a line (arrays start on a line); otherwise the expected count
+/// over alignments. \p Placed: every dimension's positions are absolute,
+/// so rows that do not start on a line are counted where they lie.
+double linesOf(const Box &B, const ArrayGeom &G, unsigned Lb, bool Exact,
+               bool Placed = false);
 
 /// The box both \p A and \p B cover (their hull intersection per
 /// dimension, on A's progression); false when they do not meet.
@@ -80,6 +84,22 @@ struct LineRuns {
 /// about \p MaxRuns entries: beyond, evenly sampled and weighted).
 void boxRuns(const Box &B, const ArrayGeom &G, unsigned Lb, size_t MaxRuns,
              std::vector<LineRuns> &Out);
+
+/// A set of lines, grown box by box: how many lines each box adds to what
+/// the earlier ones covered (a staircase of boxes counted as its union).
+/// Boxes sit at the positions given (absolute, line boundaries known).
+class LineSet {
+public:
+  explicit LineSet(unsigned LineBytes) : Lb(LineBytes) {}
+  /// The lines \p B adds; nullopt once the set holds too many runs to
+  /// track (then callers count otherwise).
+  std::optional<double> add(const Box &B, const ArrayGeom &G);
+
+private:
+  unsigned Lb;
+  std::map<int64_t, int64_t> Runs; ///< first line -> last line, disjoint
+  bool Overflow = false;
+};
 
 /// The lines a set of boxes maps onto each set of one cache level, and per
 /// box the share of its lines that LRU keeps from one use to the next when

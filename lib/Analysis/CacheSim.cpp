@@ -234,11 +234,12 @@ private:
     size_t Cell;
     double Bytes, Rank;
     const std::string *Array;
+    unsigned Group = 0;
   };
 
   /// The cells \p B covers and the bytes of each it covers.
   void cellsOf(const std::string &Array, const Box &B, double Density,
-               std::vector<Touched> &Out) {
+               std::vector<Touched> &Out, unsigned Group = 0) {
     auto It = Arrays.find(Array);
     if (It == Arrays.end())
       return;
@@ -282,7 +283,7 @@ private:
     // in whole lines: parts add up to the box's lines (a line two cells
     // share is not counted twice).
     double PerElement =
-        linesOf(B, *A.G, Lb, true) * Lb / std::max(1.0, Elements);
+        linesOf(B, *A.G, Lb, true, true) * Lb / std::max(1.0, Elements);
     int64_t Total = NumCellsOf(A);
     std::vector<int64_t> I = Lo;
     for (bool More = Dims > 0; More;) {
@@ -297,7 +298,7 @@ private:
         Out.push_back({A.First + Index, N,
                        (static_cast<double>(Index) + 0.5) /
                            static_cast<double>(std::max<int64_t>(1, Total)),
-                       &It->first});
+                       &It->first, Group});
       // Next cell, the last dimension fastest.
       More = false;
       for (size_t D = Dims; D-- > 0;) {
@@ -384,56 +385,76 @@ private:
     std::map<std::string, double> Summed, United;
     double Total = 0;
   };
+  /// \p Steps: the cells each step of the phase touches (a box every step
+  /// touches listed at its first and last step only, \p Repeats).
   PhaseFootprint phaseBytes(const PhaseResult &R, const IVValues &Env,
-                            int64_t PhaseStart) {
-    struct Hull {
-      const PhaseTouch *Key;
-      Box B;
+                            int64_t PhaseStart,
+                            const std::vector<std::vector<Touched>> &Steps) {
+    // Per group: its steps' parts of each cell summed and their largest,
+    // and its hull over all steps.
+    struct PerGroup {
+      const PhaseTouch *Key = nullptr;
+      Box Hull;
+      std::map<size_t, std::pair<double, double>> Parts; ///< sum, max
     };
-    std::vector<Hull> Hulls;
+    std::map<unsigned, PerGroup> Groups;
     for (const std::vector<PhaseTouch> &Step : R.Steps)
       for (const PhaseTouch &X : Step) {
         Box B = PhaseModel::placed(X.B, X.Coef, Env);
-        auto It = std::find_if(Hulls.begin(), Hulls.end(), [&](const Hull &H) {
-          return H.Key->Array == X.Array && H.Key->Coef == X.Coef;
-        });
-        if (It == Hulls.end()) {
-          Hulls.push_back({&X, B});
+        PerGroup &G = Groups[X.Group];
+        if (!G.Key) {
+          G.Key = &X;
+          G.Hull = B;
           continue;
         }
-        for (size_t D = 0; D < B.size() && D < It->B.size(); ++D) {
-          It->B[D].Lo = std::min(It->B[D].Lo, B[D].Lo);
-          It->B[D].Hi = std::max(It->B[D].Hi, B[D].Hi);
-          It->B[D].Step = gcd64(It->B[D].Step, B[D].Step);
-          if (It->B[D].Step == 0)
-            It->B[D].Step = 1;
+        for (size_t D = 0; D < B.size() && D < G.Hull.size(); ++D) {
+          G.Hull[D].Lo = std::min(G.Hull[D].Lo, B[D].Lo);
+          G.Hull[D].Hi = std::max(G.Hull[D].Hi, B[D].Hi);
+          G.Hull[D].Step = gcd64(G.Hull[D].Step, B[D].Step);
+          if (G.Hull[D].Step == 0)
+            G.Hull[D].Step = 1;
         }
       }
-    PhaseFootprint Out;
-    std::vector<Touched> T;
-    for (const Hull &H : Hulls)
-      cellsOf(H.Key->Array, H.B, H.Key->Density, T);
-    std::vector<size_t> Seen;
-    for (const Touched &X : T) {
-      if (PartStamp[X.Cell] != PhaseStart) {
-        PartStamp[X.Cell] = PhaseStart;
-        Part[X.Cell] = 0;
-        Seen.push_back(X.Cell);
+    for (const std::vector<Touched> &Step : Steps)
+      for (const Touched &X : Step) {
+        auto &P = Groups[X.Group].Parts[X.Cell];
+        P.first += X.Bytes;
+        P.second = std::max(P.second, X.Bytes);
       }
-      Part[X.Cell] += X.Bytes;
-      Out.Summed[*X.Array] += X.Bytes;
+    PhaseFootprint Out;
+    std::vector<size_t> Seen;
+    std::vector<std::pair<size_t, const std::string *>> Cells;
+    for (auto &[Id, G] : Groups) {
+      if (!G.Key)
+        continue;
+      std::vector<Touched> H;
+      cellsOf(G.Key->Array, G.Hull, G.Key->Density, H);
+      for (const Touched &X : H) {
+        // The union of the steps' parts: their sum where they do not
+        // overlap, at most the hull's part, at least the largest one.
+        auto It = G.Parts.find(X.Cell);
+        double Sum = It == G.Parts.end() ? 0 : It->second.first;
+        double Max = It == G.Parts.end() ? 0 : It->second.second;
+        double B = std::min(Sum, X.Bytes);
+        (void)Max;
+        if (B <= 0)
+          continue;
+        if (PartStamp[X.Cell] != PhaseStart) {
+          PartStamp[X.Cell] = PhaseStart;
+          Part[X.Cell] = 0;
+          Cells.push_back({X.Cell, X.Array});
+        }
+        Part[X.Cell] += B;
+        Out.Summed[*X.Array] += B;
+      }
     }
     // Groups of one array overlap: a cell holds at most itself.
-    for (const Touched &X : T)
-      if (PartStamp[X.Cell] == PhaseStart && Part[X.Cell] > 0) {
-        double &B = Part[X.Cell];
-        B = std::min(B, std::max(CellFull[X.Cell], 1.0));
-        Out.United[*X.Array] += B;
-        Out.Total += B;
-        B = -B; // counted (made positive again below)
-      }
-    for (size_t C : Seen)
-      Part[C] = -Part[C];
+    for (const auto &[C, Name] : Cells) {
+      double &B = Part[C];
+      B = std::min(B, std::max(CellFull[C], 1.0));
+      Out.United[*Name] += B;
+      Out.Total += B;
+    }
     return Out;
   }
 
@@ -491,10 +512,10 @@ private:
     }
     int64_t PhaseStart = Now + 1;
     PhaseHits H;
-    PhaseFootprint Foot = phaseBytes(R, Env, PhaseStart);
+    std::vector<std::vector<Touched>> Steps(R.Steps.size());
     for (size_t S = 0; S < R.Steps.size(); ++S) {
       const std::vector<PhaseTouch> &Step = R.Steps[S];
-      std::vector<Touched> T;
+      std::vector<Touched> &T = Steps[S];
       for (size_t K = 0; K < Step.size(); ++K) {
         const PhaseTouch &X = Step[K];
         // A box the steps before and after touch too (data every step
@@ -507,15 +528,19 @@ private:
                     R.Steps[S - 1][K].Coef == X.Coef;
         if (!Same)
           cellsOf(X.Array, PhaseModel::placed(X.B, X.Coef, Env), X.Density,
-                  T);
+                  T, X.Group);
       }
-      touchStep(T, PhaseStart, W > 0 ? &H : nullptr);
     }
+    PhaseFootprint Foot = phaseBytes(R, Env, PhaseStart, Steps);
+    for (std::vector<Touched> &T : Steps)
+      touchStep(T, PhaseStart, W > 0 ? &H : nullptr);
     // Two groups of one array fetching the same lines (A[i][k] and
     // A[j][k]): the second finds them in the levels that hold the phase's
     // data (in proportion where they hold part of it).
     for (const auto &[Name, Sum] : Foot.Summed) {
       double Twice = Sum - Foot.United[Name];
+      if (getenv("RL_DEBUG"))
+        fprintf(stderr, "  foot %s summed %g united %g\n", Name.c_str(), Sum, Foot.United[Name]);
       if (Twice <= 0)
         continue;
       std::vector<double> &Hit = H.Hit[Name];

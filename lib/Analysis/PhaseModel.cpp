@@ -535,6 +535,14 @@ PhaseModel::visitLoop(const Loop &L, Ctx &C,
     // stratum's groups.
     int64_t Per = std::max<int64_t>(1, static_cast<int64_t>(MaxSteps) /
                                            static_cast<int64_t>(Strata.size()));
+    std::vector<const Group *> Seen;
+    auto GroupId = [&](const Group &G) {
+      for (size_t I = 0; I < Seen.size(); ++I)
+        if (Seen[I]->Array == G.Array && Seen[I]->Coef == G.Coef)
+          return static_cast<unsigned>(I);
+      Seen.push_back(&G);
+      return static_cast<unsigned>(Seen.size() - 1);
+    };
     for (size_t S = 0; S < Strata.size(); ++S) {
       int64_t Len = Strata[S].Z - Strata[S].A + 1;
       int64_t Pieces = std::min(Per, Len);
@@ -547,7 +555,7 @@ PhaseModel::visitLoop(const Loop &L, Ctx &C,
           PhaseTouch X{G.Array,
                        swept(G, L.IV, valueAt(First, L.Step, A),
                              valueAt(First, L.Step, Z), L.Step, None),
-                       G.Coef, G.Density};
+                       G.Coef, G.Density, GroupId(G)};
           for (auto &M : X.Coef)
             M.erase(L.IV);
           T.push_back(std::move(X));
@@ -637,6 +645,12 @@ PhaseModel::visitLoop(const Loop &L, Ctx &C,
     std::vector<double> Total(levels(), 0);
     std::optional<Box> Prev, Hull;
     double FreshInner = 0;
+    // A sampled loop's strata: the lines each adds to the union of the
+    // ones before (a triangle as its staircase, rows that do not start on
+    // a line counted where they lie).
+    std::vector<LineSet> Union;
+    for (size_t Lv = 0; Lv < levels() && Dep; ++Lv)
+      Union.emplace_back(Cfg.Levels[Lv].LineBytes);
     Group Up = *Ref;
     Up.Members.clear();
     Up.Read = Up.Write = false;
@@ -665,12 +679,20 @@ PhaseModel::visitLoop(const Loop &L, Ctx &C,
       IVValues None;
       Box H = swept(*G, L.IV, A, Zv, L.Step, None);
       Box One = swept(*G, L.IV, A, A, L.Step, None);
+      Box Placed;
+      if (Dep)
+        Placed = swept(*G, L.IV, A, Zv, L.Step, C.Rep);
       for (size_t Lv = 0; Lv < levels(); ++Lv) {
         unsigned Lb = Cfg.Levels[Lv].LineBytes;
         double M = G->Misses[Lv], Kp = Keep[KS][GI][Lv];
         double LH = G->Density * linesOf(H, Ge, Lb, Exact);
         double Fresh = LH;
-        if (Prev)
+        std::optional<double> Added;
+        if (Dep)
+          Added = Union[Lv].add(Placed, Ge);
+        if (Added)
+          Fresh = G->Density * *Added;
+        else if (Prev)
           Fresh -= G->Density * sharedLines(H, *Prev, Ge, Lb, Exact);
         Fresh = std::max(0.0, Fresh);
         bool Reuse = Delta >= 1 || (Dep && !Moves);
@@ -804,7 +826,8 @@ PhaseResult PhaseModel::runStmt(const Stmt &S,
   std::vector<Group> Top = visitStmt(S, C);
   std::vector<PhaseTouch> Step;
   for (const Group &G : Top)
-    Step.push_back({G.Array, G.B, G.Coef, 1});
+    Step.push_back({G.Array, G.B, G.Coef, 1,
+                    static_cast<unsigned>(Step.size())});
   return collect(Top, {std::move(Step)});
 }
 

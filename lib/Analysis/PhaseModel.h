@@ -80,6 +80,7 @@ struct PhaseTouch {
   Box B;
   std::vector<std::map<std::string, int64_t>> Coef;
   double Density = 1;
+  unsigned Group = 0; ///< the same group in every step
 };
 
 /// Lines a group fetches per level over one execution of the phase.
