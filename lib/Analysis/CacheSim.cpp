@@ -17,12 +17,13 @@ using namespace roofline::detail;
 
 namespace {
 
-/// Cells per array: a cell per index of the first dimension (up to
-/// FirstDimCells), the others cut into at most OtherCells blocks: the
-/// outermost loops usually advance along the first dimension a row (or
-/// plane) at a time, and a cell partly touched before counts as touched.
-constexpr double FirstDimCells = 4096;
-constexpr double OtherCells = 64;
+/// Cells per array: along the last dimension at most LastDimCells blocks
+/// of whole lines; along the others a cell per index, from the first
+/// dimension in, while the array has at most CellsPerArray cells (then the
+/// next dimension in blocks). The outermost loops usually advance a row or
+/// plane at a time, and a cell partly touched before counts as touched.
+constexpr double LastDimCells = 64;
+constexpr double CellsPerArray = 1 << 18;
 /// Steps of a phase's outermost loop.
 constexpr unsigned PhaseSteps = 64;
 /// A sequencing loop with more iterations is sampled: the first few, then
@@ -94,6 +95,7 @@ struct ArrayCells {
 struct Cell {
   int64_t Last = -1; ///< step of the last touch; -1: not in any cache
   double Weight = 0; ///< bytes it holds in the LRU stack
+  bool Dirty = false; ///< written since it came in
 };
 
 struct Acc {
@@ -169,6 +171,15 @@ private:
   };
   std::map<PhaseKey, PhaseResult> PhaseMemo;
   std::map<PhaseKey, std::vector<Group>> BodyMemo;
+  /// The sequencing loops being stepped through, innermost last: where
+  /// the loop and its current iteration started, and per array and level
+  /// the share of its lines one iteration's data leaves in their sets
+  /// (SetOccupancy: conflicts of the arrays the body walks together).
+  struct Sequence {
+    int64_t LoopStart = 0, IterStart = 0;
+    std::map<std::string, std::vector<double>> Keep;
+  };
+  std::vector<Sequence> Sequences;
 
   size_t levels() const { return Cfg.Levels.size(); }
 
@@ -179,31 +190,23 @@ private:
     A.Count.assign(Dims, 1);
     A.Width.assign(Dims, 1);
     A.First = NumCells;
-    std::vector<double> Units(Dims); // lines for the last dimension
+    // Units: lines along the last dimension, indices along the others.
+    std::vector<double> Units(Dims);
     for (size_t D = 0; D < Dims; ++D)
       Units[D] = D + 1 == Dims
                      ? std::max(1.0, std::ceil(G.Extent[D] * G.Elem / 64))
                      : std::max(1.0, G.Extent[D]);
-    if (Dims > 1) {
-      A.Count[0] = static_cast<int64_t>(std::min(Units[0], FirstDimCells));
-      Units[0] = 1; // not split further
+    double Left = CellsPerArray;
+    if (Dims > 0) {
+      double Last = std::min(Units[Dims - 1],
+                             Dims == 1 ? CellsPerArray : LastDimCells);
+      A.Count[Dims - 1] = static_cast<int64_t>(Last);
+      Left /= Last;
     }
-    double Total = 1;
-    double Budget = Dims > 1 ? OtherCells : FirstDimCells;
-    while (Dims > 0 && Total * 2 <= Budget) {
-      size_t Best = Dims;
-      double BestPer = 1;
-      for (size_t D = Dims > 1 ? 1 : 0; D < Dims; ++D) {
-        double Per = Units[D] / static_cast<double>(A.Count[D]);
-        if (Per > 1 && Per > BestPer) {
-          Best = D;
-          BestPer = Per;
-        }
-      }
-      if (Best == Dims)
-        break;
-      A.Count[Best] *= 2;
-      Total *= 2;
+    for (size_t D = 0; D + 1 < Dims; ++D) {
+      double C = std::max(1.0, std::min(Units[D], std::floor(Left)));
+      A.Count[D] = static_cast<int64_t>(C);
+      Left = std::max(1.0, Left / C);
     }
     for (size_t D = 0; D < Dims; ++D) {
       double W = std::ceil(std::max(1.0, G.Extent[D]) /
@@ -235,11 +238,13 @@ private:
     double Bytes, Rank;
     const std::string *Array;
     unsigned Group = 0;
+    bool Write = false;
   };
 
   /// The cells \p B covers and the bytes of each it covers.
   void cellsOf(const std::string &Array, const Box &B, double Density,
-               std::vector<Touched> &Out, unsigned Group = 0) {
+               std::vector<Touched> &Out, unsigned Group = 0,
+               bool Write = false) {
     auto It = Arrays.find(Array);
     if (It == Arrays.end())
       return;
@@ -298,7 +303,7 @@ private:
         Out.push_back({A.First + Index, N,
                        (static_cast<double>(Index) + 0.5) /
                            static_cast<double>(std::max<int64_t>(1, Total)),
-                       &It->first, Group});
+                       &It->first, Group, Write});
       // Next cell, the last dimension fastest.
       More = false;
       for (size_t D = Dims; D-- > 0;) {
@@ -321,8 +326,72 @@ private:
   /// Per array, per level: bytes whose first touch in the phase hit, and
   /// of those the ones left by code before the nest.
   struct PhaseHits {
-    std::map<std::string, std::vector<double>> Hit, Carried;
+    /// Hits, those on data left before the nest, and those on data already
+    /// written (a write there adds no write-back).
+    std::map<std::string, std::vector<double>> Hit, Carried, DirtyHit;
   };
+
+  /// The share of \p Bytes used again after \p D bytes of other data that
+  /// level \p Lv still holds: fully associative, while D fits; with sets,
+  /// data spread evenly over them fills some sets one line beyond their
+  /// ways first (a ramp from the size to (ways + 1) / ways of it).
+  double survives(size_t Lv, double D, double Bytes) const {
+    const CacheLevelSpec &S = Cfg.Levels[Lv];
+    if (!S.Ways)
+      return std::clamp((S.SizeBytes - D) / Bytes, 0.0, 1.0);
+    double Mid = D + Bytes / 2, Per = S.SizeBytes / S.Ways;
+    return std::clamp((S.SizeBytes + Per - Mid) / Per, 0.0, 1.0);
+  }
+
+  /// Per array and level, the share of its lines that the data of one
+  /// iteration of \p L (at the values \p Env) leaves in their sets.
+  std::map<std::string, std::vector<double>>
+  bodyKeep(const Loop &L, const std::vector<const Loop *> &Outer,
+           const IVValues &Env) {
+    PhaseKey K{&L, boundEnv(L, Env)};
+    auto It = BodyMemo.find(K);
+    if (It == BodyMemo.end())
+      It = BodyMemo.emplace(K, Cur->Model->bodyGroups(L, Outer, Env)).first;
+    const std::vector<Group> &Gs = It->second;
+    std::map<std::string, std::vector<double>> Kept, Lines;
+    for (size_t Lv = 0; Lv < levels(); ++Lv) {
+      const CacheLevelSpec &S = Cfg.Levels[Lv];
+      if (!S.Ways)
+        continue;
+      unsigned Sets = static_cast<unsigned>(std::max(
+          1.0, std::floor(S.SizeBytes / (double(S.LineBytes) * S.Ways))));
+      SetOccupancy O(Sets, S.Ways, S.LineBytes);
+      std::vector<Box> Placed;
+      for (size_t I = 0; I < Gs.size(); ++I) {
+        Placed.push_back(Cur->Model->placed(Gs[I], Env));
+        O.add(static_cast<unsigned>(I), Gs[I].Array, Placed.back(),
+              Cur->Model->geom(Gs[I].Array));
+      }
+      std::vector<double> Share = O.keptShares();
+      // Beyond the level the body's data is no cycle that could survive:
+      // what reuse there is spans less than an iteration (the stack
+      // distance decides it alone).
+      double Total = 0;
+      for (size_t I = 0; I < Gs.size(); ++I)
+        Total += linesOf(Placed[I], Cur->Model->geom(Gs[I].Array),
+                         S.LineBytes, true);
+      if (Total * S.LineBytes > S.SizeBytes)
+        std::fill(Share.begin(), Share.end(), 1.0);
+      for (size_t I = 0; I < Gs.size(); ++I) {
+        double N = linesOf(Placed[I], Cur->Model->geom(Gs[I].Array),
+                           S.LineBytes, true);
+        std::vector<double> &K = Kept[Gs[I].Array], &T = Lines[Gs[I].Array];
+        K.resize(levels(), 0);
+        T.resize(levels(), 0);
+        K[Lv] += Share[I] * N;
+        T[Lv] += N;
+      }
+    }
+    for (auto &[Name, K] : Kept)
+      for (size_t Lv = 0; Lv < levels(); ++Lv)
+        K[Lv] = Lines[Name][Lv] > 0 ? K[Lv] / Lines[Name][Lv] : 1;
+    return Kept;
+  }
 
   /// What the current phase (started at \p PhaseStart) touches of cell
   /// \p C over all its steps, or \p Else when unknown.
@@ -355,14 +424,31 @@ private:
         double D = Tree.after(C.Last);
         std::vector<double> &Hit = H->Hit[*X.Array];
         std::vector<double> &Car = H->Carried[*X.Array];
+        std::vector<double> &Dirt = H->DirtyHit[*X.Array];
         Hit.resize(levels(), 0);
         Car.resize(levels(), 0);
+        Dirt.resize(levels(), 0);
+        // Reuse from an earlier iteration of the sequencing loop around:
+        // the sets that iteration's data overfills keep none of it.
+        const std::vector<double> *Conflicts = nullptr;
+        for (size_t Q = Sequences.size(); Q-- > 0 && !Conflicts;) {
+          const Sequence &Sq = Sequences[Q];
+          if (C.Last < Sq.LoopStart || C.Last >= Sq.IterStart)
+            continue;
+          auto It = Sq.Keep.find(*X.Array);
+          if (It != Sq.Keep.end())
+            Conflicts = &It->second;
+          break;
+        }
         for (size_t Lv = 0; Lv < levels() && Bytes > 0; ++Lv) {
-          double Share = std::clamp(
-              (Cfg.Levels[Lv].SizeBytes - D) / Bytes, 0.0, 1.0);
+          double Share = survives(Lv, D, Bytes);
+          if (Conflicts && Lv < Conflicts->size())
+            Share *= (*Conflicts)[Lv];
           Hit[Lv] += Bytes * Share;
           if (C.Last < NestStart)
             Car[Lv] += Bytes * Share;
+          if (C.Dirty)
+            Dirt[Lv] += Bytes * Share;
         }
       }
       if (C.Last >= 0)
@@ -374,6 +460,7 @@ private:
       else
         C.Weight = std::max(C.Weight, X.Bytes);
       C.Last = Now;
+      C.Dirty |= X.Write;
       Tree.add(Now, C.Weight);
     }
   }
@@ -424,6 +511,7 @@ private:
     PhaseFootprint Out;
     std::vector<size_t> Seen;
     std::vector<std::pair<size_t, const std::string *>> Cells;
+    std::map<size_t, double> Largest; ///< per cell, the largest group part
     for (auto &[Id, G] : Groups) {
       if (!G.Key)
         continue;
@@ -446,12 +534,15 @@ private:
         }
         Part[X.Cell] += B;
         Out.Summed[*X.Array] += B;
+        double &L = Largest[X.Cell];
+        L = std::max(L, B);
       }
     }
-    // Groups of one array overlap: a cell holds at most itself.
+    // Groups of one array overlap: a cell holds at most itself (and at
+    // least what one group takes of it).
     for (const auto &[C, Name] : Cells) {
       double &B = Part[C];
-      B = std::min(B, std::max(CellFull[C], 1.0));
+      B = std::max(Largest[C], std::min(B, std::max(CellFull[C], 1.0)));
       Out.United[*Name] += B;
       Out.Total += B;
     }
@@ -528,7 +619,7 @@ private:
                     R.Steps[S - 1][K].Coef == X.Coef;
         if (!Same)
           cellsOf(X.Array, PhaseModel::placed(X.B, X.Coef, Env), X.Density,
-                  T, X.Group);
+                  T, X.Group, X.Write);
       }
     }
     PhaseFootprint Foot = phaseBytes(R, Env, PhaseStart, Steps);
@@ -569,21 +660,25 @@ private:
       const std::vector<double> &C = Cold[G.Array];
       auto HIt = H.Hit.find(G.Array);
       auto CIt = H.Carried.find(G.Array);
+      auto DIt = H.DirtyHit.find(G.Array);
       for (size_t Lv = 0; Lv < levels(); ++Lv) {
         double Bytes = G.Lines[Lv] * Cfg.Levels[Lv].LineBytes;
         double Share = C[Lv] > 0 ? Bytes / C[Lv] : 0;
-        double Hit = 0, Car = 0;
+        double Hit = 0, Car = 0, Dirt = 0;
         if (HIt != H.Hit.end()) {
           double All = std::min(HIt->second[Lv], C[Lv]);
           Hit = All * Share;
           if (CIt != H.Carried.end() && HIt->second[Lv] > 0)
             Car = Hit * std::min(1.0, CIt->second[Lv] / HIt->second[Lv]);
+          if (DIt != H.DirtyHit.end() && HIt->second[Lv] > 0)
+            Dirt = Hit * std::min(1.0, DIt->second[Lv] / HIt->second[Lv]);
         }
         double Paid = std::max(0.0, Bytes - Hit);
         if (G.Read || Cfg.WriteAllocate)
           A.Fetch[Lv] += W * Paid;
+        // A line found clean and written is written back once more.
         if (G.Write)
-          A.Writeback[Lv] += W * Paid;
+          A.Writeback[Lv] += W * std::max(0.0, Bytes - Dirt);
         if (G.Read || Cfg.WriteAllocate)
           A.Carried[Lv] += W * Car;
       }
@@ -638,17 +733,25 @@ private:
     int64_t Span = L.Step > 0 ? *Z - *F : *F - *Z;
     int64_t Trip = Span < 0 ? 0 : Span / S + 1;
     auto ValueAt = [&](int64_t I) { return *F + L.Step * I; };
-    Outer.push_back(&L);
+    Sequences.push_back({Now + 1, Now + 1, {}});
     auto Body = [&](int64_t I, double Weight) {
       IVValues E = Env;
       E[L.IV] = ValueAt(I);
+      Sequences.back().IterStart = Now + 1;
+      Sequences.back().Keep = bodyKeep(L, Outer, E);
+      Outer.push_back(&L);
       for (const Node &N : L.Body) {
         if (N.isLoop())
           simNode(N.loop(), Outer, E, Weight, A);
         else
           simStmt(N.S, Outer, E, Weight, A);
       }
+      Outer.pop_back();
     };
+    struct Pop {
+      std::vector<Sequence> &S;
+      ~Pop() { S.pop_back(); }
+    } Popper{Sequences};
     if (Trip <= FullLoop) {
       for (int64_t I = 0; I < Trip; ++I)
         Body(I, W);
@@ -667,8 +770,7 @@ private:
         continue;
       }
       if (To - 3 >= From)
-        bulk(L, {Outer.begin(), Outer.end() - 1}, Env, ValueAt(From),
-             ValueAt(To - 3));
+        bulk(L, Outer, Env, ValueAt(From), ValueAt(To - 3));
       Body(To - 2, 0);
       Body(To - 1, 0);
       Body(To, W * static_cast<double>(To - From + 1));

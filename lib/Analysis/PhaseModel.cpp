@@ -507,12 +507,33 @@ PhaseModel::visitLoop(const Loop &L, Ctx &C,
   std::vector<std::vector<std::vector<double>>> Keep(Iters.size());
   for (size_t S = 0; S < Iters.size(); ++S) {
     std::vector<int64_t> At;
-    if (Dep) {
-      At.push_back(valueAt(First, L.Step, Strata[S].At));
+    // Groups the loop moves by different amounts meet different sets at
+    // different iterations: the share kept is averaged over iterations
+    // spread without a power-of-two pattern (a golden-ratio sequence), so
+    // that set strides do not alias with the samples.
+    bool Relative = false;
+    {
+      std::optional<double> Shift;
+      for (const Group &G : Iters[S]) {
+        const ArrayGeom &Ge = geom(G.Array);
+        double Bytes = 0;
+        for (size_t D = 0; D < G.Coef.size() && D < Ge.Pitch.size(); ++D)
+          if (auto It = G.Coef[D].find(L.IV); It != G.Coef[D].end())
+            Bytes += static_cast<double>(It->second) * Ge.Pitch[D] * Ge.Elem;
+        if (Shift && *Shift != Bytes)
+          Relative = true;
+        Shift = Bytes;
+      }
+    }
+    if (Dep || !Relative || Trip <= 1) {
+      At.push_back(valueAt(First, L.Step, Dep ? Strata[S].At : 0));
     } else {
-      int64_t P = std::min<int64_t>(Trip, 4);
-      for (int64_t I = 0; I < P; ++I)
-        At.push_back(valueAt(First, L.Step, (Trip - 1) * I / std::max<int64_t>(P, 1)));
+      int64_t P = std::min<int64_t>(Trip, 8);
+      for (int64_t I = 0; I < P; ++I) {
+        double F = std::fmod(0.5 + static_cast<double>(I) * 0.6180339887498949, 1.0);
+        At.push_back(valueAt(First, L.Step,
+                             static_cast<int64_t>(F * static_cast<double>(Trip))));
+      }
     }
     Keep[S] = keptShares(Iters[S], L, C, At);
     // Reuse within one iteration survives for the share kept.
@@ -555,7 +576,7 @@ PhaseModel::visitLoop(const Loop &L, Ctx &C,
           PhaseTouch X{G.Array,
                        swept(G, L.IV, valueAt(First, L.Step, A),
                              valueAt(First, L.Step, Z), L.Step, None),
-                       G.Coef, G.Density, GroupId(G)};
+                       G.Coef, G.Density, GroupId(G), G.Write};
           for (auto &M : X.Coef)
             M.erase(L.IV);
           T.push_back(std::move(X));
@@ -620,12 +641,26 @@ PhaseModel::visitLoop(const Loop &L, Ctx &C,
           continue;
         double W = Ref->B[D].Hi - Ref->B[D].Lo + 1, S = std::fabs(Shift[D]);
         double Dd;
-        if (D + 1 == Dims) {
-          double E = Ge.Elem, Lb = innerLine();
+        double E = Ge.Elem, Lb = innerLine();
+        // Whole rows below D make the box one run in memory: the next
+        // iteration's run shares a line with this one's while it starts
+        // within a line of its end (rows that do not end on a line).
+        bool WholeRows = D + 1 < Dims && Ge.PitchKnown;
+        for (size_t M = D + 1; M < Dims && WholeRows; ++M)
+          WholeRows = Ref->B[M].Step == 1 && Ref->B[M].Lo == 0 &&
+                      M < Ge.Extent.size() &&
+                      Ref->B[M].Hi + 1 >= Ge.Extent[M] - 1e-9;
+        if (D + 1 == Dims)
           Dd = std::floor((W * E + Lb - E - 1) / (S * E));
-        } else {
-          Dd = std::floor((W - 1) / S);
+        else if (WholeRows) {
+          // A run of whole rows that ends on a line shares none with a
+          // run that starts after it.
+          double Row = Ge.Pitch[D] * E;
+          double Slack = std::fmod(Row, Lb) == 0 ? 0 : Lb - E;
+          Dd = std::floor((W * Row + Slack - 1) / (S * Row));
         }
+        else
+          Dd = std::floor((W - 1) / S);
         ElementOverlap &= S < W;
         Delta = std::min(Delta, Dd);
       }
@@ -685,6 +720,8 @@ PhaseModel::visitLoop(const Loop &L, Ctx &C,
       for (size_t Lv = 0; Lv < levels(); ++Lv) {
         unsigned Lb = Cfg.Levels[Lv].LineBytes;
         double M = G->Misses[Lv], Kp = Keep[KS][GI][Lv];
+        if (Lv < G->Throughout.size())
+          Kp = std::max(Kp, G->Throughout[Lv]);
         double LH = G->Density * linesOf(H, Ge, Lb, Exact);
         double Fresh = LH;
         std::optional<double> Added;
@@ -740,6 +777,14 @@ PhaseModel::visitLoop(const Loop &L, Ctx &C,
     // The group over the whole loop, relative to the loops outside.
     Up.B = *Hull;
     Up.Misses = Total;
+    Up.Throughout.clear();
+    if (!Moves && Trip > 1) {
+      const Group *G = findGroup(Iters[Shown], *Key);
+      if (G) {
+        size_t GI = static_cast<size_t>(G - Iters[Shown].data());
+        Up.Throughout = Keep[Shown][GI];
+      }
+    }
     if (Dep) {
       double HullLines = linesOf(Up.B, Ge, innerLine(), Up.Exact);
       if (HullLines > 0)
@@ -827,7 +872,7 @@ PhaseResult PhaseModel::runStmt(const Stmt &S,
   std::vector<PhaseTouch> Step;
   for (const Group &G : Top)
     Step.push_back({G.Array, G.B, G.Coef, 1,
-                    static_cast<unsigned>(Step.size())});
+                    static_cast<unsigned>(Step.size()), G.Write});
   return collect(Top, {std::move(Step)});
 }
 

@@ -54,6 +54,11 @@ struct Group {
   /// Share of the box's lines the loops actually touch (a triangle's box
   /// is its hull).
   double Density = 1;
+  /// Per level, when every iteration of the loop just swept touches the
+  /// box again (it did not move there): the share kept over one of those
+  /// iterations. Its lines were last used at the end of the loop, so reuse
+  /// by the next iteration of the loop outside is that close.
+  std::vector<double> Throughout;
   std::vector<double> Misses; ///< per cache level, one execution
   bool Read = false, Write = false;
   std::vector<unsigned> Members; ///< access ids
@@ -81,6 +86,7 @@ struct PhaseTouch {
   std::vector<std::map<std::string, int64_t>> Coef;
   double Density = 1;
   unsigned Group = 0; ///< the same group in every step
+  bool Write = false;
 };
 
 /// Lines a group fetches per level over one execution of the phase.
