@@ -5,7 +5,7 @@
 // terms, floor division by 1-3; steps -3..3 but 0; statements beside and in
 // the innermost loop with affine accesses and op counts), runs analyzeNest
 // with the sizes known, and compares every count it gives a value with a
-// brute-force execution of the same IR (DESIGN.md counting rules; the
+// brute-force execution of the same IR (docs/design.md counting rules; the
 // no-reuse rule that a reference invariant in its innermost loop moves once
 // per entry; compulsory = distinct elements whose first access reads, plus
 // distinct elements written, reads before writes in a statement). Then the

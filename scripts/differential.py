@@ -8,7 +8,7 @@ linearized pointers), writes them as C++ (one function per nest, many per
 file), runs roofline-lint --format=json on them and compares every count it
 reports with a Python interpretation of the same nest, which executes the
 loops literally (C semantics, truncating division) and counts per the
-DESIGN.md rules:
+docs/design.md rules:
 
   * iterations: executions of the bodies of loops that hold no loop;
   * MAC = a multiply feeding an add (2 FLOPs); other floating + - * / 1 FLOP;
@@ -27,6 +27,13 @@ as function arguments left symbolic (formulas, evaluated here at the sizes),
 and the same with --param (values through the parameter path). A nest the
 tool reports as unanalyzable is a refusal (counted, not a failure); a count
 that is present but differs is a mismatch (a failure).
+
+With --nn-fraction F (default 0.5) that share of the nests is written in the
+idioms of hand-written neural-network code instead (row pointers, index
+locals, derived and struct-field sizes, affine/loop-invariant/data-dependent
+conditions, constant subexpressions, scratch arrays, calls, range-for):
+differential_nn.py generates, interprets and compares those; see
+docs/fuzzing.md. --nn-fraction 0 reproduces the affine nests exactly.
 """
 
 import argparse
@@ -43,6 +50,8 @@ from collections import Counter
 from fractions import Fraction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import differential_nn as nn  # noqa: E402  (NN idioms: row pointers, conditions, ...)
 ROOT = os.path.dirname(HERE)
 PARAMS = ["N", "M", "K"]
 TYPES = {"f32": ("float", 4), "f64": ("double", 8), "i8": ("int8_t", 1),
@@ -653,6 +662,9 @@ def eval_formula(text, env):
     return _Eval(env).visit(tree)
 
 
+nn.EVAL = eval_formula
+
+
 # --- Comparison -------------------------------------------------------------
 
 SCALARS = ["iterations", "macs", "flops", "loads", "stores", "intops"]
@@ -785,7 +797,29 @@ def main():
                     help="write each mismatching nest as a standalone .cpp")
     ap.add_argument("--self-test-inject-error", action="store_true",
                     help=argparse.SUPPRESS)  # perturbs the oracle: must fail
+    ap.add_argument("--nn-fraction", type=float, default=0.5,
+                    help="share of the nests written in NN idioms (differential_nn.py); "
+                    "0 gives exactly the affine nests of earlier versions")
+    ap.add_argument("--nn-forms", metavar="LIST",
+                    help="comma-separated NN forms to draw (the others off): " + ",".join(nn.FORMS))
+    ap.add_argument("--nn-force", metavar="LIST",
+                    help="comma-separated NN forms switched on in every NN nest")
+    ap.add_argument("--nn-batch", type=int, default=50, help="NN nests per C++ file")
+    ap.add_argument("--nn-max-size", type=int, default=5,
+                    help="sizes of NN batches are drawn from 2..this (sometimes 0..this+1)")
+    ap.add_argument("--nn-scoped-sizes", type=float, default=0.25, metavar="P",
+                    help="share of NN batches whose --param run sizes every nest with "
+                    "--param FUNCTION:N=... (and wrong global sizes)")
+    ap.add_argument("--nn-range", choices=["ops", "totals"], default="ops",
+                    help="components of a data-dependent branch's min..max work: every "
+                    "operation kind per precision (ops) or MACs and FLOPs per precision "
+                    "(totals)")
+    ap.add_argument("--show", type=int, default=30,
+                    help="mismatching NN nests printed in full")
     args = ap.parse_args()
+    nn.RANGE[0] = args.nn_range
+    nn_count = int(round(args.count * args.nn_fraction))
+    classic_count = args.count - nn_count
 
     t0 = time.time()
     rng = random.Random(args.seed)
@@ -798,8 +832,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix="differential-")
     idx = 0
     batchno = 0
-    while done < args.count:
-        k = min(args.batch, args.count - done)
+    while done < classic_count:
+        k = min(args.batch, classic_count - done)
         # Sizes per batch; small so that every nest enumerates quickly.
         sizes = {p: rng.choice([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]) for p in PARAMS}
         if rng.random() < 0.8:
@@ -860,16 +894,27 @@ def main():
         done += k
         batchno += 1
 
+    nnres = nn.run(args, nn_count, tmp, index_by_function,
+                   inject=args.self_test_inject_error) if nn_count else None
     elapsed = time.time() - t0
     lines = []
-    lines.append("differential.py --count %d --seed %d" % (args.count, args.seed))
+    lines.append("differential.py " + " ".join(sys.argv[1:]))
+    nn_fail = len(nnres.failures) if nnres else 0
+    nn_ref = len(nnres.refused) if nnres else 0
+    nn_form = nnres.formulas[0] if nnres else 0
     lines.append("nests: %d   mismatching: %d   refused: %d   formulas checked: %d   time: %.1f s"
-                 % (done, len(failures), len(refused), formulas[0], elapsed))
+                 % (done + nn_count, len(failures) + nn_fail, len(refused) + nn_ref,
+                    formulas[0] + nn_form, elapsed))
+    if nnres:
+        lines.append("(affine nests: %d, mismatching %d, refused %d; NN-idiom nests: %d, "
+                     "mismatching %d, refused %d)" % (done, len(failures), len(refused),
+                                                      nn_count, nn_fail, nn_ref))
     negdiv = sum(1 for _, _, p in failures if p[0].startswith("note: a bound divides"))
     if negdiv:
         lines.append("  of the mismatching, %d have a bound that divides a negative value "
                      "(C truncates toward zero)" % negdiv)
-    lines.append("coverage (nests or loops/statements with the feature):")
+    if done:
+        lines.append("coverage (nests or loops/statements with the feature):")
     for key in sorted(feats):
         lines.append("  %-16s %d" % (key, feats[key]))
     if nulls:
@@ -891,6 +936,9 @@ def main():
             lines.append("    " + p)
         lines.append("    nest:\n" + "\n".join("      " + x for x in
                                                 nest_cpp(n, "sym").splitlines()))
+    if nnres:
+        lines.append("")
+        lines += nn.summary(nnres, elapsed, args.show)
     text = "\n".join(lines) + "\n"
     sys.stdout.write(text)
     if args.out:
@@ -907,7 +955,17 @@ def main():
                 fh.write("// roofline-lint --format=json %s\n" % (
                     " ".join("--param %s=%d" % (p, sizes[p]) for p in PARAMS)))
                 fh.write(file_cpp([n], "sym", sizes))
-    return 1 if failures else 0
+    if args.keep_failures and nnres and nnres.failures:
+        os.makedirs(args.keep_failures, exist_ok=True)
+        for n, sizes, probs in nnres.failures:
+            with open(os.path.join(args.keep_failures, n.name + ".cpp"), "w") as fh:
+                fh.write("// differential.py mismatch at %s:\n" % sizes_text(sizes))
+                for p in probs:
+                    fh.write("//   %s\n" % p)
+                fh.write("// roofline-lint --format=json %s\n" % (
+                    " ".join("--param %s=%d" % (p, sizes[p]) for p in PARAMS)))
+                fh.write(nn.file_cpp([n], "sym", sizes))
+    return 1 if failures or nn_fail else 0
 
 
 if __name__ == "__main__":

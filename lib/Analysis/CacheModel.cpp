@@ -235,11 +235,17 @@ roofline::analyzeFunctionCache(llvm::ArrayRef<FunctionNest> Nests,
   for (size_t I = 0; I < Nests.size(); ++I) {
     const FunctionNest &F = Nests[I];
     Unknown |= F.AfterUnknown;
+    const LoopNest *N = F.N;
+    // Scratch arrays are registers and L1, not traffic.
+    if (hasScratch(*N)) {
+      Renamed[I] = std::make_unique<LoopNest>(withoutScratch(*N));
+      N = Renamed[I].get();
+    }
     llvm::Error E = Cfg.Levels.empty()
                         ? llvm::createStringError(
                               llvm::inconvertibleErrorCode(),
                               "the machine file gives no cache sizes")
-                        : checkAccesses(*F.N);
+                        : checkAccesses(*N);
     if (E) {
       Errors[I] = std::move(E);
       Unknown = true; // its traffic is not modelled
@@ -247,10 +253,12 @@ roofline::analyzeFunctionCache(llvm::ArrayRef<FunctionNest> Nests,
     }
     consumeError(std::move(E));
     FunctionNest P = F;
+    P.N = N;
     P.AfterUnknown = Unknown;
     Unknown = false;
-    if (hasShadowing(*F.N)) {
-      Renamed[I] = std::make_unique<LoopNest>(withUniqueIVs(*F.N));
+    if (hasShadowing(*N)) {
+      auto U = std::make_unique<LoopNest>(withUniqueIVs(*N));
+      Renamed[I] = std::move(U);
       P.N = Renamed[I].get();
     }
     Placed.push_back(P);

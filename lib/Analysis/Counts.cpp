@@ -313,6 +313,137 @@ truncationNote(const std::vector<LoopInfo> &Loops) {
          "zero, so they hold while " + List;
 }
 
+/// Values of the sizes defined by others (B*T, hs = C / NH) at the known
+/// sizes, unless a value was given for them.
+static void deriveSizes(const LoopNest &N, const ParamValues &Overrides,
+                        Env &Known, std::map<std::string, int64_t> &Values) {
+  auto SumOf = [&](const std::vector<SizeTerm> &Terms) -> std::optional<Int128> {
+    Int128 S = 0;
+    for (const SizeTerm &T : Terms) {
+      Int128 P = T.Coeff;
+      for (const std::string &F : T.Factors) {
+        auto It = Known.find(F);
+        if (It == Known.end() || __builtin_mul_overflow(P, It->second, &P))
+          return std::nullopt;
+      }
+      if (__builtin_add_overflow(S, P, &S))
+        return std::nullopt;
+    }
+    return S;
+  };
+  // A quotient's numerator may be a product defined earlier: two rounds.
+  for (int Round = 0; Round < 2; ++Round)
+    for (const Param &P : N.Params) {
+      if (!P.Derived || Overrides.count(P.Name) ||
+          (P.Origin != "derived" && P.Origin != "product"))
+        continue;
+      std::optional<Int128> Num = SumOf(P.Derived->Numerator);
+      std::optional<Int128> Den = P.Derived->isProduct()
+                                      ? std::optional<Int128>(1)
+                                      : SumOf(P.Derived->Denominator);
+      if (!Num || !Den || *Den <= 0)
+        continue;
+      Int128 V = *Num / *Den; // C's '/'
+      if (V > INT64_MAX || V < INT64_MIN)
+        continue;
+      Known[P.Name] = V;
+      Values[P.Name] = static_cast<int64_t>(V);
+    }
+}
+
+static std::string countText(const Count &C) {
+  if (C.Value)
+    return int128ToString(*C.Value);
+  if (C.Formula)
+    return C.Formula->str();
+  return "?";
+}
+
+/// Checks the nest's conditions on sizes: the reason the footprints are
+/// wrong at these sizes, or "" (unknown ones become notes and conditions).
+static std::string sizeConditions(const LoopNest &N, const Env &Known,
+                                  NestCounts &R) {
+  for (const SizeCondition &C : N.Conditions) {
+    std::optional<Int128> V = evalAffine(C.Expr, Known);
+    if (V && *V < 0)
+      return "at these sizes " + C.What + " fails (" + C.Expr.str() +
+             " >= 0), so elements cannot be counted as rows";
+    if (V)
+      continue;
+    R.Notes.push_back("assumes " + C.What + ": " + C.Expr.str() + " >= 0");
+    if (llvm::Expected<Polynomial> P = Polynomial::fromAffine(C.Expr))
+      R.FootprintConditions.push_back(std::move(*P));
+    else
+      llvm::consumeError(P.takeError());
+  }
+  return "";
+}
+
+/// Formulas in products of sizes (B*T as one variable) written out in the
+/// factors.
+static llvm::Error expandProducts(const LoopNest &N, NestCounts &R) {
+  std::vector<std::pair<std::string, Polynomial>> Subs;
+  for (const Param &P : N.Params) {
+    if (!P.Derived || !P.Derived->isProduct() || P.Origin != "product")
+      continue;
+    Polynomial Sum(Rational(0));
+    for (const SizeTerm &T : P.Derived->Numerator) {
+      Polynomial Term(Rational(T.Coeff));
+      for (const std::string &F : T.Factors) {
+        llvm::Expected<Polynomial> M = Term.mul(Polynomial::var(F));
+        if (!M)
+          return M.takeError();
+        Term = std::move(*M);
+      }
+      llvm::Expected<Polynomial> S = Sum.add(Term);
+      if (!S)
+        return S.takeError();
+      Sum = std::move(*S);
+    }
+    Subs.push_back({P.Name, std::move(Sum)});
+  }
+  if (Subs.empty())
+    return llvm::Error::success();
+  auto Fix = [&](std::optional<Polynomial> &F) -> llvm::Error {
+    if (!F)
+      return llvm::Error::success();
+    for (const auto &[Name, By] : Subs) {
+      if (!F->uses(Name))
+        continue;
+      llvm::Expected<Polynomial> E = F->substitute(Name, By);
+      if (!E)
+        return E.takeError();
+      F = std::move(*E);
+    }
+    return llvm::Error::success();
+  };
+  std::vector<Count *> All{&R.Iterations, &R.Macs,   &R.Flops,
+                           &R.IntOps,     &R.Loads,  &R.Stores,
+                           &R.MacsMin,    &R.FlopsMin, &R.BytesNoReuse,
+                           &R.BytesCompulsory};
+  for (auto &[P, C] : R.MacsByType)
+    All.push_back(&C);
+  for (auto &[P, C] : R.FlopsByType)
+    All.push_back(&C);
+  for (auto &[Name, C] : R.Calls)
+    All.push_back(&C);
+  for (LoopTrip &T : R.Loops)
+    All.push_back(&T.Total);
+  for (ArrayTraffic &A : R.Arrays)
+    for (Count *C : {&A.Loads, &A.Stores, &A.ElementsRead, &A.ElementsWritten})
+      All.push_back(C);
+  for (Count *C : All)
+    if (llvm::Error E = Fix(C->Formula))
+      return E;
+  for (Polynomial &P : R.FootprintConditions) {
+    std::optional<Polynomial> O = P;
+    if (llvm::Error E = Fix(O))
+      return E;
+    P = std::move(*O);
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
                                                  const ParamValues &Overrides) {
   if (llvm::Error E = validate(N.Root))
@@ -330,6 +461,7 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
     Known[Name] = V;
     R.Values[Name] = V;
   }
+  deriveSizes(N, Overrides, Known, R.Values);
 
   // Most nests shadow nothing: then the nest itself is the renamed one.
   std::optional<Loop> Renamed;
@@ -375,25 +507,34 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
 
   // Operations: per-execution constants times executions.
   Cnt Macs = Cnt::exactly(0), Flops = Cnt::exactly(0),
-      IntOps = Cnt::exactly(0);
+      IntOps = Cnt::exactly(0), MacsMin = Cnt::exactly(0),
+      FlopsMin = Cnt::exactly(0);
   std::map<Precision, Cnt> MacsBy, FlopsBy;
   std::map<std::string, Cnt> Calls;
   for (size_t I = 0; I < W.Stmts.size(); ++I) {
     const Stmt &S = *W.Stmts[I].S;
     const Cnt &Exec = Totals[W.StmtLoop[I]];
-    for (const auto &[P, Ops] : S.Ops) {
-      Int128 F = 2 * static_cast<Int128>(Ops.Macs) + Ops.Adds + Ops.Muls +
-                 Ops.Divs;
-      for (const auto &[Name, K] : Ops.Calls) {
-        F += static_cast<Int128>(specialFunctionFlops(Name)) * K;
-        slot(Calls, Name).addScaled(Exec, K);
+    // The sure work counts at both ends of the range, the maybe work only
+    // at the upper one.
+    for (int Maybe = 0; Maybe < 2; ++Maybe)
+      for (const auto &[P, Ops] : Maybe ? S.MaybeOps : S.Ops) {
+        Int128 F = 2 * static_cast<Int128>(Ops.Macs) + Ops.Adds + Ops.Muls +
+                   Ops.Divs;
+        for (const auto &[Name, K] : Ops.Calls) {
+          F += static_cast<Int128>(specialFunctionFlops(Name)) * K;
+          slot(Calls, Name).addScaled(Exec, K);
+        }
+        slot(MacsBy, P).addScaled(Exec, Ops.Macs);
+        slot(FlopsBy, P).addScaled(Exec, F);
+        Macs.addScaled(Exec, Ops.Macs);
+        Flops.addScaled(Exec, F);
+        if (!Maybe) {
+          MacsMin.addScaled(Exec, Ops.Macs);
+          FlopsMin.addScaled(Exec, F);
+        }
       }
-      slot(MacsBy, P).addScaled(Exec, Ops.Macs);
-      slot(FlopsBy, P).addScaled(Exec, F);
-      Macs.addScaled(Exec, Ops.Macs);
-      Flops.addScaled(Exec, F);
-    }
-    IntOps.addScaled(Exec, S.IntOps);
+    R.WorkIsRange |= !S.MaybeOps.empty() || S.MaybeIntOps;
+    IntOps.addScaled(Exec, S.IntOps + S.MaybeIntOps);
   }
 
   // The arrays: declared ones in order, then any only the accesses name.
@@ -408,11 +549,17 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
       Elem.push_back(P);
     }
   };
+  // Scratch arrays are registers and L1 for one iteration: no traffic.
+  std::set<std::string> Scratch;
   for (const Array &A : N.Arrays)
-    AddArray(A.Name, A.Elem);
+    if (A.Scratch)
+      Scratch.insert(A.Name);
+    else
+      AddArray(A.Name, A.Elem);
   for (const StmtSite &S : W.Stmts)
     for (const Access &A : S.S->Accesses)
-      AddArray(A.ArrayName, Precision::Unknown);
+      if (!Scratch.count(A.ArrayName))
+        AddArray(A.ArrayName, Precision::Unknown);
   auto IndexOf = [&](const std::string &Name) {
     return Index.find(internName(Name))->second;
   };
@@ -429,6 +576,8 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
     // Entries of the innermost loop: executions of its parent's body.
     const Cnt &Entries = LI.Parent >= 0 ? Totals[LI.Parent] : Once;
     for (const Access &A : W.Stmts[I].S->Accesses) {
+      if (Scratch.count(A.ArrayName))
+        continue;
       unsigned Arr = IndexOf(A.ArrayName);
       Accessed[Arr] = true;
       bool Hoisted = true;
@@ -457,6 +606,14 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
   std::vector<FootprintResult> Fps =
       computeFootprints(Names, W.Stmts, Root, CC, Opts, R.Notes,
                         R.FootprintConditions);
+
+  // The IR's split of linear indices rests on conditions on the sizes.
+  std::string Broken = sizeConditions(N, Known, R);
+  if (!Broken.empty())
+    for (FootprintResult &F : Fps) {
+      invalidate(F.Read, Broken);
+      invalidate(F.Written, Broken);
+    }
 
   Cnt NoReuse = Cnt::exactly(0), Compulsory = Cnt::exactly(0);
   R.Arrays.reserve(Names.size());
@@ -503,6 +660,8 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
   R.Iterations = Iterations.toCount();
   R.Macs = Macs.toCount();
   R.Flops = Flops.toCount();
+  R.MacsMin = MacsMin.toCount();
+  R.FlopsMin = FlopsMin.toCount();
   R.IntOps = IntOps.toCount();
   R.Loads = Loads.toCount();
   R.Stores = Stores.toCount();
@@ -519,7 +678,7 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
   // Notes: aliasing, then the validity of the formulas.
   std::vector<std::string> Pointers;
   for (const Array &A : N.Arrays)
-    if (A.FromPointer && Accessed[IndexOf(A.Name)])
+    if (!A.Scratch && A.FromPointer && Accessed[IndexOf(A.Name)])
       Pointers.push_back(A.Name);
   if (!Pointers.empty()) {
     std::string List;
@@ -544,5 +703,12 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
   if (Iterations.F)
     if (std::optional<std::string> N = truncationNote(W.Loops))
       R.Notes.push_back(*N);
+  if (R.WorkIsRange)
+    R.Notes.push_back("data-dependent branches: the work is a range, from " +
+                      countText(R.FlopsMin) + " to " + countText(R.Flops) +
+                      " FLOPs; the verdict takes the upper end");
+  R.Notes.insert(R.Notes.begin(), N.Notes.begin(), N.Notes.end());
+  if (llvm::Error E = expandProducts(N, R))
+    return std::move(E);
   return R;
 }

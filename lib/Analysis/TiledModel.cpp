@@ -42,6 +42,9 @@ struct TileGroup {
 
 TiledTraffic roofline::tiledTraffic(const LoopNest &N, const NestCounts &C,
                                     unsigned Tile, bool WithFormula) {
+  // Scratch arrays are registers and L1, not traffic.
+  if (hasScratch(N))
+    return tiledTraffic(withoutScratch(N), C, Tile, WithFormula);
   TiledTraffic R;
   R.Tile = Tile;
   std::vector<const Loop *> Band = permutableBand(N);

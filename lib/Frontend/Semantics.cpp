@@ -82,16 +82,14 @@ bool isScalarType(QualType T) {
 
 } // namespace
 
-void ValueLowering::noteAccess(const Expr *E, unsigned Index,
-                               const VarDecl *VD, const std::string &Name) {
+void ValueLowering::noteAccess(const Expr *E, unsigned Index, bool LocalArray,
+                               const std::string &Name) {
   AccessOf[stripData(E)] = Index;
   if (!Sem.ArrayCTypes.count(Name))
     Sem.ArrayCTypes[Name] = cTypeOf(E->getType(), Ctx);
   // An array (or std::vector) of the function's own is dead once the
   // function returns; a pointer's pointee is not known to be.
-  QualType T = VD->getType();
-  if (VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
-      !T->isReferenceType() && !T->isPointerType())
+  if (LocalArray)
     Sem.LocalArrays.insert(Name);
 }
 

@@ -45,9 +45,10 @@ public:
   /// The nest being lowered (its range tells local scalars from outer ones).
   void beginNest(const clang::Stmt *Outermost) { Nest = Outermost; }
   /// NestBuilder made access \p Index of the current statement from the
-  /// subscript expression \p E of array variable \p VD named \p Name.
-  void noteAccess(const clang::Expr *E, unsigned Index,
-                  const clang::VarDecl *VD, const std::string &Name);
+  /// subscript expression \p E of the array \p Name; \p LocalArray: an
+  /// array of the function's own (dead when it returns).
+  void noteAccess(const clang::Expr *E, unsigned Index, bool LocalArray,
+                  const std::string &Name);
   /// Sets St.Value for statement \p S, whose accesses are in St (or notes
   /// why it cannot). Clears the accesses noted for it.
   void lower(const clang::Stmt *S, Stmt &St);

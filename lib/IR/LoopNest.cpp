@@ -2,6 +2,9 @@
 
 #include "roofline/IR/LoopNest.h"
 
+#include <algorithm>
+#include <set>
+
 using namespace roofline;
 
 const char *roofline::precisionName(Precision P) {
@@ -55,4 +58,69 @@ const Param *LoopNest::findParam(const std::string &Name) const {
     if (P.Name == Name)
       return &P;
   return nullptr;
+}
+
+static std::string sizeTermsText(const std::vector<SizeTerm> &Terms) {
+  std::string S;
+  for (const SizeTerm &T : Terms) {
+    int64_t Mag = T.Coeff < 0 ? -T.Coeff : T.Coeff;
+    std::string Term;
+    if (Mag != 1 || T.Factors.empty())
+      Term = std::to_string(Mag);
+    for (const std::string &F : T.Factors)
+      Term += (Term.empty() ? "" : "*") + F;
+    if (S.empty())
+      S = (T.Coeff < 0 ? "-" : "") + Term;
+    else
+      S += (T.Coeff < 0 ? " - " : " + ") + Term;
+  }
+  return S.empty() ? "0" : S;
+}
+
+std::string DerivedSize::str() const {
+  std::string Num = sizeTermsText(Numerator);
+  if (Denominator.empty())
+    return Num;
+  std::string Den = sizeTermsText(Denominator);
+  auto Wrap = [](const std::string &T, const std::vector<SizeTerm> &Terms) {
+    bool Simple = Terms.size() == 1 && (Terms[0].Factors.size() +
+                                        (Terms[0].Coeff != 1)) <= 1;
+    return Simple ? T : "(" + T + ")";
+  };
+  return Wrap(Num, Numerator) + " / " + Wrap(Den, Denominator);
+}
+
+bool roofline::hasScratch(const LoopNest &N) {
+  for (const Array &A : N.Arrays)
+    if (A.Scratch)
+      return true;
+  return false;
+}
+
+static void dropAccesses(Loop &L, const std::set<std::string> &Names) {
+  for (Node &N : L.Body) {
+    if (N.isLoop()) {
+      dropAccesses(N.loop(), Names);
+      continue;
+    }
+    auto &A = N.S.Accesses;
+    A.erase(std::remove_if(A.begin(), A.end(),
+                           [&](const Access &X) {
+                             return Names.count(X.ArrayName) != 0;
+                           }),
+            A.end());
+  }
+}
+
+LoopNest roofline::withoutScratch(const LoopNest &N) {
+  LoopNest R = N;
+  std::set<std::string> Names;
+  for (const Array &A : N.Arrays)
+    if (A.Scratch)
+      Names.insert(A.Name);
+  R.Arrays.erase(std::remove_if(R.Arrays.begin(), R.Arrays.end(),
+                                [](const Array &A) { return A.Scratch; }),
+                 R.Arrays.end());
+  dropAccesses(R.Root, Names);
+  return R;
 }

@@ -24,11 +24,12 @@ std::string subscriptsStr(const std::vector<std::optional<AffineExpr>> &Subs) {
   return S;
 }
 
-void printOps(std::ostringstream &OS, const std::string &Ind, const Stmt &S) {
-  for (const auto &[P, C] : S.Ops) {
+void printOpMap(std::ostringstream &OS, const std::string &Ind,
+                const char *Kind, const std::map<Precision, OpCounts> &Ops) {
+  for (const auto &[P, C] : Ops) {
     if (C.empty())
       continue;
-    OS << Ind << "ops " << precisionName(P) << ":";
+    OS << Ind << Kind << " " << precisionName(P) << ":";
     if (C.Macs)
       OS << " mac=" << C.Macs;
     if (C.Adds)
@@ -41,12 +42,21 @@ void printOps(std::ostringstream &OS, const std::string &Ind, const Stmt &S) {
       OS << " " << Name << "=" << N;
     OS << "\n";
   }
+}
+
+void printOps(std::ostringstream &OS, const std::string &Ind, const Stmt &S) {
+  printOpMap(OS, Ind, "ops", S.Ops);
+  // Data-dependent branches: work that may or may not run.
+  printOpMap(OS, Ind, "maybe", S.MaybeOps);
   if (S.IntOps)
     OS << Ind << "intops " << S.IntOps << "\n";
+  if (S.MaybeIntOps)
+    OS << Ind << "maybe intops " << S.MaybeIntOps << "\n";
 }
 
 bool declaresOnly(const Stmt &S) {
-  return S.Accesses.empty() && S.Ops.empty() && !S.IntOps;
+  return S.Accesses.empty() && S.Ops.empty() && !S.IntOps &&
+         S.MaybeOps.empty() && !S.MaybeIntOps;
 }
 
 void printStmt(std::ostringstream &OS, const std::string &Ind, const Stmt &S,
@@ -96,19 +106,27 @@ std::string roofline::printNest(const LoopNest &N, const PrintOptions &Opts) {
   std::ostringstream OS;
   OS << "nest @" << N.Function << " at " << N.Loc.File << ":" << locStr(N.Loc)
      << "\n";
+  if (!N.Case.empty())
+    OS << "case " << N.Case << "\n";
   for (const Param &P : N.Params) {
     OS << "param " << P.Name << " = "
        << (P.Value ? std::to_string(*P.Value) : std::string("?"));
     if (!P.Origin.empty())
       OS << " (" << P.Origin << ")";
+    if (P.Derived && P.Origin != "product")
+      OS << " = " << P.Derived->str();
     OS << "\n";
   }
+  for (const SizeCondition &C : N.Conditions)
+    OS << "condition " << C.Expr.str() << " >= 0 (" << C.What << ")\n";
   for (const Array &A : N.Arrays) {
     OS << "array " << A.Name << " : " << precisionName(A.Elem);
     for (const auto &E : A.Extents)
       OS << "[" << (E ? E->str() : std::string("?")) << "]";
     if (A.FromPointer)
       OS << " pointer";
+    if (A.Scratch)
+      OS << " scratch";
     OS << "\n";
   }
   if (Opts.Values)

@@ -41,6 +41,9 @@ llvm::Expected<BaselineNest> readEntry(const Value &V, llvm::StringRef Path,
     return bad(Path, Where + " lacks 'file' or 'function'");
   N.File = relativeToCwd(*File);
   N.Function = Fn->str();
+  // A report names a case's nest "f" plus "case"; in memory it is "f [case]".
+  if (std::optional<llvm::StringRef> Case = O->getString("case"))
+    N.Function += " [" + Case->str() + "]";
   N.Line = static_cast<unsigned>(O->getInteger("line").value_or(0));
   N.Column = static_cast<unsigned>(O->getInteger("column").value_or(0));
   if (std::optional<int64_t> Ord = O->getInteger("ordinal"))

@@ -187,8 +187,9 @@ void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
          Src);
   diag(OS, L, "remark", verdictLine(A, R) + " [roofline-verdict]", Src);
   std::string FlopsBy = flopsByTypeStr(C);
+  std::string Range = C.WorkIsRange ? countStr(C.FlopsMin) + " to " : "";
   diag(OS, L, "note",
-       countStr(C.Macs) + " MACs, " + countStr(C.Flops) + " FLOPs" +
+       countStr(C.Macs) + " MACs, " + Range + countStr(C.Flops) + " FLOPs" +
            (FlopsBy.empty() ? "" : " (" + FlopsBy + ")") + "; " +
            countStr(C.BytesCompulsory) + " bytes compulsory, " +
            countStr(C.BytesNoReuse) + " bytes no-reuse",
@@ -204,12 +205,20 @@ void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
              formatRate(V.Attainable, "FLOP/s"),
          nullptr);
   }
-  if (C.Macs.Formula && C.Flops.Formula && C.BytesCompulsory.Formula)
+  if (C.Macs.Formula && C.Flops.Formula && C.BytesCompulsory.Formula) {
+    // A range of work reads "FLOPs = N to 2*N".
+    auto Range = [&](const Count &Min, const Count &Max) {
+      std::string Hi = Max.Formula->str();
+      if (!C.WorkIsRange || !Min.Formula || Min.Formula->str() == Hi)
+        return Hi;
+      return Min.Formula->str() + " to " + Hi;
+    };
     diag(OS, L, "note",
-         "as formulas: MACs = " + C.Macs.Formula->str() + ", FLOPs = " +
-             C.Flops.Formula->str() + ", bytes compulsory = " +
+         "as formulas: MACs = " + Range(C.MacsMin, C.Macs) + ", FLOPs = " +
+             Range(C.FlopsMin, C.Flops) + ", bytes compulsory = " +
              C.BytesCompulsory.Formula->str(),
          nullptr);
+  }
   if (const auto &X = A.Judged.Cross)
     diag(OS, L, "note",
          "the verdict flips at " + X->Param + " = " + formatG(X->Value, 4) +
@@ -370,7 +379,13 @@ llvm::json::Value verdictJSON(const NestVerdict &J) {
 
 llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
   const NestCounts &C = A.Counts;
-  llvm::json::Object O = locJSON(A.Nest.Loc, A.Nest.Function);
+  // A case's nest is labelled "f [bias != NULL]"; JSON names both apart.
+  std::string Function = A.Nest.Function;
+  if (!A.Nest.Case.empty())
+    Function = Function.substr(0, Function.size() - A.Nest.Case.size() - 3);
+  llvm::json::Object O = locJSON(A.Nest.Loc, Function);
+  if (!A.Nest.Case.empty())
+    O["case"] = A.Nest.Case;
 
   llvm::json::Array Loops;
   for (const LoopTrip &T : C.Loops)
@@ -405,6 +420,12 @@ llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
                                    {"flops_by_type", std::move(ByType)},
                                    {"macs_by_type", std::move(MacsByType)},
                                    {"calls", std::move(Calls)}};
+  if (C.WorkIsRange) {
+    // The upper end is counts.flops; data-dependent branches may do less.
+    llvm::json::Object &Counts = *O["counts"].getAsObject();
+    Counts["flops_min"] = countJSON(C.FlopsMin);
+    Counts["macs_min"] = countJSON(C.MacsMin);
+  }
   O["symbolic"] =
       llvm::json::Object{{"iterations", formulaJSON(C.Iterations)},
                          {"macs", formulaJSON(C.Macs)},
@@ -426,7 +447,7 @@ llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
                                   {"stores", Exact(C.Stores)},
                                   {"bytes_no_reuse", Exact(C.BytesNoReuse)},
                                   {"bytes_compulsory", Exact(C.BytesCompulsory)}};
-  // The cache model's main-memory bytes (DESIGN.md: bytes.cache); tiled
+  // The cache model's main-memory bytes (docs/json.md: bytes.cache); tiled
   // when the verdict used it.
   Count CacheBytes;
   if (A.Judged.Cache && A.Judged.Cache->MainMemoryBytes)

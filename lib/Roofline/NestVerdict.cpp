@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include <cmath>
+#include <set>
 
 using namespace roofline;
 
@@ -168,10 +169,26 @@ NestVerdict roofline::judgeNest(const LoopNest &N, const NestCounts &C,
   R.Prec = dominantPrecision(C);
   R.Bytes = modelBytes(N, C, M, Model, Opts, Detail, Given, R);
   const Count &Bytes = R.Bytes;
+  // Sizes the formulas use: directly, inside an atom (floor((B*T - 1)/8)),
+  // or as a factor of a product such a one uses.
+  std::set<std::string> Used;
+  for (const Count *F : {&C.Flops, &Bytes})
+    if (F->Formula)
+      for (const Param &P : N.Params)
+        if (F->Formula->uses(P.Name))
+          Used.insert(P.Name);
+  for (const auto &[Atom, T] : C.Atoms)
+    if ((C.Flops.Formula && C.Flops.Formula->uses(Atom)) ||
+        (Bytes.Formula && Bytes.Formula->uses(Atom)))
+      for (const auto &[Name, K] : T.Expr.terms())
+        Used.insert(Name);
   for (const Param &P : N.Params)
-    if (!P.Value &&
-        ((C.Flops.Formula && C.Flops.Formula->uses(P.Name)) ||
-         (Bytes.Formula && Bytes.Formula->uses(P.Name))))
+    if (P.Derived && Used.count(P.Name))
+      for (const auto *Terms : {&P.Derived->Numerator, &P.Derived->Denominator})
+        for (const SizeTerm &T : *Terms)
+          Used.insert(T.Factors.begin(), T.Factors.end());
+  for (const Param &P : N.Params)
+    if (!P.Value && Used.count(P.Name) && !P.Derived)
       R.Unbound.push_back(P.Name);
 
   if (Detail == JudgeDetail::Full && C.Flops.Formula && Bytes.Formula) {

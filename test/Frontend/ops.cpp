@@ -1,4 +1,4 @@
-// Counting rules per DESIGN.md: a multiply feeding an add is one MAC (also
+// Counting rules per docs/design.md: a multiply feeding an add is one MAC (also
 // fma); other floating + - * / are one op each; math calls by name; integer
 // arithmetic on data is INTOPs; int8 x int8 MACs are i8 MACs.
 // RUN: roofline-lint --dump-ir %s | FileCheck %s

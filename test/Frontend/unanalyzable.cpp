@@ -45,14 +45,14 @@ void forms(float *A, const int *idx, const int *len, int N, int n1, int n2) {
   }
 done:
 
-  // CHECK: unanalyzable.cpp:[[@LINE+1]]:3: note: loop nest not analyzed: early exit ('continue') out of the loop [roofline-unanalyzable]
+  // CHECK: unanalyzable.cpp:[[@LINE+1]]:3: note: loop nest not analyzed: condition 'i % 2' on loop variables is not affine [roofline-unanalyzable]
   for (int i = 0; i < N; ++i) {
     if (i % 2)
       continue;
     A[i] = 3;
   }
 
-  // CHECK: unanalyzable.cpp:[[@LINE+1]]:3: note: loop nest not analyzed: indirect (data-dependent) index 'idx[i]' [roofline-unanalyzable]
+  // CHECK: unanalyzable.cpp:[[@LINE+1]]:3: note: loop nest not analyzed: access 'A[idx[i]]': gather: the index 'idx[i]' of 'A' is loaded from memory, so the elements it touches depend on the data [roofline-unanalyzable]
   for (int i = 0; i < N; ++i)
     A[idx[i]] += 1.0f;
 
@@ -60,7 +60,7 @@ done:
   for (int i = 0; i < N; ++i)
     A[i] = foo(A[i]);
 
-  // CHECK: unanalyzable.cpp:[[@LINE+1]]:3: note: loop nest not analyzed: non-affine index expression 'i * i' [roofline-unanalyzable]
+  // CHECK: unanalyzable.cpp:[[@LINE+1]]:3: note: loop nest not analyzed: access 'A[i * i]': non-affine index expression 'i * i' [roofline-unanalyzable]
   for (int i = 0; i < N; ++i)
     A[i * i] = 0;
 
@@ -72,7 +72,7 @@ done:
   for (int i = 0; i != N; i += 2)
     A[i] = 0;
 
-  // CHECK: unanalyzable.cpp:[[@LINE+1]]:3: note: loop nest not analyzed: conditional statement inside the nest: execution count depends on data or needs a guard analysis [roofline-unanalyzable]
+  // CHECK: unanalyzable.cpp:[[@LINE+1]]:3: note: loop nest not analyzed: data-dependent branch writes 'A' elements only on some of its paths: the bytes depend on the data [roofline-unanalyzable]
   for (int i = 0; i < N; ++i)
     if (A[i] > 0)
       A[i] = 0;

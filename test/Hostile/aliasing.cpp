@@ -12,14 +12,17 @@ void axpy(float *X, float *Y, int n) {
 void twice(float *Z) { axpy(Z, Z, 1024); }
 // ERR: aliasing.cpp:[[@LINE-4]]:3: error: 'X' and 'Y' are the same array
 
-// CHECK: aliasing.cpp:[[@LINE+3]]:3: warning: 'B' points into 'A' (initialized from 'A + 1'); the counts treat them as distinct arrays
+// A pointer into another array of the nest is that array at an offset: the
+// elements are counted once, by address, and nothing is assumed.
+// CHECK: aliasing.cpp:[[@LINE+4]]:3: remark: shifted:
+// CHECK: aliasing.cpp:[[@LINE+3]]:3: note: 0 MACs, 1,023 FLOPs (f32: 1,023); 4,096 bytes compulsory
 void shifted(float *A) {
   float *B = A + 1;
   for (int i = 0; i < 1023; ++i)
     B[i] = A[i] * 0.5f;
 }
 
-// CHECK: aliasing.cpp:[[@LINE+3]]:3: warning: 'Row' points into 'M' (initialized from '&M[64]')
+// CHECK: aliasing.cpp:[[@LINE+3]]:3: note: 0 MACs, 64 FLOPs (f32: 64); 768 bytes compulsory
 void row(float *M) {
   float *Row = &M[64];
   for (int i = 0; i < 64; ++i)

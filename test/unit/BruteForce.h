@@ -4,7 +4,7 @@
 // iteration, and counts what analyzeNest must derive. Deliberately naive and
 // independent of the analysis code (std::map keys, int64 arithmetic).
 //
-// Semantics it encodes (DESIGN.md "Counting rules", "Traffic models"):
+// Semantics it encodes (docs/design.md "Counting rules", "Traffic models"):
 //  - a loop runs IV = First, First+Step, ... while <= Last (>= for Step < 0);
 //  - no-reuse: an access whose subscripts are all affine and do not use the
 //    IV of its statement's innermost loop is counted once per entry of that

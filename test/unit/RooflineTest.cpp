@@ -114,7 +114,7 @@ TEST(RooflineTest, PrecisionFallsBackToF32) {
   EXPECT_DOUBLE_EQ(H.Peak, 16.2e12);
 }
 
-// DESIGN.md: gemm fp32 compulsory AI = N/6 crosses the A6000 ridge at 302.4.
+// docs/design.md: gemm fp32 compulsory AI = N/6 crosses the A6000 ridge at 302.4.
 TEST(RooflineTest, GemmCrossoverOnA6000) {
   Machine M = load("rtx-a6000");
   ASSERT_FALSE(M.Levels.empty());

@@ -370,10 +370,13 @@ std::optional<NestKey> keyOf(const json::Value &V) {
   const json::Object *O = V.getAsObject();
   if (!O)
     return std::nullopt;
+  // A case's nest is "f [case]" in memory, "f" plus "case" in JSON.
+  std::string Function = O->getString("function").value_or("").str();
+  if (std::optional<StringRef> Case = O->getString("case"))
+    Function += " [" + Case->str() + "]";
   return NestKey{O->getString("file").value_or("").str(),
                  O->getInteger("line").value_or(0),
-                 O->getInteger("column").value_or(0),
-                 O->getString("function").value_or("").str()};
+                 O->getInteger("column").value_or(0), Function};
 }
 
 struct FileResult {

@@ -5,7 +5,7 @@
 // clang-style diagnostics, JSON or SARIF. The CI side (many files, -j,
 // .roofline.yaml, NOLINT, policies, baseline) is LintRun.cpp. Exit codes:
 // 0 clean, 1 a policy was hit, 2 usage, configuration or compile error
-// (DESIGN.md).
+// (docs/design.md).
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,6 @@
 //===- CacheModel.h - Traffic through the cache levels (layer conditions) -===//
 //
-// The `cache` traffic model (DESIGN.md): for every access its stride in each
+// The `cache` traffic model (docs/design.md): for every access its stride in each
 // loop, the bytes of each cache line it uses in the innermost loop, and the
 // loops that carry its reuse with the data touched between use and reuse;
 // per cache level, whether that reuse fits (the layer condition), giving the

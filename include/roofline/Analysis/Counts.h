@@ -4,7 +4,7 @@
 // loads/stores (no-reuse model) and bytes under the no-reuse and compulsory
 // traffic models, each symbolic in the parameters and exact where the
 // parameters have values. A count that cannot be derived exactly carries
-// the reason instead of a number (DESIGN.md: never guessed).
+// the reason instead of a number (docs/design.md: never guessed).
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,6 +64,11 @@ struct NestCounts {
   /// loop), summed: N*M*K for gemm.
   Count Iterations;
   Count Macs, Flops, IntOps, Loads, Stores;
+  /// Data-dependent branches (Stmt::MaybeOps) make the work a range:
+  /// Macs, Flops, FlopsByType, Calls and IntOps are then its upper end and
+  /// these the lower end (docs/design.md, "Conditions").
+  bool WorkIsRange = false;
+  Count MacsMin, FlopsMin;
   std::map<Precision, Count> MacsByType;
   std::map<Precision, Count> FlopsByType;
   std::map<std::string, Count> Calls; ///< special functions by name

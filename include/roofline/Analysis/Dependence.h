@@ -16,7 +16,7 @@
 // loops enclosing the scalar's declaration when the IR has the statement's
 // value (Value.h); without it, any statement writing no array is assumed to
 // update such a scalar. Distinct arrays are
-// assumed not to alias (DESIGN.md).
+// assumed not to alias (docs/design.md).
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,6 @@
 //===- Rational.h - Exact, overflow-checked rational numbers --------------===//
 //
-// Counts must be exact (DESIGN.md): 1e7^3 iterations do not fit in int64, so
+// Counts must be exact (docs/design.md): 1e7^3 iterations do not fit in int64, so
 // numerator and denominator are 128-bit and every operation reports
 // overflow instead of wrapping.
 //

@@ -1,6 +1,6 @@
 //===- TiledModel.h - Bytes a T-tiled schedule moves ----------------------===//
 //
-// The `tiled(T)` traffic model (DESIGN.md): every loop of the nest's band
+// The `tiled(T)` traffic model (docs/design.md): every loop of the nest's band
 // (permutableBand) is tiled by T, the tile loops keep the band's order, and
 // the no-reuse rule is applied at tile granularity: each tile of an array a
 // tile iteration touches is moved once, except a tile invariant in the

@@ -27,7 +27,8 @@ struct SourceLoc {
   unsigned Column = 0;
 };
 
-/// Element / arithmetic precision. Counting is per precision (DESIGN.md).
+/// Element / arithmetic precision. Counting is per precision
+/// (docs/design.md, "Counting rules").
 enum class Precision { F64, F32, F16, BF16, I8, I32, I64, Unknown };
 
 const char *precisionName(Precision P);
@@ -59,6 +60,10 @@ struct Array {
   std::vector<std::optional<AffineExpr>> Extents;
   /// True when the array came from a pointer that may alias another.
   bool FromPointer = false;
+  /// A small array declared inside the nest (`float acc[8];`): it lives in
+  /// registers or L1 for one iteration, so its elements are not memory
+  /// traffic (docs/design.md, "Counting rules").
+  bool Scratch = false;
   SourceLoc Loc;
 };
 
@@ -77,6 +82,11 @@ struct Stmt {
   /// Floating arithmetic by precision, and integer arithmetic on data.
   std::map<Precision, OpCounts> Ops;
   int64_t IntOps = 0; ///< integer arithmetic on array data (not indexing)
+  /// Arithmetic of data-dependent branches beyond their cheapest branch:
+  /// each execution does Ops plus between none and all of MaybeOps
+  /// (docs/design.md, "Conditions").
+  std::map<Precision, OpCounts> MaybeOps;
+  int64_t MaybeIntOps = 0;
   SourceLoc Loc;
   /// What the statement computes (Value.h), for code generation; a
   /// statement with a Value and no accesses or ops declares a scalar.
@@ -119,10 +129,40 @@ struct Node {
   Loop &loop() { return L.front(); }
 };
 
+/// Coeff * product of Factors (sizes by name; repeats allowed).
+struct SizeTerm {
+  int64_t Coeff = 1;
+  std::vector<std::string> Factors;
+  bool operator==(const SizeTerm &O) const {
+    return Coeff == O.Coeff && Factors == O.Factors;
+  }
+};
+
+/// A size defined by others: sum(Numerator) / sum(Denominator), rounded
+/// down (C's '/' on non-negative sizes); no Denominator: a product such as
+/// B*T. Formulas expand products into their factors; a quotient stays a
+/// size of its own (hs = C / NH).
+struct DerivedSize {
+  std::vector<SizeTerm> Numerator;
+  std::vector<SizeTerm> Denominator;
+  bool isProduct() const { return Denominator.empty(); }
+  /// "B*T", "C / NH", "(3*C) / 2".
+  std::string str() const;
+};
+
 struct Param {
   std::string Name;
   std::optional<int64_t> Value;
   std::string Origin; ///< "literal", "constexpr", "macro", "template", ...
+  /// How the size is computed from other sizes, when it is.
+  std::optional<DerivedSize> Derived;
+};
+
+/// A condition Expr >= 0 on the sizes that the nest's IR rests on (rows of
+/// a linearized array that do not overlap, a divisibility).
+struct SizeCondition {
+  AffineExpr Expr;
+  std::string What; ///< "rows of inp do not overlap", for the notes
 };
 
 /// One outermost loop nest of a function.
@@ -134,6 +174,15 @@ struct LoopNest {
   Loop Root;
   /// Element C types, scalars, storage: what code generation needs.
   NestSemantics Sem;
+  /// The loop-invariant conditions this report assumes, when the nest was
+  /// split by them ("bias != NULL"); empty when it was not.
+  std::string Case;
+  /// Conditions on the sizes the IR rests on; checked where sizes are
+  /// known, stated where they are not.
+  std::vector<SizeCondition> Conditions;
+  /// What the Frontend assumed or resolved, for the report's notes
+  /// ("hs = C / NH", "call to softmax inlined").
+  std::vector<std::string> Notes;
 
   const Array *findArray(const std::string &Name) const;
   const Param *findParam(const std::string &Name) const;
@@ -145,6 +194,11 @@ struct SkippedNest {
   SourceLoc Loc;
   std::string Reason;
 };
+
+/// Whether some array of \p N is scratch (Array::Scratch).
+bool hasScratch(const LoopNest &N);
+/// \p N without its scratch arrays and their accesses: what memory sees.
+LoopNest withoutScratch(const LoopNest &N);
 
 /// Stable textual form used by --dump-ir and the lit tests.
 std::string printNest(const LoopNest &N);

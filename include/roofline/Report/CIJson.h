@@ -1,6 +1,6 @@
 //===- CIJson.h - The CI fields of --format=json ---------------------------===//
 //
-// Extends the version-1 JSON contract (DESIGN.md) without changing a field:
+// Extends the version-1 JSON contract (docs/design.md) without changing a field:
 // the top level gets "diagnostics" (every finding with its nest's ordinal,
 // the baseline key; suppressed ones marked), "errors" (files that could
 // not be analyzed) and "summary".

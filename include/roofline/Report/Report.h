@@ -61,7 +61,7 @@ std::vector<TextBlock> textBlocks(const Report &R,
                                   llvm::ArrayRef<const SkippedNest *> Skipped,
                                   bool ShowSource);
 
-/// The DESIGN.md output contract, version 1.
+/// The docs/design.md output contract, version 1.
 llvm::json::Value toJSON(const Report &R);
 
 } // namespace roofline

@@ -1,0 +1,662 @@
+//===- LowerData.cpp - The arithmetic and accesses of statements ----------===//
+//
+// What a statement reads, writes and computes, per docs/design.md
+// "Counting rules": element accesses through arrays, pointers into them and
+// references (all resolved to the array they point into), floating
+// arithmetic by precision, integer arithmetic on data (index arithmetic is
+// not work), nothing for subexpressions a compiler folds.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NestBuilder.h"
+
+#include "clang/AST/DeclTemplate.h"
+#include "llvm/Support/SaveAndRestore.h"
+
+using namespace clang;
+using namespace roofline;
+using namespace roofline::frontend;
+using IRStmt = roofline::Stmt;
+
+namespace {
+
+const ClassTemplateSpecializationDecl *stdContainer(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  if (!Spec || !Spec->isInStdNamespace())
+    return nullptr;
+  StringRef N = RD->getName();
+  return N == "vector" || N == "array" || N == "span" ? Spec : nullptr;
+}
+
+/// Dimensions of a type: extents (nullopt = unknown) down to the element,
+/// through arrays, one leading pointer, std::vector, std::array and
+/// std::span. Returns the element type.
+QualType shapeOf(QualType T, std::vector<std::optional<AffineExpr>> &Ext,
+                 bool &IsPointer, bool First = true) {
+  T = T.getNonReferenceType().getCanonicalType();
+  if (const auto *CAT = dyn_cast<ConstantArrayType>(T.getTypePtr())) {
+    Ext.push_back(AffineExpr(CAT->getSize().getSExtValue()));
+    return shapeOf(CAT->getElementType(), Ext, IsPointer, false);
+  }
+  if (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr())) {
+    Ext.push_back(std::nullopt);
+    return shapeOf(AT->getElementType(), Ext, IsPointer, false);
+  }
+  if (const auto *PT = T->getAs<PointerType>(); PT && First) {
+    IsPointer = true;
+    Ext.push_back(std::nullopt);
+    return shapeOf(PT->getPointeeType(), Ext, IsPointer, false);
+  }
+  if (const auto *Spec = stdContainer(T)) {
+    const TemplateArgumentList &Args = Spec->getTemplateArgs();
+    std::optional<AffineExpr> N;
+    // std::array<T, N> and std::span<T, N> (not dynamic_extent) know N.
+    if (Args.size() >= 2 && Args[1].getKind() == TemplateArgument::Integral &&
+        Args[1].getAsIntegral().getActiveBits() < 63)
+      N = AffineExpr(Args[1].getAsIntegral().getSExtValue());
+    Ext.push_back(N);
+    if (Spec->getName() == "span")
+      IsPointer = true; // a view of someone else's memory
+    return shapeOf(Args[0].getAsType(), Ext, IsPointer, false);
+  }
+  return T;
+}
+
+const BinaryOperator *asMul(const Expr *E) {
+  const auto *BO = dyn_cast<BinaryOperator>(strip(E));
+  return BO && BO->getOpcode() == BO_Mul ? BO : nullptr;
+}
+
+/// The precision a multiply runs at: its type for floats; for integers the
+/// widest operand before promotion, so int8*int8 is an i8 MAC.
+std::optional<Precision> macPrecision(const BinaryOperator *Mul) {
+  std::optional<Precision> P = precisionOf(Mul->getType());
+  if (!P || isFloating(*P))
+    return P;
+  auto SourceType = [](const Expr *E) {
+    const Expr *In = E->IgnoreParens();
+    while (const auto *Cast = dyn_cast<CastExpr>(In)) {
+      if (!Cast->getType()->isIntegerType())
+        break;
+      In = Cast->getSubExpr()->IgnoreParens();
+    }
+    return precisionOf(In->getType());
+  };
+  std::optional<Precision> L = SourceType(Mul->getLHS());
+  std::optional<Precision> R = SourceType(Mul->getRHS());
+  if (!L || !R)
+    return P;
+  return precisionBytes(*L) >= precisionBytes(*R) ? L : R;
+}
+
+} // namespace
+
+bool roofline::frontend::isContainerType(QualType T) {
+  return stdContainer(T) != nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Arrays and views into them
+//===----------------------------------------------------------------------===//
+
+std::optional<unsigned> NestBuilder::baseOf(const ValueDecl *D,
+                                            const std::string &Name,
+                                            QualType DeclType,
+                                            SourceLocation Loc, bool Scratch,
+                                            std::string &Why) {
+  std::string Key = Name;
+  if (auto It = BaseIndex.find(Key); It != BaseIndex.end()) {
+    if (Bases[It->second].Decl == D || !isa_and_nonnull<VarDecl>(D))
+      return It->second;
+    // Another variable of the same name (a callee's local array).
+    Key = FD->getNameAsString() + ":" + Name;
+    if (auto It2 = BaseIndex.find(Key); It2 != BaseIndex.end())
+      return It2->second;
+  }
+  ArrayBase B;
+  B.Name = Key;
+  B.Decl = D;
+  B.Type = DeclType;
+  QualType Elem = shapeOf(DeclType, B.Extents, B.IsPointer);
+  B.Container = isContainerType(DeclType);
+  if (B.Extents.empty()) {
+    Why = "'" + Name + "' is not an array";
+    return std::nullopt;
+  }
+  std::optional<Precision> P = precisionOf(Elem);
+  if (!P) {
+    Why = "element type '" + Elem.getAsString() + "' of '" + Name +
+          "' is not supported";
+    return std::nullopt;
+  }
+  B.Elem = *P;
+  B.Scratch = Scratch;
+  const auto *VD = dyn_cast_or_null<VarDecl>(D);
+  B.IsPointer |= !VD || isa<ParmVarDecl>(VD) || DeclType->isReferenceType();
+  B.LocalStorage = VD && VD->hasLocalStorage() && !isa<ParmVarDecl>(VD) &&
+                   !DeclType->isReferenceType() && !DeclType->isPointerType() &&
+                   !Scratch;
+  (void)Loc;
+  BaseIndex[Key] = Bases.size();
+  Bases.push_back(std::move(B));
+  return Bases.size() - 1;
+}
+
+std::optional<NestBuilder::View>
+NestBuilder::viewOfDecl(const VarDecl *VD, std::string &Why) {
+  std::string Name = declName(VD);
+  if (auto B = Bindings.find(VD); B != Bindings.end()) {
+    if (B->second.Kind == Binding::Pointer || B->second.Kind == Binding::Element)
+      return B->second.V;
+    Why = "'" + Name + "' is not an array";
+    return std::nullopt;
+  }
+  if (NullPointers.count(VD)) {
+    Why = "'" + Name + "' is a null pointer here";
+    return std::nullopt;
+  }
+  QualType T = VD->getType();
+  if (const auto *PVD = dyn_cast<ParmVarDecl>(VD))
+    T = PVD->getOriginalType();
+  if (T->isPointerType() && isModified(VD)) {
+    Why = "pointer '" + Name + "' is reassigned or advanced in the function";
+    return std::nullopt;
+  }
+  // A pointer set once before the nest into another array is that array.
+  if (T->isPointerType() && !isa<ParmVarDecl>(VD) && VD->getInit()) {
+    std::string Inner;
+    if (std::optional<View> V = viewOf(VD->getInit(), Inner)) {
+      Binding B;
+      B.Kind = Binding::Pointer;
+      B.V = *V;
+      Bindings[VD] = B;
+      return V;
+    }
+  }
+  if (!T->isPointerType() && !T->isArrayType() &&
+      !isContainerType(T) &&
+      !(T->isReferenceType() && (T.getNonReferenceType()->isArrayType() ||
+                                 isContainerType(T)))) {
+    Why = "'" + Name + "' is not an array";
+    return std::nullopt;
+  }
+  std::optional<unsigned> B =
+      baseOf(VD, Name, T, VD->getLocation(), /*Scratch=*/false, Why);
+  if (!B)
+    return std::nullopt;
+  View V;
+  V.Base = *B;
+  V.Subs.push_back(IndexPoly());
+  return V;
+}
+
+std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
+                                                     std::string &Why) {
+  const Expr *S = strip(E);
+  // BaseE[IdxE], or *BaseE when IdxE is null.
+  auto Subscript = [&](const Expr *BaseE,
+                       const Expr *IdxE) -> std::optional<View> {
+    std::optional<View> V = viewOf(BaseE, Why);
+    if (!V)
+      return std::nullopt;
+    std::optional<IndexPoly> Idx =
+        IdxE ? indexOf(IdxE, Why) : IndexPoly::constant(0);
+    if (!Idx) {
+      if (usesNestData(IdxE))
+        Why = "gather: the index '" + text(IdxE) + "' of '" +
+              Bases[V->Base].Name +
+              "' is loaded from memory, so the elements it touches depend "
+              "on the data";
+      return std::nullopt;
+    }
+    std::optional<IndexPoly> Sum = V->Subs.back().add(*Idx);
+    if (!Sum) {
+      Why = "index arithmetic overflows";
+      return std::nullopt;
+    }
+    V->Subs.back() = *Sum;
+    if (V->Subs.size() < Bases[V->Base].Extents.size())
+      V->Subs.push_back(IndexPoly()); // a row: the start of the next dimension
+    return V;
+  };
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return viewOfDecl(VD, Why);
+    Why = "'" + text(S) + "' is not an array";
+    return std::nullopt;
+  }
+  if (isa<MemberExpr>(S)) {
+    std::optional<std::string> Path = memberPath(S, Why);
+    if (!Path)
+      return std::nullopt;
+    const auto *F = cast<MemberExpr>(S)->getMemberDecl();
+    std::optional<unsigned> B =
+        baseOf(F, *Path, F->getType(), S->getBeginLoc(), false, Why);
+    if (!B)
+      return std::nullopt;
+    View V;
+    V.Base = *B;
+    V.Subs.push_back(IndexPoly());
+    return V;
+  }
+  if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S))
+    return Subscript(ASE->getBase(), ASE->getIdx());
+  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(S)) {
+    if (OCE->getOperator() == OO_Subscript && OCE->getNumArgs() == 2 &&
+        isContainerType(OCE->getArg(0)->getType()))
+      return Subscript(OCE->getArg(0), OCE->getArg(1));
+    Why = "call to '" + text(S) + "'";
+    return std::nullopt;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->getOpcode() == UO_AddrOf)
+      return viewOf(UO->getSubExpr(), Why);
+    if (UO->getOpcode() == UO_Deref)
+      return Subscript(UO->getSubExpr(), nullptr);
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->isAdditiveOp() && S->getType()->isPointerType()) {
+    bool LeftIsPointer = BO->getLHS()->getType()->isPointerType() ||
+                         BO->getLHS()->getType()->isArrayType();
+    const Expr *P = LeftIsPointer ? BO->getLHS() : BO->getRHS();
+    const Expr *Off = LeftIsPointer ? BO->getRHS() : BO->getLHS();
+    std::optional<View> V = viewOf(P, Why);
+    if (!V)
+      return std::nullopt;
+    std::optional<IndexPoly> Idx = indexOf(Off, Why);
+    if (!Idx) {
+      if (usesNestData(Off))
+        Why = "gather: the offset '" + text(Off) + "' into '" +
+              Bases[V->Base].Name +
+              "' is loaded from memory, so the elements it touches depend "
+              "on the data";
+      return std::nullopt;
+    }
+    std::optional<IndexPoly> Sum = BO->getOpcode() == BO_Add
+                                       ? V->Subs.back().add(*Idx)
+                                       : V->Subs.back().sub(*Idx);
+    if (!Sum) {
+      Why = "index arithmetic overflows";
+      return std::nullopt;
+    }
+    V->Subs.back() = *Sum;
+    return V;
+  }
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(S)) {
+    const CXXMethodDecl *MD = MCE->getMethodDecl();
+    const Expr *Obj = MCE->getImplicitObjectArgument();
+    if (MD && isContainerType(Obj->getType())) {
+      if (MD->getName() == "data" && MCE->getNumArgs() == 0)
+        return viewOf(Obj, Why);
+      if (MD->getName() == "at" && MCE->getNumArgs() == 1)
+        return Subscript(Obj, MCE->getArg(0));
+    }
+    Why = "call to '" + text(S) + "'";
+    return std::nullopt;
+  }
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S)) {
+    // A span (or a copy) made from an array or a pointer.
+    if (CE->getNumArgs() >= 1 && isContainerType(CE->getType()))
+      return viewOf(CE->getArg(0), Why);
+    Why = "'" + text(S) + "' is not a named array";
+    return std::nullopt;
+  }
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(S)) {
+    QualType To = Cast->getType(), From = Cast->getSubExpr()->getType();
+    if (To->isPointerType() && From->isPointerType() &&
+        Ctx.hasSameUnqualifiedType(To->getPointeeType(),
+                                   From->getPointeeType()))
+      return viewOf(Cast->getSubExpr(), Why);
+    Why = "pointer cast '" + text(S) + "'";
+    return std::nullopt;
+  }
+  if (isa<ConditionalOperator>(S))
+    Why = "pointer chosen by a condition ('" + text(S) + "')";
+  else if (isa<CallExpr>(S))
+    Why = "pointer returned by a call ('" + text(S) + "')";
+  else
+    Why = "'" + text(S) + "' is not a named array";
+  return std::nullopt;
+}
+
+bool NestBuilder::isElementRef(const Expr *E) const {
+  E = strip(E);
+  if (isa<ArraySubscriptExpr>(E))
+    return true;
+  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(E))
+    return OCE->getOperator() == OO_Subscript;
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return UO->getOpcode() == UO_Deref;
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *MD = MCE->getMethodDecl();
+    return MD && MD->getName() == "at" &&
+           isContainerType(MCE->getImplicitObjectArgument()->getType());
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      auto B = Bindings.find(VD);
+      return B != Bindings.end() && B->second.Kind == Binding::Element;
+    }
+  return false;
+}
+
+bool NestBuilder::recordAccess(const View &V, const Expr *E, IRStmt &St,
+                               bool Read, bool Write) {
+  ArrayBase &B = Bases[V.Base];
+  if (V.Subs.size() != B.Extents.size())
+    return fail(E ? E->getBeginLoc() : SourceLocation(),
+                "'" + (E ? text(E) : B.Name) +
+                    "' does not index every dimension of '" + B.Name + "'");
+  if (E) {
+    std::optional<Precision> P = precisionOf(E->getType());
+    if (!P)
+      return fail(E->getBeginLoc(), "element type '" +
+                                        E->getType().getAsString() + "' of '" +
+                                        B.Name + "' is not supported");
+  }
+  B.Used = true;
+  size_t Id = Pending.size();
+  Pending.push_back({V.Base, V.Subs, Innermost,
+                     E ? E->getBeginLoc() : SourceLocation()});
+  Access A;
+  A.ArrayName = B.Name;
+  A.IsRead = Read;
+  A.IsWrite = Write;
+  A.Text = "@" + std::to_string(Id); // settled in settleAccesses
+  A.Loc = loc(E ? E->getBeginLoc() : Nest->getBeginLoc());
+  if (E && Frames.size() == 1)
+    Values.noteAccess(E, St.Accesses.size(), B.LocalStorage, B.Name);
+  if (ArmDepth == 0 && !TouchedStack.empty())
+    TouchedStack.back().Elements.push_back({V.Base, V.Subs});
+  St.Accesses.push_back(std::move(A));
+  return true;
+}
+
+bool NestBuilder::visitAccess(const Expr *E, IRStmt &St, bool Read,
+                              bool Write) {
+  std::string Why;
+  std::optional<View> V = viewOf(E, Why);
+  if (!V)
+    return fail(E->getBeginLoc(), "access '" + text(E) + "': " + Why);
+  return recordAccess(*V, E, St, Read, Write);
+}
+
+//===----------------------------------------------------------------------===//
+// Arithmetic
+//===----------------------------------------------------------------------===//
+
+/// Whether a compiler computes \p E once, at compile time: literals,
+/// constants, and arithmetic and math calls on them (`sqrtf(2.0f / M_PI)`).
+bool NestBuilder::isFoldable(const Expr *E) const {
+  E = strip(E);
+  if (!E)
+    return false;
+  if (isa<IntegerLiteral>(E) || isa<FloatingLiteral>(E) ||
+      isa<CharacterLiteral>(E) || isa<CXXBoolLiteralExpr>(E) ||
+      isa<SubstNonTypeTemplateParmExpr>(E) || isa<UnaryExprOrTypeTraitExpr>(E))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (isa<EnumConstantDecl>(DRE->getDecl()))
+      return true;
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || isa<ParmVarDecl>(VD) || Bindings.count(VD))
+      return false;
+    if (VD->isConstexpr())
+      return true;
+    const Expr *Init = VD->getAnyInitializer();
+    // A variable set once from constants is propagated like one.
+    return Init && !isModified(VD) && !VD->getType()->isReferenceType() &&
+           (VD->getType().isConstQualified() || VD->isLocalVarDecl()) &&
+           Init != E && isFoldable(Init);
+  }
+  if (const auto *C = dyn_cast<CastExpr>(E))
+    return isFoldable(C->getSubExpr());
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return !UO->isIncrementDecrementOp() && UO->getOpcode() != UO_AddrOf &&
+           UO->getOpcode() != UO_Deref && isFoldable(UO->getSubExpr());
+  if (const auto *BO = dyn_cast<BinaryOperator>(E))
+    return !BO->isAssignmentOp() && BO->getOpcode() != BO_Comma &&
+           isFoldable(BO->getLHS()) && isFoldable(BO->getRHS());
+  if (const auto *CO = dyn_cast<ConditionalOperator>(E))
+    return isFoldable(CO->getCond()) && isFoldable(CO->getTrueExpr()) &&
+           isFoldable(CO->getFalseExpr());
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee || isa<CXXMemberCallExpr>(CE) || isa<CXXOperatorCallExpr>(CE))
+      return false;
+    // INFINITY and NAN expand to these.
+    StringRef Name = Callee->getName();
+    if (Name.starts_with("__builtin_inf") || Name.starts_with("__builtin_nan") ||
+        Name.starts_with("__builtin_huge_val"))
+      return true;
+    if (!(mathFunctionName(Name) || isFmaName(Name)))
+      return false;
+    for (const Expr *Arg : CE->arguments())
+      if (!isFoldable(Arg))
+        return false;
+    return true;
+  }
+  return false;
+}
+
+void NestBuilder::countOp(QualType T, IRStmt &St, BinaryOperatorKind Op) {
+  std::optional<Precision> P = precisionOf(T);
+  if (!P)
+    return;
+  if (!isFloating(*P)) {
+    ++St.IntOps;
+    return;
+  }
+  OpCounts &C = St.Ops[*P];
+  switch (Op) {
+  case BO_Add: case BO_Sub: case BO_AddAssign: case BO_SubAssign:
+    ++C.Adds; break;
+  case BO_Mul: case BO_MulAssign:
+    ++C.Muls; break;
+  case BO_Div: case BO_DivAssign:
+    ++C.Divs; break;
+  default:
+    break;
+  }
+}
+
+bool NestBuilder::assignTarget(const Expr *L, IRStmt &St, bool Compound) {
+  L = strip(L);
+  if (isElementRef(L))
+    return visitAccess(L, St, /*Read=*/Compound, /*Write=*/true);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(L)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (VD && (Bindings.count(VD) || VD->getType()->isPointerType()))
+      return fail(L->getBeginLoc(),
+                  "pointer or index variable '" + declName(VD) +
+                      "' is reassigned inside the nest");
+    return true;
+  }
+  return fail(L->getBeginLoc(), std::string(Compound ? "compound " : "") +
+                                    "assignment to '" + text(L) +
+                                    "' that is neither a scalar nor an "
+                                    "array element");
+}
+
+bool NestBuilder::countBinary(const BinaryOperator *BO, IRStmt &St) {
+  BinaryOperatorKind Op = BO->getOpcode();
+  if (Op == BO_Assign)
+    return assignTarget(BO->getLHS(), St, false) &&
+           visitData(BO->getRHS(), St);
+  if (BO->isCompoundAssignmentOp()) {
+    if (!assignTarget(BO->getLHS(), St, true))
+      return false;
+    const auto *CAO = cast<CompoundAssignOperator>(BO);
+    const BinaryOperator *Mul = asMul(BO->getRHS());
+    if ((Op == BO_AddAssign || Op == BO_SubAssign) && Mul &&
+        !isFoldable(Mul))
+      if (std::optional<Precision> P = macPrecision(Mul)) {
+        ++St.Ops[*P].Macs;
+        return visitData(Mul->getLHS(), St) && visitData(Mul->getRHS(), St);
+      }
+    countOp(CAO->getComputationResultType(), St, Op);
+    return visitData(BO->getRHS(), St);
+  }
+  if (Op == BO_Comma)
+    return visitData(BO->getLHS(), St) && visitData(BO->getRHS(), St);
+  if (Op == BO_LAnd || Op == BO_LOr)
+    return fail(BO->getBeginLoc(),
+                "short-circuit operator in data: conditional execution");
+  // Integer arithmetic on loop variables and sizes is addressing.
+  if (BO->getType()->isIntegerType() && !BO->isComparisonOp()) {
+    std::string Why;
+    if (indexOf(BO, Why))
+      return true;
+  }
+  if (Op == BO_Add || Op == BO_Sub) {
+    // a*b + c: the multiply feeds the add, one MAC.
+    for (int Side = 0; Side < 2; ++Side) {
+      const Expr *Mine = Side ? BO->getRHS() : BO->getLHS();
+      const Expr *Other = Side ? BO->getLHS() : BO->getRHS();
+      const BinaryOperator *Mul = asMul(Mine);
+      if (!Mul || isFoldable(Mul))
+        continue;
+      if (std::optional<Precision> P = macPrecision(Mul)) {
+        ++St.Ops[*P].Macs;
+        return visitData(Mul->getLHS(), St) && visitData(Mul->getRHS(), St) &&
+               visitData(Other, St);
+      }
+    }
+  }
+  if (BO->isComparisonOp()) {
+    std::optional<Precision> P = precisionOf(strip(BO->getLHS())->getType());
+    if (P && isFloating(*P))
+      ++St.Ops[*P].Calls["cmp"];
+  } else {
+    countOp(BO->getType(), St, Op);
+  }
+  return visitData(BO->getLHS(), St) && visitData(BO->getRHS(), St);
+}
+
+bool NestBuilder::countCall(const CallExpr *CE, IRStmt &St) {
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  if (!Callee)
+    return fail(CE->getBeginLoc(),
+                "indirect call '" + text(CE) + "' with unknown side effects");
+  StringRef Name = Callee->getName();
+  std::optional<Precision> P = precisionOf(CE->getType());
+  if (isFmaName(Name) && CE->getNumArgs() == 3) {
+    if (P)
+      ++St.Ops[*P].Macs;
+  } else if (std::optional<std::string> Math = mathFunctionName(Name)) {
+    if (P && isFloating(*P))
+      ++St.Ops[*P].Calls[*Math];
+    else
+      ++St.IntOps;
+  } else {
+    std::string Why;
+    if (inlinableCallee(CE, Why))
+      return inlineCall(CE, nullptr, &St);
+    return fail(CE->getBeginLoc(),
+                Why.empty() ? "call to '" + declName(Callee) +
+                                  "' with unknown side effects"
+                            : Why);
+  }
+  for (const Expr *Arg : CE->arguments())
+    if (!visitData(Arg, St))
+      return false;
+  return true;
+}
+
+bool NestBuilder::visitConditional(const ConditionalOperator *CO,
+                                   IRStmt &St) {
+  const Expr *Cond = CO->getCond();
+  CondKind K = classify(Cond);
+  if (K == CondKind::Invariant)
+    return visitData(invariantValue(Cond) ? CO->getTrueExpr()
+                                          : CO->getFalseExpr(),
+                     St);
+  // A select between plain values is one operation on the condition.
+  auto Plain = [&](const Expr *A) {
+    A = strip(A);
+    return isFoldable(A) ||
+           (isa<DeclRefExpr>(A) && !isElementRef(A));
+  };
+  if (!visitData(Cond, St))
+    return false;
+  if (Plain(CO->getTrueExpr()) && Plain(CO->getFalseExpr()))
+    return true;
+  std::vector<IRStmt> Arms(2);
+  {
+    llvm::SaveAndRestore InArm(ArmDepth, ArmDepth + 1);
+    if (!visitData(CO->getTrueExpr(), Arms[0]) ||
+        !visitData(CO->getFalseExpr(), Arms[1]))
+      return false;
+  }
+  return mergeArms(Arms, St, CO->getBeginLoc());
+}
+
+bool NestBuilder::visitData(const Expr *E, IRStmt &St) {
+  const Expr *S = strip(E);
+  if (!S || isFoldable(S))
+    return true;
+  if (isElementRef(S))
+    return visitAccess(S, St, /*Read=*/true, /*Write=*/false);
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    return countBinary(BO, St);
+  if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->isIncrementDecrementOp()) {
+      const Expr *Sub = strip(UO->getSubExpr());
+      countOp(Sub->getType(), St, BO_Add);
+      return assignTarget(Sub, St, /*Compound=*/true);
+    }
+    if (UO->getOpcode() == UO_AddrOf)
+      return fail(UO->getBeginLoc(), "address taken inside the nest");
+    return visitData(UO->getSubExpr(), St);
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE)) {
+      std::string Why;
+      if (sizeOf(MCE, Why))
+        return true; // v.size() is a size
+    }
+    if (isa<CXXOperatorCallExpr>(CE) || isa<CXXMemberCallExpr>(CE))
+      return fail(CE->getBeginLoc(),
+                  "call to '" + text(CE) + "' with unknown side effects");
+    return countCall(CE, St);
+  }
+  if (const auto *CO = dyn_cast<ConditionalOperator>(S))
+    return visitConditional(CO, St);
+  if (isa<DeclRefExpr>(S) || isa<IntegerLiteral>(S) ||
+      isa<FloatingLiteral>(S) || isa<CXXBoolLiteralExpr>(S) ||
+      isa<CharacterLiteral>(S) || isa<ImplicitValueInitExpr>(S) ||
+      isa<CXXNullPtrLiteralExpr>(S) || isa<GNUNullExpr>(S))
+    return true;
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(S))
+    return visitData(Cast->getSubExpr(), St);
+  if (const auto *CE = dyn_cast<CXXConstructExpr>(S)) {
+    for (const Expr *Arg : CE->arguments())
+      if (!visitData(Arg, St))
+        return false;
+    return true;
+  }
+  if (const auto *IL = dyn_cast<InitListExpr>(S)) {
+    for (const Expr *Init : IL->inits())
+      if (!visitData(Init, St))
+        return false;
+    return true;
+  }
+  if (const auto *DA = dyn_cast<CXXDefaultArgExpr>(S))
+    return visitData(DA->getExpr(), St);
+  if (isa<MemberExpr>(S)) {
+    std::string Why;
+    if (S->getType()->isIntegerType() && sizeOf(S, Why))
+      return true; // a size used as a value
+    // A scalar field the function never assigns is an input, like a
+    // scalar parameter (cfg->eps).
+    if (Why.empty() && S->getType()->isArithmeticType() && memberPath(S, Why))
+      return true;
+    return fail(S->getBeginLoc(), "member access '" + text(S) +
+                                      "' is not supported yet" +
+                                      (Why.empty() ? "" : ": " + Why));
+  }
+  if (isa<LambdaExpr>(S))
+    return fail(S->getBeginLoc(), "lambda inside the nest");
+  return fail(S->getBeginLoc(), "unsupported expression '" + text(S) + "'");
+}

@@ -1,0 +1,539 @@
+//===- LowerIndex.cpp - Index arithmetic and sizes ------------------------===//
+//
+// Subscripts, pointer offsets and loop bounds lower to IndexPoly: sums of
+// products of sizes with coefficients affine in the loop variables. A size
+// is anything the nest cannot change and the analysis may name: a
+// parameter, a constant, a macro, a template argument, a container's
+// size(), a struct field, or a local computed from those before the nest
+// (docs/design.md, "Sizes").
+//
+//===----------------------------------------------------------------------===//
+
+#include "NestBuilder.h"
+#include "CallSites.h"
+
+#include "clang/Lex/Lexer.h"
+#include "llvm/Support/SaveAndRestore.h"
+
+#include <algorithm>
+
+using namespace clang;
+using namespace roofline;
+using namespace roofline::frontend;
+
+bool NestBuilder::isModified(const VarDecl *VD) const {
+  for (const FunctionFrame &F : Frames)
+    if (F.Modified.Vars.count(VD))
+      return true;
+  return false;
+}
+
+bool NestBuilder::isModifiedWithin(const VarDecl *VD,
+                                   const clang::Stmt *S) const {
+  for (const FunctionFrame &F : Frames) {
+    auto It = F.Modified.Vars.find(VD);
+    if (It == F.Modified.Vars.end())
+      continue;
+    SourceRange R = S->getSourceRange();
+    for (const clang::Stmt *Site : It->second) {
+      SourceLocation L = Site->getBeginLoc();
+      // Outside macros a location test answers at once; only a macro use,
+      // where every token shares one file location, needs the tree walk.
+      if (!L.isMacroID() && !R.getBegin().isMacroID() &&
+          !R.getEnd().isMacroID()) {
+        if (SM.isPointWithin(L, R.getBegin(), R.getEnd()))
+          return true;
+        continue;
+      }
+      if (containsStmt(S, Site))
+        return true;
+    }
+  }
+  return false;
+}
+
+std::optional<std::string> NestBuilder::memberPath(const Expr *E,
+                                                   std::string &Why) {
+  const auto *ME = dyn_cast<MemberExpr>(strip(E));
+  if (!ME)
+    return std::nullopt;
+  const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!F) {
+    Why = "member '" + text(ME) + "' is not a field";
+    return std::nullopt;
+  }
+  for (const FunctionFrame &Fr : Frames)
+    if (Fr.Modified.Fields.count(F)) {
+      Why = "field '" + text(ME) + "' is assigned in the function";
+      return std::nullopt;
+    }
+  const Expr *Base = strip(ME->getBase());
+  std::string Sep = ME->isArrow() ? "->" : ".";
+  if (isa<CXXThisExpr>(Base))
+    return declName(F); // this->out is named out
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Base)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD) {
+      Why = "member of '" + text(Base) + "'";
+      return std::nullopt;
+    }
+    auto B = Bindings.find(VD);
+    if (B != Bindings.end() && B->second.Kind == Binding::Object)
+      return B->second.ObjectName + declName(F);
+    if (VD->getType()->isPointerType() && isModified(VD)) {
+      Why = "'" + declName(VD) + "' is reassigned in the function";
+      return std::nullopt;
+    }
+    return declName(VD) + Sep + declName(F);
+  }
+  if (isa<MemberExpr>(Base)) {
+    std::optional<std::string> Outer = memberPath(Base, Why);
+    if (!Outer)
+      return std::nullopt;
+    return *Outer + Sep + declName(F);
+  }
+  Why = "member of '" + text(Base) + "', which is not a named struct";
+  return std::nullopt;
+}
+
+std::optional<NestBuilder::SizeName>
+NestBuilder::sizeOfVar(const VarDecl *VD, std::string &Why) {
+  if (!VD->getType()->isIntegerType())
+    return std::nullopt;
+  SizeName S;
+  S.Name = declName(VD);
+  if (const auto *PVD = dyn_cast<ParmVarDecl>(VD)) {
+    if (isModified(VD)) {
+      Why = "'" + S.Name + "', a variable computed at run time";
+      return std::nullopt;
+    }
+    S.Origin = "argument";
+    if (std::optional<int64_t> V = Calls.valueOf(PVD)) {
+      S.Value = *V;
+      S.Origin = "call-site";
+    }
+    return S;
+  }
+  bool IsConst = VD->getType().isConstQualified() || VD->isConstexpr();
+  const Expr *Init = VD->getAnyInitializer();
+  Expr::EvalResult R;
+  if (!Init || Init->isValueDependent() || !Init->EvaluateAsInt(R, Ctx))
+    return std::nullopt; // computed: see localIndex
+  if (!IsConst && (!VD->isLocalVarDecl() || isModified(VD))) {
+    Why = "'" + S.Name + "', a variable computed at run time";
+    return std::nullopt;
+  }
+  S.Value = R.Val.getInt().getExtValue();
+  S.Origin = VD->isConstexpr() ? "constexpr" : (IsConst ? "const" : "local");
+  return S;
+}
+
+std::optional<NestBuilder::SizeName> NestBuilder::sizeOf(const Expr *E,
+                                                         std::string &Why) {
+  if (const auto *SNT = dyn_cast<SubstNonTypeTemplateParmExpr>(E)) {
+    SizeName S;
+    Expr::EvalResult R;
+    if (SNT->EvaluateAsInt(R, Ctx))
+      S.Value = R.Val.getInt().getExtValue();
+    S.Origin = "template";
+    S.Name = declName(SNT->getParameter());
+    return S;
+  }
+  if (const auto *IL = dyn_cast<IntegerLiteral>(E)) {
+    SourceLocation L = IL->getLocation();
+    // Only an object-like macro names its value ('#define N 1024'); a
+    // literal in a function-like macro's body is a plain constant.
+    if (L.isMacroID() && !SM.isMacroArgExpansion(L) &&
+        !SM.getSLocEntry(SM.getFileID(L))
+             .getExpansion()
+             .isFunctionMacroExpansion()) {
+      StringRef Macro = Lexer::getImmediateMacroName(L, SM, Ctx.getLangOpts());
+      if (!Macro.empty()) {
+        SizeName S;
+        S.Value = IL->getValue().getSExtValue();
+        S.Origin = "macro";
+        S.Name = Macro.str();
+        return S;
+      }
+    }
+    return std::nullopt;
+  }
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *MD = MCE->getMethodDecl();
+    const Expr *Obj = strip(MCE->getImplicitObjectArgument());
+    if (!MD || MCE->getNumArgs() != 0 ||
+        (MD->getName() != "size" && MD->getName() != "length"))
+      return std::nullopt;
+    std::string ObjName;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj))
+      ObjName = declName(DRE->getDecl());
+    else if (std::optional<std::string> P = memberPath(Obj, Why))
+      ObjName = *P;
+    else
+      return std::nullopt;
+    SizeName S;
+    S.Origin = "container";
+    S.Name = ObjName + "." + declName(MD) + "()";
+    return S;
+  }
+  if (isa<MemberExpr>(E)) {
+    if (!E->getType()->isIntegerType())
+      return std::nullopt;
+    std::optional<std::string> Path = memberPath(E, Why);
+    if (!Path)
+      return std::nullopt;
+    SizeName S;
+    S.Name = *Path;
+    S.Origin = "field";
+    return S;
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return sizeOfVar(VD, Why);
+  return std::nullopt;
+}
+
+std::optional<IndexPoly> NestBuilder::quotientSize(const std::string &Name,
+                                                   const IndexPoly &Num,
+                                                   const IndexPoly &Den,
+                                                   std::string &Why) {
+  auto Terms = [](const IndexPoly &P) {
+    std::vector<SizeTerm> T;
+    for (const auto &[M, E] : P.parts())
+      T.push_back({E.constant(), M});
+    return T;
+  };
+  SizeName S;
+  S.Name = Name;
+  S.Origin = "derived";
+  DerivedSize D;
+  D.Numerator = Terms(Num);
+  D.Denominator = Terms(Den);
+  S.Derived = D;
+  if (auto It = Params.find(Name);
+      It != Params.end() && It->second.Derived &&
+      It->second.Derived->str() != D.str())
+    S.Name = FD->getNameAsString() + ":" + Name; // another function's hs
+  addParam(S);
+  // Num = Den * Name lets rows of Num elements split into Den rows of
+  // Name: only for plain monomials, and only where Den divides Num.
+  if (Num.parts().size() == 1 && Den.parts().size() == 1 &&
+      Num.parts().begin()->second == AffineExpr(1) &&
+      Den.parts().begin()->second == AffineExpr(1) &&
+      !Den.parts().begin()->first.empty()) {
+    const SizeMonomial &Whole = Num.parts().begin()->first;
+    SizeMonomial Parts =
+        monomialProduct(Den.parts().begin()->first, SizeMonomial{S.Name});
+    std::string DenText = monomialName(Den.parts().begin()->first);
+    std::string WholeText = monomialName(Whole);
+    SizeRelation Rel;
+    Rel.Whole = Whole;
+    Rel.Parts = Parts;
+    Rel.Note = S.Name + " = " + WholeText + " / " + DenText +
+               ": rows of " + WholeText + " are taken as " + DenText +
+               " rows of " + S.Name + " (" + DenText + " divides " +
+               WholeText + ")";
+    Relations.push_back(Rel);
+    // Divisibility, as two inequalities over the product Den*Name.
+    AffineExpr W = AffineExpr::var(WholeText);
+    AffineExpr P = AffineExpr::var(monomialName(Parts));
+    registerProducts({Parts});
+    if (Whole.size() > 1)
+      registerProducts({Whole});
+    Conditions.push_back({*W.sub(P), DenText + " divides " + WholeText});
+    Conditions.push_back({*P.sub(W), DenText + " divides " + WholeText});
+  }
+  (void)Why;
+  return IndexPoly::size(S.Name);
+}
+
+std::optional<IndexPoly> NestBuilder::localIndex(const VarDecl *VD,
+                                                 std::string &Why) {
+  if (auto It = LocalCache.find(VD); It != LocalCache.end()) {
+    if (!It->second)
+      Why = "'" + declName(VD) + "', a variable computed at run time";
+    return It->second;
+  }
+  auto Done = [&](std::optional<IndexPoly> P) {
+    LocalCache[VD] = P;
+    return P;
+  };
+  std::string Name = declName(VD);
+  const Expr *Init = VD->getAnyInitializer();
+  bool Inside = Nest && SM.isPointWithin(VD->getLocation(),
+                                         Nest->getBeginLoc(),
+                                         Nest->getEndLoc());
+  if (!Init || Inside || isModified(VD) || isa<ParmVarDecl>(VD) ||
+      !VD->getType()->isIntegerType() ||
+      (!VD->isLocalVarDecl() && !VD->getType().isConstQualified())) {
+    Why = "'" + Name + "', a variable computed at run time";
+    return Done(std::nullopt);
+  }
+  // Evaluated before the nest: no loop variable of it is in scope.
+  llvm::SaveAndRestore HideIVs(IVs, {});
+  std::string Inner;
+  const auto *Div = dyn_cast<BinaryOperator>(strip(Init));
+  if (Div && Div->getOpcode() == BO_Div) {
+    std::optional<IndexPoly> N = indexOf(Div->getLHS(), Inner);
+    std::optional<IndexPoly> D = N ? indexOf(Div->getRHS(), Inner)
+                                   : std::nullopt;
+    if (N && D && !D->isConstant())
+      return Done(quotientSize(Name, *N, *D, Why));
+  }
+  std::optional<IndexPoly> P = indexOf(Init, Inner);
+  if (!P) {
+    Why = "'" + Name + "' (" + Inner + ")";
+    return Done(std::nullopt);
+  }
+  // A multiple of one product of sizes (C3 = 3*C, BT = B*T) is that
+  // expression: row pointers add it up with other multiples of C. Anything
+  // else (P = (H - R) / 2 + 1) stays a size of its own, named as written,
+  // so strides that use it still nest.
+  bool Monomial = P->parts().size() == 1 && !P->usesLoopVars();
+  bool UsesQuotient = false;
+  for (const auto &[M, E] : P->parts())
+    for (const std::string &F : M)
+      if (auto It = Params.find(F); It != Params.end() && It->second.Derived &&
+                                    !It->second.Derived->isProduct())
+        UsesQuotient = true;
+  if (P->isConstant() || (Monomial && !UsesQuotient))
+    return Done(P);
+  SizeName S;
+  S.Name = Name;
+  S.Origin = "derived";
+  DerivedSize D;
+  for (const auto &[M, E] : P->parts())
+    D.Numerator.push_back({E.constant(), M});
+  S.Derived = D;
+  addParam(S);
+  return Done(IndexPoly::size(Name));
+}
+
+std::optional<IndexPoly> NestBuilder::indexOf(const Expr *E, std::string &Why) {
+  const Expr *S = strip(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
+      for (const auto &[Decl, Name] : IVs)
+        if (Decl == VD)
+          return IndexPoly::loopVar(Name);
+      if (auto B = Bindings.find(VD); B != Bindings.end()) {
+        if (B->second.Kind == Binding::Index)
+          return B->second.Value;
+        Why = "'" + declName(VD) + "' is not an integer";
+        return std::nullopt;
+      }
+    }
+  }
+  // A span built with a length knows its size().
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(S))
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(
+            strip(MCE->getImplicitObjectArgument())))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (auto B = Bindings.find(VD);
+            B != Bindings.end() && B->second.Length &&
+            MCE->getMethodDecl()->getName() == "size")
+          return *B->second.Length;
+  if (std::optional<SizeName> Size = sizeOf(S, Why)) {
+    addParam(*Size);
+    return IndexPoly::size(Size->Name);
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && VD->getType()->isIntegerType() && Why.empty())
+      if (std::optional<IndexPoly> P = localIndex(VD, Why))
+        return P;
+  if (!Why.empty())
+    return std::nullopt;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    BinaryOperatorKind Op = BO->getOpcode();
+    if (Op == BO_Add || Op == BO_Sub || Op == BO_Mul || Op == BO_Div) {
+      std::optional<IndexPoly> L = indexOf(BO->getLHS(), Why);
+      std::optional<IndexPoly> R = L ? indexOf(BO->getRHS(), Why)
+                                     : std::nullopt;
+      if (!R)
+        return std::nullopt;
+      std::optional<IndexPoly> Out;
+      if (Op == BO_Add)
+        Out = L->add(*R);
+      else if (Op == BO_Sub)
+        Out = L->sub(*R);
+      else if (Op == BO_Mul) {
+        bool LoopVarProduct = false;
+        Out = L->mul(*R, LoopVarProduct);
+        if (LoopVarProduct) {
+          Why = "non-affine " + std::string(InBound ? "loop bound" : "index") +
+                " expression '" + text(S) + "'";
+          return std::nullopt;
+        }
+      } else {
+        if (L->isConstant() && R->isConstant() && R->constantValue() != 0) {
+          // C's '/' truncates toward zero.
+          Out = IndexPoly::constant(L->constantValue() / R->constantValue());
+        } else if (L->usesLoopVars() || R->usesLoopVars()) {
+          Why = "non-affine " +
+                std::string(InBound ? "loop bound" : "index") +
+                " expression '" + text(S) + "' (a loop variable divided)";
+          return std::nullopt;
+        } else {
+          std::string Name = text(S);
+          Name.erase(std::remove(Name.begin(), Name.end(), ' '), Name.end());
+          return quotientSize(Name, *L, *R, Why);
+        }
+      }
+      if (!Out)
+        Why = "index arithmetic overflows";
+      return Out;
+    }
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) {
+      std::optional<IndexPoly> In = indexOf(UO->getSubExpr(), Why);
+      if (In && UO->getOpcode() == UO_Minus)
+        In = In->scale(-1);
+      return In;
+    }
+  }
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(S))
+    if (Cast->getType()->isIntegerType() &&
+        Cast->getSubExpr()->getType()->isIntegerType())
+      return indexOf(Cast->getSubExpr(), Why);
+  Expr::EvalResult R;
+  if (!S->isValueDependent() && S->EvaluateAsInt(R, Ctx))
+    return IndexPoly::constant(R.Val.getInt().getExtValue());
+  const char *Where = InBound ? "loop bound" : "index";
+  if (isa<ArraySubscriptExpr>(S) || isa<CXXOperatorCallExpr>(S) ||
+      (isa<UnaryOperator>(S) &&
+       cast<UnaryOperator>(S)->getOpcode() == UO_Deref))
+    Why = InBound ? "data-dependent loop bound '" + text(S) + "'"
+                  : "indirect (data-dependent) index '" + text(S) + "'";
+  else if (isa<CallExpr>(S))
+    Why = std::string(Where) + " depends on a function call '" + text(S) + "'";
+  else if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    Why = std::string(Where) + " depends on '" + declName(DRE->getDecl()) +
+          "', a variable computed at run time";
+  else
+    Why = "non-affine " + std::string(Where) + " expression '" + text(S) + "'";
+  return std::nullopt;
+}
+
+bool NestBuilder::lowerIndex(const Expr *E, IndexPoly &Out) {
+  std::string Why;
+  std::optional<IndexPoly> P = indexOf(E, Why);
+  if (!P)
+    return fail(E->getBeginLoc(), Why);
+  Out = *P;
+  return true;
+}
+
+bool NestBuilder::toAffine(const IndexPoly &P, const Expr *E,
+                           AffineExpr &Out) {
+  std::vector<SizeMonomial> Products;
+  std::optional<AffineExpr> A = P.toAffine(&Products);
+  if (!A)
+    return fail(E->getBeginLoc(),
+                "non-affine " + std::string(InBound ? "loop bound" : "index") +
+                    " expression '" + text(E) +
+                    "' (a loop variable times a size)");
+  registerProducts(Products);
+  Out = *A;
+  return true;
+}
+
+bool NestBuilder::lowerAffine(const Expr *E, AffineExpr &Out) {
+  IndexPoly P;
+  return lowerIndex(E, P) && toAffine(P, E, Out);
+}
+
+bool NestBuilder::lowerBoundTerm(const Expr *E, BoundTerm &Out) {
+  const Expr *S = strip(E);
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->getOpcode() == BO_Div) {
+      Expr::EvalResult R;
+      if (BO->getRHS()->EvaluateAsInt(R, Ctx) &&
+          R.Val.getInt().getSExtValue() > 0) {
+        BoundTerm Inner;
+        if (!lowerBoundTerm(BO->getLHS(), Inner))
+          return false;
+        if (Inner.Divisor != 1)
+          return fail(S->getBeginLoc(), "nested division in a loop bound");
+        Out.Expr = Inner.Expr;
+        Out.Divisor = R.Val.getInt().getSExtValue();
+        Dividends.push_back(Inner.Expr);
+        return true;
+      }
+    }
+    // floor(x/d) + c  ==  floor((x + c*d)/d)
+    if (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) {
+      const auto *Div = dyn_cast<BinaryOperator>(strip(BO->getLHS()));
+      Expr::EvalResult R;
+      if (Div && Div->getOpcode() == BO_Div &&
+          Div->getRHS()->EvaluateAsInt(R, Ctx)) {
+        BoundTerm L;
+        AffineExpr Rhs;
+        if (!lowerBoundTerm(BO->getLHS(), L) || !lowerAffine(BO->getRHS(), Rhs))
+          return false;
+        std::optional<AffineExpr> Scaled = Rhs.scale(L.Divisor);
+        std::optional<AffineExpr> Sum;
+        if (Scaled)
+          Sum = BO->getOpcode() == BO_Add ? L.Expr.add(*Scaled)
+                                          : L.Expr.sub(*Scaled);
+        if (!Sum)
+          return fail(S->getBeginLoc(), "loop bound arithmetic overflows");
+        Out.Expr = *Sum;
+        Out.Divisor = L.Divisor;
+        return true;
+      }
+    }
+  }
+  Out.Divisor = 1;
+  return lowerAffine(S, Out.Expr);
+}
+
+bool NestBuilder::lowerBound(const Expr *E, Bound &Out) {
+  llvm::SaveAndRestore Guard(InBound, true);
+  const Expr *S = strip(E);
+  // std::min / std::max / min / max on integers.
+  if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    StringRef Name = Callee ? Callee->getName() : "";
+    if ((Name == "min" || Name == "max") && CE->getNumArgs() == 2) {
+      Out.Kind = Name == "min" ? Bound::Min : Bound::Max;
+      for (const Expr *Arg : CE->arguments()) {
+        BoundTerm T;
+        if (!lowerBoundTerm(Arg, T))
+          return false;
+        Out.Terms.push_back(T);
+      }
+      return true;
+    }
+  }
+  // a < b ? a : b
+  if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
+    const auto *Cmp = dyn_cast<BinaryOperator>(strip(CO->getCond()));
+    if (Cmp && Cmp->isRelationalOp()) {
+      BoundTerm A, B, L, R;
+      if (!lowerBoundTerm(Cmp->getLHS(), A) ||
+          !lowerBoundTerm(Cmp->getRHS(), B) ||
+          !lowerBoundTerm(CO->getTrueExpr(), L) ||
+          !lowerBoundTerm(CO->getFalseExpr(), R))
+        return false;
+      bool Less = Cmp->getOpcode() == BO_LT || Cmp->getOpcode() == BO_LE;
+      if (L == A && R == B) {
+        Out.Kind = Less ? Bound::Min : Bound::Max;
+        Out.Terms = {A, B};
+        return true;
+      }
+      if (L == B && R == A) {
+        Out.Kind = Less ? Bound::Max : Bound::Min;
+        Out.Terms = {A, B};
+        return true;
+      }
+    }
+  }
+  BoundTerm T;
+  if (!lowerBoundTerm(S, T))
+    return false;
+  Out = Bound();
+  Out.Terms.push_back(T);
+  return true;
+}

@@ -1,0 +1,1704 @@
+//===- LowerLoops.cpp - Loops, conditions and calls -----------------------===//
+//
+// for and range-based for become IR loops; if statements become what they
+// are to a count (docs/design.md, "Conditions"): an affine condition moves
+// into the bounds of a loop (or splits it in two, in order), a loop-
+// invariant one picks its branch for the case being built, a data-dependent
+// one whose branches are straight-line gives a range of work. A call to a
+// function of the translation unit is lowered as its body at the call's
+// arguments.
+//
+//===----------------------------------------------------------------------===//
+
+#include "NestBuilder.h"
+#include "CallSites.h"
+
+#include "clang/AST/StmtOpenMP.h"
+#include "llvm/Frontend/OpenMP/OMP.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/SaveAndRestore.h"
+
+#include <algorithm>
+
+using namespace clang;
+using namespace roofline;
+using namespace roofline::frontend;
+using IRStmt = roofline::Stmt;
+
+namespace {
+
+/// Whether the loop of OpenMP directive \p D is counted as if the pragma were
+/// not there: worksharing, simd and loop transformations run each iteration
+/// exactly once in all.
+bool isOpenMPLoopCounted(const OMPExecutableDirective *D) {
+  return D->hasAssociatedStmt() && isa<OMPLoopBasedDirective>(D);
+}
+
+/// What can end a loop body early: break, return, goto, co_return (not the
+/// breaks of a switch), and co_await/co_yield. `continue` is lowered where
+/// it stands (a guard, or refused).
+struct EarlyEnds {
+  const clang::Stmt *Exit = nullptr;
+  const clang::Stmt *Suspension = nullptr;
+};
+
+void findEarlyEnds(const clang::Stmt *S, bool InSwitch, EarlyEnds &R) {
+  if (!S || isa<LambdaExpr>(S) || (R.Exit && R.Suspension))
+    return;
+  if (isa<CoroutineSuspendExpr>(S)) {
+    if (!R.Suspension)
+      R.Suspension = S;
+  } else if (!InSwitch &&
+             (isa<BreakStmt>(S) || isa<ReturnStmt>(S) || isa<GotoStmt>(S) ||
+              isa<IndirectGotoStmt>(S) || isa<CoreturnStmt>(S))) {
+    if (!R.Exit)
+      R.Exit = S;
+    return;
+  }
+  InSwitch |= isa<SwitchStmt>(S);
+  for (const clang::Stmt *Child : S->children())
+    findEarlyEnds(Child, InSwitch, R);
+}
+
+const char *exitKind(const clang::Stmt *S) {
+  if (isa<BreakStmt>(S))
+    return "break";
+  if (isa<ReturnStmt>(S))
+    return "return";
+  if (isa<CoreturnStmt>(S))
+    return "co_return";
+  return "goto";
+}
+
+/// Shifts every term of \p B by \p Delta (floor(x/d) + c == floor((x+c*d)/d)).
+std::optional<Bound> shiftBound(const Bound &B, int64_t Delta) {
+  Bound R = B;
+  for (BoundTerm &T : R.Terms) {
+    int64_t Scaled;
+    if (__builtin_mul_overflow(Delta, T.Divisor, &Scaled))
+      return std::nullopt;
+    std::optional<AffineExpr> E = T.Expr.addConstant(Scaled);
+    if (!E)
+      return std::nullopt;
+    T.Expr = *E;
+  }
+  return R;
+}
+
+/// The children of a body: a compound's statements, or the one statement.
+std::vector<const clang::Stmt *> childrenOf(const clang::Stmt *S) {
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    return {CS->body_begin(), CS->body_end()};
+  return {S};
+}
+
+bool isLastChild(const clang::Stmt *Body, const clang::Stmt *Child) {
+  std::vector<const clang::Stmt *> C = childrenOf(Body);
+  while (!C.empty() && isa<NullStmt>(C.back()))
+    C.pop_back();
+  return !C.empty() && C.back() == Child;
+}
+
+/// No statement lowered into \p L so far counts anything (declarations of
+/// scalars at most).
+bool nothingCounted(const Loop &L) {
+  return llvm::all_of(L.Body, [](const Node &N) {
+    return !N.isLoop() && N.S.Accesses.empty() && N.S.Ops.empty() &&
+           !N.S.IntOps && N.S.MaybeOps.empty();
+  });
+}
+
+/// `if (c) continue;`
+bool isContinueGuard(const IfStmt *If) {
+  if (!If || If->getElse())
+    return false;
+  const clang::Stmt *Then = If->getThen();
+  if (const auto *CS = dyn_cast<CompoundStmt>(Then))
+    Then = CS->size() == 1 ? CS->body_front() : nullptr;
+  return Then && isa<ContinueStmt>(Then);
+}
+
+void addOps(std::map<Precision, OpCounts> &Into,
+            const std::map<Precision, OpCounts> &From) {
+  for (const auto &[P, C] : From) {
+    OpCounts &T = Into[P];
+    T.Macs += C.Macs;
+    T.Adds += C.Adds;
+    T.Muls += C.Muls;
+    T.Divs += C.Divs;
+    for (const auto &[N, K] : C.Calls)
+      T.Calls[N] += K;
+  }
+}
+
+/// Componentwise minimum (Min) or maximum of the counters of \p A and \p B.
+OpCounts combineOps(const OpCounts &A, const OpCounts &B, bool Min) {
+  auto Pick = [&](int64_t X, int64_t Y) {
+    return Min ? std::min(X, Y) : std::max(X, Y);
+  };
+  OpCounts R;
+  R.Macs = Pick(A.Macs, B.Macs);
+  R.Adds = Pick(A.Adds, B.Adds);
+  R.Muls = Pick(A.Muls, B.Muls);
+  R.Divs = Pick(A.Divs, B.Divs);
+  std::set<std::string> Names;
+  for (const auto &[N, K] : A.Calls)
+    Names.insert(N);
+  for (const auto &[N, K] : B.Calls)
+    Names.insert(N);
+  for (const std::string &N : Names) {
+    auto IA = A.Calls.find(N), IB = B.Calls.find(N);
+    int64_t V = Pick(IA == A.Calls.end() ? 0 : IA->second,
+                     IB == B.Calls.end() ? 0 : IB->second);
+    if (V)
+      R.Calls[N] = V;
+  }
+  return R;
+}
+
+OpCounts subtractOps(const OpCounts &A, const OpCounts &B) {
+  OpCounts R;
+  R.Macs = A.Macs - B.Macs;
+  R.Adds = A.Adds - B.Adds;
+  R.Muls = A.Muls - B.Muls;
+  R.Divs = A.Divs - B.Divs;
+  for (const auto &[N, K] : A.Calls) {
+    auto It = B.Calls.find(N);
+    int64_t V = K - (It == B.Calls.end() ? 0 : It->second);
+    if (V)
+      R.Calls[N] = V;
+  }
+  return R;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+std::string NestBuilder::ivName(const VarDecl *VD) {
+  std::string Base = declName(VD), Name = Base;
+  auto Taken = [&](const std::string &N) {
+    if (ParamSet.count(N))
+      return true;
+    return llvm::any_of(IVs, [&](const auto &P) { return P.second == N; });
+  };
+  // A callee's loop variable may meet the caller's of the same name in one
+  // subscript (x = inp + i*C passed in, then x[i]): names must differ.
+  for (unsigned K = 2; Taken(Name); ++K)
+    Name = Base + "." + std::to_string(K);
+  return Name;
+}
+
+void NestBuilder::enterLoop(Loop &L, const VarDecl *IVDecl,
+                            const clang::Stmt *Body) {
+  IVs.push_back({IVDecl, L.IV});
+  IVDecls.push_back(IVDecl);
+  Ranges.push_back({L.IV, L.First, L.Last, L.Step, Innermost});
+  Innermost = &Ranges.back();
+  LoopStack.push_back({&L, Innermost, Body, nullptr});
+  TouchedStack.emplace_back();
+}
+
+void NestBuilder::leaveLoop() {
+  IVs.pop_back();
+  IVDecls.pop_back();
+  Innermost = const_cast<LoopRange *>(Innermost->Outer);
+  LoopStack.pop_back();
+  TouchedStack.pop_back();
+}
+
+bool NestBuilder::lowerFor(const ForStmt *FS, std::vector<Node> &Out) {
+  Loop L;
+  SplitRequested = false;
+  if (lowerForOnce(FS, L, std::nullopt)) {
+    Out.push_back(Node::loop(std::move(L)));
+    return true;
+  }
+  if (!SplitRequested || !Reason.empty())
+    return false;
+  // The body is an if/else on this loop's variable: the loop runs as two
+  // loops, the first part of its range and then the rest, in order.
+  SplitRequested = false;
+  for (bool First : {true, false}) {
+    Loop Part;
+    if (!lowerForOnce(FS, Part, First))
+      return false;
+    Out.push_back(Node::loop(std::move(Part)));
+  }
+  return true;
+}
+
+bool NestBuilder::lowerForOnce(const ForStmt *FS, Loop &Out,
+                               const std::optional<bool> &SplitBranch) {
+  Out.Loc = loc(FS->getBeginLoc());
+  // The outermost loop's scan covers the inner loops' bodies too.
+  EarlyEnds Ends;
+  if (IVs.empty() && Frames.size() == 1)
+    findEarlyEnds(FS->getBody(), /*InSwitch=*/false, Ends);
+  if (const clang::Stmt *Exit = Ends.Exit)
+    return fail(Exit->getBeginLoc(),
+                Twine("early exit ('") + exitKind(Exit) + "') out of the loop");
+  if (const clang::Stmt *Susp = Ends.Suspension)
+    return fail(Susp->getBeginLoc(),
+                Twine("coroutine suspension ('") +
+                    (isa<CoyieldExpr>(Susp) ? "co_yield" : "co_await") +
+                    "') inside the nest: it may never be resumed");
+  const VarDecl *IVDecl = nullptr;
+  if (!FS->getInit() || !FS->getCond() || !FS->getInc())
+    return fail(FS->getBeginLoc(),
+                "for loop without init, condition and increment");
+  if (!lowerInit(FS->getInit(), Out.IV, IVDecl, Out.First) ||
+      !lowerStep(FS->getInc(), IVDecl, Out.Step) ||
+      !lowerCond(FS->getCond(), IVDecl, Out.Step, Out.Last))
+    return false;
+  if (isModifiedWithin(IVDecl, FS->getBody()))
+    return fail(FS->getBeginLoc(), "induction variable '" + declName(IVDecl) +
+                                       "' is modified in the loop body");
+  enterLoop(Out, IVDecl, FS->getBody());
+  bool Ok = lowerBody(FS->getBody(), Out, /*IsLoopBody=*/true, SplitBranch);
+  leaveLoop();
+  return Ok;
+}
+
+bool NestBuilder::lowerInit(const clang::Stmt *Init, std::string &IV,
+                            const VarDecl *&IVDecl, Bound &First) {
+  const Expr *InitVal = nullptr;
+  if (const auto *DS = dyn_cast<DeclStmt>(Init)) {
+    if (!DS->isSingleDecl())
+      return fail(Init->getBeginLoc(), "loop initializes several variables");
+    const auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl());
+    if (!VD || !VD->getInit())
+      return fail(Init->getBeginLoc(), "loop variable has no initializer");
+    IVDecl = VD;
+    InitVal = VD->getInit();
+  } else if (const auto *BO =
+                 dyn_cast<BinaryOperator>(strip(dyn_cast<Expr>(Init)))) {
+    const auto *DRE = BO->getOpcode() == BO_Assign
+                          ? dyn_cast<DeclRefExpr>(strip(BO->getLHS()))
+                          : nullptr;
+    if (!DRE || !isa<VarDecl>(DRE->getDecl()))
+      return fail(Init->getBeginLoc(), "unsupported loop initialization");
+    IVDecl = cast<VarDecl>(DRE->getDecl());
+    InitVal = BO->getRHS();
+  } else {
+    return fail(Init->getBeginLoc(), "unsupported loop initialization");
+  }
+  if (!IVDecl->getType()->isIntegerType())
+    return fail(Init->getBeginLoc(),
+                "loop variable '" + declName(IVDecl) + "' is not an integer");
+  IV = ivName(IVDecl);
+  return lowerBound(InitVal, First);
+}
+
+bool NestBuilder::lowerStep(const Expr *Inc, const VarDecl *IVDecl,
+                            int64_t &Step) {
+  Inc = strip(Inc);
+  auto IsIV = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(strip(E));
+    return DRE && DRE->getDecl() == IVDecl;
+  };
+  auto ConstantOf = [&](const Expr *E, int64_t &V) {
+    Expr::EvalResult R;
+    if (!E->EvaluateAsInt(R, Ctx))
+      return false;
+    V = R.Val.getInt().getExtValue();
+    return true;
+  };
+  if (const auto *UO = dyn_cast<UnaryOperator>(Inc)) {
+    if (UO->isIncrementDecrementOp() && IsIV(UO->getSubExpr())) {
+      Step = UO->isIncrementOp() ? 1 : -1;
+      return true;
+    }
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(Inc)) {
+    int64_t V;
+    if ((BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) &&
+        IsIV(BO->getLHS()) && ConstantOf(BO->getRHS(), V)) {
+      Step = BO->getOpcode() == BO_AddAssign ? V : -V;
+      if (Step == 0)
+        return fail(Inc->getBeginLoc(), "loop step is zero");
+      return true;
+    }
+    // i = i + c
+    if (BO->getOpcode() == BO_Assign && IsIV(BO->getLHS())) {
+      const auto *Add = dyn_cast<BinaryOperator>(strip(BO->getRHS()));
+      if (Add && (Add->getOpcode() == BO_Add || Add->getOpcode() == BO_Sub) &&
+          IsIV(Add->getLHS()) && ConstantOf(Add->getRHS(), V) && V != 0) {
+        Step = Add->getOpcode() == BO_Add ? V : -V;
+        return true;
+      }
+    }
+  }
+  return fail(Inc->getBeginLoc(),
+              "loop increment is not a constant step of the loop variable");
+}
+
+bool NestBuilder::checkConstantBound(const Expr *Cond, const Expr *BoundE,
+                                     const VarDecl *IVDecl,
+                                     BinaryOperatorKind Op, int64_t Step,
+                                     Bound &B) {
+  Expr::EvalResult R;
+  QualType IVT = IVDecl->getType();
+  if (!IVT->isIntegerType() || !BoundE->EvaluateAsInt(R, Ctx))
+    return true;
+  llvm::APSInt V = R.Val.getInt();
+  // The lowered bound is plain integer arithmetic; C's is modular where the
+  // operands are unsigned ('0u - 1' is UINT_MAX, not -1). Take C's value.
+  if (B.isAffine() && B.affine().isConstant()) {
+    if (V.getSignificantBits() > 64)
+      return fail(Cond->getBeginLoc(), "loop bound " + toString(V, 10) +
+                                           " is out of the 64-bit range");
+    if (V.getExtValue() != B.affine().constant())
+      B = Bound::single(AffineExpr(V.getExtValue()));
+  }
+  // The loop variable must reach the value that ends the loop: an
+  // 'unsigned char c < 300' wraps around at 255 and an 'int i <= INT_MAX'
+  // overflows, so neither terminates. A step s may overshoot by s - 1.
+  unsigned W = Ctx.getIntWidth(IVT);
+  bool U = IVT->isUnsignedIntegerOrEnumerationType();
+  const unsigned Wide = 130;
+  llvm::APInt Exit = V.isUnsigned() ? V.zext(Wide) : V.sext(Wide);
+  llvm::APInt Over(Wide,
+                   static_cast<uint64_t>(Step > 0 ? Step - 1 : -(Step + 1)));
+  llvm::APInt One(Wide, 1);
+  bool Reaches = true;
+  if (Step > 0 && (Op == BO_LT || Op == BO_LE || Op == BO_NE)) {
+    llvm::APInt Need =
+        Exit + Over + (Op == BO_LE ? One : llvm::APInt(Wide, 0));
+    llvm::APInt Max = U ? llvm::APInt::getMaxValue(W).zext(Wide)
+                        : llvm::APInt::getSignedMaxValue(W).sext(Wide);
+    Reaches = Need.sle(Max);
+  } else if (Step < 0 && (Op == BO_GT || Op == BO_GE || Op == BO_NE)) {
+    llvm::APInt Need =
+        Exit - Over - (Op == BO_GE ? One : llvm::APInt(Wide, 0));
+    llvm::APInt Min = U ? llvm::APInt(Wide, 0)
+                        : llvm::APInt::getSignedMinValue(W).sext(Wide);
+    Reaches = Need.sge(Min);
+  }
+  if (!Reaches)
+    return fail(Cond->getBeginLoc(),
+                "loop variable of type '" + IVT.getAsString() +
+                    "' cannot step past the bound " + toString(V, 10) +
+                    ": it wraps around or overflows first, and the loop may "
+                    "never terminate");
+  return true;
+}
+
+bool NestBuilder::lowerCond(const Expr *Cond, const VarDecl *IVDecl,
+                            int64_t Step, Bound &Last) {
+  const auto *BO = dyn_cast<BinaryOperator>(strip(Cond));
+  if (!BO || !BO->isComparisonOp())
+    return fail(Cond->getBeginLoc(),
+                "loop condition is not a comparison of the loop variable");
+  auto IsIV = [&](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(strip(E));
+    return DRE && DRE->getDecl() == IVDecl;
+  };
+  BinaryOperatorKind Op = BO->getOpcode();
+  const Expr *BoundE = nullptr;
+  if (IsIV(BO->getLHS())) {
+    BoundE = BO->getRHS();
+  } else if (IsIV(BO->getRHS())) {
+    BoundE = BO->getLHS();
+    // N > i  is  i < N.
+    switch (Op) {
+    case BO_LT: Op = BO_GT; break;
+    case BO_GT: Op = BO_LT; break;
+    case BO_LE: Op = BO_GE; break;
+    case BO_GE: Op = BO_LE; break;
+    default: break;
+    }
+  } else {
+    return fail(Cond->getBeginLoc(),
+                "loop condition does not compare the loop variable");
+  }
+  Bound B;
+  if (!lowerBound(BoundE, B))
+    return false;
+  bool Up = Step > 0;
+  // An unsigned variable counting down to 'i >= L' wraps around below zero
+  // when L <= 0: the loop never ends. Only a positive constant L is safe.
+  if (!Up && Op == BO_GE && IVDecl->getType()->isUnsignedIntegerType()) {
+    Expr::EvalResult L;
+    if (!BoundE->EvaluateAsInt(L, Ctx) || !L.Val.getInt().isStrictlyPositive())
+      return fail(Cond->getBeginLoc(),
+                  "unsigned loop variable counting down to '>= " +
+                      Twine(L.Val.isInt() ? toString(L.Val.getInt(), 10)
+                                          : std::string("a size")) +
+                      "' wraps around below zero and may never terminate");
+  }
+  if (!checkConstantBound(Cond, BoundE, IVDecl, Op, Step, B))
+    return false;
+  std::optional<Bound> R;
+  switch (Op) {
+  case BO_LT: if (Up) R = shiftBound(B, -1); break;
+  case BO_LE: if (Up) R = B; break;
+  case BO_GT: if (!Up) R = shiftBound(B, 1); break;
+  case BO_GE: if (!Up) R = B; break;
+  case BO_NE:
+    // Only a unit step is sure to hit the bound; a larger one may skip it.
+    if (Step == 1 || Step == -1)
+      R = shiftBound(B, Up ? -1 : 1);
+    else
+      return fail(Cond->getBeginLoc(),
+                  "'!=' condition with step " + Twine(Step) +
+                      " may skip the bound and never terminate");
+    break;
+  default:
+    return fail(Cond->getBeginLoc(), "unsupported loop condition");
+  }
+  if (!R)
+    return fail(Cond->getBeginLoc(),
+                "loop condition and step direction disagree (the loop "
+                "runs zero times or never terminates)");
+  Last = *R;
+  return true;
+}
+
+/// The extent of the dimension a range-for walks, as a size.
+bool NestBuilder::lowerRangeFor(const CXXForRangeStmt *RS, Loop &Out) {
+  Out.Loc = loc(RS->getBeginLoc());
+  EarlyEnds Ends;
+  if (IVs.empty() && Frames.size() == 1)
+    findEarlyEnds(RS->getBody(), /*InSwitch=*/false, Ends);
+  if (const clang::Stmt *Exit = Ends.Exit)
+    return fail(Exit->getBeginLoc(),
+                Twine("early exit ('") + exitKind(Exit) + "') out of the loop");
+  const VarDecl *Var = RS->getLoopVariable();
+  const Expr *Range = strip(RS->getRangeInit());
+  std::string Why;
+  std::optional<View> V = viewOf(Range, Why);
+  if (!V)
+    return fail(Range->getBeginLoc(),
+                "range-based for over '" + text(Range) + "': " +
+                    (Why.empty() ? "not a named array or container" : Why));
+  const ArrayBase &B = Bases[V->Base];
+  size_t Dim = V->Subs.size() - 1;
+  // The number of elements: a span's length, a constant extent, or the
+  // container's size().
+  AffineExpr N;
+  const Binding *RangeBinding = nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Range))
+    if (const auto *RV = dyn_cast<VarDecl>(DRE->getDecl()))
+      if (auto It = Bindings.find(RV); It != Bindings.end())
+        RangeBinding = &It->second;
+  if (RangeBinding && RangeBinding->Length) {
+    if (!toAffine(*RangeBinding->Length, Range, N))
+      return false;
+  } else if (!V->Subs.back().isZero()) {
+    return fail(Range->getBeginLoc(), "range-based for over '" +
+                                          text(Range) +
+                                          "', which does not start a row");
+  } else if (Dim < B.Extents.size() && B.Extents[Dim]) {
+    N = *B.Extents[Dim];
+  } else if (Dim == 0 && B.Container && !RangeBinding) {
+    SizeName S;
+    S.Name = B.Name + ".size()";
+    S.Origin = "container";
+    addParam(S);
+    N = AffineExpr::var(S.Name);
+  } else {
+    return fail(Range->getBeginLoc(),
+                "range-based for over '" + text(Range) +
+                    "': its length can differ from row to row");
+  }
+  Out.IV = ivName(Var) + "_i";
+  Out.First = Bound::single(AffineExpr(0));
+  Out.Last = Bound::single(*N.addConstant(-1));
+  Out.Step = 1;
+  noteExtended(RS->getBeginLoc(), "range-based for loop");
+  enterLoop(Out, nullptr, RS->getBody());
+  View Elem = *V;
+  Elem.Subs.back() = *V->Subs.back().add(IndexPoly::loopVar(Out.IV));
+  bool Ok = true;
+  if (Var->getType()->isReferenceType()) {
+    Binding Bd;
+    Bd.Kind = Elem.Subs.size() == B.Extents.size() ? Binding::Element
+                                                   : Binding::Pointer;
+    if (Bd.Kind == Binding::Pointer)
+      Elem.Subs.push_back(IndexPoly());
+    Bd.V = Elem;
+    Bindings[Var] = Bd;
+  } else if (Elem.Subs.size() != B.Extents.size()) {
+    Ok = fail(Var->getLocation(), "range-based for copies a whole row '" +
+                                      declName(Var) + "' each iteration");
+  } else {
+    // A copy: one read of the element, then a scalar.
+    IRStmt St;
+    St.Loc = loc(Var->getLocation());
+    Ok = recordAccess(Elem, nullptr, St, /*Read=*/true, /*Write=*/false);
+    if (Ok)
+      Out.Body.push_back(Node::stmt(std::move(St)));
+  }
+  Ok = Ok && lowerBody(RS->getBody(), Out, /*IsLoopBody=*/true);
+  leaveLoop();
+  return Ok;
+}
+
+//===----------------------------------------------------------------------===//
+// Bodies and statements
+//===----------------------------------------------------------------------===//
+
+bool NestBuilder::lowerBody(const clang::Stmt *S, Loop &Parent,
+                            bool IsLoopBody,
+                            const std::optional<bool> &SplitBranch) {
+  std::vector<const clang::Stmt *> Children = childrenOf(S);
+  for (size_t I = 0; I < Children.size(); ++I) {
+    const clang::Stmt *C = Children[I];
+    if (IsLoopBody && !LoopStack.empty() && LoopStack.back().L == &Parent)
+      LoopStack.back().Child = C;
+    const auto *If = dyn_cast<IfStmt>(C);
+    if (If && isContinueGuard(If)) {
+      const Expr *Cond = If->getCond();
+      if (!IsLoopBody || !nothingCounted(Parent))
+        return fail(C->getBeginLoc(),
+                    "'continue' after work in the loop body: part of the "
+                    "body runs conditionally");
+      CondKind K = classify(Cond);
+      if (K == CondKind::Data)
+        return fail(Cond->getBeginLoc(),
+                    "'continue' under a data-dependent condition '" +
+                        text(Cond) + "'");
+      if (K == CondKind::Invariant) {
+        if (invariantValue(Cond))
+          return true; // the rest of the body never runs
+        continue;
+      }
+      std::string Why;
+      std::optional<std::vector<Constraint>> Cs =
+          constraintsOf(Cond, /*Negate=*/true, Why);
+      if (!Cs)
+        return fail(Cond->getBeginLoc(), Why);
+      if (!applyGuard(*Cs, If))
+        return false;
+      continue;
+    }
+    if (If) {
+      bool Whole = IsLoopBody && nothingCounted(Parent) &&
+                   isLastChild(S, C);
+      if (!lowerIf(If, Parent, Whole, Whole ? SplitBranch : std::nullopt))
+        return false;
+      continue;
+    }
+    if (!lowerStmt(C, Parent))
+      return false;
+  }
+  return true;
+}
+
+bool NestBuilder::lowerStmt(const clang::Stmt *S, Loop &Parent) {
+  if (isa<NullStmt>(S))
+    return true;
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    return lowerBody(CS, Parent, /*IsLoopBody=*/false);
+  if (const auto *FS = dyn_cast<ForStmt>(S))
+    return lowerFor(FS, Parent.Body);
+  if (const auto *RS = dyn_cast<CXXForRangeStmt>(S)) {
+    Loop Inner;
+    if (!lowerRangeFor(RS, Inner))
+      return false;
+    Parent.Body.push_back(Node::loop(std::move(Inner)));
+    return true;
+  }
+  if (isa<WhileStmt>(S) || isa<DoStmt>(S))
+    return fail(S->getBeginLoc(), "while loop inside the nest: trip count is "
+                                  "not statically known");
+  if (isa<BreakStmt>(S) || isa<ReturnStmt>(S) || isa<GotoStmt>(S) ||
+      isa<IndirectGotoStmt>(S))
+    return fail(S->getBeginLoc(),
+                "early exit ('" +
+                    StringRef(S->getStmtClassName()).drop_back(4).lower() +
+                    "') out of the loop");
+  if (isa<ContinueStmt>(S))
+    return fail(S->getBeginLoc(),
+                "'continue' skips part of the body: conditional execution");
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    return lowerIf(If, Parent, /*WholeBody=*/false, std::nullopt);
+  if (isa<SwitchStmt>(S))
+    return fail(S->getBeginLoc(), "switch statement inside the nest");
+  if (isa<LabelStmt>(S))
+    return fail(S->getBeginLoc(), "label inside the nest (goto target)");
+  if (const auto *D = dyn_cast<OMPExecutableDirective>(S)) {
+    if (isOpenMPLoopCounted(D))
+      return lowerStmt(D->getRawStmt(), Parent);
+    return fail(S->getBeginLoc(),
+                Twine("OpenMP '") +
+                    llvm::omp::getOpenMPDirectiveName(D->getDirectiveKind()) +
+                    "' directive inside the nest");
+  }
+
+  IRStmt St;
+  St.Loc = loc(S->getBeginLoc());
+  bool Plain = true; // a statement ValueLowering can express
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    size_t Before = Bindings.size();
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        if (!lowerDecl(VD, Parent, St))
+          return false;
+    Plain = Bindings.size() == Before;
+    if (!Plain && (!St.Accesses.empty() || !St.Ops.empty() || St.IntOps))
+      noteExtended(S->getBeginLoc(), "declaration of an index or pointer "
+                                     "beside data");
+  } else if (const auto *E = dyn_cast<Expr>(S)) {
+    const auto *CE = dyn_cast<CallExpr>(strip(E));
+    std::string Why;
+    if (CE && !isa<CXXOperatorCallExpr>(CE) && !isa<CXXMemberCallExpr>(CE) &&
+        inlinableCallee(CE, Why))
+      return inlineCall(CE, &Parent, nullptr);
+    if (!visitData(E, St))
+      return false;
+  } else {
+    return fail(S->getBeginLoc(), "unsupported statement '" +
+                                      StringRef(S->getStmtClassName()) +
+                                      "' inside the nest");
+  }
+  if (Plain && !Frames.empty() && Frames.size() == 1)
+    Values.lower(S, St);
+  if (!St.Accesses.empty() || !St.Ops.empty() || St.IntOps || St.Value ||
+      !St.MaybeOps.empty())
+    Parent.Body.push_back(Node::stmt(std::move(St)));
+  return true;
+}
+
+bool NestBuilder::lowerDecl(const VarDecl *VD, Loop &Parent, IRStmt &St) {
+  (void)Parent;
+  QualType T = VD->getType();
+  const Expr *Init = VD->getInit();
+  std::string Why;
+  if (T->isReferenceType() || T->isPointerType()) {
+    if (!Init)
+      return fail(VD->getLocation(), "pointer '" + declName(VD) +
+                                         "' declared without a value");
+    QualType Pointee = T->getPointeeType();
+    if (T->isReferenceType() && !Pointee->isArrayType() &&
+        !Pointee->isRecordType() && !Pointee->isPointerType()) {
+      // float &v = A[i]: the element itself.
+      std::optional<View> V = viewOf(Init, Why);
+      if (!V)
+        return fail(Init->getBeginLoc(),
+                    "reference '" + declName(VD) + "' to '" + text(Init) +
+                        "': " + Why);
+      Binding B;
+      B.Kind = Binding::Element;
+      B.V = *V;
+      Bindings[VD] = B;
+      noteExtended(VD->getLocation(), "reference to an element");
+      return true;
+    }
+    if (T->isPointerType() && Init->isNullPointerConstant(
+                                  Ctx, Expr::NPC_ValueDependentIsNotNull)) {
+      NullPointers.insert(VD);
+      return true;
+    }
+    std::optional<View> V = viewOf(Init, Why);
+    if (!V)
+      return fail(Init->getBeginLoc(), "pointer '" + declName(VD) + "' = '" +
+                                           text(Init) + "': " + Why);
+    if (isModifiedWithin(VD, Nest))
+      return fail(VD->getLocation(),
+                  "pointer '" + declName(VD) +
+                      "' is reassigned or advanced inside the nest");
+    Binding B;
+    B.Kind = Binding::Pointer;
+    B.V = *V;
+    Bindings[VD] = B;
+    return true;
+  }
+  if (const auto *CAT = dyn_cast<ConstantArrayType>(T.getTypePtr())) {
+    (void)CAT;
+    // A small local array: scratch, not memory traffic.
+    if (!baseOf(VD, declName(VD), T, VD->getLocation(), /*Scratch=*/true,
+                Why))
+      return fail(VD->getLocation(), Why);
+    noteExtended(VD->getLocation(), "local array inside the nest");
+    return true;
+  }
+  if (const auto *VAT = dyn_cast<VariableArrayType>(T.getTypePtr())) {
+    // C's `float acc[UNROLL]` with a const int UNROLL is variable-length
+    // as far as the type goes; a size it is.
+    AffineExpr N;
+    if (!VAT->getSizeExpr() || !lowerAffine(VAT->getSizeExpr(), N))
+      return Reason.empty() ? fail(VD->getLocation(),
+                                   "variable-length array '" + declName(VD) +
+                                       "' inside the nest")
+                            : false;
+    std::optional<unsigned> B = baseOf(VD, declName(VD), T, VD->getLocation(),
+                                       /*Scratch=*/true, Why);
+    if (!B)
+      return fail(VD->getLocation(), Why);
+    Bases[*B].Extents.front() = N;
+    noteExtended(VD->getLocation(), "local array inside the nest");
+    return true;
+  }
+  if (T->isArrayType())
+    return fail(VD->getLocation(), "array '" + declName(VD) +
+                                       "' of unknown size inside the nest");
+  if (T->isRecordType() && isContainerType(T)) {
+    StringRef Kind = T->getAsCXXRecordDecl()->getName();
+    if (Kind == "array" && (!Init || !isa<CXXConstructExpr>(strip(Init)) ||
+                            cast<CXXConstructExpr>(strip(Init))->getNumArgs() == 0 ||
+                            isa<InitListExpr>(strip(Init)))) {
+      // A std::array accumulator: scratch, like float acc[4].
+      if (!baseOf(VD, declName(VD), T, VD->getLocation(), /*Scratch=*/true,
+                  Why))
+        return fail(VD->getLocation(), Why);
+      noteExtended(VD->getLocation(), "local array inside the nest");
+      return true;
+    }
+    const auto *CE = Init ? dyn_cast<CXXConstructExpr>(strip(Init)) : nullptr;
+    if (Kind == "span" && CE && CE->getNumArgs() >= 1) {
+      // A span of (pointer, length) or of a container: a view with a length.
+      std::optional<View> V = viewOf(CE->getArg(0), Why);
+      if (!V)
+        return fail(Init->getBeginLoc(), "span '" + declName(VD) + "' = '" +
+                                             text(Init) + "': " + Why);
+      Binding B;
+      B.Kind = Binding::Pointer;
+      B.V = *V;
+      if (CE->getNumArgs() == 2) {
+        std::optional<IndexPoly> Len = indexOf(CE->getArg(1), Why);
+        if (!Len)
+          return fail(CE->getArg(1)->getBeginLoc(),
+                      "length of span '" + declName(VD) + "': " + Why);
+        B.Length = *Len;
+      }
+      Bindings[VD] = B;
+      return true;
+    }
+  }
+  if (T->isRecordType())
+    return fail(VD->getLocation(), "local object '" + declName(VD) +
+                                       "' of class type inside the nest");
+  if (T->isIntegerType() && Init && !isModified(VD)) {
+    // An index computed from loop variables and sizes is not work.
+    if (std::optional<IndexPoly> P = indexOf(Init, Why)) {
+      Binding B;
+      B.Kind = Binding::Index;
+      B.Value = *P;
+      Bindings[VD] = B;
+      return true;
+    }
+  }
+  return !Init || visitData(Init, St);
+}
+
+//===----------------------------------------------------------------------===//
+// Conditions
+//===----------------------------------------------------------------------===//
+
+bool NestBuilder::mentionsLoopVar(const Expr *E) {
+  E = strip(E);
+  if (!E)
+    return false;
+  if (isa<ArraySubscriptExpr>(E))
+    return false; // inside a subscript a loop variable picks data
+  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(E);
+      OCE && OCE->getOperator() == OO_Subscript)
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD)
+      return false;
+    for (const auto &[Decl, Name] : IVs)
+      if (Decl == VD)
+        return true;
+    auto B = Bindings.find(VD);
+    return B != Bindings.end() && B->second.Kind == Binding::Index &&
+           B->second.Value.usesLoopVars();
+  }
+  for (const clang::Stmt *C : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(C))
+      if (mentionsLoopVar(CE))
+        return true;
+  return false;
+}
+
+bool NestBuilder::usesNestData(const Expr *E) {
+  E = strip(E);
+  if (!E)
+    return false;
+  if (isa<ArraySubscriptExpr>(E))
+    return true;
+  // A call's result is known only when it runs (math functions of known
+  // values aside).
+  if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee || !mathFunctionName(Callee->getName()))
+      return !isa<CXXMemberCallExpr>(CE) ||
+             !isContainerType(
+                 cast<CXXMemberCallExpr>(CE)->getImplicitObjectArgument()
+                     ->getType());
+  }
+  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(E);
+      OCE && OCE->getOperator() == OO_Subscript)
+    return true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(E);
+      UO && UO->getOpcode() == UO_Deref)
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || VD->getType()->isPointerType())
+      return false;
+    if (auto B = Bindings.find(VD); B != Bindings.end())
+      return B->second.Kind == Binding::Element;
+    for (const auto &[Decl, Name] : IVs)
+      if (Decl == VD)
+        return false;
+    // A variable set inside the nest, or a callee's own, holds data.
+    bool Inside = SM.isPointWithin(VD->getLocation(), Nest->getBeginLoc(),
+                                   Nest->getEndLoc());
+    bool CalleeLocal = false;
+    for (size_t I = 1; I < Frames.size(); ++I)
+      CalleeLocal |= VD->getDeclContext() == Frames[I].FD;
+    return Inside || CalleeLocal || isModifiedWithin(VD, Nest);
+  }
+  for (const clang::Stmt *C : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(C))
+      if (usesNestData(CE))
+        return true;
+  return false;
+}
+
+NestBuilder::CondKind NestBuilder::classify(const Expr *Cond) {
+  std::string Why;
+  if (std::optional<std::vector<Constraint>> Cs =
+          constraintsOf(Cond, false, Why)) {
+    for (const Constraint &C : *Cs)
+      if (C.E.usesLoopVars())
+        return CondKind::Affine;
+    return CondKind::Invariant;
+  }
+  if (usesNestData(Cond))
+    return CondKind::Data;
+  if (mentionsLoopVar(Cond))
+    return CondKind::Affine; // not affine: lowering says why
+  return CondKind::Invariant;
+}
+
+std::optional<std::vector<NestBuilder::Constraint>>
+NestBuilder::constraintsOf(const Expr *Cond, bool Negate, std::string &Why) {
+  const Expr *S = strip(Cond);
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->getOpcode() == UO_LNot)
+    return constraintsOf(UO->getSubExpr(), !Negate, Why);
+  const auto *BO = dyn_cast<BinaryOperator>(S);
+  auto NotAffine = [&]() -> std::optional<std::vector<Constraint>> {
+    Why = mentionsLoopVar(S) ? "condition '" + text(S) +
+                                   "' on loop variables is not affine"
+                             : "condition '" + text(S) +
+                                   "' is not a comparison of loop variables "
+                                   "and sizes";
+    return std::nullopt;
+  };
+  if (!BO)
+    return NotAffine();
+  BinaryOperatorKind Op = BO->getOpcode();
+  if (Op == BO_LAnd || Op == BO_LOr) {
+    // A conjunction is a list of constraints; a disjunction is not (it is
+    // a union of ranges).
+    if ((Op == BO_LAnd) == Negate) {
+      Why = "condition '" + text(S) + "' is a union of ranges ('||')";
+      return std::nullopt;
+    }
+    auto L = constraintsOf(BO->getLHS(), Negate, Why);
+    auto R = L ? constraintsOf(BO->getRHS(), Negate, Why) : std::nullopt;
+    if (!R)
+      return std::nullopt;
+    L->insert(L->end(), R->begin(), R->end());
+    return L;
+  }
+  if (!BO->isComparisonOp() || !BO->getLHS()->getType()->isIntegerType() ||
+      !BO->getRHS()->getType()->isIntegerType())
+    return NotAffine();
+  std::optional<IndexPoly> L = indexOf(BO->getLHS(), Why);
+  std::optional<IndexPoly> R = L ? indexOf(BO->getRHS(), Why) : std::nullopt;
+  if (!R) {
+    Why = "condition '" + text(S) + "': " + Why;
+    return std::nullopt;
+  }
+  if (Negate) {
+    switch (Op) {
+    case BO_LT: Op = BO_GE; break;
+    case BO_LE: Op = BO_GT; break;
+    case BO_GT: Op = BO_LE; break;
+    case BO_GE: Op = BO_LT; break;
+    case BO_EQ: Op = BO_NE; break;
+    case BO_NE: Op = BO_EQ; break;
+    default: break;
+    }
+  }
+  std::optional<IndexPoly> D = R->sub(*L); // R - L
+  std::optional<IndexPoly> Out;
+  bool Equal = false;
+  switch (Op) {
+  case BO_LT: if (D) Out = D->sub(IndexPoly::constant(1)); break;
+  case BO_LE: Out = D; break;
+  case BO_GT: if (D) Out = D->scale(-1); if (Out) Out = Out->sub(IndexPoly::constant(1)); break;
+  case BO_GE: if (D) Out = D->scale(-1); break;
+  case BO_EQ: Out = D; Equal = true; break;
+  default:
+    Why = "condition '" + text(S) + "' ('!=') excludes one point: a union "
+          "of two ranges";
+    return std::nullopt;
+  }
+  if (!Out) {
+    Why = "index arithmetic overflows";
+    return std::nullopt;
+  }
+  return std::vector<Constraint>{{*Out, Equal}};
+}
+
+bool NestBuilder::applyGuard(const std::vector<Constraint> &Cs,
+                             const clang::Stmt *Where) {
+  for (const Constraint &C : Cs) {
+    // The innermost loop whose variable the condition uses.
+    int K = static_cast<int>(LoopStack.size()) - 1;
+    for (; K >= 0; --K)
+      if (C.E.part({}).uses(LoopStack[K].L->IV))
+        break;
+    if (K < 0)
+      return fail(Where->getBeginLoc(),
+                  "condition mixes loop variables with loop-invariant parts");
+    // It may only narrow that loop if every loop between is all there is of
+    // its parent's body.
+    for (size_t J = K; J + 1 < LoopStack.size(); ++J)
+      if (!nothingCounted(*LoopStack[J].L) ||
+          !isLastChild(LoopStack[J].Body, LoopStack[J].Child))
+        return fail(Where->getBeginLoc(),
+                    "condition on '" + LoopStack[K].L->IV +
+                        "' guards only part of the loop over it");
+    if (!tightenLoop(*LoopStack[K].L, *LoopStack[K].R, LoopStack[K].L->IV,
+                     C.E, C.Equal, Where))
+      return false;
+  }
+  return true;
+}
+
+namespace {
+
+bool combineBound(Bound &B, const BoundTerm &T, Bound::KindTy Kind) {
+  if (B.Kind == Bound::Single)
+    B.Kind = Kind;
+  else if (B.Kind != Kind)
+    return false;
+  if (std::find(B.Terms.begin(), B.Terms.end(), T) == B.Terms.end())
+    B.Terms.push_back(T);
+  return true;
+}
+
+} // namespace
+
+void NestBuilder::simplifyBound(Bound &B, bool IsUpper,
+                                const LoopRange *Outer) {
+  // In min(T - 1, t) under t <= T - 1 the first term never decides.
+  for (size_t I = 0; I < B.Terms.size() && B.Terms.size() > 1;) {
+    bool Redundant = false;
+    for (size_t J = 0; J < B.Terms.size() && !Redundant; ++J) {
+      if (I == J || B.Terms[I].Divisor != 1 || B.Terms[J].Divisor != 1)
+        continue;
+      std::optional<AffineExpr> D = IsUpper ? B.Terms[I].Expr.sub(B.Terms[J].Expr)
+                                            : B.Terms[J].Expr.sub(B.Terms[I].Expr);
+      if (!D)
+        continue;
+      for (const AffineExpr &Low : boundsOver(*D, Outer, /*Upper=*/false))
+        Redundant |= Low.isConstant() && Low.constant() >= 0;
+    }
+    if (Redundant)
+      B.Terms.erase(B.Terms.begin() + I);
+    else
+      ++I;
+  }
+  if (B.Terms.size() == 1)
+    B.Kind = Bound::Single;
+}
+
+bool NestBuilder::tightenLoop(Loop &L, LoopRange &R, const std::string &IV,
+                              const IndexPoly &E, bool Equal,
+                              const clang::Stmt *Where) {
+  for (const auto &[M, Coef] : E.parts())
+    if (!M.empty() && Coef.uses(IV))
+      return fail(Where->getBeginLoc(), "condition on '" + IV +
+                                            "' is not affine (the loop "
+                                            "variable times a size)");
+  int64_t A = E.part({}).coeff(IV);
+  std::optional<IndexPoly> RestP = E.sub(IndexPoly::loopVar(IV).scale(A).value());
+  std::vector<SizeMonomial> Products;
+  std::optional<AffineExpr> Rest = RestP ? RestP->toAffine(&Products)
+                                         : std::nullopt;
+  if (!Rest)
+    return fail(Where->getBeginLoc(), "condition on '" + IV +
+                                          "' is not affine");
+  registerProducts(Products);
+  // A*IV + Rest >= 0 (== 0).
+  auto Lower = [&]() -> std::optional<BoundTerm> { // IV >= ceil(-Rest / A)
+    int64_t Pa = A > 0 ? A : -A;
+    std::optional<AffineExpr> Num = A > 0 ? Rest->scale(-1) : *Rest;
+    if (Num)
+      Num = Num->addConstant(Pa - 1);
+    if (!Num)
+      return std::nullopt;
+    return BoundTerm{*Num, Pa};
+  };
+  auto Upper = [&]() -> std::optional<BoundTerm> { // IV <= floor(Rest / -A)
+    int64_t Pa = A > 0 ? A : -A;
+    std::optional<AffineExpr> Num = A < 0 ? *Rest : Rest->scale(-1);
+    if (!Num)
+      return std::nullopt;
+    return BoundTerm{*Num, Pa};
+  };
+  bool WantLower = Equal || A > 0, WantUpper = Equal || A < 0;
+  std::optional<BoundTerm> Lo, Hi;
+  if (Equal) {
+    // A*IV + Rest == 0: IV = -Rest/A, between ceil and floor of it.
+    std::optional<AffineExpr> NegRest = Rest->scale(A > 0 ? -1 : 1);
+    int64_t Pa = A > 0 ? A : -A;
+    if (!NegRest)
+      return fail(Where->getBeginLoc(), "index arithmetic overflows");
+    Hi = BoundTerm{*NegRest, Pa};
+    std::optional<AffineExpr> C = NegRest->addConstant(Pa - 1);
+    if (C)
+      Lo = BoundTerm{*C, Pa};
+  } else {
+    if (WantLower)
+      Lo = Lower();
+    if (WantUpper)
+      Hi = Upper();
+  }
+  if ((WantLower && !Lo) || (WantUpper && !Hi))
+    return fail(Where->getBeginLoc(), "index arithmetic overflows");
+  bool Up = L.Step > 0;
+  // The start of a strided loop fixes its lattice: only a unit step may
+  // start later.
+  if (WantLower) {
+    if (Up && L.Step != 1)
+      return fail(Where->getBeginLoc(),
+                  "condition raises the start of the strided loop over '" +
+                      IV + "'");
+    if (!combineBound(Up ? L.First : L.Last, *Lo, Bound::Max))
+      return fail(Where->getBeginLoc(),
+                  "condition on '" + IV + "' meets a min() loop bound");
+  }
+  if (WantUpper) {
+    if (!Up && L.Step != -1)
+      return fail(Where->getBeginLoc(),
+                  "condition lowers the start of the strided loop over '" +
+                      IV + "'");
+    if (!combineBound(Up ? L.Last : L.First, *Hi, Bound::Min))
+      return fail(Where->getBeginLoc(),
+                  "condition on '" + IV + "' meets a max() loop bound");
+  }
+  simplifyBound(L.First, /*IsUpper=*/!Up, R.Outer);
+  simplifyBound(L.Last, /*IsUpper=*/Up, R.Outer);
+  R.First = L.First;
+  R.Last = L.Last;
+  noteExtended(Where->getBeginLoc(), "condition on a loop variable");
+  return true;
+}
+
+std::optional<NestBuilder::Invariant>
+NestBuilder::pointerTest(const Expr *Cond) {
+  const Expr *S = strip(Cond);
+  const Expr *P = nullptr;
+  bool NonNullWhenTrue = true;
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->getOpcode() == UO_LNot &&
+      strip(UO->getSubExpr())->getType()->isPointerType()) {
+    P = strip(UO->getSubExpr());
+    NonNullWhenTrue = false;
+  } else if (S->getType()->isPointerType()) {
+    P = S;
+  } else if (const auto *BO = dyn_cast<BinaryOperator>(S);
+             BO && BO->isEqualityOp()) {
+    const Expr *L = strip(BO->getLHS()), *R = strip(BO->getRHS());
+    auto IsNull = [&](const Expr *E) {
+      return E->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull);
+    };
+    if (IsNull(R) && L->getType()->isPointerType())
+      P = L;
+    else if (IsNull(L) && R->getType()->isPointerType())
+      P = R;
+    NonNullWhenTrue = BO->getOpcode() == BO_NE;
+  }
+  if (!P)
+    return std::nullopt;
+  P = P->IgnoreParenCasts();
+  std::string Name;
+  std::optional<bool> NonNull;
+  bool IsMember = false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(P)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (!VD || (isModified(VD) && !Bindings.count(VD) &&
+                !NullPointers.count(VD)))
+      return std::nullopt;
+    Name = declName(VD);
+    if (NullPointers.count(VD))
+      NonNull = false;
+    else if (auto B = Bindings.find(VD); B != Bindings.end())
+      NonNull = true; // it points into an array
+    else if (const auto *PVD = dyn_cast<ParmVarDecl>(VD))
+      NonNull = Calls.nonNull(PVD);
+  } else {
+    std::string Why;
+    std::optional<std::string> Path = memberPath(P, Why);
+    if (!Path)
+      return std::nullopt;
+    Name = *Path;
+    IsMember = true;
+  }
+  std::string Origin;
+  if (std::optional<int64_t> Given = givenValue(Name, Origin, IsMember))
+    NonNull = *Given != 0;
+  Invariant I;
+  if (NonNull)
+    I.Value = *NonNull == NonNullWhenTrue;
+  I.Key = "nonnull:" + Name;
+  I.TrueText = Name + (NonNullWhenTrue ? " != NULL" : " == NULL");
+  I.FalseText = Name + (NonNullWhenTrue ? " == NULL" : " != NULL");
+  return I;
+}
+
+NestBuilder::Invariant NestBuilder::evalInvariant(const Expr *Cond) {
+  const Expr *S = strip(Cond);
+  if (std::optional<Invariant> P = pointerTest(S))
+    return *P;
+  std::string Text = text(S);
+  auto Atom = [&]() {
+    Invariant I;
+    I.Key = "cond:" + Text;
+    I.TrueText = Text;
+    I.FalseText = "!(" + Text + ")";
+    return I;
+  };
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->getOpcode() == UO_LNot) {
+    Invariant I = evalInvariant(UO->getSubExpr());
+    if (I.Value)
+      I.Value = !*I.Value;
+    std::swap(I.TrueText, I.FalseText);
+    return I;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr)) {
+    bool And = BO->getOpcode() == BO_LAnd;
+    Invariant L = evalInvariant(BO->getLHS()), R = evalInvariant(BO->getRHS());
+    Invariant I;
+    if ((L.Value && *L.Value != And) || (R.Value && *R.Value != And))
+      I.Value = !And; // false && _, true || _
+    else if (L.Value && R.Value)
+      I.Value = And;
+    else if (L.Value)
+      return R;
+    else if (R.Value)
+      return L;
+    else
+      return Atom();
+    return I;
+  }
+  // Sizes: evaluated where they have values.
+  std::string Why;
+  std::optional<std::vector<Constraint>> Cs = constraintsOf(S, false, Why);
+  if (!Cs && S->getType()->isIntegerType()) {
+    std::optional<IndexPoly> P = indexOf(S, Why);
+    if (P) {
+      std::optional<AffineExpr> A = P->toAffine();
+      SizeValues Vals = sizeValues();
+      if (A)
+        if (std::optional<__int128> V = evalSizes(*A, Vals)) {
+          Invariant I;
+          I.Value = *V != 0;
+          return I;
+        }
+    }
+  }
+  if (Cs) {
+    SizeValues Vals = sizeValues();
+    bool All = true, Holds = true;
+    for (const Constraint &C : *Cs) {
+      std::optional<AffineExpr> A = C.E.toAffine();
+      std::optional<__int128> V = A ? evalSizes(*A, Vals) : std::nullopt;
+      if (!V) {
+        All = false;
+        break;
+      }
+      Holds &= C.Equal ? *V == 0 : *V >= 0;
+    }
+    if (All) {
+      Invariant I;
+      I.Value = Holds;
+      return I;
+    }
+  }
+  return Atom();
+}
+
+bool NestBuilder::invariantValue(const Expr *Cond) {
+  Invariant I = evalInvariant(Cond);
+  if (I.Value)
+    return *I.Value;
+  bool V = true;
+  if (auto It = Case.find(I.Key); It != Case.end()) {
+    V = It->second;
+  } else if (std::none_of(Unassigned.begin(), Unassigned.end(),
+                          [&](const auto &U) { return U.first == I.Key; })) {
+    Unassigned.push_back({I.Key, I.TrueText});
+  }
+  std::string Label = V ? I.TrueText : I.FalseText;
+  if (std::none_of(CaseUsed.begin(), CaseUsed.end(),
+                   [&](const auto &U) { return U.first == Label; }))
+    CaseUsed.push_back({Label, V});
+  noteExtended(Cond->getBeginLoc(), "loop-invariant condition");
+  return V;
+}
+
+bool NestBuilder::lowerIf(const IfStmt *If, Loop &Parent, bool WholeBody,
+                          const std::optional<bool> &SplitBranch) {
+  if (If->getInit() || If->getConditionVariable())
+    return fail(If->getBeginLoc(),
+                "if with an initializer or a condition variable");
+  if (If->isConsteval())
+    return fail(If->getBeginLoc(), "'if consteval' inside the nest");
+  const Expr *Cond = If->getCond();
+  if (If->isConstexpr()) {
+    Expr::EvalResult R;
+    bool V = Cond->EvaluateAsInt(R, Ctx) && R.Val.getInt().getBoolValue();
+    const clang::Stmt *Branch = V ? If->getThen() : If->getElse();
+    return !Branch || lowerBody(Branch, Parent, WholeBody);
+  }
+  // `i != j` without else: two ranges of the loop, in order.
+  const auto *Ne = dyn_cast<BinaryOperator>(strip(Cond));
+  bool IsNe = Ne && Ne->getOpcode() == BO_NE && !If->getElse() &&
+              classify(Cond) == CondKind::Affine && !usesNestData(Cond);
+  CondKind K = IsNe ? CondKind::Affine : classify(Cond);
+  if (K == CondKind::Invariant) {
+    const clang::Stmt *Branch =
+        invariantValue(Cond) ? If->getThen() : If->getElse();
+    return !Branch || lowerBody(Branch, Parent, WholeBody);
+  }
+  if (K == CondKind::Data) {
+    std::vector<const clang::Stmt *> Arms{If->getThen()};
+    if (If->getElse())
+      Arms.push_back(If->getElse());
+    return lowerDataBranch(Cond, Arms, Parent, If->getBeginLoc());
+  }
+  // Affine.
+  std::string Why;
+  if (!WholeBody)
+    return fail(If->getBeginLoc(),
+                "condition '" + text(Cond) +
+                    "' on loop variables guards only part of the loop body");
+  if (!If->getElse() && !IsNe) {
+    std::optional<std::vector<Constraint>> Cs = constraintsOf(Cond, false, Why);
+    if (!Cs)
+      return fail(Cond->getBeginLoc(), Why);
+    return applyGuard(*Cs, If) &&
+           lowerBody(If->getThen(), Parent, /*IsLoopBody=*/true);
+  }
+  // Two parts of the loop's range: each runs one branch.
+  if (!SplitBranch) {
+    SplitRequested = true;
+    return false;
+  }
+  std::vector<Constraint> Parts[2];
+  const clang::Stmt *Branches[2];
+  if (IsNe) {
+    std::optional<IndexPoly> L = indexOf(Ne->getLHS(), Why);
+    std::optional<IndexPoly> R = L ? indexOf(Ne->getRHS(), Why) : std::nullopt;
+    std::optional<IndexPoly> D = R ? R->sub(*L) : std::nullopt; // R - L
+    if (!D)
+      return fail(Cond->getBeginLoc(), "condition '" + text(Cond) + "': " + Why);
+    Parts[0] = {{*D->sub(IndexPoly::constant(1)), false}};           // L < R
+    Parts[1] = {{*D->scale(-1)->sub(IndexPoly::constant(1)), false}}; // L > R
+    Branches[0] = Branches[1] = If->getThen();
+  } else {
+    std::optional<std::vector<Constraint>> T = constraintsOf(Cond, false, Why);
+    std::optional<std::vector<Constraint>> F =
+        T ? constraintsOf(Cond, true, Why) : std::nullopt;
+    if (!F || T->size() != 1 || F->size() != 1 || T->front().Equal ||
+        F->front().Equal)
+      return fail(Cond->getBeginLoc(),
+                  "if/else on '" + text(Cond) +
+                      "' splits the loop into more than two ranges");
+    Parts[0] = *T;
+    Parts[1] = *F;
+    Branches[0] = If->getThen();
+    Branches[1] = If->getElse();
+  }
+  // Which part comes first in the loop's order: the one bounding the loop
+  // variable from above, for an upward loop.
+  const std::string &IV = Parent.IV;
+  int64_t A0 = Parts[0].front().E.part({}).coeff(IV);
+  if (A0 == 0)
+    return fail(Cond->getBeginLoc(),
+                "if/else on '" + text(Cond) +
+                    "', which does not depend on this loop's variable, is "
+                    "its whole body");
+  bool ZeroFirst = (A0 < 0) == (Parent.Step > 0);
+  int Pick = (*SplitBranch == ZeroFirst) ? 0 : 1;
+  return applyGuard(Parts[Pick], If) &&
+         lowerBody(Branches[Pick], Parent, /*IsLoopBody=*/true);
+}
+
+//===----------------------------------------------------------------------===//
+// Data-dependent branches
+//===----------------------------------------------------------------------===//
+
+bool NestBuilder::lowerArm(const clang::Stmt *S, IRStmt &Acc) {
+  if (!S || isa<NullStmt>(S))
+    return true;
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    for (const clang::Stmt *C : CS->body())
+      if (!lowerArm(C, Acc))
+        return false;
+    return true;
+  }
+  if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
+      isa<CXXForRangeStmt>(S))
+    return fail(S->getBeginLoc(), "loop inside a data-dependent branch: its "
+                                  "work depends on the data");
+  if (isa<ContinueStmt>(S) || isa<BreakStmt>(S) || isa<ReturnStmt>(S) ||
+      isa<GotoStmt>(S))
+    return fail(S->getBeginLoc(), "jump inside a data-dependent branch");
+  if (const auto *If = dyn_cast<IfStmt>(S)) {
+    const Expr *Cond = If->getCond();
+    CondKind K = classify(Cond);
+    if (K == CondKind::Invariant) {
+      const clang::Stmt *B =
+          invariantValue(Cond) ? If->getThen() : If->getElse();
+      return lowerArm(B, Acc);
+    }
+    if (K == CondKind::Affine)
+      return fail(Cond->getBeginLoc(), "condition on loop variables inside a "
+                                       "data-dependent branch");
+    if (!visitData(Cond, Acc))
+      return false;
+    std::vector<IRStmt> Arms(2);
+    if (!lowerArm(If->getThen(), Arms[0]) || !lowerArm(If->getElse(), Arms[1]))
+      return false;
+    return mergeArms(Arms, Acc, If->getBeginLoc());
+  }
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    Loop Dummy;
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        if (!lowerDecl(VD, Dummy, Acc))
+          return false;
+    return true;
+  }
+  if (const auto *E = dyn_cast<Expr>(S))
+    return visitData(E, Acc);
+  return fail(S->getBeginLoc(), "unsupported statement '" +
+                                    StringRef(S->getStmtClassName()) +
+                                    "' in a data-dependent branch");
+}
+
+/// Arms of a data-dependent branch into one statement: the cheapest arm's
+/// work for sure, the rest up to the dearest as maybe; element writes every
+/// arm makes once; re-reads of elements already touched dropped. Anything
+/// else makes the bytes depend on the data: refused.
+bool NestBuilder::mergeArms(std::vector<IRStmt> &Arms, IRStmt &Into,
+                            SourceLocation At) {
+  auto Key = [&](const Access &A) {
+    const PendingAccess &P = Pending[std::stoul(A.Text.substr(1))];
+    return std::make_pair(P.Base, P.Subs);
+  };
+  auto Touched = [&](const std::pair<unsigned, std::vector<IndexPoly>> &K) {
+    const auto &Here = TouchedStack.back().Elements;
+    if (std::find(Here.begin(), Here.end(), K) != Here.end())
+      return true;
+    for (const Access &A : Into.Accesses)
+      if (Key(A) == K)
+        return true;
+    return false;
+  };
+  std::vector<Access> Writes;
+  for (size_t I = 0; I < Arms.size(); ++I) {
+    for (const Access &A : Arms[I].Accesses) {
+      auto K = Key(A);
+      if (!A.IsWrite) {
+        if (!Touched(K))
+          return fail(At, "data-dependent branch reads '" +
+                              Bases[K.first].Name +
+                              "' elements that are not read before it: the "
+                              "bytes depend on the data");
+        continue;
+      }
+      bool Everywhere = true;
+      for (size_t J = 0; J < Arms.size() && Everywhere; ++J)
+        Everywhere = llvm::any_of(Arms[J].Accesses, [&](const Access &B) {
+          return B.IsWrite && Key(B) == K;
+        });
+      if (!Everywhere)
+        return fail(At, "data-dependent branch writes '" +
+                            Bases[K.first].Name +
+                            "' elements only on some of its paths: the "
+                            "bytes depend on the data");
+      if (std::none_of(Writes.begin(), Writes.end(),
+                       [&](const Access &W) { return Key(W) == K; }))
+        Writes.push_back(A);
+    }
+  }
+  for (Access &W : Writes)
+    Into.Accesses.push_back(std::move(W));
+  // Work: per precision, the least any arm does for sure, up to the most.
+  std::set<Precision> Ps;
+  for (const IRStmt &A : Arms) {
+    for (const auto &[P, C] : A.Ops)
+      Ps.insert(P);
+    for (const auto &[P, C] : A.MaybeOps)
+      Ps.insert(P);
+  }
+  for (Precision P : Ps) {
+    std::optional<OpCounts> Lo, Hi;
+    for (const IRStmt &A : Arms) {
+      OpCounts Sure, Most;
+      if (auto It = A.Ops.find(P); It != A.Ops.end())
+        Sure = It->second;
+      Most = Sure;
+      if (auto It = A.MaybeOps.find(P); It != A.MaybeOps.end()) {
+        std::map<Precision, OpCounts> M{{P, Most}};
+        addOps(M, {{P, It->second}});
+        Most = M[P];
+      }
+      Lo = Lo ? combineOps(*Lo, Sure, true) : Sure;
+      Hi = Hi ? combineOps(*Hi, Most, false) : Most;
+    }
+    if (!Lo->empty())
+      addOps(Into.Ops, {{P, *Lo}});
+    OpCounts Extra = subtractOps(*Hi, *Lo);
+    if (!Extra.empty())
+      addOps(Into.MaybeOps, {{P, Extra}});
+  }
+  int64_t LoInt = INT64_MAX, HiInt = 0;
+  for (const IRStmt &A : Arms) {
+    LoInt = std::min(LoInt, A.IntOps);
+    HiInt = std::max(HiInt, A.IntOps + A.MaybeIntOps);
+  }
+  Into.IntOps += LoInt;
+  Into.MaybeIntOps += HiInt - LoInt;
+  noteExtended(At, "data-dependent branch");
+  return true;
+}
+
+bool NestBuilder::lowerDataBranch(const Expr *Cond,
+                                  const std::vector<const clang::Stmt *> &Arms,
+                                  Loop &Parent, SourceLocation At) {
+  IRStmt St;
+  St.Loc = loc(At);
+  if (!visitData(Cond, St))
+    return false;
+  std::vector<IRStmt> Lowered(std::max<size_t>(Arms.size(), 2));
+  {
+    llvm::SaveAndRestore InArm(ArmDepth, ArmDepth + 1);
+    for (size_t I = 0; I < Arms.size(); ++I)
+      if (!lowerArm(Arms[I], Lowered[I]))
+        return false;
+  }
+  if (!mergeArms(Lowered, St, At))
+    return false;
+  Parent.Body.push_back(Node::stmt(std::move(St)));
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Calls to functions of the translation unit
+//===----------------------------------------------------------------------===//
+
+const FunctionDecl *NestBuilder::inlinableCallee(const CallExpr *CE,
+                                                 std::string &Why) const {
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  if (!Callee)
+    return nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!Callee->hasBody(Def) || !Def || Def->isVariadic())
+    return nullptr;
+  if (SM.isInSystemHeader(Def->getLocation()))
+    return nullptr;
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Def); MD && MD->isVirtual()) {
+    Why = "virtual call to '" + declName(Def) + "'";
+    return nullptr;
+  }
+  return Def;
+}
+
+bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
+                                IRStmt &ArgWork) {
+  if (CE->getNumArgs() != Callee->getNumParams())
+    return fail(CE->getBeginLoc(), "call to '" + declName(Callee) +
+                                       "' with default arguments");
+  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+    const ParmVarDecl *P = Callee->getParamDecl(I);
+    const Expr *Arg = CE->getArg(I);
+    QualType T = P->getType();
+    std::string Why;
+    Binding B;
+    if (isModifiedWithin(P, Callee->getBody()))
+      return fail(Arg->getBeginLoc(), "'" + declName(Callee) +
+                                          "' modifies its parameter '" +
+                                          declName(P) + "'");
+    if (T->isPointerType() || T->isReferenceType()) {
+      QualType Pointee = T->getPointeeType();
+      if (Pointee->isRecordType() && !isContainerType(Pointee)) {
+        // A struct of sizes: its fields are named after the caller's.
+        const Expr *Obj = strip(Arg);
+        bool Address = false;
+        if (const auto *UO = dyn_cast<UnaryOperator>(Obj);
+            UO && UO->getOpcode() == UO_AddrOf) {
+          Obj = strip(UO->getSubExpr());
+          Address = true;
+        }
+        std::string Name;
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj))
+          Name = declName(DRE->getDecl());
+        else if (std::optional<std::string> Path = memberPath(Obj, Why))
+          Name = *Path;
+        else
+          return fail(Arg->getBeginLoc(),
+                      "argument '" + text(Arg) + "' of '" + declName(Callee) +
+                          "': " + (Why.empty() ? "not a named struct" : Why));
+        B.Kind = Binding::Object;
+        B.ObjectName = Name + (T->isPointerType() && !Address ? "->" : ".");
+        Bindings[P] = B;
+        continue;
+      }
+      if (T->isPointerType() &&
+          Arg->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull)) {
+        NullPointers.insert(P);
+        continue;
+      }
+      bool ScalarRef = T->isReferenceType() && Pointee->isArithmeticType();
+      if (ScalarRef && Pointee.isConstQualified()) {
+        if (!visitData(Arg, ArgWork))
+          return false;
+        continue; // a value, read once
+      }
+      std::optional<View> V = viewOf(Arg, Why);
+      if (!V)
+        return fail(Arg->getBeginLoc(), "argument '" + text(Arg) + "' of '" +
+                                            declName(Callee) + "': " + Why);
+      B.Kind = ScalarRef ? Binding::Element : Binding::Pointer;
+      B.V = *V;
+      Bindings[P] = B;
+      continue;
+    }
+    if (T->isIntegerType()) {
+      if (std::optional<IndexPoly> Idx = indexOf(Arg, Why)) {
+        B.Kind = Binding::Index;
+        B.Value = *Idx;
+        Bindings[P] = B;
+        continue;
+      }
+    }
+    if (T->isRecordType())
+      return fail(Arg->getBeginLoc(), "argument '" + text(Arg) + "' of '" +
+                                          declName(Callee) +
+                                          "' passes an object by value");
+    // A value: computed once at the call.
+    if (!visitData(Arg, ArgWork))
+      return false;
+  }
+  return true;
+}
+
+bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
+  std::string Why;
+  const FunctionDecl *Callee = inlinableCallee(CE, Why);
+  if (!Callee)
+    return fail(CE->getBeginLoc(),
+                Why.empty() ? "call to '" + text(CE->getCallee()) +
+                                  "' with unknown side effects"
+                            : Why);
+  for (const FunctionFrame &F : Frames)
+    if (F.FD == Callee)
+      return fail(CE->getBeginLoc(),
+                  "recursive call to '" + declName(Callee) + "'");
+  if (InlineDepth >= 8)
+    return fail(CE->getBeginLoc(), "calls nested more than 8 deep");
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Callee->getBody());
+  if (!Body)
+    return fail(CE->getBeginLoc(), "call to '" + declName(Callee) +
+                                       "' whose body is not a block");
+  // Only the last statement may return.
+  std::vector<const clang::Stmt *> Stmts(Body->body_begin(), Body->body_end());
+  const Expr *Result = nullptr;
+  if (!Stmts.empty())
+    if (const auto *Ret = dyn_cast<ReturnStmt>(Stmts.back())) {
+      Result = Ret->getRetValue();
+      Stmts.pop_back();
+    }
+  for (const clang::Stmt *S : Stmts) {
+    EarlyEnds Ends;
+    findEarlyEnds(S, false, Ends);
+    if (Ends.Exit)
+      return fail(Ends.Exit->getBeginLoc(),
+                  Twine("early exit ('") + exitKind(Ends.Exit) + "') in '" +
+                      declName(Callee) + "', called inside the nest");
+  }
+  IRStmt ArgWork;
+  ArgWork.Loc = loc(CE->getBeginLoc());
+  Frames.push_back({Callee, modificationsIn(Body)});
+  bool Bound = bindArguments(CE, Callee, ArgWork);
+  Frames.pop_back();
+  if (!Bound)
+    return false;
+  noteExtended(CE->getBeginLoc(), "call to '" + declName(Callee) + "'");
+  std::string Note = "call to " + declName(Callee) + " (line " +
+                     std::to_string(loc(CE->getBeginLoc()).Line) +
+                     ") counted as its body";
+  if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
+    Notes.push_back(Note);
+  Frames.push_back({Callee, modificationsIn(Body)});
+  llvm::SaveAndRestore Depth(InlineDepth, InlineDepth + 1);
+  bool Ok = true;
+  if (Value) {
+    // In an expression: straight-line work into the statement.
+    addOps(Value->Ops, ArgWork.Ops);
+    Value->IntOps += ArgWork.IntOps;
+    for (Access &A : ArgWork.Accesses)
+      Value->Accesses.push_back(std::move(A));
+    for (const clang::Stmt *S : Stmts)
+      if (!(Ok = lowerArm(S, *Value)))
+        break;
+    if (Ok && Result)
+      Ok = visitData(Result, *Value);
+  } else {
+    if (!ArgWork.Accesses.empty() || !ArgWork.Ops.empty() || ArgWork.IntOps)
+      Parent->Body.push_back(Node::stmt(std::move(ArgWork)));
+    for (const clang::Stmt *S : Stmts) {
+      if (const auto *If = dyn_cast<IfStmt>(S)) {
+        if (!(Ok = lowerIf(If, *Parent, /*WholeBody=*/false, std::nullopt)))
+          break;
+        continue;
+      }
+      if (!(Ok = lowerStmt(S, *Parent)))
+        break;
+    }
+    if (Ok && Result) {
+      IRStmt St;
+      St.Loc = loc(Result->getBeginLoc());
+      Ok = visitData(Result, St);
+      if (Ok && (!St.Accesses.empty() || !St.Ops.empty() || St.IntOps))
+        Parent->Body.push_back(Node::stmt(std::move(St)));
+    }
+  }
+  Frames.pop_back();
+  // The callee's variables are bound afresh at its next call.
+  for (const ParmVarDecl *P : Callee->parameters()) {
+    Bindings.erase(P);
+    NullPointers.erase(P);
+  }
+  std::vector<const VarDecl *> Locals;
+  for (const auto &[VD, B] : Bindings)
+    if (VD->getDeclContext() == Callee)
+      Locals.push_back(VD);
+  for (const VarDecl *VD : Locals)
+    Bindings.erase(VD);
+  std::vector<const VarDecl *> Cached;
+  for (const auto &[VD, P] : LocalCache)
+    if (VD->getDeclContext() == Callee)
+      Cached.push_back(VD);
+  for (const VarDecl *VD : Cached)
+    LocalCache.erase(VD);
+  return Ok;
+}

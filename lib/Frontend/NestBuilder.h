@@ -1,0 +1,369 @@
+//===- NestBuilder.h - One outermost loop to a LoopNest --------*- C++ -*-===//
+//
+// Private to the Frontend. The builder is split by concern, the way Clang
+// splits Sema: NestBuilder.cpp (the nest as a whole: sizes, arrays and
+// their rows, the finished IR), LowerLoops.cpp (loops, conditions, calls),
+// LowerIndex.cpp (index arithmetic and sizes), LowerData.cpp (the
+// arithmetic and accesses of statements). docs/design.md, "Frontend",
+// says what each construct becomes.
+//
+// Lowering is all-or-nothing per nest: the first construct that would make
+// a count inexact records a reason and the nest is skipped.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ROOFLINE_LIB_FRONTEND_NESTBUILDER_H
+#define ROOFLINE_LIB_FRONTEND_NESTBUILDER_H
+
+#include "Semantics.h"
+#include "roofline/Frontend/Annotations.h"
+#include "roofline/Frontend/Frontend.h"
+#include "roofline/IR/Delinearize.h"
+#include "roofline/IR/IndexPoly.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/Stmt.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace roofline {
+namespace frontend {
+
+//===----------------------------------------------------------------------===//
+// Helpers shared by the lowering files.
+//===----------------------------------------------------------------------===//
+
+/// Parens, implicit casts and temporaries off, but a substituted template
+/// argument kept: it names a size.
+const clang::Expr *strip(const clang::Expr *E);
+std::optional<Precision> precisionOf(clang::QualType T);
+/// The counted name of a math function ("exp" for expf), if it is one.
+std::optional<std::string> mathFunctionName(llvm::StringRef Name);
+bool isFmaName(llvm::StringRef Name);
+/// \p L as the file, line and column a diagnostic names.
+SourceLoc fileLoc(const clang::SourceManager &SM, clang::SourceLocation L);
+/// The name diagnostics give \p FD: qualified, with template arguments.
+std::string functionName(const clang::FunctionDecl *FD,
+                         const clang::ASTContext &Ctx);
+/// std::vector, std::array or std::span.
+bool isContainerType(clang::QualType T);
+/// The variable a pointer expression points into (`A`, `A + 4`, `&A[i]`).
+const clang::VarDecl *pointerBase(const clang::Expr *E);
+
+/// Every variable and field a function assigns, increments or takes the
+/// address of, with the expressions that do it.
+struct ModificationSites {
+  llvm::DenseMap<const clang::VarDecl *,
+                 llvm::SmallVector<const clang::Stmt *, 2>>
+      Vars;
+  llvm::DenseSet<const clang::FieldDecl *> Fields;
+};
+ModificationSites modificationsIn(const clang::Stmt *S);
+bool containsStmt(const clang::Stmt *S, const clang::Stmt *Needle);
+
+class CallSiteCollector;
+
+//===----------------------------------------------------------------------===//
+// The builder.
+//===----------------------------------------------------------------------===//
+
+/// The value of each loop-invariant condition a nest was built for, by the
+/// condition's key (see NestBuilder::invariantAtom).
+using CaseAssignment = std::map<std::string, bool>;
+
+class NestBuilder {
+public:
+  NestBuilder(clang::ASTContext &Ctx, const clang::FunctionDecl *FD,
+              const CallSiteCollector &Calls, const FrontendOptions &Opts,
+              CaseAssignment Case);
+
+  /// On failure, reason() says why.
+  bool build(const clang::Stmt *Outermost, LoopNest &Out);
+  const std::string &reason() const { return Reason; }
+  SourceLoc loc(clang::SourceLocation L) const;
+  /// Malformed or unused `// roofline:` annotation of the nest, if any.
+  const std::string &annotationIssue() const { return AnnotationProblem; }
+  /// Arrays of the built nest that provably share memory.
+  std::vector<std::string> aliasIssues() const;
+  /// A loop-invariant condition this build met without a value for it:
+  /// the nest must be built once per value (its key and its text).
+  const std::vector<std::pair<std::string, std::string>> &
+  unassignedCases() const {
+    return Unassigned;
+  }
+  /// The conditions this build took a value for: "bias != NULL".
+  std::string caseLabel() const;
+  /// The sizes met so far (also when the build failed).
+  const std::set<std::string> &sizeNames() const { return ParamSet; }
+
+  //===--------------------------------------------------------------------===//
+  // Internal types (public for the lowering files' helpers).
+  //===--------------------------------------------------------------------===//
+
+  /// An array the nest touches: a variable, or a member (`s->att`).
+  struct ArrayBase {
+    std::string Name;
+    const clang::ValueDecl *Decl = nullptr;
+    clang::QualType Type; ///< as declared (a parameter's before decay)
+    /// Extents from the type, outermost first (nullopt: unknown).
+    std::vector<std::optional<AffineExpr>> Extents;
+    bool IsPointer = false;
+    bool Container = false; ///< std::vector/array/span: size() is its length
+    bool Scratch = false;
+    bool LocalStorage = false;
+    Precision Elem = Precision::Unknown;
+    bool Used = false;
+  };
+  /// A pointer or a reference into an array: Subs fix the first dimensions;
+  /// the last of Subs is the offset within the next one.
+  struct View {
+    unsigned Base = 0;
+    std::vector<IndexPoly> Subs;
+  };
+  /// What a variable of the source stands for.
+  struct Binding {
+    enum KindTy {
+      Index,   ///< an integer computed from loop variables and sizes
+      Pointer, ///< a pointer (or row reference) into an array
+      Element, ///< a reference to one element
+      Object,  ///< a struct a callee receives: its fields' names
+    } Kind = Index;
+    IndexPoly Value;
+    View V;
+    /// A span's number of elements, where it was built with one.
+    std::optional<IndexPoly> Length;
+    std::string ObjectName; ///< "cfg." or "p->": the caller's spelling
+  };
+  /// An access whose subscripts are settled when the nest is complete
+  /// (rows are split over all accesses of an array at once).
+  struct PendingAccess {
+    unsigned Base = 0;
+    std::vector<IndexPoly> Subs;
+    const LoopRange *Loops = nullptr;
+    clang::SourceLocation Loc;
+  };
+  /// One function whose body is being lowered: the nest's own, or an
+  /// inlined callee's.
+  struct FunctionFrame {
+    const clang::FunctionDecl *FD = nullptr;
+    ModificationSites Modified;
+  };
+  /// Unconditional elements touched so far in the body being lowered, by
+  /// loop depth: a data-dependent branch may re-read them (docs/design.md,
+  /// "Conditions").
+  struct Touched {
+    std::vector<std::pair<unsigned, std::vector<IndexPoly>>> Elements;
+  };
+  /// The affine condition E >= 0 (E == 0 when Equal).
+  struct Constraint {
+    IndexPoly E;
+    bool Equal = false;
+  };
+
+private:
+  // --- Failure and text (NestBuilder.cpp) ---
+  bool fail(clang::SourceLocation L, const llvm::Twine &Why);
+  std::string text(const clang::Stmt *S) const;
+  void readAnnotation(clang::SourceLocation NestBegin);
+  bool finishNest(LoopNest &Out);
+  bool settleAccesses(Loop &Root);
+  void fillAccessTexts(Loop &L);
+  bool checkSizeConditions(const LoopNest &Out, clang::SourceLocation At);
+
+  // --- Sizes (LowerIndex.cpp) ---
+  struct SizeName {
+    std::string Name;
+    std::optional<int64_t> Value;
+    std::string Origin;
+    std::optional<DerivedSize> Derived;
+  };
+  std::optional<SizeName> sizeOf(const clang::Expr *E, std::string &Why);
+  std::optional<SizeName> sizeOfVar(const clang::VarDecl *VD,
+                                    std::string &Why);
+  std::optional<std::string> memberPath(const clang::Expr *E,
+                                        std::string &Why);
+  void addParam(const SizeName &S);
+  std::optional<int64_t> givenValue(const std::string &Name,
+                                    std::string &Origin,
+                                    bool IsField = true) const;
+  /// The sizes with values so far, derived ones computed.
+  SizeValues sizeValues();
+  bool isModified(const clang::VarDecl *VD) const;
+  bool isModifiedWithin(const clang::VarDecl *VD, const clang::Stmt *S) const;
+  /// A local integer declared before the nest, as an index (a size, a
+  /// product of sizes) or a quotient size of its own.
+  std::optional<IndexPoly> localIndex(const clang::VarDecl *VD,
+                                      std::string &Why);
+  std::optional<IndexPoly> quotientSize(const std::string &Name,
+                                        const IndexPoly &Num,
+                                        const IndexPoly &Den,
+                                        std::string &Why);
+
+  // --- Index arithmetic (LowerIndex.cpp) ---
+  /// \p E as an index; nullopt with the reason in \p Why (the nest is not
+  /// failed: the caller decides).
+  std::optional<IndexPoly> indexOf(const clang::Expr *E, std::string &Why);
+  bool lowerIndex(const clang::Expr *E, IndexPoly &Out);
+  bool lowerAffine(const clang::Expr *E, AffineExpr &Out);
+  bool toAffine(const IndexPoly &P, const clang::Expr *E, AffineExpr &Out);
+  bool lowerBound(const clang::Expr *E, Bound &Out);
+  bool lowerBoundTerm(const clang::Expr *E, BoundTerm &Out);
+  void registerProducts(const std::vector<SizeMonomial> &Products);
+
+  // --- Loops and control flow (LowerLoops.cpp) ---
+  bool lowerFor(const clang::ForStmt *FS, std::vector<Node> &Out);
+  bool lowerForOnce(const clang::ForStmt *FS, Loop &Out,
+                    const std::optional<bool> &SplitBranch);
+  bool lowerRangeFor(const clang::CXXForRangeStmt *RS, Loop &Out);
+  bool checkConstantBound(const clang::Expr *Cond,
+                          const clang::Expr *BoundE,
+                          const clang::VarDecl *IVDecl,
+                          clang::BinaryOperatorKind Op, int64_t Step,
+                          Bound &B);
+  bool lowerInit(const clang::Stmt *Init, std::string &IV,
+                 const clang::VarDecl *&IVDecl, Bound &First);
+  bool lowerStep(const clang::Expr *Inc, const clang::VarDecl *IVDecl,
+                 int64_t &Step);
+  bool lowerCond(const clang::Expr *Cond, const clang::VarDecl *IVDecl,
+                 int64_t Step, Bound &Last);
+  std::string ivName(const clang::VarDecl *VD);
+  void enterLoop(Loop &L, const clang::VarDecl *IVDecl,
+                 const clang::Stmt *Body);
+  void leaveLoop();
+  bool lowerBody(const clang::Stmt *S, Loop &Parent, bool IsLoopBody,
+                 const std::optional<bool> &SplitBranch = std::nullopt);
+  bool lowerStmt(const clang::Stmt *S, Loop &Parent);
+  bool lowerDecl(const clang::VarDecl *VD, Loop &Parent, Stmt &St);
+  bool lowerIf(const clang::IfStmt *If, Loop &Parent, bool WholeBody,
+               const std::optional<bool> &SplitBranch);
+  bool applyGuard(const std::vector<Constraint> &Cs,
+                  const clang::Stmt *Where);
+  bool tightenLoop(Loop &L, LoopRange &R, const std::string &IV,
+                   const IndexPoly &E, bool Equal, const clang::Stmt *Where);
+  void simplifyBound(Bound &B, bool IsUpper, const LoopRange *Outer);
+  /// How a condition depends on the iteration (see docs/design.md).
+  enum class CondKind { Affine, Invariant, Data };
+  CondKind classify(const clang::Expr *Cond);
+  bool usesNestData(const clang::Expr *E);
+  std::optional<std::vector<Constraint>>
+  constraintsOf(const clang::Expr *Cond, bool Negate, std::string &Why);
+  /// The value of a loop-invariant condition for this build.
+  bool invariantValue(const clang::Expr *Cond);
+  struct Invariant {
+    std::optional<bool> Value;
+    std::string Key, TrueText, FalseText; ///< when Value is unknown
+  };
+  Invariant evalInvariant(const clang::Expr *Cond);
+  std::optional<Invariant> pointerTest(const clang::Expr *Cond);
+  bool mentionsLoopVar(const clang::Expr *E);
+  bool lowerDataBranch(const clang::Expr *Cond,
+                       const std::vector<const clang::Stmt *> &Arms,
+                       Loop &Parent, clang::SourceLocation At);
+  bool lowerArm(const clang::Stmt *S, Stmt &Acc);
+  bool mergeArms(std::vector<Stmt> &Arms, Stmt &Into,
+                 clang::SourceLocation At);
+  bool inlineCall(const clang::CallExpr *CE, Loop *Parent, Stmt *Value);
+  bool bindArguments(const clang::CallExpr *CE,
+                     const clang::FunctionDecl *Callee, Stmt &ArgWork);
+  const clang::FunctionDecl *inlinableCallee(const clang::CallExpr *CE,
+                                             std::string &Why) const;
+
+  // --- Data (LowerData.cpp) ---
+  bool visitData(const clang::Expr *E, Stmt &St);
+  bool visitAccess(const clang::Expr *E, Stmt &St, bool Read, bool Write);
+  bool recordAccess(const View &V, const clang::Expr *E, Stmt &St, bool Read,
+                    bool Write);
+  std::optional<View> viewOf(const clang::Expr *E, std::string &Why);
+  std::optional<View> viewOfDecl(const clang::VarDecl *VD, std::string &Why);
+  std::optional<unsigned> baseOf(const clang::ValueDecl *D,
+                                 const std::string &Name,
+                                 clang::QualType DeclType,
+                                 clang::SourceLocation Loc, bool Scratch,
+                                 std::string &Why);
+  bool countBinary(const clang::BinaryOperator *BO, Stmt &St);
+  bool countCall(const clang::CallExpr *CE, Stmt &St);
+  void countOp(clang::QualType T, Stmt &St, clang::BinaryOperatorKind Op);
+  bool isFoldable(const clang::Expr *E) const;
+  bool visitConditional(const clang::ConditionalOperator *CO, Stmt &St);
+  bool assignTarget(const clang::Expr *L, Stmt &St, bool Compound);
+  bool isElementRef(const clang::Expr *E) const;
+
+  //===--------------------------------------------------------------------===//
+  // State.
+  //===--------------------------------------------------------------------===//
+
+  clang::ASTContext &Ctx;
+  clang::SourceManager &SM;
+  const clang::FunctionDecl *FD;
+  const CallSiteCollector &Calls;
+  const FrontendOptions &Opts;
+  CaseAssignment Case;
+  std::vector<std::pair<std::string, std::string>> Unassigned;
+  /// Texts of the conditions this build took a value for, for the label.
+  std::vector<std::pair<std::string, bool>> CaseUsed;
+
+  std::string Reason;
+  clang::SourceLocation ReasonLoc;
+  roofline::SizeMap Pinned; ///< the nest's `// roofline:` annotation
+  std::string AnnotationProblem;
+  const clang::Stmt *Nest = nullptr;
+
+  std::vector<FunctionFrame> Frames; ///< innermost (current) last
+  /// Enclosing loops: declaration -> IR name.
+  std::vector<std::pair<const clang::VarDecl *, std::string>> IVs;
+  std::vector<const clang::VarDecl *> IVDecls; ///< for ValueLowering
+  std::deque<LoopRange> Ranges;
+  LoopRange *Innermost = nullptr;
+  /// A loop being lowered: its IR, its range for the proofs, and where in
+  /// its body lowering is (a guard may only move to a loop whose body is
+  /// nothing but the path to it).
+  struct LoopFrame {
+    Loop *L = nullptr;
+    LoopRange *R = nullptr;
+    const clang::Stmt *Body = nullptr;
+    const clang::Stmt *Child = nullptr;
+  };
+  std::vector<LoopFrame> LoopStack;
+  /// Pointer parameters of inlined callees that a call passed as null.
+  llvm::DenseSet<const clang::VarDecl *> NullPointers;
+  /// Inside a data-dependent branch: accesses are conditional.
+  unsigned ArmDepth = 0;
+  /// lowerBody met an if/else that splits the loop being lowered.
+  bool SplitRequested = false;
+  std::vector<Touched> TouchedStack;
+  unsigned InlineDepth = 0;
+  bool InBound = false;
+  bool Extended = false; ///< uses a form ValueLowering cannot emit
+  std::string ExtendedWhy;
+  void noteExtended(clang::SourceLocation L, const std::string &Why);
+
+  std::map<std::string, Param> Params;
+  std::set<std::string> ParamSet;
+  std::vector<SizeRelation> Relations;
+  std::vector<std::string> Notes;
+  std::vector<ArrayBase> Bases;
+  std::map<std::string, unsigned> BaseIndex;
+  std::vector<PendingAccess> Pending;
+  /// Each base's dimensions once its accesses are settled.
+  std::vector<std::vector<std::optional<AffineExpr>>> ArrayExtents;
+  llvm::DenseMap<const clang::VarDecl *, Binding> Bindings;
+  llvm::DenseMap<const clang::VarDecl *, std::optional<IndexPoly>> LocalCache;
+  std::vector<AffineExpr> Dividends;
+  std::vector<SizeCondition> Conditions;
+  roofline::ValueLowering Values;
+};
+
+} // namespace frontend
+} // namespace roofline
+
+#endif // ROOFLINE_LIB_FRONTEND_NESTBUILDER_H

@@ -1,0 +1,3425 @@
+"""NN-style nests for differential.py: the idioms hand-written neural-network
+code is written in (issue 18; what is counted: docs/user-guide.md, how this
+script reads it: docs/fuzzing.md), generated at random, written as C++ and
+executed by a literal interpreter.
+
+The generator builds a small AST per nest (loops, int locals, pointers,
+scalars, conditions, calls), renders it as C++ (sizes as constexpr globals, or
+as arguments / struct fields) and runs it in Python with C semantics:
+
+  * pointers are (array, element offset) pairs; `p + e`, `&p[e]`, `G[i]` of a
+    2-D C array and `p += e` are computed as C computes them, and every access
+    is recorded at its address (elements compared as addresses, never as
+    subscript tuples: overlapping rows are the same elements);
+  * int arithmetic truncates like C's '/'; a value loaded from memory is
+    unknown (D): a pointer offset that depends on one is a gather, and the nest
+    has no exact count (the tool must refuse it or leave the bytes null);
+  * a condition on data cannot be decided: both branches run on scratch copies
+    of the counters, the work is the componentwise minimum and maximum over the
+    branches per execution, and the footprint change of each branch is
+    compared: if it differs the bytes depend on data (no exact count);
+  * loop-invariant conditions (a flag argument, a null check) take the values
+    of the case being counted; affine conditions are evaluated.
+
+Counting rules (docs/user-guide.md): a multiply that
+is an operand of + or - (left operand first) fuses with it into a MAC (2
+FLOPs), likewise `+=`/`-=` of a multiply; other floating + - * / and floating
+comparisons and math calls are 1 FLOP; integer arithmetic on loaded data is
+INTOPs (an int multiply feeding an add is an i32 MAC); index and address
+arithmetic is free; a subtree whose leaves are all literals, constexpr globals
+or macros of them (and sizes, in the constexpr build) is folded and free;
+scalars and local arrays inside the nest move no bytes. No-reuse loads and
+stores: each executed reference, except one whose address does not depend on
+the loop directly around it (found by a dataflow pass over the AST), which
+moves once per entry of that loop.
+"""
+
+import random
+import re
+from collections import Counter
+
+FT_C = {"f32": "float", "f64": "double", "i32": "int32_t"}
+EB = {"f32": 4, "f64": 8, "i32": 4}
+BASE_SIZES = ["N", "M", "K"]
+FIELD = {"N": "rows", "M": "cols", "K": "depth"}
+MAX_STEPS = 2500  # statement executions per nest and case
+EVAL = None  # differential.eval_formula (set by differential.py)
+
+# Feature switches (--nn-forms): name -> probability per nest.
+FORMS = {
+    "rowptr": 0.55,     # T *p = A + off / &A[off] / G[i], chains, before the nest
+    "pinc": 0.08,       # p += stride inductions
+    "intlocal": 0.3,    # int bt = b*T + t; A[bt*C + i]
+    "idxcall": 0.05,    # A[at(b, i, C)] through a small int function
+    "prodsize": 0.25,   # i < N*M, strides N*M
+    "derived": 0.25,    # int H = N / 2; int C3 = 3*N; before the nest
+    "struct": 0.2,      # cfg.rows, p->cols as sizes
+    "split": 0.15,      # qkv-style views: q = A + C, rows of 3*C
+    "g2": 0.12,         # 2-D C arrays, G[i][j] and G[i] row pointers
+    "affine": 0.25,     # if (cond) body / if (cond) continue; / if-else
+    "inv": 0.18,        # if (flag) / if (bias != NULL) / bias ? : ternary
+    "data": 0.3,        # running max, clamp, ?: with arithmetic, online softmax
+    "constfold": 0.3,   # literal subtrees, math on literals, macros; look-alikes
+    "scratch": 0.1,     # float tmp[4] inside the nest
+    "call": 0.15,       # calls to small functions defined in the file
+    "rangefor": 0.1,    # range-for over C arrays, std::array, std::vector
+    "intdata": 0.08,    # int32_t data: INTOPs and i32 MACs
+    "overlap": 0.03,    # x[t*S + k] with k < K: rows overlap when K > S (rule 9)
+    "refuse": 0.05,     # forms that may be refused: partial affine if,
+                        # data branches with a data-dependent footprint
+    "gather": 0.03,     # w = W + ix*C with ix loaded: a gather, must refuse
+}
+
+
+class MustRefuse(Exception):
+    pass
+
+
+class TooBig(Exception):
+    pass
+
+
+D = "D"  # an unknown (loaded) value
+
+
+def cdiv(a, b):
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+# --- Sizes -------------------------------------------------------------------
+
+class Sz:
+    """coef * product of size names (base sizes or derived locals)."""
+    __slots__ = ("coef", "facs")
+
+    def __init__(self, coef=1, facs=()):
+        self.coef = coef
+        self.facs = tuple(sorted(facs))
+
+    def key(self):
+        return (self.coef, self.facs)
+
+    def __eq__(self, o):
+        return isinstance(o, Sz) and self.key() == o.key()
+
+    def __hash__(self):
+        return hash(self.key())
+
+    def times(self, o):
+        return Sz(self.coef * o.coef, self.facs + o.facs)
+
+    def is_one(self):
+        return self.coef == 1 and not self.facs
+
+    def value(self, env):
+        v = self.coef
+        for f in self.facs:
+            v *= env[f]
+        return v
+
+    def ie(self):
+        e = None
+        if self.coef != 1 or not self.facs:
+            e = ("n", self.coef)
+        for f in self.facs:
+            e = ("v", f) if e is None else ("*", e, ("v", f))
+        return e
+
+
+# --- Int (index) expressions: ("n", v) ("v", name) ("+", a, b) ("*", a, b)
+#     ("/", a, q) ("-", a, b) ("icall", helper, [args]) -------------------------
+
+def ie_add(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return ("+", a, b)
+
+
+def ie_mul(a, b):
+    if a is None or b is None:
+        return None
+    if a == ("n", 1):
+        return b
+    if b == ("n", 1):
+        return a
+    return ("*", a, b)
+
+
+def ie_text(e, sp, prec=0):
+    t = e[0]
+    if t == "n":
+        s = str(e[1])
+        return "(%s)" % s if e[1] < 0 and prec > 0 else s
+    if t == "v":
+        return sp(e[1])
+    if t == "icall":
+        return "%s(%s)" % (e[1].name, ", ".join(ie_text(a, sp) for a in e[2]))
+    if t in ("+", "-"):
+        s = "%s %s %s" % (ie_text(e[1], sp, 1), t, ie_text(e[2], sp, 2))
+        return "(%s)" % s if prec > 1 else s
+    if t == "*":
+        s = "%s * %s" % (ie_text(e[1], sp, 2), ie_text(e[2], sp, 3))
+        return "(%s)" % s if prec > 2 else s
+    if t == "/":
+        s = "%s / %d" % (ie_text(e[1], sp, 2), e[2])
+        return "(%s)" % s if prec > 2 else s
+    raise ValueError(t)
+
+
+# --- The AST -----------------------------------------------------------------
+# Pointer expressions: ("base", name) ("add", pe, ie) ("addr", pe, ie)
+#   ("row", gname, ie) ("addr2", gname, ie, ie)
+# Data expressions: ("ld", pe, ie) ("ld2", gname, ie, ie) ("s", name)
+#   ("lit", text) ("c", name) ("sz", Sz) ("b", op, a, b, ty) ("cmp", op, a, b, ty)
+#   ("m", fname, [args], ty) ("fma", a, b, c, ty) ("sel", cond, a, b, ty)
+#   ("u", helper, [args], ty)
+# Conditions: ("icmp", op, ie, ie) ("and", c, c) ("flag", name, spelling)
+#   ("nn", name, spelling) or a data ("cmp", ...)
+# Statements: ("for", Loop) ("rfor", RFor) ("dint", name, ie) ("dptr", name, ty, pe)
+#   ("pinc", name, ie) ("ds", name, ty, de|None) ("darr", name, ty, n)
+#   ("asg", lhs, op, de, ty) ("if", kind, cond, [then], [else]) ("cont",)
+#   ("call", helper, [args])
+
+class Base:
+    """A memory object: a pointer argument, a global C array, a vector..."""
+
+    def __init__(self, cname, kind, ty):
+        self.cname, self.kind, self.ty = cname, kind, ty
+        self.rows = self.cols = self.length = None  # g2 / g1 / arr extents
+        self.len_sz = None  # g2: Sz of each dim; vec: Sz of its length
+        self.nullable = False
+        self.written = False
+
+
+class View:
+    """address = offset + sum(idx_d * stride_d) into base."""
+
+    def __init__(self, base, dims, strides, offset=None, rowmajor=True):
+        self.base, self.dims, self.strides = base, dims, strides
+        self.offset, self.rowmajor = offset, rowmajor
+
+
+class Level:
+    def __init__(self, loop, parent):
+        self.loop, self.parent = loop, parent
+        self.depth = 0 if parent is None else parent.depth + 1
+        self.decls, self.stmts = [], []
+        self.else_decls, self.else_stmts = [], None
+        self.in_else = False
+        self.guard = None  # ("whole"|"cont"|"else", cond)
+        self.no_cont = False  # a p += at its end: no 'continue' here
+
+    def decl_list(self):
+        return self.else_decls if self.in_else else self.decls
+
+    def stmt_list(self):
+        return self.else_stmts if self.in_else else self.stmts
+
+
+class Loop:
+    def __init__(self, lid, iv, start, op, bound, step, rext):
+        self.id, self.iv, self.start, self.op = lid, iv, start, op
+        self.bound, self.step, self.rext = bound, step, rext
+        self.level = None
+        self.body = None
+        self.leaf = True
+        self.guard = None
+
+
+class RFor:
+    def __init__(self, rid, var, byref, base, ty):
+        self.id, self.var, self.byref, self.base, self.ty = rid, var, byref, base, ty
+        self.body = []
+        self.leaf = True
+
+
+class Helper:
+    def __init__(self, name, ret, params, body, ret_expr):
+        self.name, self.ret, self.params = name, ret, params  # params: (kind, name)
+        self.body, self.ret_expr = body, ret_expr
+        self.has_loop = False
+
+
+# --- Rendering ---------------------------------------------------------------
+
+PREC = {"+": 1, "-": 1, "*": 2, "/": 2}
+
+
+class Render:
+    def __init__(self, nest, mode):
+        self.n, self.mode = nest, mode
+        self.cptr = set()
+
+    def sp(self, name):
+        if self.mode == "sym" and name in self.n.field_sizes:
+            return self.n.struct_prefix + FIELD[name]
+        return name
+
+    def ie(self, e, prec=0):
+        return ie_text(e, self.sp, prec)
+
+    def pe(self, p):
+        t = p[0]
+        if t == "base":
+            return p[1]
+        if t == "add":
+            return "%s + %s" % (self.pe(p[1]), self.ie(p[2], 1))
+        if t == "addr":
+            return "&%s[%s]" % (self.pe(p[1]), self.ie(p[2]))
+        if t == "row":
+            return "%s[%s]" % (p[1], self.ie(p[2]))
+        if t == "addr2":
+            return "&%s[%s][%s]" % (p[1], self.ie(p[2]), self.ie(p[3]))
+        raise ValueError(t)
+
+    def de(self, e, prec=0):
+        t = e[0]
+        if t == "ld":
+            return "%s[%s]" % (self.pe(e[1]), self.ie(e[2]))
+        if t == "ld2":
+            return "%s[%s][%s]" % (e[1], self.ie(e[2]), self.ie(e[3]))
+        if t in ("s", "lit", "c"):
+            return e[1]
+        if t == "sz":
+            s = self.ie(e[1].ie(), 3)
+            return s
+        if t == "b":
+            p = PREC[e[1]]
+            s = "%s %s %s" % (self.de(e[2], p), e[1], self.de(e[3], p + 1))
+            return "(%s)" % s if prec > p else s
+        if t == "cmp":
+            s = "%s %s %s" % (self.de(e[2], 1), e[1], self.de(e[3], 1))
+            return "(%s)" % s if prec > 0 else s
+        if t == "m":
+            return "%s(%s)" % (e[1], ", ".join(self.de(a) for a in e[2]))
+        if t == "fma":
+            return "%s(%s, %s, %s)" % ("fmaf" if e[4] == "f32" else "fma",
+                                       self.de(e[1]), self.de(e[2]), self.de(e[3]))
+        if t == "sel":
+            s = "%s ? %s : %s" % (self.cond(e[1], 1), self.de(e[2], 1), self.de(e[3], 1))
+            return "(%s)" % s if prec > 0 else s
+        if t == "u":
+            return "%s(%s)" % (e[1].name, ", ".join(self.arg(a) for a in e[2]))
+        raise ValueError(t)
+
+    def arg(self, a):
+        k, v = a
+        if k == "ptr":
+            return self.pe(v)
+        if k == "int":
+            return self.ie(v)
+        return self.de(v)
+
+    def cond(self, c, prec=0):
+        t = c[0]
+        if t == "icmp":
+            s = "%s %s %s" % (self.ie(c[2]), c[1], self.ie(c[3]))
+        elif t == "and":
+            s = "%s && %s" % (self.cond(c[1], 1), self.cond(c[2], 1))
+        elif t in ("flag", "nn"):
+            s = c[2]
+        else:
+            return self.de(c, prec)
+        return "(%s)" % s if prec > 0 and t != "flag" and t != "nn" else s
+
+    def lhs(self, e):
+        return self.de(e)
+
+    def stmts(self, sts, ind, out):
+        for s in sts:
+            self.stmt(s, ind, out)
+
+    def stmt(self, s, ind, out):
+        t = s[0]
+        ft = FT_C
+        if t == "for":
+            L = s[1]
+            if L.step == 1:
+                inc = "++%s" % L.iv if L.id % 2 else "%s++" % L.iv
+            elif L.step == -1:
+                inc = "--%s" % L.iv
+            elif L.step > 0:
+                inc = "%s += %d" % (L.iv, L.step)
+            else:
+                inc = "%s -= %d" % (L.iv, -L.step)
+            out.append("%sfor (int %s = %s; %s %s %s; %s) {" % (
+                ind, L.iv, self.ie(L.start), L.iv, L.op, self.ie(L.bound), inc))
+            self.stmts(L.body, ind + "  ", out)
+            out.append(ind + "}")
+        elif t == "rfor":
+            R = s[1]
+            out.append("%sfor (%s %s%s : %s) {" % (ind, ft[R.ty], "&" if R.byref else "",
+                                                   R.var, R.base.cname))
+            self.stmts(R.body, ind + "  ", out)
+            out.append(ind + "}")
+        elif t == "dint":
+            out.append("%sint %s = %s;" % (ind, s[1], self.ie(s[2])))
+        elif t == "dintd":
+            out.append("%sint %s = %s;" % (ind, s[1], self.de(s[2])))
+        elif t == "dptr":
+            root = s[3]
+            while root[0] in ("add", "addr"):
+                root = root[1]
+            const = root[0] == "base" and (root[1] in self.cptr or any(
+                b.nullable and b.cname == root[1] for b in self.n.bases))
+            if const:
+                self.cptr.add(s[1])
+            out.append("%s%s%s *%s = %s;" % (ind, "const " if const else "", ft[s[2]], s[1],
+                                             self.pe(s[3])))
+        elif t == "pinc":
+            out.append("%s%s += %s;" % (ind, s[1], self.ie(s[2])))
+        elif t == "ds":
+            if s[3] is None:
+                out.append("%s%s %s;" % (ind, ft[s[2]], s[1]))
+            else:
+                out.append("%s%s %s = %s;" % (ind, ft[s[2]], s[1], self.de(s[3])))
+        elif t == "darr":
+            out.append("%s%s %s[%d];" % (ind, ft[s[2]], s[1], s[3]))
+        elif t == "asg":
+            out.append("%s%s %s %s;" % (ind, self.lhs(s[1]), s[2], self.de(s[3])))
+        elif t == "if":
+            if s[3] == [("cont",)]:
+                out.append("%sif (%s) continue;" % (ind, self.cond(s[2])))
+                return
+            out.append("%sif (%s) {" % (ind, self.cond(s[2])))
+            self.stmts(s[3], ind + "  ", out)
+            if s[4]:
+                out.append(ind + "} else {")
+                self.stmts(s[4], ind + "  ", out)
+            out.append(ind + "}")
+        elif t == "cont":
+            out.append(ind + "continue;")
+        elif t == "call":
+            out.append("%s%s(%s);" % (ind, s[1].name, ", ".join(self.arg(a) for a in s[2])))
+        else:
+            raise ValueError(t)
+
+    def helper(self, h):
+        ps = []
+        for kind, name, ty in h.params:
+            if kind == "ptr":
+                ps.append("%s *%s" % (FT_C[ty], name))
+            elif kind == "cptr":
+                ps.append("const %s *%s" % (FT_C[ty], name))
+            elif kind == "int":
+                ps.append("int %s" % name)
+            else:
+                ps.append("%s %s" % (FT_C[ty], name))
+        ret = "void" if h.ret is None else ("int" if h.ret == "int" else FT_C[h.ret])
+        out = ["static %s %s(%s) {" % (ret, h.name, ", ".join(ps))]
+        self.stmts(h.body, "  ", out)
+        if h.ret_expr is not None:
+            r = self.ie(h.ret_expr) if h.ret == "int" else self.de(h.ret_expr)
+            out.append("  return %s;" % r)
+        out.append("}")
+        return "\n".join(out)
+
+
+# --- The generator -----------------------------------------------------------
+
+LITS = {"f32": ["2.0f", "0.5f", "3.0f", "0.044715f", "1.5f", "0.25f"],
+        "f64": ["2.0", "0.5", "3.0", "0.044715", "1.5", "0.25"]}
+CONSTS = {"f32": ["kAlpha", "kEps", "HALF", "GELU_C"],
+          "f64": ["kAlpha64", "kEps64", "HALF64", "GELU_C64"]}
+MATH1 = {"f32": ["expf", "tanhf", "sqrtf", "fabsf", "logf"],
+         "f64": ["exp", "tanh", "sqrt", "fabs", "log"]}
+MAX2 = {"f32": "fmaxf", "f64": "fmax"}
+SUF = {"f32": "f", "f64": ""}
+IVPOOL = ["b", "t", "h", "o", "c", "i", "j", "k", "l", "u", "w", "q", "z"]
+
+FILE_HEADER = """#include <array>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+struct Dims { int rows; int cols; int depth; };
+#define GELU_C sqrtf(2.0f / M_PI)
+#define GELU_C64 sqrt(2.0 / M_PI)
+#define HALF (1.0f / 2.0f)
+#define HALF64 (1.0 / 2.0)
+constexpr float kAlpha = 0.01f;
+constexpr double kAlpha64 = 0.01;
+constexpr float kEps = 1e-5f;
+constexpr double kEps64 = 1e-5;
+"""
+
+
+class NNNest:
+    """One generated nest: the AST, its features, what it needs from the run."""
+
+    def __init__(self, name):
+        self.name = name
+        self.feats = Counter()
+        self.bases = []
+        self.derived = []  # (name, ie, kind)
+        self.field_sizes = set()
+        self.struct_prefix = ""
+        self.struct_param = None
+        self.flags = []  # (name, kind 'int'|'ptr')
+        self.helpers = []
+        self.pre = None  # preamble Level
+        self.root = None  # the outermost loop statement
+        self.sites = None
+        self.plain_loops = True
+        self.loops_checkable = True
+        self.size_in_data = False
+
+    # Rendering
+    def cpp(self, mode):
+        R = Render(self, mode)
+        out = []
+        for b in self.bases:
+            if b.kind == "g2":
+                out.append("%s %s[%d][%d];" % (FT_C[b.ty], b.cname, b.rows, b.cols))
+            elif b.kind == "g1":
+                out.append("%s %s[%d];" % (FT_C[b.ty], b.cname, b.length))
+        for h in self.helpers:
+            out.append(R.helper(h))
+        args = []
+        for b in self.bases:
+            if b.kind == "ptr":
+                args.append("%s%s *%s" % ("const " if b.nullable else "", FT_C[b.ty], b.cname))
+            elif b.kind == "vec":
+                args.append("std::vector<%s> &%s" % (FT_C[b.ty], b.cname))
+            elif b.kind == "arr":
+                args.append("std::array<%s, %d> &%s" % (FT_C[b.ty], b.length, b.cname))
+        for name, kind in self.flags:
+            if kind == "int":
+                args.append("int %s" % name)
+        if mode == "sym":
+            if self.struct_param:
+                args.append(self.struct_param)
+            args += ["int N", "int M", "int K"]
+        body = []
+        R.stmts(self.pre.decls + self.pre.stmts, "  ", body)
+        out.append("void %s(%s) {\n%s\n}" % (self.name, ", ".join(args), "\n".join(body)))
+        return "\n".join(out) + "\n"
+
+    def size_env(self, sizes):
+        env = dict(sizes)
+        for name, e, _ in self.derived:
+            env[name] = ie_eval(e, env)
+        return env
+
+
+def ie_eval(e, env):
+    t = e[0]
+    if t == "n":
+        return e[1]
+    if t == "v":
+        return env[e[1]]
+    a = ie_eval(e[1], env)
+    if t == "/":
+        return D if a is D else cdiv(a, e[2])
+    b = ie_eval(e[2], env)
+    if a is D or b is D:
+        return D
+    if t == "+":
+        return a + b
+    if t == "-":
+        return a - b
+    if t == "*":
+        return a * b
+    raise ValueError(t)
+
+
+class Gen:
+    def __init__(self, rng, name, forms):
+        self.rng = rng
+        self.n = NNNest(name)
+        self.on = {f: rng.random() < p for f, p in forms.items()}
+        self.ft = "f64" if rng.random() < 0.2 else "f32"
+        self.cnt = Counter()
+        self.ivs_used = set()
+        self.views = []
+        self.ptr_cache = {}
+        self.loop_id = 0
+        self.ext_pool = []
+
+    # names
+    def fresh(self, prefix):
+        self.cnt[prefix] += 1
+        return "%s%d" % (prefix, self.cnt[prefix] - 1)
+
+    def fresh_iv(self):
+        for v in IVPOOL:
+            if v not in self.ivs_used:
+                self.ivs_used.add(v)
+                return v
+        raise TooBig()
+
+    def feat(self, f):
+        self.n.feats[f] += 1
+
+    def lit(self, ty=None):
+        return ("lit", self.rng.choice(LITS[ty or self.ft]))
+
+    # sizes
+    def setup_sizes(self):
+        rng, n = self.rng, self.n
+        pool = [Sz(1, (s,)) for s in BASE_SIZES]
+        if self.on["struct"]:
+            style = rng.choice(["ref", "val", "ptr"])
+            n.struct_param = {"ref": "const Dims &cfg", "val": "Dims cfg",
+                              "ptr": "const Dims *p"}[style]
+            n.struct_prefix = "p->" if style == "ptr" else "cfg."
+            for s in BASE_SIZES:
+                if rng.random() < 0.7:
+                    n.field_sizes.add(s)
+            if not n.field_sizes:
+                n.field_sizes.add("N")
+            self.feat("struct-" + style)
+        if self.on["derived"]:
+            for _ in range(rng.choice([1, 1, 2])):
+                kind = rng.choice(["quot", "mul", "prod", "copy", "plus1"])
+                name = self.fresh("D")
+                a = rng.choice(BASE_SIZES)
+                if kind == "quot":
+                    e = ("/", ("v", a), rng.choice([2, 3]))
+                elif kind == "mul":
+                    e = ("*", ("n", rng.choice([2, 3])), ("v", a))
+                elif kind == "prod":
+                    e = ("*", ("v", a), ("v", rng.choice(BASE_SIZES)))
+                elif kind == "plus1":
+                    e = ("+", ("v", a), ("n", 1))
+                else:
+                    e = ("v", a)
+                n.derived.append((name, e, kind))
+                self.n.pre.decls.append(("dint", name, e))
+                pool.append(Sz(1, (name,)))
+                self.feat("derived-" + kind)
+        self.ext_pool = pool
+
+    def pick_ext(self, allow_prod=True):
+        rng = self.rng
+        if allow_prod and self.on["prodsize"] and rng.random() < 0.25:
+            a, b = rng.choice(BASE_SIZES), rng.choice(BASE_SIZES)
+            self.feat("prod-bound")
+            return Sz(1, (a, b))
+        return rng.choice(self.ext_pool)
+
+    # loops
+    def new_loop(self, level, ext, tri_of=None, plain=False):
+        """A loop over [0, ext) (or 0..tri_of for a triangular one), as a
+        statement of level; returns its Level."""
+        rng = self.rng
+        iv = self.fresh_iv()
+        self.loop_id += 1
+        e = ext.ie()
+        r = rng.random()
+        if tri_of is not None:
+            if r < 0.5:
+                L = Loop(self.loop_id, iv, ("n", 0), "<=", ("v", tri_of), 1, ext)
+            else:
+                L = Loop(self.loop_id, iv, ("n", 0), "<", ("+", ("v", tri_of), ("n", 1)), 1, ext)
+            self.feat("triangular")
+        elif plain or r < 0.82:
+            L = Loop(self.loop_id, iv, ("n", 0), "<", e, 1, ext)
+        elif r < 0.88:
+            L = Loop(self.loop_id, iv, ("-", e, ("n", 1)), ">=", ("n", 0), -1, ext)
+            self.feat("loop-down")
+        elif r < 0.94:
+            L = Loop(self.loop_id, iv, ("n", 0), "<", e, 2, ext)
+            self.feat("loop-strided")
+        else:
+            L = Loop(self.loop_id, iv, ("n", 0), "<=", ("-", e, ("n", 1)), 1, ext)
+            self.feat("loop-le")
+        lv = Level(L, level)
+        L.level = lv
+        level.stmt_list().append(("for", L))
+        return lv, iv
+
+    def scope_ivs(self, level):
+        out = []
+        lv = level
+        while lv is not None:
+            if lv.loop is not None:
+                out.append((lv.loop.iv, lv.loop.rext, lv))
+            lv = lv.parent
+        return list(reversed(out))
+
+    # views and addressing
+    def new_base(self, kind, ty):
+        prefix = {"ptr": "A", "g2": "G", "vec": "V", "g1": "G", "arr": "R"}[kind]
+        name = self.fresh(prefix)
+        cname = name if kind in ("ptr", "vec", "arr") else "%s_%s" % (self.n.name, name)
+        b = Base(cname, kind, ty)
+        self.n.bases.append(b)
+        return b
+
+    def get_view(self, dims, ty=None, fresh=False):
+        """A view with these extents (Sz list)."""
+        rng = self.rng
+        ty = ty or self.ft
+        keys = [d.key() for d in dims]
+        cands = [v for v in self.views if [d.key() for d in v.dims] == keys
+                 and v.base.ty == ty and not v.base.nullable]
+        if cands and not fresh and rng.random() < 0.45:
+            return rng.choice(cands)
+        if len(self.n.bases) >= 7:
+            if cands:
+                return rng.choice(cands)
+            raise TooBig()
+        if len(dims) == 2 and self.on["g2"] and rng.random() < 0.4:
+            b = self.new_base("g2", ty)
+            b.len_sz = dims
+            v = View(b, dims, None)
+            self.feat("g2")
+        elif self.on["split"] and len(dims) >= 1 and rng.random() < 0.5:
+            # rows of P*E_last (or a derived 'mul' size): views at k*E_last
+            P = rng.choice([2, 3])
+            last = dims[-1]
+            rowlen = Sz(P, last.facs) if last.coef == 1 else last.times(Sz(P))
+            for name, e, kind in self.n.derived:
+                if kind == "mul" and len(last.facs) == 1 and e == ("*", ("n", P), ("v", last.facs[0])) \
+                        and last.coef == 1:
+                    rowlen = Sz(1, (name,))
+            b = self.new_base("ptr", ty)
+            strides = self.row_strides(dims[:-1] + [rowlen])
+            strides[-1] = Sz(1)
+            part_views = []
+            for k in range(P):
+                off = None if k == 0 else last.times(Sz(k))
+                vv = View(b, dims, strides, off, rowmajor=False)
+                part_views.append(vv)
+                self.views.append(vv)
+            self.feat("split-view")
+            return rng.choice(part_views)
+        elif len(dims) >= 2 and self.on["overlap"] and rng.random() < 0.5:
+            # rows of S but an inner extent of another size: overlapping windows
+            b = self.new_base("ptr", ty)
+            S = rng.choice([s for s in self.ext_pool if s != dims[-1]] or [Sz(2)])
+            strides = self.row_strides(dims[:-1] + [S])
+            v = View(b, dims, strides, None, rowmajor=False)
+            self.n.overlap = (dims[-1], S)
+            self.feat("overlap-window")
+        elif rng.random() < 0.06 and not self.on["pinc"]:
+            b = self.new_base("vec", ty)
+            v = View(b, dims, self.row_strides(dims))
+            self.feat("vector-index")
+        else:
+            b = self.new_base("ptr", ty)
+            v = View(b, dims, self.row_strides(dims))
+        self.views.append(v)
+        return v
+
+    @staticmethod
+    def row_strides(dims):
+        st = [None] * len(dims)
+        acc = Sz(1)
+        for d in range(len(dims) - 1, -1, -1):
+            st[d] = acc
+            acc = acc.times(dims[d])
+        return st
+
+    def ref(self, level, view, idx, write=False):
+        """A data node (fresh) for view[idx...] used at level; may add int
+        locals / pointer declarations to enclosing levels."""
+        rng = self.rng
+        b = view.base
+        if write:
+            b.written = True
+        ivlv = {iv: lv for iv, _, lv in self.scope_ivs(level)}
+        if b.kind == "g2":
+            r = rng.random()
+            if r < 0.5 or not self.on["rowptr"]:
+                return ("ld2", b.cname, ("v", idx[0]), ("v", idx[1]))
+            lv = self.decl_level(level, [ivlv[idx[0]]])
+            key = (id(view), "g2row", idx[0], id(lv), lv.in_else)
+            p = self.ptr_cache.get(key)
+            if p is None:
+                p = self.fresh("r")
+                pe = ("row", b.cname, ("v", idx[0])) if r < 0.8 else \
+                    ("addr2", b.cname, ("v", idx[0]), ("n", 0))
+                lv.decl_list().append(("dptr", p, b.ty, pe))
+                self.ptr_cache[key] = p
+                self.feat("g2-rowptr")
+            return ("ld", ("base", p), ("v", idx[1]))
+        terms = [ie_mul(("v", x), st.ie()) if not st.is_one() else ("v", x)
+                 for x, st in zip(idx, view.strides)]
+        off = view.offset.ie() if view.offset is not None else None
+        D_ = len(idx)
+        forms = ["flat"]
+        if view.rowmajor and off is None and D_ > 1:
+            forms.append("horner")
+        if self.on["intlocal"] and D_ > 1:
+            forms += ["intlocal", "intlocal"]
+        if self.on["idxcall"] and view.rowmajor and off is None and D_ == 2:
+            forms.append("idxcall")
+        if self.on["rowptr"] and b.kind == "ptr":
+            forms += ["rowptr", "rowptr", "rowptr", "addrof", "chain", "pre"]
+        form = rng.choice(forms)
+        if form == "flat":
+            e = off
+            for t in terms:
+                e = ie_add(e, t)
+            return ("ld", ("base", b.cname), e)
+        if form == "horner":
+            e = ("v", idx[0])
+            for d in range(1, D_):
+                e = ("+", ("*", e, view.dims[d].ie()), ("v", idx[d]))
+            self.feat("horner")
+            return ("ld", ("base", b.cname), e)
+        if form == "idxcall":
+            h = self.index_helper()
+            self.feat("index-call")
+            return ("ld", ("base", b.cname),
+                    ("icall", h, [("v", idx[0]), ("v", idx[1]), view.dims[1].ie()]))
+        if form == "intlocal":
+            s = rng.randrange(1, D_)
+            lv = self.decl_level(level, [ivlv[x] for x in idx[:s]])
+            if view.rowmajor and off is None and rng.random() < 0.6:
+                e = ("v", idx[0])
+                for d in range(1, s):
+                    e = ("+", ("*", e, view.dims[d].ie()), ("v", idx[d]))
+                rest = [ie_mul(("v", "@"), view.strides[s - 1].ie())
+                        if not view.strides[s - 1].is_one() else ("v", "@")] + terms[s:]
+            else:
+                e = off
+                for t in terms[:s]:
+                    e = ie_add(e, t)
+                rest = [("v", "@")] + terms[s:]
+            key = (id(view), "int", tuple(idx[:s]), id(lv), lv.in_else, repr(e))
+            x = self.ptr_cache.get(key)
+            if x is None:
+                x = self.fresh("x")
+                lv.decl_list().append(("dint", x, e))
+                self.ptr_cache[key] = x
+                self.feat("int-local")
+            out = None
+            for t in rest:
+                out = ie_add(out, subst(t, "@", x))
+            return ("ld", ("base", b.cname), out)
+        # pointer forms
+        if form == "pre":
+            # a pointer declared before the nest at the view's offset
+            key = (id(view), "pre")
+            p = self.ptr_cache.get(key)
+            if p is None:
+                p = self.fresh("r")
+                pe = ("base", b.cname) if off is None else (
+                    ("add", ("base", b.cname), off) if rng.random() < 0.7
+                    else ("addr", ("base", b.cname), off))
+                self.n.pre.decls.append(("dptr", p, b.ty, pe))
+                self.ptr_cache[key] = p
+                self.feat("ptr-before-nest")
+            e = None
+            for t in terms:
+                e = ie_add(e, t)
+            return ("ld", ("base", p), e)
+        s = rng.randrange(0, D_) if D_ > 1 else 0
+        if form == "chain" and s >= 1:
+            cur = ("base", b.cname)
+            p = None
+            for d in range(s):
+                lv = self.decl_level(level, [ivlv[idx[d]]], exact=d < s - 1)
+                part = terms[d] if d else ie_add(off, terms[0])
+                key = (id(view), "chain", tuple(idx[:d + 1]), id(lv), lv.in_else)
+                q = self.ptr_cache.get(key)
+                if q is None:
+                    q = self.fresh("r")
+                    lv.decl_list().append(("dptr", q, b.ty, ("add", cur, part)))
+                    self.ptr_cache[key] = q
+                cur = ("base", q)
+                p = q
+            self.feat("ptr-chain")
+            e = None
+            for t in terms[s:]:
+                e = ie_add(e, t)
+            return ("ld", ("base", p), e)
+        lv = self.decl_level(level, [ivlv[x] for x in idx[:s]])
+        prefix = off
+        for t in terms[:s]:
+            prefix = ie_add(prefix, t)
+        key = (id(view), "rowptr", tuple(idx[:s]), id(lv), lv.in_else, form)
+        p = self.ptr_cache.get(key)
+        if p is None:
+            p = self.fresh("r")
+            if prefix is None:
+                pe = ("base", b.cname)
+            elif form == "addrof":
+                pe = ("addr", ("base", b.cname), prefix)
+                self.feat("ptr-addrof")
+            else:
+                pe = ("add", ("base", b.cname), prefix)
+            lv.decl_list().append(("dptr", p, b.ty, pe))
+            self.ptr_cache[key] = p
+            self.feat("row-pointer" if lv.loop is not None else "ptr-before-nest")
+        e = None
+        for t in terms[s:]:
+            e = ie_add(e, t)
+        return ("ld", ("base", p), e if e is not None else ("n", 0))
+
+    def decl_level(self, level, need, exact=False):
+        """A level between the deepest of need (levels binding IVs) and
+        level, where a declaration may go."""
+        chain = []
+        lv = level
+        while lv is not None:
+            chain.append(lv)
+            lv = lv.parent
+        chain.reverse()  # outermost first
+        lo = max([chain.index(x) for x in need] + [0])
+        if not need:
+            lo = 1 if len(chain) > 1 else 0  # inside the nest by default
+        opts = chain[lo:]
+        if exact:
+            return opts[0]
+        # not into a level whose else part is being generated unless it is the current one
+        return self.rng.choice(opts)
+
+    def index_helper(self):
+        for h in self.n.helpers:
+            if h.ret == "int":
+                return h
+        h = Helper("%s_at" % self.n.name, "int", [("int", "r", None), ("int", "c", None),
+                                                    ("int", "n", None)], [],
+                   ("+", ("*", ("v", "r"), ("v", "n")), ("v", "c")))
+        self.n.helpers.append(h)
+        return h
+
+    # data expressions
+    def const_sub(self):
+        rng, ft = self.rng, self.ft
+        r = rng.random()
+        if r < 0.3:
+            e = ("b", rng.choice(["*", "/", "+"]), self.lit(), self.lit(), ft)
+        elif r < 0.5:
+            e = ("m", rng.choice(MATH1[ft][:3]), [self.lit()], ft)
+        elif r < 0.75:
+            e = ("c", rng.choice(CONSTS[ft]))
+        else:
+            e = ("b", "*", ("c", rng.choice(CONSTS[ft])), self.lit(), ft)
+        self.feat("const-fold")
+        return e
+
+    def rexpr(self, leaves, depth):
+        """A random floating expression over leaves (callables returning
+        fresh data nodes), at least one leaf used."""
+        rng, ft = self.rng, self.ft
+        if depth == 0 or rng.random() < 0.25:
+            return rng.choice(leaves)()
+        r = rng.random()
+        if r < 0.45:
+            op = rng.choice(["+", "-", "*", "*", "/"])
+            a = self.rexpr(leaves, depth - 1)
+            q = rng.random()
+            if q < 0.4:
+                b = self.rexpr(leaves, depth - 1)
+            elif q < 0.6 and self.on["constfold"]:
+                b = self.const_sub()
+            else:
+                b = self.lit()
+            if rng.random() < 0.3:
+                a, b = b, a
+            return ("b", op, a, b, ft)
+        if r < 0.6:
+            return ("m", rng.choice(MATH1[ft]), [self.rexpr(leaves, depth - 1)], ft)
+        if r < 0.68:
+            return ("m", MAX2[ft], [self.rexpr(leaves, depth - 1), self.lit()], ft)
+        if r < 0.78 and self.on["constfold"]:
+            # look-alike: x * 2 * 3 (two multiplies), or a folded subtree
+            a = self.rexpr(leaves, depth - 1)
+            if rng.random() < 0.5:
+                self.feat("const-lookalike")
+                return ("b", "*", ("b", "*", a, self.lit(), ft), self.lit(), ft)
+            return ("b", rng.choice(["*", "+"]), a, self.const_sub(), ft)
+        if r < 0.84 and self.on["data"]:
+            # ?: with arithmetic in an arm (data-dependent)
+            a = self.rexpr(leaves, depth - 1)
+            self.feat("data-select-arith")
+            v = self.scalar_of(a)
+            return ("sel", ("cmp", ">", ("s", v), ("lit", "0.0" + SUF[ft]), ft),
+                    ("s", v), ("b", "*", ("c", CONSTS[ft][0]), ("s", v), ft), ft)
+        if r < 0.9 and self.on["constfold"]:
+            a = self.rexpr(leaves, depth - 1)
+            sz = Sz(1, (rng.choice(BASE_SIZES),))
+            self.n.size_in_data = True
+            if rng.random() < 0.5:
+                # 1/N: folded where N is a constexpr global, counted where it
+                # is an argument (even with --param)
+                self.feat("const-fold-size")
+                return ("b", "*", a, ("b", "/", ("lit", "1.0" + SUF[ft]), ("sz", sz), ft), ft)
+            self.feat("size-in-data")
+            return ("b", rng.choice(["*", "/"]), a, ("sz", sz), ft)
+        a = self.rexpr(leaves, depth - 1)
+        b = self.rexpr(leaves, depth - 1)
+        return ("b", rng.choice(["+", "-"]), ("b", "*", a, b, ft), self.lit(), ft)
+
+    def scalar_of(self, e):
+        """Bind e to a fresh scalar declared just before the statement being
+        built (returned through self.pending)."""
+        v = self.fresh("v")
+        self.pending.append(("ds", v, self.ft, e))
+        return v
+
+    # building blocks
+    def emit(self, level, st):
+        level.stmt_list().extend(self.pending)
+        self.pending = []
+        level.stmt_list().append(st)
+
+    def outer_idx(self, level, max_n=None):
+        """A subset (in order) of the IVs in scope to index an output by."""
+        ivs = self.scope_ivs(level)
+        if not ivs:
+            return []
+        rng = self.rng
+        k = rng.randint(1, len(ivs)) if max_n is None else min(max_n, len(ivs))
+        sel = sorted(rng.sample(range(len(ivs)), k))
+        return [ivs[i] for i in sel]
+
+    def view_for(self, ivs, ty=None):
+        return self.get_view([e for _, e, _ in ivs], ty)
+
+    def rd(self, level, view, ivs):
+        return lambda: self.ref(level, view, [iv for iv, _, _ in ivs])
+
+    def maybe_guard(self, lv, inner_iv, outer_ivs, allow_else=False):
+        """Affine condition on a loop body: whole body, continue, or else."""
+        rng = self.rng
+        if not self.on["affine"] or rng.random() < 0.4 or lv.no_cont:
+            return None
+        cond = self.affine_cond(inner_iv, outer_ivs, lv)
+        r = rng.random()
+        if r < 0.45:
+            lv.guard = ("whole", cond)
+            self.feat("affine-whole")
+        elif r < 0.8:
+            lv.guard = ("cont", cond)
+            self.feat("affine-continue")
+        elif allow_else:
+            lv.guard = ("else", cond)
+            lv.else_stmts = []
+            self.feat("affine-else")
+        else:
+            lv.guard = ("whole", cond)
+            self.feat("affine-whole")
+        if cond[0] == "and":
+            self.feat("affine-conj")
+        return lv.guard
+
+    def affine_cond(self, iv, outer_ivs, lv=None):
+        rng = self.rng
+
+        def atom():
+            r = rng.random()
+            op = rng.choice(["<", "<=", ">", ">="])
+            if outer_ivs and r < 0.45:
+                o = rng.choice(outer_ivs)[0]
+                rhs = ("v", o) if rng.random() < 0.6 else ("+", ("v", o), ("n", rng.choice([1, 2])))
+                return ("icmp", op, ("v", iv), rhs)
+            if r < 0.7:
+                e = rng.choice(self.ext_pool).ie()
+                if rng.random() < 0.5:
+                    return ("icmp", op, ("*", ("n", 2), ("v", iv)), e)
+                return ("icmp", op, ("v", iv), ("-", e, ("n", rng.choice([1, 2]))))
+            if outer_ivs:
+                o = rng.choice(outer_ivs)[0]
+                return ("icmp", op, ("+", ("v", iv), ("v", o)), rng.choice(self.ext_pool).ie())
+            return ("icmp", op, ("v", iv), ("n", rng.choice([1, 2, 3])))
+
+        c = atom()
+        if rng.random() < 0.25:
+            c = ("and", c, atom())
+        return c
+
+    # idioms -----------------------------------------------------------------
+    def idiom(self, level):
+        rng = self.rng
+        menu = [("dot", 4), ("elementwise", 4)]
+        if self.on["data"]:
+            menu += [("runmax", 2), ("clamp", 1), ("branch-same", 1), ("online", 1)]
+        menu += [("softmax", 1), ("layernorm", 1)]
+        if any(True for _ in self.scope_ivs(level)):
+            menu += [("attention", 1)]
+        if self.on["scratch"]:
+            menu += [("scratch", 3)]
+        if self.on["call"]:
+            menu += [("call-dot", 2), ("call-axpy", 2), ("call-act", 2)]
+        if self.on["rangefor"]:
+            menu += [("rangefor", 3)]
+        if self.on["intdata"]:
+            menu += [("intdata", 3)]
+        if self.on["refuse"]:
+            menu += [("partial", 2), ("data-refuse", 1)]
+        if self.on["gather"]:
+            menu += [("gather", 2)]
+        if self.on["inv"]:
+            menu += [("inv-flag", 2)]
+        tot = sum(w for _, w in menu)
+        x = rng.random() * tot
+        for name, w in menu:
+            x -= w
+            if x < 0:
+                break
+        getattr(self, "i_" + name.replace("-", "_"))(level)
+        self.feat("idiom-" + name)
+
+    def inner(self, level, ext=None, tri_of=None, plain=False, allow_else=False, guard=True):
+        ext = ext or self.pick_ext()
+        outer = self.scope_ivs(level)
+        lv, iv = self.new_loop(level, ext, tri_of=tri_of, plain=plain)
+        if guard:
+            self.maybe_guard(lv, iv, outer, allow_else)
+        return lv, (iv, ext, lv)
+
+    def i_dot(self, level):
+        rng, ft = self.rng, self.ft
+        outs = self.outer_idx(level)
+        lv_o = level
+        if rng.random() < 0.5:
+            lv_o, o = self.inner(level, guard=False)
+            outs = outs + [o]
+        s = self.fresh("s")
+        bias = None
+        init = ("lit", "0.0" + SUF[ft])
+        if self.on["inv"] and outs and rng.random() < 0.5:
+            bias = self.nullable_base([outs[-1]])
+            if rng.random() < 0.4:
+                init = ("sel", ("nn", bias[0].cname, self.nn_spelling(bias[0].cname)),
+                        self.ref(lv_o, bias[1], [outs[-1][0]]), ("lit", "0.0" + SUF[ft]), ft)
+                self.feat("inv-select")
+                bias = None
+        lv_o.stmt_list().append(("ds", s, ft, init))
+        lv_i, i = self.inner(lv_o)
+        xv = self.view_for(outs[:-1] + [i] if outs and rng.random() < 0.7 else [i])
+        wv = self.view_for(([outs[-1]] if outs and rng.random() < 0.6 else []) + [i])
+        xi = [a for a, _, _ in (outs[:-1] + [i] if len(xv.dims) > 1 else [i])]
+        wi = [a for a, _, _ in (([outs[-1]] if len(wv.dims) > 1 else []) + [i])]
+        x = self.ref(lv_i, xv, xi)
+        w = self.ref(lv_i, wv, wi)
+        r = rng.random()
+        if r < 0.5:
+            st = ("asg", ("s", s), "+=", ("b", "*", x, w, ft), ft)
+        elif r < 0.7:
+            st = ("asg", ("s", s), "=", ("b", "+", ("s", s), ("b", "*", x, w, ft), ft), ft)
+        elif r < 0.85:
+            st = ("asg", ("s", s), "=", ("fma", x, w, ("s", s), ft), ft)
+        else:
+            k = self.const_sub() if self.on["constfold"] else self.lit()
+            st = ("asg", ("s", s), "+=", ("b", "*", ("b", "*", x, w, ft), k, ft), ft)
+        self.emit(lv_i, st)
+        if bias is not None:
+            self.inv_stmt(lv_o, bias, outs[-1], s)
+        if outs:
+            yv = self.view_for(outs)
+            y = self.ref(lv_o, yv, [a for a, _, _ in outs], write=True)
+            r = rng.random()
+            if r < 0.6:
+                self.emit(lv_o, ("asg", y, "=", ("s", s), ft))
+            elif r < 0.8:
+                self.emit(lv_o, ("asg", y, "=", ("b", "*", ("s", s), self.lit(), ft), ft))
+            else:
+                self.emit(lv_o, ("asg", y, "+=", ("s", s), ft))
+
+    def nullable_base(self, ivs):
+        v = self.get_view([e for _, e, _ in ivs], fresh=True)
+        if v.base.kind != "ptr" or v.offset is not None or not v.rowmajor:
+            raise TooBig()
+        v.base.nullable = True
+        v.base.cname = self.fresh("bias")  # a name no other argument has
+        name = v.base.cname
+        self.n.flags.append((name, "ptr"))
+        self.feat("inv-null")
+        return (v.base, v)
+
+    def nn_spelling(self, name):
+        return self.rng.choice(["%s != NULL" % name, "%s != nullptr" % name, name])
+
+    def inv_stmt(self, level, bias, o, s):
+        base, view = bias
+        cond = ("nn", base.cname, self.nn_spelling(base.cname))
+        ld = self.ref(level, view, [o[0]])
+        level.stmt_list().append(("if", "inv", cond, [("asg", ("s", s), "+=", ld, self.ft)], []))
+
+    def i_inv_flag(self, level):
+        rng = self.rng
+        name = rng.choice(["relu", "gate", "scale"])
+        if (name, "int") not in self.n.flags:
+            self.n.flags.append((name, "int"))
+        form = rng.choice(["%s", "%s != 0", "!%s"])
+        cond = ("flag", name, form % name, not form.startswith("!"))
+        self.feat("inv-flag")
+        # the conditional part: a whole inner loop or one statement in one
+        if rng.random() < 0.5:
+            fake = _Holder(level)
+            self.i_elementwise(fake)
+            holder = fake.decls + fake.stmts
+        else:
+            lv, i = self.inner(level)
+            ivs = self.outer_idx(level) + [i]
+            v = self.view_for(ivs)
+            y = self.ref(lv, v, [a for a, _, _ in ivs], write=True)
+            st = ("asg", y, "*=", self.lit(), self.ft)
+            lv.stmt_list().append(("if", "inv", cond, [st], []))
+            return
+        level.stmt_list().append(("if", "inv", cond, holder, []))
+
+    def i_elementwise(self, level):
+        rng, ft = self.rng, self.ft
+        lv, i = self.inner(level, allow_else=True)
+        ivs = self.outer_idx(level) + [i]
+        xv = self.view_for(ivs)
+        yv = self.view_for(ivs)
+        idx = [a for a, _, _ in ivs]
+        leaves = [lambda: self.ref(lv, xv, idx)]
+        if rng.random() < 0.4:
+            zv = self.view_for([i])
+            leaves.append(lambda: self.ref(lv, zv, [i[0]]))
+        self.pending = []
+        e = self.rexpr(leaves, rng.choice([1, 2, 3]))
+        y = self.ref(lv, yv, idx, write=True)
+        op = rng.choice(["=", "=", "=", "+=", "-=", "*="])
+        self.emit(lv, ("asg", y, op, e, ft))
+        if lv.guard and lv.guard[0] == "else":
+            lv.in_else = True
+            y2 = self.ref(lv, yv, idx, write=True)
+            self.emit(lv, ("asg", y2, "=", ("b", "*", self.ref(lv, xv, idx), self.lit(), ft), ft))
+            lv.in_else = False
+
+    def i_runmax(self, level):
+        rng, ft = self.rng, self.ft
+        outs = self.outer_idx(level)
+        m = self.fresh("m")
+        level.stmt_list().append(("ds", m, ft, ("lit", "-1e30" + SUF[ft])))
+        lv, i = self.inner(level)
+        xv = self.view_for(outs + [i])
+        idx = [a for a, _, _ in outs + [i]]
+        r = rng.random()
+        if r < 0.4:
+            lv.stmt_list().append(("if", "data", ("cmp", ">", self.ref(lv, xv, idx), ("s", m), ft),
+                                   [("asg", ("s", m), "=", self.ref(lv, xv, idx), ft)], []))
+            self.feat("data-runmax")
+        elif r < 0.7:
+            v = self.fresh("v")
+            lv.stmt_list().append(("ds", v, ft, self.ref(lv, xv, idx)))
+            lv.stmt_list().append(("if", "data", ("cmp", ">", ("s", v), ("s", m), ft),
+                                   [("asg", ("s", m), "=", ("s", v), ft)], []))
+            self.feat("data-runmax")
+        elif r < 0.85:
+            v = self.fresh("v")
+            lv.stmt_list().append(("ds", v, ft, self.ref(lv, xv, idx)))
+            lv.stmt_list().append(("asg", ("s", m), "=", ("sel", ("cmp", ">", ("s", v), ("s", m), ft),
+                                                         ("s", v), ("s", m), ft), ft))
+            self.feat("data-select-plain")
+        else:
+            lv.stmt_list().append(("asg", ("s", m), "=", ("m", MAX2[ft], [("s", m), self.ref(lv, xv, idx)], ft), ft))
+        if outs:
+            yv = self.view_for(outs)
+            level.stmt_list().append(("asg", self.ref(level, yv, [a for a, _, _ in outs], write=True), "=", ("s", m), ft))
+
+    def i_clamp(self, level):
+        ft = self.ft
+        lv, i = self.inner(level)
+        ivs = self.outer_idx(level) + [i]
+        idx = [a for a, _, _ in ivs]
+        xv, yv = self.view_for(ivs), self.view_for(ivs)
+        v = self.fresh("v")
+        lv.stmt_list().append(("ds", v, ft, self.ref(lv, xv, idx)))
+        lv.stmt_list().append(("if", "data", ("cmp", "<", ("s", v), ("lit", "-1.0" + SUF[ft]), ft),
+                               [("asg", ("s", v), "=", ("lit", "-1.0" + SUF[ft]), ft)], []))
+        lv.stmt_list().append(("if", "data", ("cmp", ">", ("s", v), ("lit", "1.0" + SUF[ft]), ft),
+                               [("asg", ("s", v), "=", ("lit", "1.0" + SUF[ft]), ft)], []))
+        lv.stmt_list().append(("asg", self.ref(lv, yv, idx, write=True), "=", ("s", v), ft))
+        self.feat("data-clamp")
+
+    def i_branch_same(self, level):
+        rng, ft = self.rng, self.ft
+        lv, i = self.inner(level)
+        ivs = self.outer_idx(level) + [i]
+        idx = [a for a, _, _ in ivs]
+        xv, yv = self.view_for(ivs), self.view_for(ivs)
+        then = [("asg", self.ref(lv, yv, idx, write=True), "=",
+                 ("b", "*", self.ref(lv, xv, idx), self.lit(), ft), ft)]
+        els = [("asg", self.ref(lv, yv, idx, write=True), "=",
+                rng.choice([("lit", "0.0" + SUF[ft]),
+                            ("b", "+", self.ref(lv, xv, idx), ("b", "*", self.ref(lv, xv, idx), self.lit(), ft), ft)]), ft)]
+        lv.stmt_list().append(("if", "data", ("cmp", ">", self.ref(lv, xv, idx), ("lit", "0.0" + SUF[ft]), ft),
+                               then, els))
+        self.feat("data-same-element")
+
+    def i_online(self, level):
+        ft = self.ft
+        outs = self.outer_idx(level)
+        m, s = self.fresh("m"), self.fresh("s")
+        level.stmt_list().append(("ds", m, ft, ("lit", "-1e30" + SUF[ft])))
+        level.stmt_list().append(("ds", s, ft, ("lit", "0.0" + SUF[ft])))
+        lv, i = self.inner(level)
+        xv = self.view_for(outs + [i])
+        idx = [a for a, _, _ in outs + [i]]
+        v = self.fresh("v")
+        ex = MATH1[ft][0]
+        lv.stmt_list().append(("ds", v, ft, self.ref(lv, xv, idx)))
+        lv.stmt_list().append(("if", "data", ("cmp", ">", ("s", v), ("s", m), ft),
+                               [("asg", ("s", s), "*=", ("m", ex, [("b", "-", ("s", m), ("s", v), ft)], ft), ft),
+                                ("asg", ("s", m), "=", ("s", v), ft)], []))
+        lv.stmt_list().append(("asg", ("s", s), "+=", ("m", ex, [("b", "-", ("s", v), ("s", m), ft)], ft), ft))
+        if outs:
+            yv = self.view_for(outs)
+            level.stmt_list().append(("asg", self.ref(level, yv, [a for a, _, _ in outs], write=True), "=",
+                                      ("b", "/", ("s", s), ("s", m), ft), ft))
+        self.feat("data-online-softmax")
+
+    def i_softmax(self, level):
+        rng, ft = self.rng, self.ft
+        outs = self.outer_idx(level)
+        E = self.pick_ext()
+        m, sm = self.fresh("m"), self.fresh("s")
+        level.stmt_list().append(("ds", m, ft, ("lit", "-1e30" + SUF[ft])))
+        lv1, i1 = self.inner(level, ext=E)
+        xv = self.view_for(outs + [i1])
+        yv = self.view_for(outs + [i1])
+        idx = lambda i: [a for a, _, _ in outs] + [i[0]]
+        lv1.stmt_list().append(("asg", ("s", m), "=", ("m", MAX2[ft], [("s", m), self.ref(lv1, xv, idx(i1))], ft), ft))
+        level.stmt_list().append(("ds", sm, ft, ("lit", "0.0" + SUF[ft])))
+        lv2, i2 = self.inner(level, ext=E)
+        e = self.fresh("e")
+        lv2.stmt_list().append(("ds", e, ft, ("m", MATH1[ft][0], [("b", "-", self.ref(lv2, xv, idx(i2)), ("s", m), ft)], ft)))
+        lv2.stmt_list().append(("asg", self.ref(lv2, yv, idx(i2), write=True), "=", ("s", e), ft))
+        lv2.stmt_list().append(("asg", ("s", sm), "+=", ("s", e), ft))
+        inv = self.fresh("v")
+        one = "1.0" + SUF[ft]
+        if self.on["data"] and rng.random() < 0.5:
+            de = ("sel", ("cmp", "==", ("s", sm), ("lit", "0.0" + SUF[ft]), ft), ("lit", "0.0" + SUF[ft]),
+                  ("b", "/", ("lit", one), ("s", sm), ft), ft)
+            self.feat("data-select-arith")
+        else:
+            de = ("b", "/", ("lit", one), ("s", sm), ft)
+        level.stmt_list().append(("ds", inv, ft, de))
+        lv3, i3 = self.inner(level, ext=E)
+        if rng.random() < 0.5:
+            lv3.stmt_list().append(("asg", self.ref(lv3, yv, idx(i3), write=True), "*=", ("s", inv), ft))
+        else:
+            lv3.stmt_list().append(("asg", self.ref(lv3, yv, idx(i3), write=True), "=",
+                                    ("b", "*", self.ref(lv3, yv, idx(i3)), ("s", inv), ft), ft))
+
+    def i_layernorm(self, level):
+        rng, ft = self.rng, self.ft
+        outs = self.outer_idx(level)
+        E = rng.choice([Sz(1, (s,)) for s in BASE_SIZES])
+        mean, var = self.fresh("m"), self.fresh("s")
+        z = ("lit", "0.0" + SUF[ft])
+        level.stmt_list().append(("ds", mean, ft, z))
+        lv1, i1 = self.inner(level, ext=E, plain=True, guard=False)
+        xv = self.view_for(outs + [i1])
+        idx = lambda i: [a for a, _, _ in outs] + [i[0]]
+        lv1.stmt_list().append(("asg", ("s", mean), "+=", self.ref(lv1, xv, idx(i1)), ft))
+        level.stmt_list().append(("asg", ("s", mean), "=", ("b", "/", ("s", mean), ("sz", E), ft), ft))
+        self.n.size_in_data = True
+        level.stmt_list().append(("ds", var, ft, ("lit", "0.0" + SUF[ft])))
+        lv2, i2 = self.inner(level, ext=E, plain=True, guard=False)
+        d = self.fresh("v")
+        lv2.stmt_list().append(("ds", d, ft, ("b", "-", self.ref(lv2, xv, idx(i2)), ("s", mean), ft)))
+        lv2.stmt_list().append(("asg", ("s", var), "+=", ("b", "*", ("s", d), ("s", d), ft), ft))
+        rs = self.fresh("v")
+        eps = ("c", CONSTS[ft][1]) if rng.random() < 0.5 else ("lit", "1e-5" + SUF[ft])
+        level.stmt_list().append(("ds", rs, ft, ("b", "/", ("lit", "1.0" + SUF[ft]),
+                                                 ("m", MATH1[ft][2], [("b", "+", ("b", "/", ("s", var), ("sz", E), ft), eps, ft)], ft), ft)))
+        lv3, i3 = self.inner(level, ext=E)
+        yv = self.view_for(outs + [i3])
+        wv = self.view_for([i3])
+        bv = self.view_for([i3])
+        nrm = ("b", "*", ("b", "-", self.ref(lv3, xv, idx(i3)), ("s", mean), ft), ("s", rs), ft)
+        lv3.stmt_list().append(("asg", self.ref(lv3, yv, idx(i3), write=True), "=",
+                                ("b", "+", ("b", "*", nrm, self.ref(lv3, wv, [i3[0]]), ft),
+                                 self.ref(lv3, bv, [i3[0]]), ft), ft))
+
+    def i_attention(self, level):
+        rng, ft = self.rng, self.ft
+        outs = self.scope_ivs(level)
+        t = outs[-1]
+        r = rng.random()
+        if r < 0.4:
+            lv_t, t2 = self.inner(level, ext=t[1], tri_of=t[0], guard=False)
+        else:
+            lv_t, t2 = self.inner(level, ext=t[1], plain=True, guard=False)
+            cond = ("icmp", ">", ("v", t2[0]), ("v", t[0]))
+            if r < 0.7:
+                lv_t.guard = ("cont", cond)
+                self.feat("affine-continue")
+            else:
+                lv_t.guard = ("whole", ("icmp", "<=", ("v", t2[0]), ("v", t[0])))
+                self.feat("affine-whole")
+            self.feat("causal-mask")
+        s = self.fresh("s")
+        lv_t.stmt_list().append(("ds", s, ft, ("lit", "0.0" + SUF[ft])))
+        lv_i, i = self.inner(lv_t, guard=False)
+        pre = outs[:-1]
+        qv = self.view_for(pre + [t, i])
+        kv = self.view_for(pre + [t2, i]) if rng.random() < 0.5 else qv
+        q = self.ref(lv_i, qv, [a for a, _, _ in pre] + [t[0], i[0]])
+        k = self.ref(lv_i, kv, [a for a, _, _ in pre] + [t2[0], i[0]])
+        lv_i.stmt_list().append(("asg", ("s", s), "+=", ("b", "*", q, k, ft), ft))
+        av = self.view_for(outs + [t2])
+        sc = ("c", CONSTS[ft][2]) if rng.random() < 0.5 else ("b", "/", ("lit", "1.0" + SUF[ft]), self.const_sub(), ft)
+        lv_t.stmt_list().append(("asg", self.ref(lv_t, av, [a for a, _, _ in outs] + [t2[0]], write=True),
+                                 "=", ("b", "*", ("s", s), sc, ft), ft))
+
+    def i_scratch(self, level):
+        rng, ft = self.rng, self.ft
+        L = rng.choice([2, 3, 4])
+        tname = self.fresh("tmp")
+        level.stmt_list().append(("darr", tname, ft, L))
+        outs = self.outer_idx(level)
+        lv1, k1 = self.inner(level, ext=Sz(L), plain=True, guard=False)
+        xv = self.view_for(outs + [k1])
+        lv1.stmt_list().append(("asg", ("ld", ("base", tname), ("v", k1[0])), "=",
+                                ("b", "*", self.ref(lv1, xv, [a for a, _, _ in outs] + [k1[0]]), self.lit(), ft), ft))
+        lv2, k2 = self.inner(level, ext=Sz(L), plain=True, guard=False)
+        yv = self.view_for(outs + [k2])
+        rev = ("-", ("n", L - 1), ("v", k2[0]))
+        lv2.stmt_list().append(("asg", self.ref(lv2, yv, [a for a, _, _ in outs] + [k2[0]], write=True), "=",
+                                ("b", "+", ("ld", ("base", tname), ("v", k2[0])),
+                                 ("ld", ("base", tname), rev), ft), ft))
+        self.n.scratch = True
+        self.feat("scratch-array")
+
+    def helper_dot(self):
+        ft = self.ft
+        for h in self.n.helpers:
+            if h.name.endswith("_dot"):
+                return h
+        h = Helper("%s_dot" % self.n.name, ft, [("cptr", "a", ft), ("cptr", "b", ft), ("int", "n", None)], [], ("s", "acc"))
+        self.loop_id += 1
+        L = Loop(self.loop_id, "kk", ("n", 0), "<", ("v", "n"), 1, None)
+        L.body = [("asg", ("s", "acc"), "+=", ("b", "*", ("ld", ("base", "a"), ("v", "kk")),
+                                                ("ld", ("base", "b"), ("v", "kk")), ft), ft)]
+        h.body = [("ds", "acc", ft, ("lit", "0.0" + SUF[ft])), ("for", L)]
+        h.has_loop = True
+        self.n.helpers.append(h)
+        return h
+
+    def i_call_dot(self, level):
+        ft = self.ft
+        outs = self.outer_idx(level)
+        E = self.pick_ext()
+        h = self.helper_dot()
+        # the arguments: rows of two views at the outer indices
+        fake_i = ("@k", E, None)
+        xv = self.view_for(outs + [fake_i])
+        wv = self.view_for([fake_i]) if self.rng.random() < 0.5 else xv
+        a = self.row_arg(level, xv, [x for x, _, _ in outs] if len(xv.dims) > 1 else [])
+        b = self.row_arg(level, wv, [x for x, _, _ in outs] if len(wv.dims) > 1 else [])
+        call = ("u", h, [("ptr", a), ("ptr", b), ("int", E.ie())], ft)
+        if outs:
+            yv = self.view_for(outs)
+            self.emit(level, ("asg", self.ref(level, yv, [x for x, _, _ in outs], write=True),
+                              self.rng.choice(["=", "+="]), call, ft))
+        else:
+            s = self.fresh("s")
+            self.emit(level, ("ds", s, ft, call))
+        self.feat("call-loop")
+
+    def row_arg(self, level, view, prefix):
+        """A pointer expression to view's row at the prefix indices (last dim
+        left for the callee)."""
+        b = view.base
+        if b.kind == "g2":
+            return ("row", b.cname, ("v", prefix[0]) if prefix else ("n", 0))
+        e = view.offset.ie() if view.offset is not None else None
+        for x, st in zip(prefix, view.strides):
+            e = ie_add(e, ie_mul(("v", x), st.ie()) if not st.is_one() else ("v", x))
+        if b.kind != "ptr":
+            raise TooBig()
+        if e is None:
+            return ("base", b.cname)
+        return ("add", ("base", b.cname), e) if self.rng.random() < 0.7 else ("addr", ("base", b.cname), e)
+
+    def i_call_axpy(self, level):
+        ft = self.ft
+        outs = self.outer_idx(level)
+        E = self.pick_ext()
+        name = "%s_axpy" % self.n.name
+        h = next((x for x in self.n.helpers if x.name == name), None)
+        if h is None:
+            h = Helper(name, None, [("ptr", "y", ft), ("cptr", "x", ft), (ft, "a", ft), ("int", "n", None)], [], None)
+            self.loop_id += 1
+            L = Loop(self.loop_id, "kk", ("n", 0), "<", ("v", "n"), 1, None)
+            L.body = [("asg", ("ld", ("base", "y"), ("v", "kk")), "+=",
+                       ("b", "*", ("s", "a"), ("ld", ("base", "x"), ("v", "kk")), ft), ft)]
+            h.body = [("for", L)]
+            h.has_loop = True
+            self.n.helpers.append(h)
+        fake = ("@k", E, None)
+        yv = self.view_for(outs + [fake])
+        yv.base.written = True
+        xv = self.view_for(outs + [fake])
+        y = self.row_arg(level, yv, [x for x, _, _ in outs])
+        x = self.row_arg(level, xv, [x for x, _, _ in outs])
+        av = self.view_for(outs) if outs else None
+        alpha = self.ref(level, av, [x for x, _, _ in outs]) if av else self.lit()
+        level.stmt_list().append(("call", h, [("ptr", y), ("ptr", x), ("f", alpha), ("int", E.ie())]))
+        self.feat("call-loop")
+
+    def i_call_act(self, level):
+        rng, ft = self.rng, self.ft
+        name = "%s_act" % self.n.name
+        h = next((x for x in self.n.helpers if x.name == name), None)
+        if h is None:
+            r = rng.random()
+            xx = ("s", "x")
+            if r < 0.35:
+                ret = ("b", "+", ("b", "*", xx, ("s", "x"), ft), self.lit(), ft)  # MAC, x used twice
+            elif r < 0.65:
+                ret = ("sel", ("cmp", ">", ("s", "x"), ("lit", "0.0" + SUF[ft]), ft), ("s", "x"),
+                       ("lit", "0.0" + SUF[ft]), ft)
+            else:
+                ret = ("b", "+", ("m", MATH1[ft][1], [("b", "*", ("c", CONSTS[ft][3]), ("s", "x"), ft)], ft),
+                       ("s", "x"), ft)
+            h = Helper(name, ft, [(ft, "x", ft)], [], ret)
+            self.n.helpers.append(h)
+        lv, i = self.inner(level)
+        ivs = self.outer_idx(level) + [i]
+        idx = [a for a, _, _ in ivs]
+        xv, yv = self.view_for(ivs), self.view_for(ivs)
+        arg = self.ref(lv, xv, idx)
+        if rng.random() < 0.5:
+            arg = ("b", "-", arg, self.lit(), ft)  # an argument with work: counted once
+            self.feat("call-arg-work")
+        lv.stmt_list().append(("asg", self.ref(lv, yv, idx, write=True), "=", ("u", h, [("f", arg)], ft), ft))
+        self.feat("call-straight")
+
+    def i_rangefor(self, level):
+        rng, ft = self.rng, self.ft
+        r = rng.random()
+        L = rng.choice([3, 4, 5])
+        if r < 0.55:
+            b = self.new_base("g1", ft)
+            b.length = L
+            self.feat("rangefor-carray")
+        elif r < 0.8:
+            b = self.new_base("arr", ft)
+            b.length = L
+            self.feat("rangefor-stdarray")
+        else:
+            b = self.new_base("vec", ft)
+            b.len_sz = Sz(1, ("N",))
+            self.feat("rangefor-vector")
+        byref = rng.random() < 0.5
+        self.loop_id += 1
+        R = RFor(self.loop_id, self.fresh("e"), byref, b, ft)
+        outs = self.outer_idx(level)
+        if byref:
+            b.written = True
+            if outs and rng.random() < 0.6:
+                xv = self.view_for(outs)
+                R.body = [("asg", ("s", R.var), "=", ("b", "+", ("b", "*", ("s", R.var), self.lit(), ft),
+                                                      self.ref(level, xv, [x for x, _, _ in outs]), ft), ft)]
+            else:
+                R.body = [("asg", ("s", R.var), "*=", self.lit(), ft)]
+            level.stmt_list().append(("rfor", R))
+            self.feat("rangefor-byref")
+        else:
+            s = self.fresh("s")
+            level.stmt_list().append(("ds", s, ft, ("lit", "0.0" + SUF[ft])))
+            if outs:
+                xv = self.view_for(outs)
+                R.body = [("asg", ("s", s), "+=", ("b", "*", ("s", R.var),
+                                                   self.ref(level, xv, [x for x, _, _ in outs]), ft), ft)]
+            else:
+                R.body = [("asg", ("s", s), "+=", ("s", R.var), ft)]
+            level.stmt_list().append(("rfor", R))
+            if outs:
+                yv = self.view_for(outs)
+                level.stmt_list().append(("asg", self.ref(level, yv, [x for x, _, _ in outs], write=True), "=", ("s", s), ft))
+            self.feat("rangefor-byvalue")
+
+    def i_intdata(self, level):
+        rng = self.rng
+        lv, i = self.inner(level)
+        ivs = self.outer_idx(level) + [i]
+        idx = [a for a, _, _ in ivs]
+        xv, zv, yv = (self.view_for(ivs, "i32") for _ in range(3))
+        x, z = self.ref(lv, xv, idx), self.ref(lv, zv, idx)
+        r = rng.random()
+        if r < 0.3:
+            st = ("asg", self.ref(lv, yv, idx, write=True), "+=", ("b", "*", x, z, "i32"), "i32")
+        elif r < 0.6:
+            st = ("asg", self.ref(lv, yv, idx, write=True), "=", ("b", "+", ("b", "*", x, ("lit", "3"), "i32"), z, "i32"), "i32")
+        elif r < 0.8:
+            st = ("asg", self.ref(lv, yv, idx, write=True), "=", ("b", "-", x, z, "i32"), "i32")
+        else:
+            st = ("asg", self.ref(lv, yv, idx, write=True), "=", ("b", "*", x, ("b", "*", ("lit", "2"), ("lit", "3"), "i32"), "i32"), "i32")
+        lv.stmt_list().append(st)
+        self.feat("int-data")
+
+    def i_partial(self, level):
+        """An affine if around part of a body: may be refused, else exact."""
+        ft = self.ft
+        lv, i = self.inner(level, guard=False)
+        ivs = self.outer_idx(level) + [i]
+        idx = [a for a, _, _ in ivs]
+        xv, yv, zv = self.view_for(ivs), self.view_for(ivs), self.view_for(ivs)
+        lv.stmt_list().append(("asg", self.ref(lv, yv, idx, write=True), "=", ("b", "*", self.ref(lv, xv, idx), self.lit(), ft), ft))
+        cond = self.affine_cond(i[0], self.scope_ivs(level))
+        lv.stmt_list().append(("if", "aff-partial", cond,
+                               [("asg", self.ref(lv, zv, idx, write=True), "+=", self.ref(lv, xv, idx), ft)], []))
+        self.feat("affine-partial")
+
+    def i_data_refuse(self, level):
+        """Data branches whose footprint depends on data: no exact bytes."""
+        rng, ft = self.rng, self.ft
+        lv, i = self.inner(level, guard=False)
+        ivs = self.outer_idx(level) + [i]
+        idx = [a for a, _, _ in ivs]
+        xv, yv, zv = self.view_for(ivs), self.view_for(ivs), self.view_for(ivs)
+        c = ("cmp", ">", self.ref(lv, xv, idx), ("lit", "0.0" + SUF[ft]), ft)
+        if rng.random() < 0.5:
+            lv.stmt_list().append(("if", "data", c, [("asg", self.ref(lv, yv, idx, write=True), "=", self.ref(lv, xv, idx), ft)],
+                                   [("asg", self.ref(lv, zv, idx, write=True), "=", self.ref(lv, xv, idx), ft)]))
+        else:
+            s = self.fresh("s")
+            lv.stmt_list().append(("ds", s, ft, ("lit", "0.0" + SUF[ft])))
+            lv.stmt_list().append(("if", "data", c, [("asg", ("s", s), "+=", self.ref(lv, zv, idx), ft)], []))
+            lv.stmt_list().append(("asg", self.ref(lv, yv, idx, write=True), "=", ("s", s), ft))
+        self.feat("data-footprint")
+
+    def i_gather(self, level):
+        ft = self.ft
+        outs = self.outer_idx(level)
+        if not outs:
+            raise TooBig()
+        iv_ = self.view_for(outs, "i32")
+        x = self.fresh("x")
+        level.stmt_list().append(("dintd", x, self.ref(level, iv_, [a for a, _, _ in outs])))
+        E = self.pick_ext(allow_prod=False)
+        b = self.new_base("ptr", ft)
+        p = self.fresh("r")
+        level.stmt_list().append(("dptr", p, ft, ("add", ("base", b.cname), ie_mul(("v", x), E.ie()))))
+        lv, i = self.inner(level, ext=E, guard=False)
+        yv = self.view_for(outs + [i])
+        lv.stmt_list().append(("asg", self.ref(lv, yv, [a for a, _, _ in outs] + [i[0]], write=True), "+=",
+                               ("ld", ("base", p), ("v", i[0])), ft))
+        self.feat("gather")
+
+    # pinc: a pointer advanced by p += stride at the end of a loop body
+    def add_pinc(self, outer_levels):
+        """outer_levels: the levels of the outer loops (outermost first)."""
+        rng, ft = self.rng, self.ft
+        if len(outer_levels) < 1:
+            return
+        k = rng.randrange(len(outer_levels))
+        lv = outer_levels[k]
+        L = lv.loop
+        if L.step != 1 or L.start != ("n", 0) or L.op != "<" or lv.guard or \
+                L.bound != L.rext.ie():
+            return
+        # a view over [outer ivs up to k, E]: pointer at the row of the ivs
+        # before k, advanced by E per iteration of loop k
+        E = self.pick_ext(allow_prod=False)
+        ivs = [(x.loop.iv, x.loop.rext, x) for x in outer_levels[:k + 1]]
+        v = self.get_view([e for _, e, _ in ivs] + [E], fresh=True)
+        if v.base.kind != "ptr" or not v.rowmajor or v.offset is not None:
+            return
+        p = self.fresh("r")
+        declv = outer_levels[k - 1] if k > 0 else self.n.pre
+        e = None
+        for (x, _, _), st in zip(ivs[:-1], v.strides):
+            e = ie_add(e, ie_mul(("v", x), st.ie()))
+        declv.decls.append(("dptr", p, ft, ("base", v.base.cname) if e is None else ("add", ("base", v.base.cname), e)))
+        lv.pinc = ("pinc", p, v.strides[k].ie())
+        lv.no_cont = True
+        # uses: a loop over E inside loop k reading p[i]
+        self.pending = []
+        lv2, i = self.inner(lv, ext=E, plain=True, guard=False)
+        ov = self.view_for(ivs)
+        s = self.fresh("s")
+        lv.stmts.insert(0, ("ds", s, ft, ("lit", "0.0" + SUF[ft])))
+        lv2.stmt_list().append(("asg", ("s", s), "+=", ("b", "*", ("ld", ("base", p), ("v", i[0])), self.lit(), ft), ft))
+        lv.stmt_list().append(("asg", self.ref(lv, ov, [x for x, _, _ in ivs], write=True), "=", ("s", s), ft))
+        self.feat("ptr-induction")
+
+    def generate(self):
+        rng = self.rng
+        n = self.n
+        n.pre = Level(None, None)
+        n.overlap = None
+        n.scratch = False
+        self.pending = []
+        self.setup_sizes()
+        depth = rng.choice([1, 2, 2, 2, 3, 3])
+        level = n.pre
+        outer_levels = []
+        for d in range(depth):
+            ext = self.pick_ext()
+            lv, iv = self.new_loop(level, ext)
+            outer_levels.append(lv)
+            if d > 0 and self.on["affine"] and rng.random() < 0.2:
+                self.maybe_guard(lv, iv, self.scope_ivs(level))
+            level = lv
+        for _ in range(rng.choice([1, 1, 2, 2, 3])):
+            self.idiom(level)
+        if depth > 1 and rng.random() < 0.25:
+            self.idiom(outer_levels[rng.randrange(depth - 1)])
+        if self.on["pinc"]:
+            self.add_pinc(outer_levels)
+        if n.pre.stmts and n.pre.stmts[0][0] == "for":
+            n.root = n.pre.stmts[0]
+        self.freeze(n.pre)
+        for h in n.helpers:
+            self.freeze_stmts(h.body)
+        return n
+
+    def freeze(self, level):
+        """Turn levels into statement lists (guards, declarations)."""
+        self.freeze_stmts(level.decls)
+        self.freeze_stmts(level.stmts)
+
+    def freeze_stmts(self, sts):
+        for s in sts:
+            if s[0] == "for":
+                L = s[1]
+                if L.body is not None:
+                    self.freeze_stmts(L.body)
+                    continue
+                lv = L.level
+                self.freeze(lv)
+                body = lv.decls + lv.stmts
+                pinc = getattr(lv, "pinc", None)
+                if pinc:
+                    body = body + [pinc]
+                if lv.guard is None:
+                    L.body = body
+                elif lv.guard[0] == "cont":
+                    L.body = [("if", "aff-cont", lv.guard[1], [("cont",)], [])] + body
+                elif lv.guard[0] == "whole":
+                    L.body = [("if", "aff-whole", lv.guard[1], body, [])]
+                else:
+                    self.freeze_stmts(lv.else_decls)
+                    self.freeze_stmts(lv.else_stmts)
+                    L.body = [("if", "aff-else", lv.guard[1], body, lv.else_decls + lv.else_stmts)]
+                L.guard = lv.guard
+            elif s[0] == "if":
+                self.freeze_stmts(s[3])
+                self.freeze_stmts(s[4])
+            elif s[0] == "rfor":
+                self.freeze_stmts(s[1].body)
+
+
+class _Holder:
+    """A pseudo-level collecting one idiom's statements under a condition."""
+
+    def __init__(self, level):
+        self.loop, self.parent = None, level
+        self.depth = level.depth + 1
+        self.decls, self.stmts = [], []
+        self.in_else = False
+
+    def stmt_list(self):
+        return self.stmts
+
+    def decl_list(self):
+        return self.decls
+
+
+def subst(e, name, new):
+    t = e[0]
+    if t == "v":
+        return ("v", new) if e[1] == name else e
+    if t == "n":
+        return e
+    if t == "/":
+        return ("/", subst(e[1], name, new), e[2])
+    if t == "icall":
+        return ("icall", e[1], [subst(a, name, new) for a in e[2]])
+    return (t, subst(e[1], name, new), subst(e[2], name, new))
+
+
+# --- Static facts: leaf loops, the loop directly around each reference ------
+
+def stmt_has_loop(sts, case=None):
+    """Whether sts holds a loop (through calls too); with a case, code under a
+    loop-invariant condition that is false in it does not count (the nest
+    of that case does not have it)."""
+    for s in sts:
+        t = s[0]
+        if t in ("for", "rfor"):
+            return True
+        if t == "if" and s[1] == "inv" and case is not None:
+            taken = s[3] if guard_value(s[2], True, case) else s[4]
+            if stmt_has_loop(taken, case):
+                return True
+        elif t == "if" and (stmt_has_loop(s[3], case) or stmt_has_loop(s[4], case)):
+            return True
+        if t == "call" and s[1].has_loop:
+            return True
+        if t in ("asg", "ds", "dintd") and expr_calls_loop(s):
+            return True
+    return False
+
+
+def expr_calls_loop(x):
+    if isinstance(x, Helper):
+        return x.has_loop
+    if isinstance(x, (tuple, list)):
+        return any(expr_calls_loop(y) for y in x)
+    return False
+
+
+def mark_leaves(sts, case=None):
+    for s in sts:
+        t = s[0]
+        if t in ("for", "rfor"):
+            s[1].leaf = not stmt_has_loop(s[1].body, case)
+            mark_leaves(s[1].body, case)
+        elif t == "if":
+            mark_leaves(s[3], case)
+            mark_leaves(s[4], case)
+
+
+def ideps(e, env):
+    t = e[0]
+    if t == "n":
+        return frozenset()
+    if t == "v":
+        v = env.get(e[1])
+        return v[0] if v else frozenset()
+    if t == "icall":
+        out = frozenset()
+        for a in e[2]:
+            out |= ideps(a, env)
+        return out
+    if t == "/":
+        return ideps(e[1], env)
+    return ideps(e[1], env) | ideps(e[2], env)
+
+
+class Sites:
+    """For each array reference (node, call context, read/write): the loop
+    directly around it, whether its address depends on that loop (a
+    dataflow over int locals and pointers), the loop-invariant conditions
+    between them and its base array."""
+
+    def __init__(self, nest):
+        self.n = nest
+        self.info = {}
+        self.branch = False   # a reference inside a data-dependent branch
+        self.partial = False  # an affine if around part of a body
+        self.pinc = {}
+        self.decl_depth = {}
+        self.prepass(nest.pre.decls + nest.pre.stmts, [])
+        env = {}
+        for b in nest.bases:
+            env[b.cname] = (frozenset(), b.cname)
+        self.walk(nest.pre.decls + nest.pre.stmts, env, [], [], None, False)
+
+    def prepass(self, sts, loops):
+        for s in sts:
+            t = s[0]
+            if t == "dptr":
+                self.decl_depth[s[1]] = len(loops)
+            elif t == "pinc":
+                self.pinc.setdefault(s[1], set()).update(loops[self.decl_depth[s[1]]:])
+            elif t == "for":
+                self.prepass(s[1].body, loops + [(s[1].id, None)])
+            elif t == "rfor":
+                self.prepass(s[1].body, loops + [(s[1].id, None)])
+            elif t == "if":
+                self.prepass(s[3], loops)
+                self.prepass(s[4], loops)
+
+    def pinfo(self, p, env):
+        t = p[0]
+        if t == "base":
+            v = env[p[1]]
+            return v[0], v[1]
+        if t in ("add", "addr"):
+            d, b = self.pinfo(p[1], env)
+            return d | ideps(p[2], env), b
+        if t == "row":
+            return ideps(p[2], env), p[1]
+        if t == "addr2":
+            return ideps(p[2], env) | ideps(p[3], env), p[1]
+        raise ValueError(t)
+
+    def site(self, node, kind, deps, base, loops, guards, ctx, branch):
+        if base == "#s":
+            return
+        if branch:
+            self.branch = True
+        direct = loops[-1]
+        self.info[(id(node), ctx, kind)] = (direct, direct not in deps, tuple(guards), base)
+
+    def dwalk(self, e, env, loops, guards, ctx, branch):
+        t = e[0]
+        if t == "ld":
+            d, b = self.pinfo(e[1], env)
+            self.site(e, 0, d | ideps(e[2], env), b, loops, guards, ctx, branch)
+        elif t == "ld2":
+            self.site(e, 0, ideps(e[2], env) | ideps(e[3], env), e[1], loops, guards, ctx, branch)
+        elif t == "s":
+            v = env.get(e[1])
+            if v and v[0] == "REF":
+                self.site(e, 0, v[1], v[2], loops, guards, ctx, branch)
+        elif t in ("b", "cmp"):
+            self.dwalk(e[2], env, loops, guards, ctx, branch)
+            self.dwalk(e[3], env, loops, guards, ctx, branch)
+        elif t == "m":
+            for a in e[2]:
+                self.dwalk(a, env, loops, guards, ctx, branch)
+        elif t == "fma":
+            for a in e[1:4]:
+                self.dwalk(a, env, loops, guards, ctx, branch)
+        elif t == "sel":
+            c = e[1]
+            if c[0] in ("flag", "nn"):
+                self.dwalk(e[2], env, loops, guards + [(c, True)], ctx, branch)
+                self.dwalk(e[3], env, loops, guards + [(c, False)], ctx, branch)
+            else:
+                if c[0] == "cmp":
+                    self.dwalk(c, env, loops, guards, ctx, branch)
+                self.dwalk(e[2], env, loops, guards, ctx, True)
+                self.dwalk(e[3], env, loops, guards, ctx, True)
+        elif t == "u":
+            self.call(e, e[1], e[2], env, loops, guards, ctx, branch)
+
+    def call(self, node, h, args, env, loops, guards, ctx, branch):
+        henv = {}
+        for (kind, a), (pk, name, _) in zip(args, h.params):
+            if kind == "ptr":
+                henv[name] = self.pinfo(a, env)
+            elif kind == "int":
+                henv[name] = (ideps(a, env),)
+            else:
+                self.dwalk(a, env, loops, guards, ctx, branch)
+        self.walk(h.body, henv, loops, guards, id(node), branch)
+        if h.ret_expr is not None and h.ret != "int":
+            self.dwalk(h.ret_expr, henv, loops, guards, id(node), branch)
+
+    def walk(self, sts, env, loops, guards, ctx, branch):
+        for s in sts:
+            t = s[0]
+            if t == "for":
+                L = s[1]
+                key = (L.id, ctx)
+                e2 = dict(env)
+                e2[L.iv] = (frozenset([key]),)
+                self.walk(L.body, e2, loops + [key], [], ctx, branch)
+            elif t == "rfor":
+                R = s[1]
+                key = (R.id, ctx)
+                e2 = dict(env)
+                if R.byref:
+                    e2[R.var] = ("REF", frozenset([key]), R.base.cname)
+                else:
+                    self.site(R, 0, frozenset([key]), R.base.cname, loops + [key], [], ctx, branch)
+                self.walk(R.body, e2, loops + [key], [], ctx, branch)
+            elif t == "dint":
+                env[s[1]] = (ideps(s[2], env),)
+            elif t == "dintd":
+                self.dwalk(s[2], env, loops, guards, ctx, branch)
+                env[s[1]] = (frozenset(),)
+            elif t == "dptr":
+                d, b = self.pinfo(s[3], env)
+                d = d | frozenset(k for k in self.pinc.get(s[1], ()))
+                env[s[1]] = (d, b)
+            elif t == "ds":
+                if s[3] is not None:
+                    self.dwalk(s[3], env, loops, guards, ctx, branch)
+            elif t == "darr":
+                env[s[1]] = (frozenset(), "#s")
+            elif t == "asg":
+                self.dwalk(s[3], env, loops, guards, ctx, branch)
+                lhs = s[1]
+                if lhs[0] == "s":
+                    v = env.get(lhs[1])
+                    if not (v and v[0] == "REF"):
+                        continue
+                    d, b = v[1], v[2]
+                elif lhs[0] == "ld":
+                    d, b = self.pinfo(lhs[1], env)
+                    d = d | ideps(lhs[2], env)
+                else:
+                    d, b = ideps(lhs[2], env) | ideps(lhs[3], env), lhs[1]
+                if s[2] != "=":
+                    self.site(lhs, 0, d, b, loops, guards, ctx, branch)
+                self.site(lhs, 1, d, b, loops, guards, ctx, branch)
+            elif t == "if":
+                kind, c = s[1], s[2]
+                if kind == "data":
+                    self.dwalk(c, env, loops, guards, ctx, branch)
+                    self.walk(s[3], env, loops, guards, ctx, True)
+                    self.walk(s[4], env, loops, guards, ctx, True)
+                elif kind == "inv":
+                    self.walk(s[3], env, loops, guards + [(c, True)], ctx, branch)
+                    self.walk(s[4], env, loops, guards + [(c, False)], ctx, branch)
+                else:
+                    if kind == "aff-partial":
+                        self.partial = True
+                    self.walk(s[3], env, loops, guards, ctx, branch)
+                    self.walk(s[4], env, loops, guards, ctx, branch)
+            elif t == "call":
+                self.call(s, s[1], s[2], env, loops, guards, ctx, branch)
+
+
+# --- The interpreter -----------------------------------------------------------
+
+class Rec:
+    __slots__ = ("lo", "hi", "ev", "sx")
+
+    def __init__(self):
+        self.lo, self.hi, self.ev, self.sx = Counter(), Counter(), [], Counter()
+
+
+CONT = "continue"
+OPKIND = {"+": "add", "-": "add", "*": "mul", "/": "div"}
+# The components a data-dependent branch's range is taken over: "ops" (every
+# kind of operation per precision: adds, multiplies, divides, MACs,
+# comparisons, each math function; INTOPs) or "totals" (MACs and FLOPs per
+# precision, INTOPs), see --nn-range.
+RANGE = ["ops"]
+
+
+def derive(c):
+    """Operation counts -> FLOPs ('F', ty), MACs ('M', ty), INTOPs ('I',);
+    keys already derived pass through."""
+    out = Counter()
+    for k, v in c.items():
+        if not v:
+            continue
+        if k[0] in ("F", "M", "I"):
+            out[k] += v
+        elif k[0] == "intop":
+            out[("I",)] += v
+        elif k[0] == "mac":
+            out[("M", k[1])] += v
+            out[("F", k[1])] += 2 * v
+        else:  # add, mul, div, cmp, call:...
+            out[("F", k[1])] += v
+    return out
+OPS = {"<": lambda a, b: a < b, "<=": lambda a, b: a <= b,
+       ">": lambda a, b: a > b, ">=": lambda a, b: a >= b,
+       "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
+
+
+class Interp:
+    def __init__(self, nest, sizes, case, mode):
+        self.n, self.mode, self.case = nest, mode, case
+        self.senv = nest.size_env(sizes)
+        self.env = dict(self.senv)
+        self.cols = {}
+        for b in nest.bases:
+            if b.kind in ("ptr", "vec"):
+                null = b.nullable and not case.get(b.cname, True)
+                self.env[b.cname] = None if null else ("P", b.cname, 0)
+            elif b.kind == "g2":
+                self.cols[b.cname] = b.cols
+        for name, kind in nest.flags:
+            if kind == "int":
+                self.env[name] = 1 if case[name] else 0
+        self.fp, self.wr = {}, {}
+        self.top = Rec()
+        self.caps = [self.top]
+        self.iterations = 0
+        self.ltotal, self.lentry = Counter(), Counter()
+        self.steps = 0
+        self.data_fp = False
+        self.empty_entry = False
+        self.ctx = None
+        self._const = {}
+
+    # recording
+    def acc(self, ptr, idx, kind, node):
+        if ptr is None:
+            raise MustRefuse("null pointer dereferenced")
+        base, off = ptr[1], ptr[2]
+        if base == "#s":
+            return
+        if off is D or idx is D:
+            raise MustRefuse("an address depends on loaded data (gather)")
+        addr = off + idx
+        r = self.caps[-1]
+        r.sx[(id(node), self.ctx, kind)] += 1
+        if r is self.top:
+            f = self.fp.setdefault(base, {})
+            if addr not in f:
+                f[addr] = kind
+            if kind:
+                self.wr.setdefault(base, set()).add(addr)
+        else:
+            r.ev.append((base, addr, kind))
+
+    def work(self, comp, k=1):
+        r = self.caps[-1]
+        r.lo[comp] += k
+        r.hi[comp] += k
+
+    def op1(self, ty, op):
+        self.work((OPKIND[op], ty) if ty != "i32" else ("intop",))
+
+    def mac(self, ty):
+        self.work(("mac", ty))
+
+    def seen(self, base, addr):
+        if addr in self.fp.get(base, ()):
+            return True
+        for r in self.caps[1:]:
+            for b, a, _ in r.ev:
+                if b == base and a == addr:
+                    return True
+        return False
+
+    def written(self, base, addr):
+        if addr in self.wr.get(base, ()):
+            return True
+        for r in self.caps[1:]:
+            for b, a, k in r.ev:
+                if b == base and a == addr and k:
+                    return True
+        return False
+
+    def delta(self, rec):
+        new, wr = {}, set()
+        for b, a, k in rec.ev:
+            if (b, a) not in new and not self.seen(b, a):
+                new[(b, a)] = k
+            if k and not self.written(b, a):
+                wr.add((b, a))
+        return new, wr
+
+    def both(self, fa, fb):
+        ra, rb = Rec(), Rec()
+        self.caps.append(ra)
+        try:
+            fa()
+        finally:
+            self.caps.pop()
+        self.caps.append(rb)
+        try:
+            fb()
+        finally:
+            self.caps.pop()
+        if self.delta(ra) != self.delta(rb):
+            self.data_fp = True
+        p = self.caps[-1]
+        alo, ahi, blo, bhi = ra.lo, ra.hi, rb.lo, rb.hi
+        if RANGE[0] == "totals":
+            alo, ahi, blo, bhi = (derive(x) for x in (alo, ahi, blo, bhi))
+        for c in set(alo) | set(blo) | set(ahi) | set(bhi):
+            p.lo[c] += min(alo[c], blo[c])
+            p.hi[c] += max(ahi[c], bhi[c])
+        for (b, a, k) in ra.ev:  # the same footprint either way (else data_fp)
+            if p is self.top:
+                f = self.fp.setdefault(b, {})
+                if a not in f:
+                    f[a] = k
+                if k:
+                    self.wr.setdefault(b, set()).add(a)
+            else:
+                p.ev.append((b, a, k))
+        p.sx.update(ra.sx)
+
+    # evaluation
+    def iev(self, e):
+        t = e[0]
+        if t == "n":
+            return e[1]
+        if t == "v":
+            return self.env[e[1]]
+        if t == "icall":
+            h = e[1]
+            vals = [self.iev(a) for a in e[2]]
+            saved = self.env
+            self.env = {name: v for (_, name, _), v in zip(h.params, vals)}
+            try:
+                return self.iev(h.ret_expr)
+            finally:
+                self.env = saved
+        a = self.iev(e[1])
+        if t == "/":
+            return D if a is D else cdiv(a, e[2])
+        b = self.iev(e[2])
+        if a is D or b is D:
+            return D
+        if t == "+":
+            return a + b
+        if t == "-":
+            return a - b
+        if t == "*":
+            return a * b
+        raise ValueError(t)
+
+    def pev(self, p):
+        t = p[0]
+        if t == "base":
+            return self.env[p[1]]
+        if t in ("add", "addr"):
+            q = self.pev(p[1])
+            if q is None:
+                raise MustRefuse("arithmetic on a null pointer")
+            o = self.iev(p[2])
+            return ("P", q[1], D if (o is D or q[2] is D) else q[2] + o)
+        if t == "row":
+            i = self.iev(p[2])
+            return ("P", p[1], D if i is D else i * self.cols[p[1]])
+        if t == "addr2":
+            i, j = self.iev(p[2]), self.iev(p[3])
+            return ("P", p[1], D if D in (i, j) else i * self.cols[p[1]] + j)
+        raise ValueError(t)
+
+    def const(self, e):
+        k = id(e)
+        v = self._const.get(k)
+        if v is None:
+            v = self._const[k] = self._is_const(e)
+        return v
+
+    def _is_const(self, e):
+        t = e[0]
+        if t in ("lit", "c"):
+            return True
+        if t == "sz":
+            return self.mode == "const" and all(f in BASE_SIZES for f in e[1].facs)
+        if t in ("b", "cmp"):
+            return self.const(e[2]) and self.const(e[3])
+        if t == "m":
+            return all(self.const(a) for a in e[2])
+        if t == "fma":
+            return all(self.const(a) for a in e[1:4])
+        return False
+
+    def ev(self, e):
+        t = e[0]
+        if t in ("lit", "c", "sz"):
+            return D
+        if self.const(e):
+            return D
+        if t == "ld":
+            self.acc(self.pev(e[1]), self.iev(e[2]), 0, e)
+            return D
+        if t == "ld2":
+            a, b = self.iev(e[2]), self.iev(e[3])
+            self.acc(("P", e[1], 0), a * self.cols[e[1]] + b, 0, e)
+            return D
+        if t == "s":
+            v = self.env[e[1]]
+            if isinstance(v, tuple) and v[0] == "REF":
+                self.acc(("P", v[1], 0), v[2], 0, e)
+            return D
+        if t == "b":
+            ty = e[4]
+            if e[1] in "+-":
+                for m, o in ((e[2], e[3]), (e[3], e[2])):
+                    if m[0] == "b" and m[1] == "*" and not self.const(m):
+                        self.mac(ty)
+                        self.ev(m[2])
+                        self.ev(m[3])
+                        self.ev(o)
+                        return D
+            self.op1(ty, e[1])
+            self.ev(e[2])
+            self.ev(e[3])
+            return D
+        if t == "cmp":
+            self.work(("cmp", e[4]))
+            self.ev(e[2])
+            self.ev(e[3])
+            return D
+        if t == "m":
+            self.work(("call:" + e[1], e[3]))
+            for a in e[2]:
+                self.ev(a)
+            return D
+        if t == "fma":
+            self.mac(e[4])
+            for a in e[1:4]:
+                self.ev(a)
+            return D
+        if t == "sel":
+            c = self.cond(e[1])
+            if c is D:
+                if all(x[0] in ("s", "lit", "c") for x in (e[2], e[3])):
+                    self.ev(e[2])  # by-reference variables are references
+                    self.ev(e[3])
+                    return D
+                self.both(lambda: self.ev(e[2]), lambda: self.ev(e[3]))
+                return D
+            return self.ev(e[2] if c else e[3])
+        if t == "u":
+            return self.call(e, e[1], e[2])
+        raise ValueError(t)
+
+    def cond(self, c):
+        t = c[0]
+        if t == "icmp":
+            a, b = self.iev(c[2]), self.iev(c[3])
+            return OPS[c[1]](a, b)
+        if t == "and":
+            return self.cond(c[1]) and self.cond(c[2])
+        if t == "flag":
+            v = bool(self.env[c[1]])
+            return v if c[3] else not v
+        if t == "nn":
+            return self.env[c[1]] is not None
+        self.ev(c)
+        return D
+
+    def call(self, node, h, args):
+        vals = []
+        for kind, a in args:
+            if kind == "ptr":
+                vals.append(self.pev(a))
+            elif kind == "int":
+                vals.append(self.iev(a))
+            else:
+                self.ev(a)
+                vals.append(D)
+        saved, sctx = self.env, self.ctx
+        self.env = {name: v for (_, name, _), v in zip(h.params, vals)}
+        self.ctx = id(node)
+        try:
+            self.run(h.body)
+            if h.ret_expr is not None:
+                return self.ev(h.ret_expr)
+            return None
+        finally:
+            self.env, self.ctx = saved, sctx
+
+    def lhs_ref(self, lhs):
+        t = lhs[0]
+        if t == "ld":
+            return self.pev(lhs[1]), self.iev(lhs[2])
+        if t == "ld2":
+            return ("P", lhs[1], 0), self.iev(lhs[2]) * self.cols[lhs[1]] + self.iev(lhs[3])
+        v = self.env.get(lhs[1])
+        if isinstance(v, tuple) and v[0] == "REF":
+            return ("P", v[1], 0), v[2]
+        return None, None
+
+    def run(self, sts):
+        for s in sts:
+            self.steps += 1
+            if self.steps > MAX_STEPS:
+                raise TooBig()
+            t = s[0]
+            if t == "asg":
+                _, lhs, op, rhs, ty = s
+                if op == "=":
+                    self.ev(rhs)
+                elif op in ("+=", "-=") and rhs[0] == "b" and rhs[1] == "*" and not self.const(rhs):
+                    self.mac(ty)
+                    self.ev(rhs[2])
+                    self.ev(rhs[3])
+                else:
+                    self.op1(ty, op[0])
+                    self.ev(rhs)
+                p, i = self.lhs_ref(lhs)
+                if p is not None:
+                    if op != "=":
+                        self.acc(p, i, 0, lhs)
+                    self.acc(p, i, 1, lhs)
+                elif lhs[0] == "s":
+                    self.env[lhs[1]] = D
+            elif t == "for":
+                self.loop(s[1])
+            elif t == "ds":
+                if s[3] is not None:
+                    self.ev(s[3])
+                self.env[s[1]] = D
+            elif t == "dint":
+                self.env[s[1]] = self.iev(s[2])
+            elif t == "dptr":
+                self.env[s[1]] = self.pev(s[3])
+            elif t == "if":
+                c = self.cond(s[2])
+                if c is D:
+                    self.both(lambda: self.run(s[3]), lambda: self.run(s[4]))
+                elif self.run(s[3] if c else s[4]) is CONT:
+                    return CONT
+            elif t == "cont":
+                return CONT
+            elif t == "pinc":
+                p = self.env[s[1]]
+                o = self.iev(s[2])
+                self.env[s[1]] = ("P", p[1], D if (o is D or p[2] is D) else p[2] + o)
+            elif t == "darr":
+                self.env[s[1]] = ("P", "#s", 0)
+            elif t == "rfor":
+                self.rfor(s[1])
+            elif t == "call":
+                self.call(s, s[1], s[2])
+            elif t == "dintd":
+                self.ev(s[2])
+                self.env[s[1]] = D
+            else:
+                raise ValueError(t)
+        return None
+
+    def loop(self, L):
+        key = (L.id, self.ctx)
+        self.lentry[key] += 1
+        v = self.iev(L.start)
+        op = OPS[L.op]
+        ran = False
+        while op(v, self.iev(L.bound)):
+            ran = True
+            self.env[L.iv] = v
+            self.ltotal[key] += 1
+            if L.leaf:
+                g = L.guard
+                if g is None or g[0] == "else":
+                    self.iterations += 1
+                elif g[0] == "whole":
+                    self.iterations += bool(self.cond(g[1]))
+                else:
+                    self.iterations += not self.cond(g[1])
+            self.run(L.body)
+            v += L.step
+        if not ran:
+            self.empty_entry = True
+
+    def rfor(self, R):
+        key = (R.id, self.ctx)
+        self.lentry[key] += 1
+        b = R.base
+        n = b.length if b.length is not None else b.len_sz.value(self.senv)
+        if n <= 0:
+            self.empty_entry = True
+        for k in range(n):
+            self.ltotal[key] += 1
+            if R.leaf:
+                self.iterations += 1
+            if R.byref:
+                self.env[R.var] = ("REF", b.cname, k)
+            else:
+                self.acc(("P", b.cname, 0), k, 0, R)
+                self.env[R.var] = D
+            self.run(R.body)
+
+
+def loop_order(sts, out):
+    for s in sts:
+        if s[0] == "for":
+            out.append(s[1].id)
+            loop_order(s[1].body, out)
+        elif s[0] == "rfor":
+            out.append(s[1].id)
+            loop_order(s[1].body, out)
+        elif s[0] == "if":
+            loop_order(s[3], out)
+            loop_order(s[4], out)
+    return out
+
+
+def guard_value(c, pol, case):
+    if c[0] == "flag":
+        v = bool(case[c[1]])
+        v = v if c[3] else not v
+    else:
+        v = bool(case.get(c[1], True))
+    return v == pol
+
+
+def expected(nest, sizes, case, mode):
+    """The brute-force counts of nest at sizes under case (flag/pointer ->
+    bool) in mode ('const' folds sizes as constants). Returns a dict, with
+    'refuse' set (and no counts) when no exact count exists."""
+    it = Interp(nest, sizes, case, mode)
+    mark_leaves(nest.pre.stmts, case)  # iterations: leaf loops of this case's nest
+    try:
+        it.run(nest.pre.decls + nest.pre.stmts)
+    except MustRefuse as e:
+        return {"refuse": str(e)}
+    if it.data_fp:
+        return {"refuse": "the elements a data-dependent branch touches differ between its branches"}
+    S = nest.sites
+    loads, stores = Counter(), Counter()
+    for (nid, ctx, kind), (lk, hoisted, guards, base) in S.info.items():
+        if hoisted:
+            ok = all(guard_value(c, pol, case) for c, pol in guards)
+            m = it.lentry[lk] if ok else 0
+        else:
+            m = it.top.sx[(nid, ctx, kind)]
+        (stores if kind else loads)[base] += m
+    lo, hi = derive(it.top.lo), derive(it.top.hi)
+    tys = sorted({k[1] for k in list(lo) + list(hi) if k[0] in ("F", "M")})
+    res = {
+        "iterations": it.iterations,
+        "macs": sum(hi[("M", t)] for t in tys),
+        "macs_min": sum(lo[("M", t)] for t in tys),
+        "flops": sum(hi[("F", t)] for t in tys),
+        "flops_min": sum(lo[("F", t)] for t in tys),
+        "intops": hi[("I",)],
+        "flops_by_type": {t: hi[("F", t)] for t in tys if hi[("F", t)]},
+        "macs_by_type": {t: hi[("M", t)] for t in tys if hi[("M", t)]},
+        "loads_checkable": not (S.branch or S.partial),
+        "empty_entry": it.empty_entry,
+    }
+    arrays = {}
+    nr = comp = 0
+    tl = ts = 0
+    for b in nest.bases:
+        f = it.fp.get(b.cname, {})
+        w = it.wr.get(b.cname, set())
+        ld, st = loads[b.cname], stores[b.cname]
+        if not f and not ld and not st:
+            continue
+        eb = EB[b.ty]
+        a = {"element_bytes": eb, "loads": ld, "stores": st,
+             "elements_read": sum(1 for k in f.values() if k == 0),
+             "elements_written": len(w)}
+        arrays[b.cname] = a
+        tl += ld
+        ts += st
+        nr += (ld + st) * eb
+        comp += (a["elements_read"] + a["elements_written"]) * eb
+    res["arrays"] = arrays
+    res["loads"], res["stores"] = tl, ts
+    res["bytes_no_reuse"], res["bytes_compulsory"] = nr, comp
+    order = loop_order(nest.pre.stmts, [])
+    res["loops"] = [it.ltotal[(i, None)] for i in order]
+    return res
+
+
+def finalize(nest, sizes):
+    """Array extents at the sizes; False if the nest is too big to enumerate
+    or unusable."""
+    env = nest.size_env(sizes)
+    for b in nest.bases:
+        if b.kind == "g2":
+            b.rows = max(1, b.len_sz[0].value(env))
+            b.cols = max(1, b.len_sz[1].value(env))
+    mark_leaves(nest.pre.stmts)
+    for h in nest.helpers:
+        mark_leaves(h.body)
+    nest.sites = Sites(nest)
+    nest.loops_checkable = not any(
+        nest.feats[f] for f in nest.feats if f.startswith(("affine", "call", "rangefor", "inv",
+                                                            "causal", "idiom-inv", "idiom-call",
+                                                            "idiom-partial")))
+    try:
+        for case in cases_of(nest):
+            expected(nest, sizes, case, "const")
+    except TooBig:
+        return False
+    return True
+
+
+def cases_of(nest):
+    names = [n for n, _ in nest.flags]
+    out = []
+    for bits in range(1 << len(names)):
+        out.append({n: bool(bits >> i & 1) for i, n in enumerate(names)})
+    return out
+
+
+def generate(rng, name, forms):
+    """A nest (NNNest) or None when this draw did not work out."""
+    g = Gen(rng, name, forms)
+    try:
+        n = g.generate()
+    except TooBig:
+        return None
+    n.gen_on = [f for f, v in g.on.items() if v]
+    return n
+
+
+def file_cpp(nests, mode, sizes):
+    head = FILE_HEADER
+    if mode == "const":
+        head += "".join("constexpr int %s = %d;\n" % (p, sizes[p]) for p in BASE_SIZES)
+    return head + "\n".join(n.cpp(mode) for n in nests)
+
+
+# --- Cases and formulas in the tool's report ---------------------------------
+
+def parse_case(text, nest):
+    """'bias != NULL && !(relu)' -> {'bias': True, 'relu': False}, or None."""
+    names = {n for n, _ in nest.flags}
+    out = {}
+    for atom in split_and(text):
+        a = strip_parens(atom.replace(" ", ""))
+        neg = False
+        while a.startswith("!"):
+            neg = not neg
+            a = strip_parens(a[1:])
+        m = re.fullmatch(r"([A-Za-z_]\w*)(?:(==|!=)(NULL|nullptr|0|false|true|1))?", a)
+        if not m or m.group(1) not in names:
+            return None
+        v = True
+        if m.group(2):
+            rhs_true = m.group(3) in ("true", "1")
+            v = (m.group(2) == "!=") != rhs_true
+        if neg:
+            v = not v
+        if m.group(1) in out and out[m.group(1)] != v:
+            return "contradiction"
+        out[m.group(1)] = v
+    return out
+
+
+def split_and(text):
+    parts, depth, cur = [], 0, ""
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if depth == 0 and text.startswith("&&", i):
+            parts.append(cur)
+            cur = ""
+            i += 2
+            continue
+        cur += ch
+        i += 1
+    parts.append(cur)
+    return [p.strip() for p in parts if p.strip()]
+
+
+def strip_parens(a):
+    while a.startswith("(") and a.endswith(")"):
+        depth = 0
+        for i, ch in enumerate(a):
+            depth += ch == "("
+            depth -= ch == ")"
+            if depth == 0 and i < len(a) - 1:
+                return a
+        a = a[1:-1]
+    return a
+
+
+def formula_env(nest, sizes):
+    env = nest.size_env(sizes)
+    out = {}
+    for k, v in env.items():
+        out[k] = v
+    for s in BASE_SIZES:
+        out[FIELD[s]] = sizes[s]
+    for b in nest.bases:
+        if b.kind == "vec" and b.len_sz is not None:
+            out["__size_" + b.cname] = b.len_sz.value(env)
+    return out
+
+
+FIELD_RE = re.compile(r"\b(?:this->|[A-Za-z_]\w*\s*(?:\.|->)\s*)([A-Za-z_]\w*)")
+
+
+def formula_text(f):
+    """cfg.rows / p->rows / this->rows -> rows (evaluated by field name);
+    V.size() -> __size_V."""
+    f = re.sub(r"\b([A-Za-z_]\w*)\.size\(\)", r"__size_\1", f)
+    return FIELD_RE.sub(lambda m: m.group(1), f)
+
+
+# --- Comparison ----------------------------------------------------------------
+
+SCALARS = ["iterations", "macs", "flops", "intops"]
+SYMBOLIC = ["iterations", "macs", "flops", "loads", "stores", "bytes_no_reuse",
+            "bytes_compulsory"]
+
+
+def norm_reason(r):
+    """Names and numbers elided; one refusal per case ('[c] why; [d] why')
+    reads as one '[per case] why'."""
+    m = re.match(r"^(\w+: )?(.*)$", r)
+    run, body = m.group(1) or "", m.group(2)
+    parts = [p.strip() for p in body.split("; ")]
+    cased = all(p.startswith("[") for p in parts)
+    parts = [re.sub(r"^\[[^\]]*\] ", "", p) for p in parts]
+    parts = [re.sub(r"\b\d+\b", "#", re.sub(r"'[^']*'", "'…'", p)) for p in parts]
+    uniq = []
+    for p in parts:
+        if p not in uniq:
+            uniq.append(p)
+    return run + ("[per case] " if cased else "") + "; ".join(uniq)
+
+
+class Checker:
+    """Compares one nest's reports in one run with the brute force."""
+
+    def __init__(self, nest, sizes, flag_case, nulls, formulas):
+        self.n, self.sizes, self.flag_case = nest, sizes, flag_case
+        self.nulls, self.formulas = nulls, formulas
+        self.cache = {}
+        self.musts = []
+
+    inject = False
+
+    def exp(self, case, mode):
+        if not self.n.size_in_data:
+            mode = "sym"
+        key = (tuple(sorted(case.items())), mode)
+        if key not in self.cache:
+            e = expected(self.n, self.sizes, case, mode)
+            if self.inject and "refuse" not in e:
+                e["iterations"] += 1  # --self-test-inject-error: must be caught
+            self.cache[key] = e
+        return self.cache[key]
+
+    def check(self, tag, got, skipped, problems):
+        """Returns the refusal reason of this run (or None)."""
+        n = self.n
+        refusal = "; ".join(skipped) if skipped else None
+        errs = [r["tool_error"] for r in got if "tool_error" in r]
+        if errs:
+            problems.append("%s: roofline-lint failed on the nest alone (%s)" % (tag, errs[0]))
+            return refusal
+        if not got:
+            if not skipped:
+                problems.append("%s: no report and no refusal" % tag)
+            return refusal
+        flags = {x for x, _ in n.flags}
+        if flags:
+            want = [self.flag_case] if tag == "param" else cases_of(n)
+        else:
+            want = [{}]
+        seen = []
+        for r in got:
+            ctext = r.get("case")
+            if flags:
+                if ctext:
+                    case = parse_case(ctext, n)
+                    if case == "contradiction":
+                        problems.append("%s: case '%s' cannot happen (a flag both ways)" % (tag, ctext))
+                        continue
+                    if case is not None and tag == "param":
+                        # flags --param decided need not be named
+                        case = dict(self.flag_case, **case)
+                    if case is None or set(case) != flags:
+                        problems.append("%s: case '%s' not understood (conditions on %s)" % (
+                            tag, ctext, ", ".join(sorted(flags))))
+                        continue
+                elif tag == "param" and len(got) == 1:
+                    case = self.flag_case
+                else:
+                    problems.append("%s: %d report(s) without a case for a nest with a "
+                                    "loop-invariant condition on %s" % (tag, len(got), ", ".join(sorted(flags))))
+                    continue
+            else:
+                if ctext:
+                    problems.append("%s: case '%s' on a nest without loop-invariant conditions" % (tag, ctext))
+                case = {}
+            if case not in want:
+                problems.append("%s: case '%s' reported though --param gave %s" % (
+                    tag, ctext, self.flag_case))
+                continue
+            if case in seen:
+                problems.append("%s: case '%s' reported twice" % (tag, ctext))
+                continue
+            seen.append(case)
+            e = self.exp(case, "const" if tag == "const" else "sym")
+            label = tag + ("[%s]" % ctext if ctext else "")
+            if "refuse" in e:
+                self.check_refuse(label, r, e["refuse"], problems)
+            elif tag == "sym":
+                self.check_formulas(label, r, e, problems)
+            else:
+                self.check_values(label, r, e, problems)
+        missing = [c for c in want if c not in seen]
+        if missing and not skipped and len(seen) == len(got):
+            problems.append("%s: cases not reported: %s" % (tag, missing))
+        return refusal
+
+    def check_refuse(self, tag, r, why, problems):
+        self.musts.append(why)
+        got = (r.get("bytes") or {}).get("compulsory")
+        if got is not None:
+            problems.append("%s bytes.compulsory = %s for a nest with no exact count (%s)" % (tag, got, why))
+
+    def check_values(self, tag, r, e, problems):
+        c = r.get("counts", {})
+        nulls = self.nulls
+        for k in SCALARS:
+            got = c.get(k)
+            if got is None:
+                nulls["nn-" + tag.split("[")[0] + ":" + k] += 1
+            elif got != e[k]:
+                problems.append("%s counts.%s = %s, brute force %s" % (tag, k, got, e[k]))
+        for k in ("flops_min", "macs_min"):
+            full = k[:-4]
+            got = c.get(k)
+            if e[k] != e[full]:
+                if got is None and c.get(full) is not None:
+                    problems.append("%s counts.%s missing: brute force range %s..%s" % (
+                        tag, k, e[k], e[full]))
+                elif got is not None and got != e[k]:
+                    problems.append("%s counts.%s = %s, brute force %s" % (tag, k, got, e[k]))
+            elif got is not None and got != e[k]:
+                problems.append("%s counts.%s = %s, brute force %s (no range)" % (tag, k, got, e[k]))
+        for jk in ("flops_by_type", "macs_by_type"):
+            raw = c.get(jk) or {}
+            got = {t: v for t, v in raw.items() if v}
+            if any(v is None for v in raw.values()):
+                nulls["nn-" + jk] += 1
+            elif got != e[jk]:
+                problems.append("%s counts.%s = %s, brute force %s" % (tag, jk, got, e[jk]))
+        lc = e["loads_checkable"]
+        if lc:
+            for k in ("loads", "stores"):
+                got = c.get(k)
+                if got is not None and got != e[k]:
+                    problems.append("%s counts.%s = %s, brute force %s" % (tag, k, got, e[k]))
+        b = r.get("bytes") or {}
+        got = b.get("compulsory")
+        if got is None:
+            nulls["nn-" + tag.split("[")[0] + ":bytes.compulsory"] += 1
+        elif got != e["bytes_compulsory"]:
+            problems.append("%s bytes.compulsory = %s, brute force %s" % (tag, got, e["bytes_compulsory"]))
+        got = b.get("no_reuse")
+        if lc and got is not None and got != e["bytes_no_reuse"]:
+            problems.append("%s bytes.no_reuse = %s, brute force %s" % (tag, got, e["bytes_no_reuse"]))
+        seen = set()
+        for a in r.get("arrays", []):
+            name = a["name"]
+            seen.add(name)
+            ea = e["arrays"].get(name)
+            if ea is None:
+                if any(a.get(k) for k in ("loads", "stores", "elements_read", "elements_written")):
+                    problems.append("%s array %s is not an array the nest touches (%s)" % (
+                        tag, name, ", ".join(sorted(e["arrays"])) or "none"))
+                continue
+            keys = ["element_bytes", "elements_read", "elements_written"]
+            if lc:
+                keys += ["loads", "stores"]
+            for k in keys:
+                if a.get(k) is None:
+                    nulls["nn-arrays." + k] += 1
+                elif a[k] != ea[k]:
+                    problems.append("%s arrays[%s].%s = %s, brute force %s" % (tag, name, k, a[k], ea[k]))
+        for name in e["arrays"]:
+            if name not in seen:
+                problems.append("%s array %s missing" % (tag, name))
+        if self.n.loops_checkable:
+            loops = r.get("loops", [])
+            if len(loops) == len(e["loops"]):
+                for lj, want in zip(loops, e["loops"]):
+                    if lj.get("total") is not None and lj["total"] != want:
+                        problems.append("%s loops[%s].total = %s, brute force %s" % (
+                            tag, lj.get("iv"), lj["total"], want))
+            else:
+                self.nulls["nn-loops: list differs in length"] += 1
+
+    def check_formulas(self, tag, r, e, problems):
+        sym = r.get("symbolic") or {}
+        env = formula_env(self.n, self.sizes)
+        notes = r.get("notes", [])
+        keys = list(SYMBOLIC)
+        if not e["loads_checkable"]:
+            keys = [k for k in keys if k not in ("loads", "stores", "bytes_no_reuse")]
+        for k in ("flops_min", "macs_min"):
+            if sym.get(k) is not None:
+                keys.append(k)
+        for k in keys:
+            f = sym.get(k)
+            if f is None:
+                self.nulls["nn-sym:" + k] += 1
+                continue
+            if k == "bytes_compulsory" and e["empty_entry"] and any(
+                    "runs at least once" in x for x in notes):
+                self.nulls["nn-sym:bytes_compulsory skipped (a loop ran 0 times, noted)"] += 1
+                continue
+            self.formulas[0] += 1
+            try:
+                v = EVAL(formula_text(f), env)
+            except KeyError as x:
+                if any(str(x).strip("'") == b.cname for b in self.n.bases if b.kind == "vec"):
+                    self.nulls["nn-sym: a vector's size"] += 1
+                    continue
+                problems.append("%s formula %s = '%s' names an unknown size %s" % (tag, k, f, x))
+                continue
+            except (ValueError, SyntaxError, ZeroDivisionError) as x:
+                problems.append("%s formula %s = '%s' does not evaluate: %s" % (tag, k, f, x))
+                continue
+            if v != e[k]:
+                why = failed_assumption(notes, env)
+                if why:
+                    self.nulls["nn-sym: skipped (a noted assumption fails at the sizes)"] += 1
+                    continue
+                problems.append("%s symbolic.%s = '%s' = %s at %s, brute force %s" % (
+                    tag, k, f, v, ",".join("%s=%d" % kv for kv in sorted(self.sizes.items())), e[k]))
+
+
+ASSUME_RE = re.compile(r"assum\w*\s+(?:[^:]*:\s*)?(.*?)\s*(>=|<=|>|<|==)\s*(-?\d+)\b")
+
+
+def failed_assumption(notes, env):
+    """A note 'assumes X >= c' (or divisibility) that is false at the sizes."""
+    for n in notes:
+        for m in ASSUME_RE.finditer(n):
+            try:
+                v = EVAL(formula_text(m.group(1)), env)
+            except Exception:
+                continue
+            if not OPS[m.group(2)](v, int(m.group(3))):
+                return n
+        m = re.search(r"([A-Za-z_][\w.>-]*)\s+(?:is\s+)?(?:divisible by|a multiple of)\s+(\d+)", n)
+        if m:
+            try:
+                v = EVAL(formula_text(m.group(1)), env)
+            except Exception:
+                continue
+            if v % int(m.group(2)):
+                return n
+    return None
+
+
+# --- The driver ------------------------------------------------------------------
+
+def select_forms(only, force):
+    forms = dict(FORMS)
+    if only:
+        names = [x for x in only.split(",") if x]
+        bad = [x for x in names if x not in FORMS]
+        if bad:
+            raise SystemExit("unknown --nn-forms: %s (known: %s)" % (", ".join(bad), ", ".join(FORMS)))
+        forms = {f: (p if f in names else 0.0) for f, p in forms.items()}
+    if force:
+        names = [x for x in force.split(",") if x]
+        bad = [x for x in names if x not in FORMS]
+        if bad:
+            raise SystemExit("unknown --nn-force: %s" % ", ".join(bad))
+        for f in names:
+            forms[f] = 1.0
+    return forms
+
+
+class Result:
+    def __init__(self):
+        self.done = 0
+        self.failures = []  # (nest, sizes, [problems])
+        self.refused = []   # (nest, sizes, reason)
+        self.musts = Counter()  # no exact count exists: reason -> nests
+        self.nulls = Counter()
+        self.formulas = [0]
+        self.outcome = {}   # nest name -> 'exact' | 'refused' | 'mismatch' | 'no-exact-count'
+        self.by_form = {}   # feature -> Counter of outcomes
+        self.gen_forms = Counter()
+        self.tool_errors = []
+
+
+def run_tool_json(tool, path, extra):
+    import json
+    import subprocess
+    cmd = [tool, "--format=json", "--no-source"] + extra + [path]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        return json.loads(p.stdout), None
+    except ValueError:
+        lines = p.stderr.strip().splitlines()
+        frame = next((re.sub(r"^\s*#\d+\s+0x[0-9a-f]+\s+", "", x).split(" (")[0]
+                      for x in lines if "roofline::" in x), None)
+        if frame:
+            return None, "exit %d, crashed in %s" % (p.returncode, frame)
+        return None, "exit %d: %s" % (p.returncode, lines[-1] if lines else "no output")
+
+
+def batch_params(rng, nests, sizes, scoped_sizes):
+    """--param arguments of the param run, and each nest's flag values. With
+    scoped_sizes the global sizes are off by one and every nest gets its own
+    (--param nest:N=...), which must win."""
+    def size_args(prefix, off):
+        out = ["--param=%s%s=%d" % (prefix, s, sizes[s] + off) for s in BASE_SIZES]
+        if any(n.field_sizes for n in nests):
+            for s in BASE_SIZES:
+                if style == "field":
+                    out.append("--param=%s%s=%d" % (prefix, FIELD[s], sizes[s] + off))
+                else:
+                    out.append("--param=%scfg.%s=%d" % (prefix, FIELD[s], sizes[s] + off))
+                    out.append("--param=%sp->%s=%d" % (prefix, FIELD[s], sizes[s] + off))
+        return out
+    style = rng.choice(["field", "qualified"])
+    if scoped_sizes:
+        args = size_args("", 1)
+        for n in nests:
+            args += size_args(n.name + ":", 0)
+            n.feats["param-scoped-sizes"] += 1
+    else:
+        args = size_args("", 0)
+    scoped = rng.random() < 0.5
+    glob = {}
+    cases = {}
+    for n in nests:
+        case = {}
+        for name, kind in n.flags:
+            if scoped:
+                v = rng.random() < 0.5
+                args.append("--param=%s:%s=%d" % (n.name, name, v))
+            else:
+                if name not in glob:
+                    glob[name] = rng.random() < 0.5
+                    args.append("--param=%s=%d" % (name, glob[name]))
+                v = glob[name]
+            case[name] = v
+        cases[n.name] = case
+        for b in n.bases:  # a vector's length (range-for over it), by function
+            if b.kind == "vec" and b.len_sz is not None:
+                args.append("--param=%s:%s.size()=%d" % (n.name, b.cname,
+                                                          b.len_sz.value(n.size_env(sizes))))
+    return args, cases
+
+
+def run(args, count, tmp, index_by_function, inject=False):
+    """count NN nests in batches; returns a Result."""
+    import os
+    res = Result()
+    rng = random.Random("nn-%d" % args.seed)
+    forms = select_forms(args.nn_forms, args.nn_force)
+    idx = 0
+    batchno = 0
+    while res.done < count:
+        k = min(args.nn_batch, count - res.done)
+        if rng.random() < 0.85:
+            sizes = {p: rng.randint(2, args.nn_max_size) for p in BASE_SIZES}
+        else:
+            sizes = {p: rng.randint(0, args.nn_max_size + 1) for p in BASE_SIZES}
+        nests = []
+        tries = 0
+        while len(nests) < k:
+            tries += 1
+            n = generate(rng, "nn%d" % idx, forms)
+            idx += 1
+            if n is None or not finalize(n, sizes):
+                continue
+            nests.append(n)
+        pargs, cases = batch_params(rng, nests, sizes, rng.random() < args.nn_scoped_sizes)
+        paths = {}
+        for mode in ("const", "sym"):
+            paths[mode] = os.path.join(tmp, "nn%d-%s.cpp" % (batchno, mode))
+            with open(paths[mode], "w") as fh:
+                fh.write(file_cpp(nests, mode, sizes))
+        runs = [("const", paths["const"], []), ("param", paths["sym"], pargs),
+                ("sym", paths["sym"], [])]
+        reports = {}
+        for tag, path, extra in runs:
+            rep, err = run_tool_json(args.tool, path, extra)
+            if rep is None:
+                res.tool_errors.append("%s batch %d: %s" % (tag, batchno, err))
+                rep = one_by_one(args.tool, nests, tag, sizes, pargs, tmp, res)
+            nmap, smap = index_by_function(rep)
+            for fn in list(smap):
+                # a refusal per case named 'f [case]' (nests carry "case"):
+                # still a refusal of f, counted under its own key
+                m = re.match(r"^(\S+) \[(.*)\]$", fn)
+                if m:
+                    smap.setdefault(m.group(1), []).extend(
+                        "[%s] %s" % (m.group(2), x) for x in smap.pop(fn))
+                    res.nulls["nn-%s: refusal named 'function [case]'" % tag] += 1
+            reports[tag] = (nmap, smap)
+        for n in nests:
+            chk = Checker(n, sizes, cases[n.name], res.nulls, res.formulas)
+            if inject:
+                chk.inject = True
+            problems = []
+            refusal = None
+            for tag, _, _ in runs:
+                nmap, smap = reports[tag]
+                got = nmap.get(n.name, [])
+                skipped = smap.get(n.name, [])
+                if tag == "sym" and skipped and not got:
+                    res.nulls["nn-sym: no formula for the nest (refused)"] += 1
+                    continue
+                r = chk.check(tag, got, skipped, problems)
+                if r and tag != "sym" and refusal is None:
+                    refusal = "%s: %s" % (tag, r)
+            if problems:
+                outcome = "mismatch"
+                res.failures.append((n, sizes, problems))
+            elif refusal:
+                outcome = "refused"
+            elif chk.musts:
+                outcome = "no-exact-count"
+            else:
+                outcome = "exact"
+            if chk.musts:
+                res.musts[chk.musts[0]] += 1
+            if refusal:
+                res.refused.append((n, sizes, refusal))
+            res.outcome[n.name] = outcome
+            for f in set(n.feats):
+                res.by_form.setdefault(f, Counter())[outcome] += 1
+            for f in n.gen_on:
+                res.gen_forms[f] += 1
+        res.done += k
+        batchno += 1
+    return res
+
+
+def one_by_one(tool, nests, tag, sizes, pargs, tmp, res):
+    """After a run produced no report: each nest alone, so one crash does not
+    hide the others; a crashing nest gets a 'tool error' refusal-free problem."""
+    import os
+    mode = "const" if tag == "const" else "sym"
+    out = {"nests": [], "skipped": []}
+    for n in nests:
+        path = os.path.join(tmp, "one-%s-%s.cpp" % (n.name, mode))
+        with open(path, "w") as fh:
+            fh.write(file_cpp([n], mode, sizes))
+        rep, err = run_tool_json(tool, path, pargs if tag == "param" else [])
+        if rep is None:
+            out["nests"].append({"function": n.name, "tool_error": err})
+            continue
+        out["nests"] += rep.get("nests", [])
+        out["skipped"] += rep.get("skipped", [])
+    return out
+
+
+def summary(res, elapsed, show=30):
+    """The NN section of the report (lines)."""
+    L = []
+    exact = sum(1 for v in res.outcome.values() if v == "exact")
+    refused = sum(1 for v in res.outcome.values() if v == "refused")
+    noexact = sum(1 for v in res.outcome.values() if v == "no-exact-count")
+    L.append("NN idioms: nests: %d   exact: %d   refused: %d   no exact count, not claimed: %d   "
+             "mismatching: %d   formulas checked: %d" % (
+                 res.done, exact, refused, noexact, len(res.failures), res.formulas[0]))
+    if res.tool_errors:
+        L.append("roofline-lint gave no JSON on %d batch run(s) (each nest then run alone):" % len(res.tool_errors))
+        for e in res.tool_errors[:10]:
+            L.append("  " + e)
+    L.append("forms drawn (nests with the form switched on; a form may still not appear):")
+    L.append("  " + ", ".join("%s %d" % (f, res.gen_forms[f]) for f in FORMS))
+    L.append("outcome by construct (nests containing it: exact / refused / mismatching / no exact count):")
+    for f in sorted(res.by_form):
+        c = res.by_form[f]
+        L.append("  %-24s %5d  %5d / %5d / %5d / %5d" % (
+            f, sum(c.values()), c["exact"], c["refused"], c["mismatch"], c["no-exact-count"]))
+    if res.failures:
+        cls = Counter()
+        for _, _, probs in res.failures:
+            seen = set()
+            for p in probs:
+                seen.add(problem_class(p))
+            cls.update(seen)
+        L.append("mismatching nests by what differs:")
+        for k, v in cls.most_common():
+            L.append("  %5d  %s" % (v, k))
+    if res.musts:
+        L.append("nests with no exact count (the tool must refuse them or leave the bytes null):")
+        for k, v in res.musts.most_common():
+            L.append("  %5d  %s" % (v, k))
+    if res.refused:
+        L.append("refusals by reason (first refusing run per nest; names and numbers elided):")
+        reasons = Counter(norm_reason(r) for _, _, r in res.refused)
+        for r, c in reasons.most_common():
+            L.append("  %5d  %s" % (c, r))
+    if res.nulls:
+        L.append("NN counts left null or not compared, by key:")
+        for k in sorted(res.nulls):
+            L.append("  %-60s %d" % (k, res.nulls[k]))
+    # Examples: the two shortest nests of each kind of difference first.
+    order = []
+    by_cls = {}
+    for f in res.failures:
+        for c in sorted({problem_class(p) for p in f[2]}):
+            by_cls.setdefault(c, []).append(f)
+    for c in sorted(by_cls):
+        for f in sorted(by_cls[c], key=lambda f: len(f[0].cpp("sym")))[:2]:
+            if f not in order:
+                order.append(f)
+    order += [f for f in res.failures if f not in order]
+    for n, sizes, probs in order[:show]:
+        L.append("MISMATCH %s at %s (%s):" % (n.name, ",".join("%s=%d" % kv for kv in sorted(sizes.items())),
+                                             " ".join(sorted(n.feats))))
+        for p in probs[:12]:
+            L.append("    " + p)
+        L.append("    nest:\n" + "\n".join("      " + x for x in n.cpp("sym").splitlines()))
+    if len(res.failures) > show:
+        L.append("(%d more mismatching nests not shown)" % (len(res.failures) - show))
+    return L
+
+
+def problem_class(p):
+    """'const[relu] counts.flops = 3, brute force 4' -> 'counts.flops'."""
+    p = re.sub(r"^(const|param|sym)(\[[^\]]*\])?:?\s*", "", p)
+    m = re.match(r"(arrays)\[[^\]]*\](\.\w+)", p)
+    if m:
+        return m.group(1) + m.group(2)
+    m = re.match(r"(counts\.\w+|bytes\.\w+|symbolic\.\w+|loops)", p)
+    if m:
+        return m.group(1)
+    m = re.match(r"array \S+ (missing|is not an array the nest touches)", p)
+    if m:
+        return "array … " + m.group(1)
+    m = re.match(r"(formula \w+)", p)
+    if m:
+        return m.group(1) + " (does not evaluate)"
+    return norm_reason(p)[:90]
+
+
+# --- The oracle's own check: hand-counted nests --------------------------------
+
+def _loop(lid, iv, bound, body, start=("n", 0), op="<", step=1):
+    L = Loop(lid, iv, start, op, bound, step, None)
+    L.body = body
+    return ("for", L)
+
+
+def _nest(name, bases, stmts, flags=()):
+    n = NNNest(name)
+    n.pre = Level(None, None)
+    n.pre.stmts = stmts
+    for cname, kind in bases:
+        n.bases.append(Base(cname, kind, "f32"))
+    n.flags = list(flags)
+    for b in n.bases:
+        if (b.cname, "ptr") in n.flags:
+            b.nullable = True
+    mark_leaves(stmts)
+    n.sites = Sites(n)
+    return n
+
+
+def self_check():
+    """Nests counted by hand (sizes N=2, M=3, K=4) against expected()."""
+    V, Nn = (lambda x: ("v", x)), (lambda x: ("n", x))
+    ld = lambda p, i: ("ld", ("base", p), i)
+    f = "f32"
+    sizes = {"N": 2, "M": 3, "K": 4}
+    cases = []
+    # 1. x = A + b*M*K + t*K; s += x[i]: A's rows, not x's (issue 18's bug)
+    n = _nest("rowptr", [("A", "ptr"), ("O", "ptr")], [_loop(1, "b", V("N"), [_loop(2, "t", V("M"), [
+        ("dptr", "x", f, ("add", ("base", "A"), ("+", ("*", ("*", V("b"), V("M")), V("K")), ("*", V("t"), V("K"))))),
+        ("ds", "s", f, ("lit", "0.0f")),
+        _loop(3, "i", V("K"), [("asg", ("s", "s"), "+=", ld("x", V("i")), f)]),
+        ("asg", ld("O", ("+", ("*", V("b"), V("M")), V("t"))), "=", ("s", "s"), f)])])])
+    cases.append((n, {}, {"iterations": 24, "flops": 24, "macs": 0, "loads": 24, "stores": 6,
+                          "bytes_compulsory": 4 * (24 + 6)}))
+    # 2. overlapping rows: x[t*2 + k], k < 3: 7 distinct addresses, not 2*3 + ...
+    n = _nest("window", [("X", "ptr")], [_loop(1, "t", Nn(3), [_loop(2, "k", Nn(3), [
+        ("ds", "s", f, ld("X", ("+", ("*", V("t"), Nn(2)), V("k"))))])])])
+    cases.append((n, {}, {"bytes_compulsory": 4 * 7, "loads": 9}))
+    # 3. online max: cmp every time, 0..3 FLOPs in the branch
+    n = _nest("online", [("A", "ptr")], [("ds", "m", f, ("lit", "-1e30f")), ("ds", "s", f, ("lit", "0.0f")),
+                                         _loop(1, "i", V("K"), [
+        ("if", "data", ("cmp", ">", ld("A", V("i")), ("s", "m"), f),
+         [("asg", ("s", "s"), "*=", ("m", "expf", [("b", "-", ("s", "m"), ld("A", V("i")), f)], f), f),
+          ("asg", ("s", "m"), "=", ld("A", V("i")), f)], [])])])
+    cases.append((n, {}, {"flops": 16, "flops_min": 4, "bytes_compulsory": 16}))
+    # 3b. if (A > 0) A = A * 0.25f; else A = A + A * 3.0f: a multiply or a MAC.
+    # Per operation kind (--nn-range ops) the range is cmp + 0..(mul + MAC) =
+    # 1..4 per execution; per total (--nn-range totals) 1 + (1..2) = 2..3.
+    el = lambda: ld("A", V("i"))
+    n = _nest("branch", [("A", "ptr")], [_loop(1, "i", V("K"), [
+        ("if", "data", ("cmp", ">", el(), ("lit", "0.0f"), f),
+         [("asg", el(), "=", ("b", "*", el(), ("lit", "0.25f"), f), f)],
+         [("asg", el(), "=", ("b", "+", el(), ("b", "*", el(), ("lit", "3.0f"), f), f), f)])])])
+    cases.append((n, {}, {"flops": 16, "flops_min": 4, "macs": 4, "macs_min": 0} if RANGE[0] == "ops"
+                  else {"flops": 12, "flops_min": 8, "macs": 4, "macs_min": 0}))
+    # 4. folding: A*2*3 + (2*3) is a MAC and a multiply; A * HALF one multiply
+    n = _nest("fold", [("A", "ptr"), ("B", "ptr")], [_loop(1, "i", V("K"), [
+        ("asg", ld("B", V("i")), "=", ("b", "+", ("b", "*", ("b", "*", ld("A", V("i")), ("lit", "2.0f"), f),
+                                                  ("lit", "3.0f"), f),
+                                        ("b", "*", ("lit", "2.0f"), ("lit", "3.0f"), f), f), f),
+        ("asg", ld("B", V("i")), "+=", ("b", "*", ld("A", V("i")), ("c", "HALF"), f), f),
+        ("asg", ld("B", V("i")), "+=", ("b", "*", ("c", "HALF"), ("lit", "2.0f"), f), f)])])
+    cases.append((n, {}, {"macs": 8, "flops": 4 * (3 + 2 + 1)}))
+    # 5. a null check: the bias only in its case
+    st = [_loop(1, "o", V("M"), [("ds", "s", f, ("lit", "0.0f")),
+                                 ("if", "inv", ("nn", "bias", "bias != NULL"),
+                                  [("asg", ("s", "s"), "+=", ld("bias", V("o")), f)], []),
+                                 ("asg", ld("Y", V("o")), "=", ("s", "s"), f)])]
+    n = _nest("bias", [("bias", "ptr"), ("Y", "ptr")], st, [("bias", "ptr")])
+    cases.append((n, {"bias": True}, {"flops": 3, "bytes_compulsory": 24}))
+    cases.append((n, {"bias": False}, {"flops": 0, "bytes_compulsory": 12}))
+    # 6. C[i] += A[j] in loop j: C moves once per entry of j
+    n = _nest("hoist", [("A", "ptr"), ("C", "ptr")], [_loop(1, "i", V("N"), [_loop(2, "j", V("M"), [
+        ("asg", ld("C", V("i")), "+=", ld("A", V("j")), f)])])])
+    cases.append((n, {}, {"loads": 2 + 6, "stores": 2, "bytes_compulsory": 4 * (3 + 2 + 2)}))
+    # 7. p += M at the end of loop i: rows of A
+    n = _nest("pinc", [("A", "ptr")], [("dptr", "p", f, ("base", "A")), _loop(1, "i", V("N"), [
+        ("ds", "s", f, ("lit", "0.0f")),
+        _loop(2, "j", V("M"), [("asg", ("s", "s"), "+=", ld("p", V("j")), f)]),
+        ("pinc", "p", V("M"))])])
+    cases.append((n, {}, {"bytes_compulsory": 4 * 6, "loads": 6}))
+    # 8. w = W + ix*K with ix loaded: a gather, no exact count
+    n = _nest("gather", [("I", "ptr"), ("W", "ptr")], [_loop(1, "b", V("N"), [
+        ("dintd", "ix", ld("I", V("b"))),
+        ("dptr", "w", f, ("add", ("base", "W"), ("*", V("ix"), V("K")))),
+        _loop(2, "i", V("K"), [("ds", "s", f, ld("w", V("i")))])])])
+    cases.append((n, {}, {"refuse": True}))
+    ok = 0
+    for n, case, want in cases:
+        e = expected(n, sizes, case, "sym")
+        bad = [k for k in want if (("refuse" not in e) if k == "refuse" else e.get(k) != want[k])]
+        if bad:
+            print("oracle self-check: %s %s: %s" % (n.name, case, ", ".join(
+                "%s = %s, by hand %s" % (k, e.get(k), want[k]) for k in bad)))
+        else:
+            ok += 1
+    print("oracle self-check: %d of %d cases agree" % (ok, len(cases)))
+    return ok == len(cases)
+
+
+# --- The oracle's footprints against the nests compiled and run ----------------
+
+NATIVE_RUNTIME = r"""
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <unordered_map>
+#include <unordered_set>
+struct Range { const char *name; uintptr_t lo, hi; unsigned esize; };
+static Range Ranges[16];
+static int NRanges = 0;
+static std::unordered_map<uint64_t, int> First;  // (range << 40 | element) -> 0 read, 1 write
+static std::unordered_set<uint64_t> Written;
+static bool Tracing = false;
+void rl_trace(bool on) { Tracing = on; }
+static void note(const void *p, unsigned size, int kind) {
+  if (!Tracing) return;
+  uintptr_t a = (uintptr_t)p;
+  for (int r = 0; r < NRanges; ++r) {
+    if (a >= Ranges[r].lo && a < Ranges[r].hi) {
+      uint64_t e = ((uint64_t)r << 40) | ((a - Ranges[r].lo) / Ranges[r].esize);
+      First.emplace(e, kind);
+      if (kind) Written.insert(e);
+      return;
+    }
+  }
+}
+extern "C" {
+void __sanitizer_cov_load1(uint8_t *p) { note(p, 1, 0); }
+void __sanitizer_cov_load2(uint16_t *p) { note(p, 2, 0); }
+void __sanitizer_cov_load4(uint32_t *p) { note(p, 4, 0); }
+void __sanitizer_cov_load8(uint64_t *p) { note(p, 8, 0); }
+void __sanitizer_cov_load16(__int128 *p) { note(p, 16, 0); }
+void __sanitizer_cov_store1(uint8_t *p) { note(p, 1, 1); }
+void __sanitizer_cov_store2(uint16_t *p) { note(p, 2, 1); }
+void __sanitizer_cov_store4(uint32_t *p) { note(p, 4, 1); }
+void __sanitizer_cov_store8(uint64_t *p) { note(p, 8, 1); }
+void __sanitizer_cov_store16(__int128 *p) { note(p, 16, 1); }
+void __sanitizer_cov_trace_pc_guard_init(uint32_t *, uint32_t *) {}
+void __sanitizer_cov_trace_pc_guard(uint32_t *) {}
+}
+void rl_begin() { NRanges = 0; First.clear(); Written.clear(); }
+void rl_range(const char *name, const void *p, size_t bytes, unsigned esize) {
+  Ranges[NRanges++] = {name, (uintptr_t)p, (uintptr_t)p + bytes, esize};
+}
+void rl_end(const char *nest) {
+  Tracing = false;
+  for (int r = 0; r < NRanges; ++r) {
+    long rd = 0, wr = 0;
+    for (auto &kv : First)
+      if ((int)(kv.first >> 40) == r && kv.second == 0) ++rd;
+    for (auto e : Written)
+      if ((int)(e >> 40) == r) ++wr;
+    if (rd || wr) printf("%s %s %ld %ld\n", nest, Ranges[r].name, rd, wr);
+  }
+}
+"""
+
+NATIVE_ELEMS = 1 << 15
+
+
+def native_driver(nests, cases, sizes):
+    """main() calling every nest of the const-mode file with fresh buffers."""
+    out = ["#include <vector>", "#include <array>", "#include <cstdlib>",
+           "void rl_begin(); void rl_range(const char *, const void *, size_t, unsigned);",
+           "void rl_end(const char *); void rl_trace(bool);",
+           "template <class T> void fill(T *p, size_t n, bool idx) {",
+           "  for (size_t i = 0; i < n; ++i) p[i] = idx ? (T)(rand() % 3) : (T)((rand() % 4001 - 2000) / 1000.0);",
+           "}", "int main() {", "  srand(1);"]
+    for n in nests:
+        case = cases[n.name]
+        out.append("  {")
+        out.append("    rl_begin();")
+        args = []
+        for b in n.bases:
+            ct = FT_C[b.ty]
+            idx = "true" if b.ty == "i32" else "false"
+            if b.kind == "ptr":
+                out.append("    static %s buf_%s[%d]; fill(buf_%s, %d, %s);" % (ct, b.cname, NATIVE_ELEMS, b.cname, NATIVE_ELEMS, idx))
+                out.append('    rl_range("%s", buf_%s, sizeof buf_%s, sizeof(%s));' % (b.cname, b.cname, b.cname, ct))
+                null = b.nullable and not case.get(b.cname, True)
+                args.append("nullptr" if null else "buf_%s" % b.cname)
+            elif b.kind == "vec":
+                ln = b.len_sz.value(sizes) if b.len_sz is not None else NATIVE_ELEMS
+                out.append("    std::vector<%s> %s(%d); fill(%s.data(), %d, %s);" % (ct, b.cname, ln, b.cname, ln, idx))
+                out.append('    rl_range("%s", %s.data(), %d * sizeof(%s), sizeof(%s));' % (b.cname, b.cname, ln, ct, ct))
+                args.append(b.cname)
+            elif b.kind == "arr":
+                out.append("    static std::array<%s, %d> %s; fill(%s.data(), %d, %s);" % (ct, b.length, b.cname, b.cname, b.length, idx))
+                out.append('    rl_range("%s", %s.data(), sizeof %s, sizeof(%s));' % (b.cname, b.cname, b.cname, ct))
+                args.append(b.cname)
+            else:
+                out.append('    rl_range("%s", &%s, sizeof %s, sizeof(%s));' % (b.cname, b.cname, b.cname, ct))
+        for name, kind in n.flags:
+            if kind == "int":
+                args.append("1" if case[name] else "0")
+        out.append("    rl_trace(true);")
+        out.append("    %s(%s);" % (n.name, ", ".join(args)))
+        out.append('    rl_end("%s");' % n.name)
+        out.append("  }")
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def native_check(count, seed, clang="clang++-19"):
+    """Compiles count generated nests (sizes constexpr) with clang's load and
+    store tracing, runs them on random data and compares every array's
+    distinct elements read first and written with the oracle's."""
+    import os
+    import subprocess
+    import tempfile
+    rng = random.Random("native-%d" % seed)
+    tmp = tempfile.mkdtemp(prefix="differential-native-")
+    rt = os.path.join(tmp, "rt.cpp")
+    with open(rt, "w") as fh:
+        fh.write(NATIVE_RUNTIME)
+    subprocess.run([clang, "-O0", "-c", rt, "-o", rt + ".o"], check=True)
+    done = bad = skipped = compared = 0
+    idx = 0
+    batch = 0
+    while done < count:
+        k = min(60, count - done)
+        sizes = {p: rng.randint(1, 5) for p in BASE_SIZES}
+        nests = []
+        while len(nests) < k:
+            n = generate(rng, "nv%d" % idx, FORMS)
+            idx += 1
+            if n is not None and finalize(n, sizes):
+                nests.append(n)
+        cases = {n.name: {f: rng.random() < 0.5 for f, _ in n.flags} for n in nests}
+        src = os.path.join(tmp, "b%d.cpp" % batch)
+        with open(src, "w") as fh:
+            fh.write(file_cpp(nests, "const", sizes))
+            fh.write(native_driver(nests, cases, sizes))
+        exe = src + ".exe"
+        p = subprocess.run([clang, "-std=c++17", "-O0", "-w",
+                            "-fsanitize-coverage=edge,trace-loads,trace-stores",
+                            src, rt + ".o", "-o", exe], capture_output=True, text=True)
+        if p.returncode:
+            print("native: compile error in batch %d:\n%s" % (batch, p.stderr[-3000:]))
+            return False
+        p = subprocess.run([exe], capture_output=True, text=True)
+        if p.returncode:
+            print("native: batch %d exited %d" % (batch, p.returncode))
+            return False
+        got = {}
+        for line in p.stdout.splitlines():
+            nest, arr, rd, wr = line.split()
+            got.setdefault(nest, {})[arr] = (int(rd), int(wr))
+        for n in nests:
+            e = expected(n, sizes, cases[n.name], "const")
+            if "refuse" in e:
+                skipped += 1
+                continue
+            want = {a: (v["elements_read"], v["elements_written"]) for a, v in e["arrays"].items()
+                    if v["elements_read"] or v["elements_written"]}
+            have = got.get(n.name, {})
+            compared += 1
+            if want != have:
+                bad += 1
+                print("native: %s at %s case %s: oracle %s, native %s\n%s" % (
+                    n.name, sizes, cases[n.name], want, have, n.cpp("const")))
+        done += k
+        batch += 1
+    print("native footprint check: %d nests, %d compared, %d differ, %d with no exact count skipped"
+          % (done, compared, bad, skipped))
+    return bad == 0
+
+
+if __name__ == "__main__":
+    import sys
+    if sys.argv[1:] == ["--self-check"]:
+        sys.exit(0 if self_check() else 1)
+    if sys.argv[1:2] == ["--native-check"]:
+        sys.exit(0 if native_check(int(sys.argv[2]), int(sys.argv[3])) else 1)
+    sys.exit("usage: differential_nn.py --self-check | --native-check COUNT SEED "
+             "(the generator runs from differential.py)")

@@ -1,0 +1,593 @@
+#!/usr/bin/env python3
+"""nn-oracle.py: roofline-lint's numbers on a kernel file against an
+instrumented brute-force run of the same kernels (docs/testing-nn-corpus.md).
+
+  nn-oracle.py --tool roofline-lint --kernel K.c --driver K.oracle.cpp \\
+               --expect K.test --work DIR [--compile-arg=-std=c++20]
+
+1. The oracle: DRIVER (which #includes KERNEL) is compiled as C++ with
+   scripts/nn-oracle/oracle.h included first, so `float` is a counting type,
+   and with -fsanitize-coverage=trace-loads,trace-stores, so every load and
+   store reaches scripts/nn-oracle/runtime.cpp. Running it records, per kernel
+   call, the executed FLOPs (+ - * / and compares on floats, math calls, fma
+   as 2, nothing for literal-only subexpressions or a sign flip) and every
+   access to the arrays the driver registered, each at its line in the called
+   kernel (a helper called inside a nest counts at its call).
+   Without --tool, --dump prints these measurements and nothing is compared.
+2. The nests: the outermost loops of every function of KERNEL, by a small
+   scanner of the source (a loop inside another loop of the same function is
+   part of that nest). Each nest's measurement is the FLOPs at its lines, and
+   per array the distinct elements whose first access in the nest is a read,
+   plus the distinct elements written: compulsory bytes = (read-first +
+   written) x element size, summed over the arrays.
+3. roofline-lint --format=json on KERNEL, with the sizes the driver declared
+   (ORACLE_PARAM) as --param, and its nests and refusals matched to the
+   scanner's by line.
+4. Every nest must carry an expectation in EXPECT, one line each:
+     EXPECT: FUNCTION[#ORDINAL] [[CASE]] exact|range|refused [REASON-REGEX]
+   ORDINAL is the nest's place among its function's nests (default 1); CASE
+   restricts a line to the tool's report for one case of a loop-invariant
+   condition ("bias == NULL"). exact: counts.flops and bytes.compulsory equal
+   the oracle's, with no flops_min below flops; range: bytes equal, flops_min
+   < flops and the measured FLOPs within [flops_min, flops]; refused: the nest
+   is under "skipped" with a reason matching REASON-REGEX, never counted.
+   A nest the tool reports per case is compared with the oracle calls of
+   that case (ORACLE_CASE); one without a case with every call.
+
+Prints one line per nest (ok / MISMATCH / REFUSED / COUNTED / ...) and
+  nests: N   exact: E   range: R   refused: F   failing: X
+and exits 1 when X > 0. --self-test-inject-error perturbs the oracle's FLOPs
+of every third compared nest and its bytes of the one after, to show the
+comparison fails on wrong numbers.
+"""
+import argparse
+import bisect
+import json
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RUNTIME_DIR = os.path.join(HERE, "nn-oracle")
+
+
+# ---------------------------------------------------------------- the scanner
+def tokenize(text):
+    """(token, line, column) for C/C++ source: comments and preprocessor
+    lines dropped, string and character literals as one 'STR' token."""
+    toks = []
+    i, line, col = 0, 1, 1
+    n = len(text)
+    at_line_start = True
+
+    def advance(k):
+        nonlocal i, line, col
+        for _ in range(k):
+            if text[i] == "\n":
+                line += 1
+                col = 1
+            else:
+                col += 1
+            i += 1
+
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            advance(1)
+            at_line_start = True
+            continue
+        if c in " \t\r\f\v":
+            advance(1)
+            continue
+        if at_line_start and c == "#":
+            # a preprocessor line, with its continuations
+            while i < n and text[i] != "\n":
+                if text[i] == "\\" and i + 1 < n and text[i + 1] == "\n":
+                    advance(2)
+                elif text.startswith("/*", i):
+                    end = text.find("*/", i + 2)
+                    advance((end + 2 if end >= 0 else n) - i)
+                else:
+                    advance(1)
+            continue
+        at_line_start = False
+        if text.startswith("//", i):
+            while i < n and text[i] != "\n":
+                advance(1)
+            continue
+        if text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            advance((end + 2 if end >= 0 else n) - i)
+            continue
+        start_line, start_col = line, col
+        if c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            advance(j + 1 - i)
+            toks.append(("STR", start_line, start_col))
+            continue
+        m = re.compile(r"[A-Za-z_]\w*|\d[\w.]*|::|->|\S").match(text, i)
+        advance(m.end() - i)
+        toks.append((m.group(0), start_line, start_col))
+    return toks
+
+
+CLOSE = {"(": ")", "[": "]", "{": "}"}
+
+
+def matching(toks, i):
+    """Index of the bracket closing the one at i."""
+    depth = 0
+    for j in range(i, len(toks)):
+        t = toks[j][0]
+        if t in CLOSE:
+            depth += 1
+        elif t in (")", "]", "}"):
+            depth -= 1
+            if depth == 0:
+                return j
+    raise ValueError("unbalanced bracket at line %d" % toks[i][1])
+
+
+class Scanner:
+    """The outermost loop nests of every function body in a file."""
+
+    def __init__(self, text):
+        self.toks = tokenize(text)
+        self.nests = []  # dicts: function, line, column, end_line
+
+    def scan(self):
+        self.declarations(0, len(self.toks))
+        return self.nests
+
+    def declarations(self, i, end):
+        toks = self.toks
+        while i < end:
+            t = toks[i][0]
+            if t != "{":
+                i += 1
+                continue
+            close = matching(toks, i)
+            prev = toks[i - 1][0] if i else ""
+            name = self.function_name(i)
+            if name:
+                self.block(i, name, in_loop=False)
+            elif prev not in ("=", ",", "(", "return"):
+                self.declarations(i + 1, close)  # struct, namespace, extern "C"
+            i = close + 1
+
+    def function_name(self, brace):
+        """The function whose body opens at `brace`, or None."""
+        toks = self.toks
+        j = brace - 1
+        while j >= 0 and toks[j][0] in ("const", "noexcept", "override",
+                                        "final", "volatile", "&"):
+            j -= 1
+        if j < 0 or toks[j][0] != ")":
+            return None
+        depth = 0
+        while j >= 0:  # back to the matching "("
+            if toks[j][0] == ")":
+                depth += 1
+            elif toks[j][0] == "(":
+                depth -= 1
+                if depth == 0:
+                    break
+            j -= 1
+        j -= 1
+        if j < 0 or not re.match(r"[A-Za-z_]", toks[j][0]):
+            return None
+        name = toks[j][0]
+        while j >= 2 and toks[j - 1][0] == "::":
+            name = toks[j - 2][0] + "::" + name
+            j -= 2
+        if name in ("if", "for", "while", "switch", "catch"):
+            return None
+        return name
+
+    def block(self, i, function, in_loop):
+        close = matching(self.toks, i)
+        j = i + 1
+        while j < close:
+            j = self.statement(j, function, in_loop)
+        return close + 1
+
+    def statement(self, j, function, in_loop):
+        """Index after the statement at j, recording outermost loops."""
+        toks = self.toks
+        t = toks[j][0]
+        if t == "{":
+            return self.block(j, function, in_loop)
+        if t in ("for", "while"):
+            body = self.statement(matching(toks, j + 1) + 1, function, True)
+            if not in_loop:
+                self.nests.append({"function": function, "line": toks[j][1],
+                                   "column": toks[j][2],
+                                   "end_line": toks[body - 1][1]})
+            return body
+        if t == "do":
+            body = self.statement(j + 1, function, True)
+            end = matching(toks, body + 1) + 2  # while ( ... ) ;
+            if not in_loop:
+                self.nests.append({"function": function, "line": toks[j][1],
+                                   "column": toks[j][2],
+                                   "end_line": toks[end - 1][1]})
+            return end
+        if t in ("case", "default"):  # a label, then the statement
+            while toks[j][0] != ":":
+                j += 1
+            return j + 1
+        if re.match(r"[A-Za-z_]\w*$", t) and toks[j + 1][0] == ":":
+            return j + 2  # a goto label
+        if t in ("if", "switch"):
+            k = j + 1
+            if toks[k][0] == "constexpr":
+                k += 1
+            after = self.statement(matching(toks, k) + 1, function, in_loop)
+            if t == "if" and after < len(toks) and toks[after][0] == "else":
+                after = self.statement(after + 1, function, in_loop)
+            return after
+        while toks[j][0] != ";":  # an expression or declaration statement
+            j = matching(toks, j) + 1 if toks[j][0] in CLOSE else j + 1
+        return j + 1
+
+
+# ----------------------------------------------------------------- the oracle
+def run(cmd, **kw):
+    r = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    if r.returncode != 0:
+        sys.exit("nn-oracle: %s failed (exit %d):\n%s\n%s" % (
+            " ".join(cmd), r.returncode,
+            "\n".join(r.stdout.splitlines()[-5:]), r.stderr[:4000]))
+    return r.stdout
+
+
+def build_and_run_oracle(args):
+    os.makedirs(args.work, exist_ok=True)
+    flags = ["-std=c++20", "-O0", "-g", "-fno-omit-frame-pointer"]
+    runtime_o = os.path.join(args.work, "runtime.o")
+    run([args.cxx] + flags + ["-c", os.path.join(RUNTIME_DIR, "runtime.cpp"),
+                              "-o", runtime_o])
+    exe = os.path.join(args.work, "oracle")
+    run([args.cxx] + flags + [
+        "-w", "-fsanitize-coverage=func,trace-loads,trace-stores",
+        "-include", os.path.join(RUNTIME_DIR, "oracle.h"),
+        "-I", os.path.dirname(os.path.abspath(args.kernel)),
+        args.driver, runtime_o, "-ldl", "-o", exe])
+    return exe, run([exe], timeout=600)
+
+
+def symbolize(symbolizer, exe, pcs, kernel):
+    """pc -> its line in KERNEL (of the call instruction before each return
+    pc), or None for a pc elsewhere (the runtime, oracle.h, libstdc++)."""
+    pcs = sorted(pcs)
+    if not pcs:
+        return {}
+    out = run([symbolizer, "--obj=" + exe, "--output-style=JSON", "--no-inlines"],
+              input="".join("0x%x\n" % (pc - 1) for pc in pcs))
+    lines = {}
+    want = os.path.realpath(kernel)
+    records = [json.loads(l) for l in out.splitlines() if l.strip()]
+    if len(records) != len(pcs):
+        sys.exit("nn-oracle: %s answered %d of %d addresses" % (
+            symbolizer, len(records), len(pcs)))
+    for pc, rec in zip(pcs, records):
+        frames = rec.get("Symbol") or []
+        f = frames[0] if frames else {}
+        in_kernel = f.get("FileName") and os.path.realpath(f["FileName"]) == want
+        lines[pc] = f["Line"] if in_kernel and f.get("Line") else None
+    return lines
+
+
+def parse_chain(text):
+    return tuple(int(pc, 16) for pc in text.split(","))
+
+
+def parse_oracle(text):
+    params, arrays, calls = {}, {}, {}
+    for rec in text.splitlines():
+        kind, _, rest = rec.partition(" ")
+        if kind == "param":
+            name, value = rest.rsplit(" ", 1)
+            params[name] = int(value)
+        elif kind == "array":
+            ident, elem, count, name = rest.split(" ", 3)
+            arrays[int(ident)] = {"name": name, "element_bytes": int(elem)}
+        elif kind == "call":
+            ident, text_ = rest.split(" ", 1)
+            function, case = text_.rsplit("|", 1)
+            calls[int(ident)] = {"text": function,
+                                 "function": function.split("(")[0].strip(),
+                                 "case": None if case == "-" else case,
+                                 "accesses": [], "flops": []}
+        elif kind in ("R", "W"):
+            call, array, index, chain = rest.split()
+            calls[int(call)]["accesses"].append(
+                (kind, int(array), int(index), parse_chain(chain)))
+        elif kind == "F":
+            call, chain, count = rest.split()
+            calls[int(call)]["flops"].append((parse_chain(chain), int(count)))
+    return params, arrays, calls
+
+
+def measure(nests, arrays, calls, line_of):
+    """Per nest, one measurement per driver call that executed it. An event
+    belongs to the nest of the outermost frame of its chain whose line lies
+    in a nest; events in no nest (code between nests) count nowhere."""
+    starts = [n["line"] for n in nests]
+
+    def nest_at(line):
+        k = bisect.bisect_right(starts, line) - 1
+        if k >= 0 and nests[k]["line"] <= line <= nests[k]["end_line"]:
+            return k
+        return None
+
+    def nest_of(chain):
+        for pc in chain:
+            line = line_of.get(pc)
+            if line is not None and nest_at(line) is not None:
+                return nest_at(line)
+        return None
+
+    result = {k: [] for k in range(len(nests))}
+    for cid, call in sorted(calls.items()):
+        flops, first, written = {}, {}, {}
+        for chain, count in call["flops"]:
+            k = nest_of(chain)
+            if k is not None:
+                flops[k] = flops.get(k, 0) + count
+        for kind, array, index, chain in call["accesses"]:
+            k = nest_of(chain)
+            if k is None:
+                continue
+            first.setdefault((k, array, index), kind)
+            if kind == "W":
+                written[(k, array, index)] = True
+        touched = set(flops) | {k for k, _, _ in first}
+        for k in sorted(touched):
+            per_array = {}
+            for (kk, array, index), kind in first.items():
+                if kk != k:
+                    continue
+                a = per_array.setdefault(arrays[array]["name"], {
+                    "element_bytes": arrays[array]["element_bytes"],
+                    "elements_read": 0, "elements_written": 0})
+                a["elements_read"] += kind == "R"
+                a["elements_written"] += (k, array, index) in written
+            result[k].append({
+                "call": call["text"], "case": call["case"],
+                "flops": flops.get(k, 0), "arrays": per_array,
+                "bytes": sum((a["elements_read"] + a["elements_written"]) *
+                             a["element_bytes"] for a in per_array.values())})
+    return result
+
+
+# -------------------------------------------------------------- the tool side
+def run_tool(args, params):
+    cmd = [args.tool, "--format=json", "--quiet"]
+    cmd += ["--param=%s=%d" % kv for kv in sorted(params.items())]
+    cmd += args.tool_arg + [args.kernel]
+    if args.compile_arg:
+        cmd += ["--"] + args.compile_arg
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        return json.loads(r.stdout), cmd
+    except json.JSONDecodeError:
+        sys.exit("nn-oracle: %s gave no JSON (exit %d):\n%s" %
+                 (" ".join(cmd), r.returncode, r.stderr[:3000]))
+
+
+EXPECT_RE = re.compile(r"EXPECT:\s+(?P<key>[\w:~]+(?:#\d+)?)"
+                       r"(?:\s+\[(?P<case>[^\]]*)\])?\s+"
+                       r"(?P<kind>exact|range|refused)\b\s*(?P<detail>.*?)\s*$")
+
+
+def read_expectations(path):
+    expect = {}
+    for n, line in enumerate(open(path), 1):
+        if "EXPECT:" not in line:
+            continue
+        m = EXPECT_RE.search(line)
+        if not m:
+            sys.exit("nn-oracle: %s:%d: cannot read the expectation" % (path, n))
+        key = m.group("key") if "#" in m.group("key") else m.group("key") + "#1"
+        expect[(key, m.group("case"))] = {"kind": m.group("kind"),
+                                          "detail": m.group("detail"),
+                                          "used": False, "where": "%s:%d" % (path, n)}
+    return expect
+
+
+def fmt_arrays(tool_nest, measured):
+    tool = {a["name"]: a for a in tool_nest.get("arrays", [])}
+    names = sorted(set(tool) | set(measured["arrays"]))
+    out = []
+    for name in names:
+        t, m = tool.get(name), measured["arrays"].get(name)
+        ts = ("read %s written %s" % (json.dumps(t["elements_read"]),
+                                      json.dumps(t["elements_written"]))
+              if t else "absent")
+        ms = ("read %d written %d" % (m["elements_read"], m["elements_written"])
+              if m else "absent")
+        flag = "" if (t and m and t["elements_read"] == m["elements_read"] and
+                      t["elements_written"] == m["elements_written"]) else "   <--"
+        out.append("    %-10s tool: %-28s oracle: %s%s" % (name, ts, ms, flag))
+    return out
+
+
+def compare(args, nests, measured, report, expect):
+    by_line = {}
+    for n in report.get("nests", []):
+        by_line.setdefault(n["line"], {"nests": [], "skipped": []})["nests"].append(n)
+    for s in report.get("skipped", []):
+        by_line.setdefault(s["line"], {"nests": [], "skipped": []})["skipped"].append(s)
+    kernel = os.path.realpath(args.kernel)
+    ordinal, stats, lines = {}, {"exact": 0, "range": 0, "refused": 0}, []
+    failing = 0
+    inject_count = 0
+    known_lines = {n["line"] for n in nests}
+
+    def fail(msg):
+        nonlocal failing
+        failing += 1
+        lines.append(msg)
+
+    for line in sorted(by_line):
+        if line not in known_lines:
+            fail("UNKNOWN: the tool reports a nest at line %d, which is no "
+                 "outermost loop of the scanner" % line)
+    for k, nest in enumerate(nests):
+        ordinal[nest["function"]] = ordinal.get(nest["function"], 0) + 1
+        key = "%s#%d" % (nest["function"], ordinal[nest["function"]])
+        where = "%s (line %d)" % (key, nest["line"])
+        tool = by_line.get(nest["line"], {"nests": [], "skipped": []})
+        cases = [n.get("case") for n in tool["nests"]] or [None]
+        if len(set(cases)) != len(cases):
+            fail("DUPLICATE: %s: the tool reports the nest %d times for cases %s" % (
+                where, len(cases), json.dumps(cases)))
+            cases = sorted(set(cases), key=lambda c: c or "")
+        if any(cases):
+            for m in measured[k]:
+                if m["case"] not in cases:
+                    fail("CASE: %s: the oracle ran the case %s (%s), which the tool "
+                         "does not report; it reports %s" % (
+                             where, json.dumps(m["case"]), m["call"], json.dumps(cases)))
+        for case in cases:
+            e = expect.get((key, case)) or expect.get((key, None))
+            label = where + (" [%s]" % case if case else "")
+            if not e:
+                fail("NO-EXPECTATION: %s: add an EXPECT line" % label)
+                continue
+            e["used"] = True
+            if e["kind"] == "refused":
+                if tool["nests"]:
+                    fail("COUNTED: %s: expected refused (%s), the tool counted it: "
+                         "flops %s, bytes.compulsory %s" % (
+                             label, e["detail"],
+                             tool["nests"][0]["counts"].get("flops"),
+                             tool["nests"][0]["bytes"].get("compulsory")))
+                    for t in tool["nests"]:
+                        for m in measured[k]:
+                            lines.extend(fmt_arrays(t, m))
+                elif not tool["skipped"]:
+                    fail("MISSING: %s: the tool reports nothing at this line" % label)
+                elif not any(re.search(e["detail"], s["reason"]) for s in tool["skipped"]):
+                    fail("REASON: %s: refused for '%s', expected /%s/" % (
+                        label, tool["skipped"][0]["reason"], e["detail"]))
+                else:
+                    stats["refused"] += 1
+                    lines.append("ok: %s: refused: %s" % (label, tool["skipped"][0]["reason"]))
+                continue
+            if tool["nests"] and tool["skipped"] and case == cases[0]:
+                fail("REFUSED: %s: expected %s, partly refused: %s" % (
+                    where, e["kind"], "; ".join(
+                        ("[%s] " % s["case"] if s.get("case") else "") + s["reason"]
+                        for s in tool["skipped"])))
+            if not tool["nests"]:
+                if tool["skipped"]:
+                    fail("REFUSED: %s: expected %s, refused: %s" % (
+                        label, e["kind"], tool["skipped"][0]["reason"]))
+                else:
+                    fail("MISSING: %s: the tool reports nothing at this line" % label)
+                continue
+            t = [n for n in tool["nests"] if n.get("case") == case][0]
+            ms = [m for m in measured[k] if case is None or m["case"] == case]
+            if not ms:
+                fail("NOT-CALLED: %s: the driver runs no call of this nest%s" % (
+                    label, " for this case (ORACLE_CASE)" if case else ""))
+                continue
+            nest_ok = True
+            for m in ms:
+                m = dict(m)
+                if args.self_test_inject_error:
+                    inject_count += 1
+                    if inject_count % 3 == 1:
+                        m["flops"] += 1
+                    elif inject_count % 3 == 2:
+                        m["bytes"] += 4
+                c = t.get("counts", {})
+                flops, fmin = c.get("flops"), c.get("flops_min")
+                nbytes = t.get("bytes", {}).get("compulsory")
+                problems = []
+                if e["kind"] == "exact":
+                    if flops != m["flops"]:
+                        problems.append("counts.flops = %s, oracle %d" % (json.dumps(flops), m["flops"]))
+                    if fmin is not None and fmin != flops:
+                        problems.append("a range [%s, %s] where exact was expected"
+                                        % (fmin, flops))
+                else:
+                    if fmin is None or flops is None or not fmin < flops:
+                        problems.append("no range (flops %s, flops_min %s)" % (
+                            json.dumps(flops), json.dumps(fmin)))
+                    elif not fmin <= m["flops"] <= flops:
+                        problems.append("oracle FLOPs %d outside [%s, %s]" % (
+                            m["flops"], fmin, flops))
+                if nbytes != m["bytes"]:
+                    problems.append("bytes.compulsory = %s, oracle %d" % (json.dumps(nbytes), m["bytes"]))
+                call = " (%s)" % m["call"] if len(ms) > 1 else ""
+                if problems:
+                    nest_ok = False
+                    fail("MISMATCH: %s%s: %s" % (label, call, "; ".join(problems)))
+                    lines.extend(fmt_arrays(t, m))
+                else:
+                    shown = ("%d in [%s, %s]" % (m["flops"], fmin, flops)
+                             if e["kind"] == "range" else "%d" % m["flops"])
+                    lines.append("ok: %s%s: flops %s, bytes %d" % (label, call, shown, m["bytes"]))
+            if nest_ok:
+                stats[e["kind"]] += 1
+    for (key, case), e in sorted(expect.items(), key=lambda kv: kv[1]["where"]):
+        if not e["used"]:
+            fail("UNUSED: %s: no nest %s%s in %s" % (
+                e["where"], key, " [%s]" % case if case else "", kernel))
+    return lines, stats, failing
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--tool", help="without it, only --dump the oracle's measurements")
+    ap.add_argument("--kernel", required=True)
+    ap.add_argument("--driver", required=True)
+    ap.add_argument("--expect")
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--cxx", default="clang++-19")
+    ap.add_argument("--symbolizer", default="llvm-symbolizer-19")
+    ap.add_argument("--compile-arg", action="append", default=[],
+                    help="after -- on the tool's command line (e.g. -std=c++20)")
+    ap.add_argument("--tool-arg", action="append", default=[])
+    ap.add_argument("--self-test-inject-error", action="store_true")
+    ap.add_argument("--dump", action="store_true",
+                    help="print the oracle's measurement of every nest")
+    args = ap.parse_args()
+
+    nests = Scanner(open(args.kernel).read()).scan()
+    exe, out = build_and_run_oracle(args)
+    params, arrays, calls = parse_oracle(out)
+    pcs = {pc for c in calls.values() for chain, _ in c["flops"] for pc in chain}
+    pcs |= {pc for c in calls.values() for a in c["accesses"] for pc in a[3]}
+    line_of = symbolize(args.symbolizer, exe, pcs, args.kernel)
+    measured = measure(nests, arrays, calls, line_of)
+    if args.dump:
+        for k, n in enumerate(nests):
+            for m in measured[k]:
+                arrays = " ".join("%s:%d+%d" % (name, a["elements_read"], a["elements_written"])
+                                  for name, a in sorted(m["arrays"].items()))
+                print("oracle: %s line %d%s: flops %d bytes %d (%s)" % (
+                    n["function"], n["line"], " [%s]" % m["case"] if m["case"] else "",
+                    m["flops"], m["bytes"], arrays))
+    if not args.tool:
+        return
+    if not args.expect:
+        sys.exit("nn-oracle: --tool needs --expect")
+    report, cmd = run_tool(args, params)
+    print("tool: " + " ".join(os.path.basename(c) if c == args.tool else c for c in cmd[1:]))
+    lines, stats, failing = compare(args, nests, measured, report,
+                                    read_expectations(args.expect))
+    print("\n".join(lines))
+    print("nests: %d   exact: %d   range: %d   refused: %d   failing: %d" % (
+        len(nests), stats["exact"], stats["range"], stats["refused"], failing))
+    sys.exit(1 if failing else 0)
+
+
+if __name__ == "__main__":
+    main()
