@@ -212,6 +212,7 @@ private:
       }
       ++Built;
       Out.ParamNames.insert(B.sizeNames().begin(), B.sizeNames().end());
+      Out.ParamNames.insert(B.matchedKeys().begin(), B.matchedKeys().end());
       if (!Ok) {
         SkippedNest S;
         S.Function = N.Function;

@@ -993,6 +993,8 @@ bool combineBound(Bound &B, const BoundTerm &T, Bound::KindTy Kind) {
 void NestBuilder::simplifyBound(Bound &B, bool IsUpper,
                                 const LoopRange *Outer) {
   // In min(T - 1, t) under t <= T - 1 the first term never decides.
+  // (The caller keeps the result only where the trip count provably stays
+  // >= 0: max(0, t) as t would give negative trips the loop never had.)
   for (size_t I = 0; I < B.Terms.size() && B.Terms.size() > 1;) {
     bool Redundant = false;
     for (size_t J = 0; J < B.Terms.size() && !Redundant; ++J) {
@@ -1089,8 +1091,28 @@ bool NestBuilder::tightenLoop(Loop &L, LoopRange &R, const std::string &IV,
       return fail(Where->getBeginLoc(),
                   "condition on '" + IV + "' meets a max() loop bound");
   }
-  simplifyBound(L.First, /*IsUpper=*/!Up, R.Outer);
-  simplifyBound(L.Last, /*IsUpper=*/Up, R.Outer);
+  // Drop terms that never decide, where the loop's trip count stays
+  // provably >= 0 without them (formulas are exact only then).
+  Bound First = L.First, Last = L.Last;
+  simplifyBound(First, /*IsUpper=*/!Up, R.Outer);
+  simplifyBound(Last, /*IsUpper=*/Up, R.Outer);
+  if (First.isAffine() && Last.isAffine()) {
+    std::optional<AffineExpr> Span = Up ? Last.affine().sub(First.affine())
+                                        : First.affine().sub(Last.affine());
+    bool NonNegative = false;
+    if (Span)
+      for (const AffineExpr &Low : boundsOver(*Span, R.Outer, false))
+        NonNegative |= Low.isConstant() && Low.constant() >= -1;
+    if (NonNegative) {
+      L.First = First;
+      L.Last = Last;
+    }
+  } else {
+    // A min or max stays: no formula either way, and the values are the
+    // same over the loops around.
+    L.First = First;
+    L.Last = Last;
+  }
   R.First = L.First;
   R.Last = L.Last;
   noteExtended(Where->getBeginLoc(), "condition on a loop variable");
@@ -1154,8 +1176,9 @@ NestBuilder::pointerTest(const Expr *Cond) {
   if (NonNull)
     I.Value = *NonNull == NonNullWhenTrue;
   I.Key = "nonnull:" + Name;
-  I.TrueText = Name + (NonNullWhenTrue ? " != NULL" : " == NULL");
-  I.FalseText = Name + (NonNullWhenTrue ? " == NULL" : " != NULL");
+  I.TrueText = Name + " != NULL";
+  I.FalseText = Name + " == NULL";
+  I.Negated = !NonNullWhenTrue;
   return I;
 }
 
@@ -1176,8 +1199,27 @@ NestBuilder::Invariant NestBuilder::evalInvariant(const Expr *Cond) {
     Invariant I = evalInvariant(UO->getSubExpr());
     if (I.Value)
       I.Value = !*I.Value;
-    std::swap(I.TrueText, I.FalseText);
+    I.Negated = !I.Negated;
     return I;
+  }
+  // flag != 0 and flag == 0 are the flag, and its negation.
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isEqualityOp()) {
+    Expr::EvalResult R;
+    for (int Side = 0; Side < 2; ++Side) {
+      const Expr *Other = Side ? BO->getLHS() : BO->getRHS();
+      const Expr *Mine = Side ? BO->getRHS() : BO->getLHS();
+      if (Other->getType()->isIntegerType() &&
+          Mine->getType()->isIntegerType() && Other->EvaluateAsInt(R, Ctx) &&
+          R.Val.getInt().isZero()) {
+        Invariant I = evalInvariant(Mine);
+        if (BO->getOpcode() == BO_EQ) {
+          if (I.Value)
+            I.Value = !*I.Value;
+          I.Negated = !I.Negated;
+        }
+        return I;
+      }
+    }
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(S);
       BO && (BO->getOpcode() == BO_LAnd || BO->getOpcode() == BO_LOr)) {
@@ -1198,6 +1240,20 @@ NestBuilder::Invariant NestBuilder::evalInvariant(const Expr *Cond) {
   }
   // Sizes: evaluated where they have values.
   std::string Why;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->getOpcode() == BO_NE &&
+      BO->getLHS()->getType()->isIntegerType()) {
+    std::optional<IndexPoly> L = indexOf(BO->getLHS(), Why);
+    std::optional<IndexPoly> R = L ? indexOf(BO->getRHS(), Why) : std::nullopt;
+    std::optional<IndexPoly> D = R ? L->sub(*R) : std::nullopt;
+    std::optional<AffineExpr> A = D ? D->toAffine() : std::nullopt;
+    if (A)
+      if (std::optional<__int128> V = evalSizes(*A, sizeValues())) {
+        Invariant I;
+        I.Value = *V != 0;
+        return I;
+      }
+  }
   std::optional<std::vector<Constraint>> Cs = constraintsOf(S, false, Why);
   if (!Cs && S->getType()->isIntegerType()) {
     std::optional<IndexPoly> P = indexOf(S, Why);
@@ -1237,19 +1293,20 @@ bool NestBuilder::invariantValue(const Expr *Cond) {
   Invariant I = evalInvariant(Cond);
   if (I.Value)
     return *I.Value;
-  bool V = true;
+  // The case fixes the atom; the condition may be its negation.
+  bool Atom = true;
   if (auto It = Case.find(I.Key); It != Case.end()) {
-    V = It->second;
+    Atom = It->second;
   } else if (std::none_of(Unassigned.begin(), Unassigned.end(),
                           [&](const auto &U) { return U.first == I.Key; })) {
     Unassigned.push_back({I.Key, I.TrueText});
   }
-  std::string Label = V ? I.TrueText : I.FalseText;
+  std::string Label = Atom ? I.TrueText : I.FalseText;
   if (std::none_of(CaseUsed.begin(), CaseUsed.end(),
                    [&](const auto &U) { return U.first == Label; }))
-    CaseUsed.push_back({Label, V});
+    CaseUsed.push_back({Label, Atom});
   noteExtended(Cond->getBeginLoc(), "loop-invariant condition");
-  return V;
+  return Atom != I.Negated;
 }
 
 bool NestBuilder::lowerIf(const IfStmt *If, Loop &Parent, bool WholeBody,

@@ -295,6 +295,7 @@ std::optional<int64_t> NestBuilder::givenValue(const std::string &Name,
       if (!Key.empty())
         if (auto It = M.find(Key); It != M.end()) {
           Origin = What;
+          MatchedKeys.insert(Key); // for "names no size" warnings
           return It->second;
         }
     return std::nullopt;
@@ -638,7 +639,8 @@ bool NestBuilder::finishNest(LoopNest &Out) {
   if (!settleAccesses(Out.Root))
     return false;
   for (const auto &[Name, V] : Pinned)
-    if (!ParamSet.count(Name) && AnnotationProblem.empty())
+    if (!ParamSet.count(Name) && !MatchedKeys.count(Name) &&
+        AnnotationProblem.empty())
       AnnotationProblem = "roofline annotation sets '" + Name +
                           "', which names no size of this nest";
   SizeValues Vals = sizeValues();

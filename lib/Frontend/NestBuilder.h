@@ -105,6 +105,9 @@ public:
   std::string caseLabel() const;
   /// The sizes met so far (also when the build failed).
   const std::set<std::string> &sizeNames() const { return ParamSet; }
+  /// The --param, annotation and config keys that gave a size its value
+  /// ("gelu:N", "dim" for p->dim).
+  const std::set<std::string> &matchedKeys() const { return MatchedKeys; }
 
   //===--------------------------------------------------------------------===//
   // Internal types (public for the lowering files' helpers).
@@ -259,9 +262,12 @@ private:
   constraintsOf(const clang::Expr *Cond, bool Negate, std::string &Why);
   /// The value of a loop-invariant condition for this build.
   bool invariantValue(const clang::Expr *Cond);
+  /// A loop-invariant condition: its value, or the unknown atom it is
+  /// (`bias` non-null, a flag), perhaps negated (`bias == NULL`, `!flag`).
   struct Invariant {
     std::optional<bool> Value;
-    std::string Key, TrueText, FalseText; ///< when Value is unknown
+    std::string Key, TrueText, FalseText; ///< the atom, when Value is unknown
+    bool Negated = false;
   };
   Invariant evalInvariant(const clang::Expr *Cond);
   std::optional<Invariant> pointerTest(const clang::Expr *Cond);
@@ -311,6 +317,7 @@ private:
   std::vector<std::pair<std::string, std::string>> Unassigned;
   /// Texts of the conditions this build took a value for, for the label.
   std::vector<std::pair<std::string, bool>> CaseUsed;
+  mutable std::set<std::string> MatchedKeys;
 
   std::string Reason;
   clang::SourceLocation ReasonLoc;
