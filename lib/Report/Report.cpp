@@ -32,6 +32,11 @@ std::string roofline::withThousands(Int128 V) {
 
 namespace {
 
+/// " (why)" after a count shown as '?' whose reason is known.
+std::string whyUnknown(const Count &C) {
+  return C.Value || C.Formula || C.WhyNot.empty() ? "" : " (" + C.WhyNot + ")";
+}
+
 std::string countStr(const Count &C) {
   if (C.Value)
     return withThousands(*C.Value);
@@ -130,6 +135,8 @@ struct FunctionTotal {
   unsigned Nests = 0;
   size_t LastIndex = 0;
   std::optional<Int128> Flops = 0, BytesCompulsory = 0, BytesNoReuse = 0;
+  /// Why BytesCompulsory is unknown: the first nest without it.
+  std::string CompulsoryWhyNot;
 };
 
 void accumulate(std::optional<Int128> &Sum, const Count &C) {
@@ -153,6 +160,11 @@ functionTotals(llvm::ArrayRef<const AnalyzedNest *> Nests) {
     T.LastIndex = I;
     accumulate(T.Flops, A.Counts.Flops);
     accumulate(T.BytesCompulsory, A.Counts.BytesCompulsory);
+    const Count &Cc = A.Counts.BytesCompulsory;
+    if (!Cc.Value && T.CompulsoryWhyNot.empty())
+      T.CompulsoryWhyNot =
+          "the nest at line " + std::to_string(A.Nest.Loc.Line) + ": " +
+          (Cc.WhyNot.empty() ? "its compulsory bytes are unknown" : Cc.WhyNot);
     accumulate(T.BytesNoReuse, A.Counts.BytesNoReuse);
   }
   return Out;
@@ -193,7 +205,8 @@ void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
   diag(OS, L, "note",
        countStr(C.Macs) + " MACs, " + Range + countStr(C.Flops) + " FLOPs" +
            (FlopsBy.empty() ? "" : " (" + FlopsBy + ")") + "; " +
-           countStr(C.BytesCompulsory) + " bytes compulsory, " +
+           countStr(C.BytesCompulsory) + " bytes compulsory" +
+           whyUnknown(C.BytesCompulsory) + ", " +
            countStr(C.BytesNoReuse) + " bytes no-reuse",
        nullptr);
   if (A.Judged.V) {
@@ -296,7 +309,9 @@ roofline::textBlocks(const Report &R, llvm::ArrayRef<const AnalyzedNest *> Nests
           diag(OS, B.Loc, "note",
                T.Function + " in all (" + std::to_string(T.Nests) +
                    " nests): " + optCount(T.Flops) + " FLOPs, " +
-                   optCount(T.BytesCompulsory) + " bytes compulsory, " +
+                   optCount(T.BytesCompulsory) + " bytes compulsory" +
+                   (T.BytesCompulsory ? "" : " (" + T.CompulsoryWhyNot + ")") +
+                   ", " +
                    optCount(T.BytesNoReuse) + " bytes no-reuse",
                nullptr);
       OS.flush();
@@ -479,6 +494,9 @@ llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
   llvm::json::Object Bytes{{"no_reuse", countJSON(C.BytesNoReuse)},
                            {"compulsory", countJSON(C.BytesCompulsory)},
                            {"cache", countJSON(CacheBytes)}};
+  // A null count is never left without its reason.
+  if (!C.BytesCompulsory.Value && !C.BytesCompulsory.WhyNot.empty())
+    Bytes["compulsory_why_not"] = C.BytesCompulsory.WhyNot;
   llvm::json::Object AI{{"no_reuse", intensityJSON(C, C.BytesNoReuse)},
                         {"compulsory", intensityJSON(C, C.BytesCompulsory)},
                         {"cache", intensityJSON(C, CacheBytes)}};
@@ -518,13 +536,16 @@ llvm::json::Value roofline::toJSON(const Report &R) {
     auto Opt = [](const std::optional<Int128> &V) {
       return V ? number(*V) : llvm::json::Value(nullptr);
     };
+    llvm::json::Object Bytes{{"compulsory", Opt(T.BytesCompulsory)},
+                             {"no_reuse", Opt(T.BytesNoReuse)}};
+    if (!T.BytesCompulsory && !T.CompulsoryWhyNot.empty())
+      Bytes["compulsory_why_not"] = T.CompulsoryWhyNot;
     Functions.push_back(llvm::json::Object{
         {"file", T.File},
         {"function", T.Function},
         {"nests", static_cast<int64_t>(T.Nests)},
         {"flops", Opt(T.Flops)},
-        {"bytes", llvm::json::Object{{"compulsory", Opt(T.BytesCompulsory)},
-                                     {"no_reuse", Opt(T.BytesNoReuse)}}}});
+        {"bytes", std::move(Bytes)}});
   }
   // json::Value's move is not noexcept: a growing vector deep-copies.
   Nests.reserve(R.Nests.size());

@@ -3,6 +3,10 @@
 #include "roofline/Roofline/NestVerdict.h"
 
 #include "roofline/Analysis/Univariate.h"
+#include "roofline/Support/Parallel.h"
+
+#include <algorithm>
+#include <tuple>
 
 #include <cmath>
 #include <set>
@@ -115,10 +119,14 @@ std::optional<std::string> crossoverParam(const LoopNest &N,
 /// The bytes of \p Model for the nest, filling R.Cache / R.Tiled.
 Count modelBytes(const LoopNest &N, const NestCounts &C, const Machine &M,
                  TrafficModel Model, const ModelOptions &Opts,
-                 JudgeDetail Detail, NestVerdict &R) {
-  if ((Detail == JudgeDetail::Full && Opts.CacheAlways) ||
-      Model == TrafficModel::Cache) {
-    llvm::Expected<CacheAnalysis> A = analyzeCache(N, C, cacheConfigFor(M));
+                 JudgeDetail Detail, const GivenCache *Given, NestVerdict &R) {
+  if (Given) {
+    R.Cache = Given->Analysis;
+    R.CacheWhyNot = Given->WhyNot;
+  } else if ((Detail == JudgeDetail::Full && Opts.CacheAlways) ||
+             Model == TrafficModel::Cache) {
+    llvm::Expected<CacheAnalysis> A =
+        analyzeCache(N, C, cacheConfigFor(M), Opts.State);
     if (A)
       R.Cache = std::move(*A);
     else
@@ -155,10 +163,11 @@ Count modelBytes(const LoopNest &N, const NestCounts &C, const Machine &M,
 
 NestVerdict roofline::judgeNest(const LoopNest &N, const NestCounts &C,
                                 const Machine &M, TrafficModel Model,
-                                const ModelOptions &Opts, JudgeDetail Detail) {
+                                const ModelOptions &Opts, JudgeDetail Detail,
+                                const GivenCache *Given) {
   NestVerdict R;
   R.Prec = dominantPrecision(C);
-  R.Bytes = modelBytes(N, C, M, Model, Opts, Detail, R);
+  R.Bytes = modelBytes(N, C, M, Model, Opts, Detail, Given, R);
   const Count &Bytes = R.Bytes;
   // Sizes the formulas use: directly, inside an atom (floor((B*T - 1)/8)),
   // or as a factor of a product such a one uses.
@@ -223,6 +232,63 @@ NestVerdict roofline::judgeNest(const LoopNest &N, const NestCounts &C,
                        static_cast<double>(*Bytes.Value), Foot,
                        trafficModelName(Model));
   if (Detail == JudgeDetail::Full)
-    R.Levels = judgeLevels(N, C, M, *R.V);
+    R.Levels = judgeLevels(N, C, M, *R.V, R.Cache ? &*R.Cache : nullptr);
   return R;
+}
+
+std::vector<GivenCache>
+roofline::functionCaches(llvm::ArrayRef<const LoopNest *> Nests,
+                         llvm::ArrayRef<const NestCounts *> Counts,
+                         llvm::ArrayRef<SkippedNest> Skipped, const Machine &M,
+                         CacheState State) {
+  std::vector<GivenCache> Out(Nests.size());
+  auto Before = [](const SourceLoc &A, const SourceLoc &B) {
+    return std::tie(A.Line, A.Column) < std::tie(B.Line, B.Column);
+  };
+  // Functions in order of first nest; each one's nests in source order.
+  std::vector<std::vector<size_t>> Functions;
+  std::map<std::pair<std::string, std::string>, size_t> Index;
+  for (size_t I = 0; I < Nests.size(); ++I) {
+    auto Key = std::make_pair(Nests[I]->Loc.File, Nests[I]->Function);
+    auto [It, New] = Index.emplace(Key, Functions.size());
+    if (New)
+      Functions.emplace_back();
+    Functions[It->second].push_back(I);
+  }
+  CacheConfig Cfg = cacheConfigFor(M);
+  parallelForChunks(Functions.size(), [&](size_t F) {
+    std::vector<size_t> &Ids = Functions[F];
+    std::stable_sort(Ids.begin(), Ids.end(), [&](size_t A, size_t B) {
+      return Before(Nests[A]->Loc, Nests[B]->Loc);
+    });
+    std::vector<FunctionNest> Seq;
+    std::vector<size_t> Where;
+    bool Unknown = false;
+    const SourceLoc *Prev = nullptr;
+    for (size_t I : Ids) {
+      const LoopNest &N = *Nests[I];
+      // A nest not analyzed between the previous one and this one.
+      for (const SkippedNest &S : Skipped)
+        if (S.Function == N.Function && S.Loc.File == N.Loc.File &&
+            Before(S.Loc, N.Loc) && (!Prev || Before(*Prev, S.Loc)))
+          Unknown = true;
+      Prev = &N.Loc;
+      if (!Counts[I]) {
+        Unknown = true;
+        continue;
+      }
+      Seq.push_back({&N, Counts[I], Unknown});
+      Where.push_back(I);
+      Unknown = false;
+    }
+    std::vector<llvm::Expected<CacheAnalysis>> R =
+        analyzeFunctionCache(Seq, Cfg, State);
+    for (size_t K = 0; K < R.size(); ++K) {
+      if (R[K])
+        Out[Where[K]].Analysis = std::move(*R[K]);
+      else
+        Out[Where[K]].WhyNot = llvm::toString(R[K].takeError());
+    }
+  });
+  return Out;
 }

@@ -84,8 +84,11 @@ TEST(CacheModelTest, GemmIjkLayerConditions) {
   EXPECT_EQ(I->Kind, ReuseKind::Temporal);
   EXPECT_EQ(I->Fits, (std::vector<bool>{false, false, true}));
 
-  // L1 misses: A's row per (i, j), B every access, C once per (i, j).
-  EXPECT_DOUBLE_EQ(A.Levels[0].FetchBytes, 64 * (N * N * 64 + N * N * N + N * N));
+  // L1 misses: A's row per (i, j), B every access, C once per line: C[i][j]
+  // is touched every k, so its line was used a few accesses before
+  // C[i][j + 1] needs it.
+  EXPECT_DOUBLE_EQ(A.Levels[0].FetchBytes,
+                   64 * (N * N * 64 + N * N * N + N * N / 16));
   // L2: per i, A's row, all of B, C's row.
   EXPECT_DOUBLE_EQ(A.Levels[1].FetchBytes, 64 * N * (64 + N * N / 16 + 64));
   // L3: everything once; C written back once.

@@ -75,6 +75,13 @@ cl::opt<TrafficModel> ModelOpt(
                clEnumValN(TrafficModel::Tiled, "tiled",
                           "what the nest moves tiled by --tile (tiled(T))")),
     cl::cat(Category));
+cl::opt<std::string> CacheStateOpt(
+    "cache-state",
+    cl::desc("What the caches hold when a function starts, for the cache "
+             "model: 'cold' (empty, one pass: the default) or 'warm' (the "
+             "steady state of the function run again and again, as "
+             "kerncraft reports it)"),
+    cl::value_desc("cold|warm"), cl::init("cold"), cl::cat(Category));
 cl::opt<unsigned> TileOpt("tile",
                           cl::desc("Tile size T of the tiled model and of the "
                                    "tiling what-if (default 32)"),
@@ -194,6 +201,7 @@ ModelOptions modelOptions() {
   O.Tile = TileOpt;
   // Only JSON reports the cache model beside the verdict's own model.
   O.CacheAlways = WantJson;
+  O.State = parseCacheState(CacheStateOpt).value_or(CacheState::Cold);
   return O;
 }
 
@@ -245,8 +253,25 @@ Report analyzeNests(FrontendResult &FR, const Machine &M, TrafficModel Model) {
       Out[I].Error = toString(C.takeError());
       return;
     }
-    Out[I].J = judgeNest(FR.Nests[I], *C, M, Model, MOpts);
     Out[I].C = std::move(*C);
+  });
+  // The cache model runs over each function's nests together: what one
+  // nest leaves in the caches, the next one reuses.
+  std::vector<GivenCache> Caches;
+  if (MOpts.CacheAlways || Model == TrafficModel::Cache) {
+    std::vector<const LoopNest *> Ns;
+    std::vector<const NestCounts *> Cs;
+    for (size_t I = 0; I < FR.Nests.size(); ++I) {
+      Ns.push_back(&FR.Nests[I]);
+      Cs.push_back(Out[I].C ? &*Out[I].C : nullptr);
+    }
+    Caches = functionCaches(Ns, Cs, FR.Skipped, M, MOpts.State);
+  }
+  parallelForChunks(FR.Nests.size(), [&](size_t I) {
+    if (Out[I].C)
+      Out[I].J = judgeNest(FR.Nests[I], *Out[I].C, M, Model, MOpts,
+                           JudgeDetail::Full,
+                           Caches.empty() ? nullptr : &Caches[I]);
   });
   for (size_t I = 0; I < FR.Nests.size(); ++I) {
     LoopNest &N = FR.Nests[I];
@@ -322,6 +347,9 @@ int main(int Argc, const char **Argv) {
   // With -p, no inputs means every source of the compilation database.
   if (Sources.empty() && BuildPath.empty() && !configOnlyRequested())
     return usageError("no input files (try --help)");
+  if (!parseCacheState(CacheStateOpt))
+    return usageError("--cache-state must be 'cold' or 'warm', not '" +
+                      CacheStateOpt + "'");
   if (!PlotFile.empty() && !isPlotPath(PlotFile))
     return usageError("--plot file '" + PlotFile +
                       "' must end in .svg or .html");

@@ -13,11 +13,20 @@
 // same box again: temporal; the next bytes of the same lines: spatial;
 // overlapping boxes: group) survives in a cache of size S while the data one
 // iteration of the loop touches, times the reuse distance in iterations,
-// fits in S. Caches are LRU with line-aligned arrays; where the machine
-// gives a level's ways, a group walked down a column with a line stride
-// sharing factors with the set count (modulo set indexing) must also fit in
-// the sets it can reach (the conflict misses of a 4096-float row pitch).
-// Otherwise levels are fully associative.
+// fits in S. Caches are LRU; where the machine gives a level's ways, the
+// reuse survives for the lines whose sets receive at most that many lines
+// in one iteration (arrays placed on 4 KiB pages one after another, modulo
+// set indexing): conflicts between the arrays walked together and the part
+// of the data that survives near capacity. Otherwise levels are fully
+// associative.
+//
+// A function's nests run in program order through one set of caches
+// (analyzeFunctionCache): data an earlier nest, or an earlier sibling loop
+// inside an outer loop, leaves in a level is reused while the bytes touched
+// since its last use fit in that level (LRU stack distance over blocks of
+// the arrays). `CacheState::Warm` gives the steady state of the function
+// run again and again (the nest repeated, as kerncraft and ECM models
+// report it) instead of one pass from empty caches.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,6 +36,7 @@
 #include "roofline/Analysis/Counts.h"
 #include "roofline/Machine/Machine.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
 #include <optional>
@@ -46,6 +56,15 @@ struct CacheConfig {
   std::vector<CacheLevelSpec> Levels; ///< innermost (L1) first
   bool WriteAllocate = true;
 };
+
+/// What the caches hold when a function starts.
+enum class CacheState {
+  Cold, ///< empty: one pass (the default)
+  Warm  ///< what the previous run of the same function left: steady state
+};
+/// "cold", "warm".
+const char *cacheStateName(CacheState S);
+std::optional<CacheState> parseCacheState(const std::string &Name);
 
 /// The caches of \p M, innermost first (levels without a size are skipped).
 CacheConfig cacheConfigFor(const Machine &M);
@@ -120,14 +139,35 @@ struct CacheAnalysis {
   std::string WhyNot;
   /// Assumptions the numbers rest on.
   std::vector<std::string> Notes;
+  CacheState State = CacheState::Cold;
+  /// Per level (Levels order): fetch bytes the nest did not pay because
+  /// an earlier nest of its function (or, warm, the previous run) left the
+  /// data in that level.
+  std::vector<double> CarriedInBytes;
 };
 
-/// Runs the cache model on \p N (trip counts from \p C). Fails only on an
-/// access the model cannot place (a subscript that is not affine, an array
-/// of unknown element type); missing sizes leave the numbers out (WhyNot).
-llvm::Expected<CacheAnalysis> analyzeCache(const LoopNest &N,
-                                           const NestCounts &C,
-                                           const CacheConfig &Cfg);
+/// Runs the cache model on \p N alone (trip counts from \p C). Fails only
+/// on an access the model cannot place (a subscript that is not affine, an
+/// array of unknown element type); missing sizes leave the numbers out
+/// (WhyNot).
+llvm::Expected<CacheAnalysis>
+analyzeCache(const LoopNest &N, const NestCounts &C, const CacheConfig &Cfg,
+             CacheState State = CacheState::Cold);
+
+/// One nest of a function, for analyzeFunctionCache.
+struct FunctionNest {
+  const LoopNest *N = nullptr;
+  const NestCounts *C = nullptr;
+  /// Code the model does not see runs just before it (a nest that was not
+  /// analyzed): nothing is assumed to survive into it.
+  bool AfterUnknown = false;
+};
+
+/// The cache model over the nests of one function, in program order: each
+/// nest's result, with what earlier nests left in the caches reused.
+std::vector<llvm::Expected<CacheAnalysis>>
+analyzeFunctionCache(llvm::ArrayRef<FunctionNest> Nests, const CacheConfig &Cfg,
+                     CacheState State = CacheState::Cold);
 
 /// Bytes at every memory level of \p M (main memory first, as
 /// Machine::Levels) under the cache model: main memory moves the last-level

@@ -10,6 +10,7 @@
 #ifndef ROOFLINE_ROOFLINE_LEVELVERDICT_H
 #define ROOFLINE_ROOFLINE_LEVELVERDICT_H
 
+#include "roofline/Analysis/CacheModel.h"
 #include "roofline/Analysis/Counts.h"
 #include "roofline/Roofline/Roofline.h"
 
@@ -47,8 +48,11 @@ struct LevelBytes {
 /// This is a placeholder for the cache model (issue 4), which replaces the
 /// body and keeps the signature: it has the IR (strides, reuse distances),
 /// the counts, the machine (sizes, lines, write-allocate) and the verdict.
+/// Under the cache model the levels' bytes are \p Cache's (the nest's
+/// analysis, from its function), or the nest's own analysis when absent.
 std::vector<LevelBytes> bytesPerLevel(const LoopNest &N, const NestCounts &C,
-                                      const Machine &M, const Verdict &Main);
+                                      const Machine &M, const Verdict &Main,
+                                      const CacheAnalysis *Cache = nullptr);
 
 /// The roofline at one level.
 struct LevelVerdict {
@@ -78,7 +82,8 @@ struct HierarchicalVerdict {
 
 /// Judges every level of \p M for a nest whose main-memory verdict is \p V.
 HierarchicalVerdict judgeLevels(const LoopNest &N, const NestCounts &C,
-                                const Machine &M, const Verdict &V);
+                                const Machine &M, const Verdict &V,
+                                const CacheAnalysis *Cache = nullptr);
 
 } // namespace roofline
 

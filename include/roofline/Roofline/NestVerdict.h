@@ -37,6 +37,8 @@ struct ModelOptions {
   /// (JSON's bytes.cache reads it). Text output does not show it, and it is
   /// the costliest part of judging a nest, so the lint driver turns it off.
   bool CacheAlways = true;
+  /// What the caches hold when the nest starts (--cache-state).
+  CacheState State = CacheState::Cold;
 };
 
 struct NestVerdict {
@@ -76,10 +78,29 @@ enum class JudgeDetail {
               ///< when it is the verdict's model
 };
 
+/// The cache model's result for a nest computed beforehand, with the other
+/// nests of its function (analyzeFunctionCache): judgeNest uses it instead
+/// of running the model on the nest alone.
+struct GivenCache {
+  std::optional<CacheAnalysis> Analysis;
+  std::string WhyNot; ///< when Analysis is absent
+};
+
 NestVerdict judgeNest(const LoopNest &N, const NestCounts &C,
                       const Machine &M, TrafficModel Model,
                       const ModelOptions &Opts = {},
-                      JudgeDetail Detail = JudgeDetail::Full);
+                      JudgeDetail Detail = JudgeDetail::Full,
+                      const GivenCache *Given = nullptr);
+
+/// The cache model of each of \p Nests (one file's, with \p Counts; a null
+/// count is a nest that was not counted), run per function over its nests
+/// in source order so that data one nest leaves in the caches is reused by
+/// the next (analyzeFunctionCache). A nest not analyzed (\p Skipped, or
+/// uncounted) between two nests of a function stops that reuse.
+std::vector<GivenCache> functionCaches(llvm::ArrayRef<const LoopNest *> Nests,
+                                       llvm::ArrayRef<const NestCounts *> Counts,
+                                       llvm::ArrayRef<SkippedNest> Skipped,
+                                       const Machine &M, CacheState State);
 
 /// The nest's footprint in bytes: per array the larger of its read and
 /// written element sets (a lower bound of the distinct elements touched).

@@ -1,0 +1,928 @@
+//===- CacheSim.cpp - The cache model over a function's nests -------------===//
+
+#include "CacheSim.h"
+
+#include "IterationSpace.h"
+#include "PhaseModel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <cstdio>
+#include <cstdlib>
+
+using namespace roofline;
+using namespace roofline::detail;
+
+namespace {
+
+/// Cells per array: along the last dimension at most LastDimCells blocks
+/// of whole lines; along the others a cell per index, from the first
+/// dimension in, while the array has at most CellsPerArray cells (then the
+/// next dimension in blocks). The outermost loops usually advance a row or
+/// plane at a time, and a cell partly touched before counts as touched.
+constexpr double LastDimCells = 64;
+constexpr double CellsPerArray = 1 << 18;
+/// Steps of a phase's outermost loop.
+constexpr unsigned PhaseSteps = 64;
+/// A sequencing loop with more iterations is sampled: the first few, then
+/// strata each ending in a measured iteration after two unmeasured ones.
+constexpr int64_t FullLoop = 12;
+constexpr int64_t Strata = 8;
+
+/// Bytes whose last use was at each step, with sums over later steps.
+class StepTree {
+public:
+  void add(int64_t Step, double V) {
+    grow(Step);
+    Total += V;
+    for (size_t I = static_cast<size_t>(Step) + 1; I < Tree.size();
+         I += I & (~I + 1))
+      Tree[I] += V;
+  }
+  /// Bytes last used after \p Step.
+  double after(int64_t Step) const {
+    double Sum = 0;
+    for (size_t I = std::min(static_cast<size_t>(Step) + 1, Tree.size() - 1);
+         I > 0; I -= I & (~I + 1))
+      Sum += Tree[I];
+    return Total - Sum;
+  }
+  void clear() {
+    std::fill(Tree.begin(), Tree.end(), 0);
+    Total = 0;
+  }
+
+private:
+  std::vector<double> Tree = std::vector<double>(1025, 0); ///< 1-based
+  double Total = 0;
+
+  void grow(int64_t Step) {
+    if (static_cast<size_t>(Step) + 1 < Tree.size())
+      return;
+    // Rebuild at a larger size from the per-step values.
+    size_t Old = Tree.size() - 1;
+    std::vector<double> Raw(Old, 0);
+    for (size_t I = 0; I < Old; ++I)
+      Raw[I] = rangeSum(I);
+    size_t New = Old;
+    while (New <= static_cast<size_t>(Step) + 1)
+      New *= 2;
+    Tree.assign(New + 1, 0);
+    Total = 0;
+    for (size_t I = 0; I < Old; ++I)
+      if (Raw[I] != 0)
+        add(static_cast<int64_t>(I), Raw[I]);
+  }
+  double prefix(size_t Step) const { // sum over [0, Step)
+    double Sum = 0;
+    for (size_t I = Step; I > 0; I -= I & (~I + 1))
+      Sum += Tree[I];
+    return Sum;
+  }
+  double rangeSum(size_t Step) const { return prefix(Step + 1) - prefix(Step); }
+};
+
+struct ArrayCells {
+  const ArrayGeom *G = nullptr;
+  std::vector<double> Width;  ///< elements per block, per dimension
+  std::vector<int64_t> Count; ///< blocks per dimension
+  size_t First = 0;           ///< index of its first cell
+  double Bytes = 0;
+};
+
+struct Cell {
+  int64_t Last = -1; ///< step of the last touch; -1: not in any cache
+  double Weight = 0; ///< bytes it holds in the LRU stack
+  bool Dirty = false; ///< written since it came in
+};
+
+struct Acc {
+  std::vector<double> Fetch, Writeback, Carried;
+  bool Numeric = true;
+  std::string WhyNot;
+};
+
+/// One nest, renamed where loop variables shadow.
+struct NestState {
+  LoopNest Owned; ///< the nest with unique loop variables
+  const LoopNest *N = nullptr;
+  const NestCounts *C = nullptr;
+  bool AfterUnknown = false;
+  std::unique_ptr<PhaseModel> Model;
+  std::map<const Loop *, bool> Branchy;
+};
+
+class FunctionSim {
+public:
+  FunctionSim(const CacheConfig &Cfg, const CacheLayout &Layout)
+      : Cfg(Cfg), Layout(Layout) {
+    for (const auto &[Name, G] : Layout.Geoms)
+      addArray(Name, G);
+    Cells.resize(NumCells);
+    CellFull.assign(NumCells, 0);
+    Part.assign(NumCells, 0);
+    PartStamp.assign(NumCells, -1);
+    for (const auto &[Name, A] : Arrays) {
+      Box Whole;
+      for (double E : A.G->Extent)
+        Whole.push_back({0, std::max(0.0, E - 1), 1});
+      std::vector<Touched> T;
+      cellsOf(Name, Whole, 1, T);
+      for (const Touched &X : T)
+        CellFull[X.Cell] = X.Bytes;
+    }
+  }
+
+  void reset() {
+    for (Cell &C : Cells)
+      C = Cell();
+    Tree.clear();
+  }
+
+  /// Simulates nest \p S once; measures into \p A when \p Measure.
+  void runNest(NestState &S, bool Measure, Acc &A) {
+    Cur = &S;
+    NestStart = Now + 1;
+    simNode(S.N->Root, {}, {}, Measure ? 1.0 : 0.0, A);
+  }
+
+private:
+  const CacheConfig &Cfg;
+  const CacheLayout &Layout;
+  std::map<std::string, ArrayCells> Arrays;
+  size_t NumCells = 0;
+  std::vector<Cell> Cells;
+  std::vector<double> CellFull; ///< bytes of each whole cell
+  /// What the current phase touches of each cell over all its steps (valid
+  /// where PartStamp is the phase's start).
+  std::vector<double> Part;
+  std::vector<int64_t> PartStamp;
+  StepTree Tree;
+  int64_t Now = 0, NestStart = 0;
+  NestState *Cur = nullptr;
+  struct PhaseKey {
+    const void *Node;
+    IVValues Env;
+    bool operator<(const PhaseKey &O) const {
+      return Node != O.Node ? Node < O.Node : Env < O.Env;
+    }
+  };
+  std::map<PhaseKey, PhaseResult> PhaseMemo;
+  std::map<PhaseKey, std::vector<Group>> BodyMemo;
+  /// The sequencing loops being stepped through, innermost last: where
+  /// the loop and its current iteration started, and per array and level
+  /// the share of its lines one iteration's data leaves in their sets
+  /// (SetOccupancy: conflicts of the arrays the body walks together).
+  struct Sequence {
+    int64_t LoopStart = 0, IterStart = 0;
+    std::map<std::string, std::vector<double>> Keep;
+  };
+  std::vector<Sequence> Sequences;
+
+  size_t levels() const { return Cfg.Levels.size(); }
+
+  void addArray(const std::string &Name, const ArrayGeom &G) {
+    ArrayCells A;
+    A.G = &G;
+    size_t Dims = G.Extent.size();
+    A.Count.assign(Dims, 1);
+    A.Width.assign(Dims, 1);
+    A.First = NumCells;
+    // Units: lines along the last dimension, indices along the others.
+    std::vector<double> Units(Dims);
+    for (size_t D = 0; D < Dims; ++D)
+      Units[D] = D + 1 == Dims
+                     ? std::max(1.0, std::ceil(G.Extent[D] * G.Elem / 64))
+                     : std::max(1.0, G.Extent[D]);
+    double Left = CellsPerArray;
+    if (Dims > 0) {
+      double Last = std::min(Units[Dims - 1],
+                             Dims == 1 ? CellsPerArray : LastDimCells);
+      A.Count[Dims - 1] = static_cast<int64_t>(Last);
+      Left /= Last;
+    }
+    for (size_t D = 0; D + 1 < Dims; ++D) {
+      double C = std::max(1.0, std::min(Units[D], std::floor(Left)));
+      A.Count[D] = static_cast<int64_t>(C);
+      Left = std::max(1.0, Left / C);
+    }
+    for (size_t D = 0; D < Dims; ++D) {
+      double W = std::ceil(std::max(1.0, G.Extent[D]) /
+                           static_cast<double>(A.Count[D]));
+      if (D + 1 == Dims && G.Elem) { // whole lines
+        double PerLine = std::max(1.0, std::floor(64.0 / G.Elem));
+        W = std::ceil(W / PerLine) * PerLine;
+      }
+      A.Width[D] = W;
+      A.Count[D] = static_cast<int64_t>(
+          std::ceil(std::max(1.0, G.Extent[D]) / W));
+    }
+    int64_t N = 1;
+    for (int64_t C : A.Count)
+      N *= C;
+    A.Bytes = G.Elem;
+    for (double E : G.Extent)
+      A.Bytes *= std::max(1.0, E);
+    NumCells += static_cast<size_t>(N);
+    Arrays[Name] = std::move(A);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Touching cells
+  //===--------------------------------------------------------------------===//
+
+  struct Touched {
+    size_t Cell;
+    double Bytes, Rank;
+    const std::string *Array;
+    unsigned Group = 0;
+    bool Write = false;
+  };
+
+  /// The cells \p B covers and the bytes of each it covers.
+  void cellsOf(const std::string &Array, const Box &B, double Density,
+               std::vector<Touched> &Out, unsigned Group = 0,
+               bool Write = false) {
+    auto It = Arrays.find(Array);
+    if (It == Arrays.end())
+      return;
+    const ArrayCells &A = It->second;
+    size_t Dims = A.Count.size();
+    if (Dims != B.size())
+      return;
+    unsigned Lb = Cfg.Levels.empty() ? 64 : Cfg.Levels.front().LineBytes;
+    // Per dimension: the blocks the box meets and how many of its values
+    // fall in each.
+    std::vector<int64_t> Lo(Dims), Hi(Dims);
+    std::vector<std::vector<double>> In(Dims);
+    double Elements = 1;
+    for (size_t D = 0; D < Dims; ++D) {
+      const DimBox &X = B[D];
+      double Step = X.single() ? 1 : static_cast<double>(X.Step);
+      Elements *= X.values();
+      Lo[D] = std::clamp<int64_t>(
+          static_cast<int64_t>(std::floor(X.Lo / A.Width[D])), 0,
+          A.Count[D] - 1);
+      Hi[D] = std::clamp<int64_t>(
+          static_cast<int64_t>(std::floor(X.Hi / A.Width[D])), 0,
+          A.Count[D] - 1);
+      for (int64_t K = Lo[D]; K <= Hi[D]; ++K) {
+        double CLo = static_cast<double>(K) * A.Width[D];
+        double CHi = CLo + A.Width[D] - 1;
+        if (K == 0)
+          CLo = -std::numeric_limits<double>::infinity();
+        if (K == A.Count[D] - 1)
+          CHi = std::numeric_limits<double>::infinity();
+        double L = std::max(X.Lo, CLo), H = std::min(X.Hi, CHi);
+        double N = 0;
+        if (L <= H) {
+          double First = X.Lo + std::ceil((L - X.Lo) / Step - 1e-9) * Step;
+          N = First > H + 1e-9 ? 0 : std::floor((H - First) / Step + 1e-9) + 1;
+        }
+        In[D].push_back(X.single() ? (L <= H ? 1 : 0) : N);
+      }
+    }
+    // Each cell's part counts its elements at the box's bytes per element
+    // in whole lines: parts add up to the box's lines (a line two cells
+    // share is not counted twice).
+    double PerElement =
+        linesOf(B, *A.G, Lb, true, true) * Lb / std::max(1.0, Elements);
+    int64_t Total = NumCellsOf(A);
+    std::vector<int64_t> I = Lo;
+    for (bool More = Dims > 0; More;) {
+      size_t Index = 0;
+      double N = Density * PerElement;
+      for (size_t D = 0; D < Dims; ++D) {
+        Index = Index * static_cast<size_t>(A.Count[D]) +
+                static_cast<size_t>(I[D]);
+        N *= In[D][static_cast<size_t>(I[D] - Lo[D])];
+      }
+      if (N > 0)
+        Out.push_back({A.First + Index, N,
+                       (static_cast<double>(Index) + 0.5) /
+                           static_cast<double>(std::max<int64_t>(1, Total)),
+                       &It->first, Group, Write});
+      // Next cell, the last dimension fastest.
+      More = false;
+      for (size_t D = Dims; D-- > 0;) {
+        if (++I[D] <= Hi[D]) {
+          More = true;
+          break;
+        }
+        I[D] = Lo[D];
+      }
+    }
+  }
+
+  static int64_t NumCellsOf(const ArrayCells &A) {
+    int64_t N = 1;
+    for (int64_t C : A.Count)
+      N *= C;
+    return N;
+  }
+
+  /// Per array, per level: bytes whose first touch in the phase hit, and
+  /// of those the ones left by code before the nest.
+  struct PhaseHits {
+    /// Hits, those on data left before the nest, and those on data already
+    /// written (a write there adds no write-back).
+    std::map<std::string, std::vector<double>> Hit, Carried, DirtyHit;
+  };
+
+  /// The share of \p Bytes used again after \p D bytes of other data that
+  /// level \p Lv still holds: fully associative, while D fits; with sets,
+  /// data spread evenly over them fills some sets one line beyond their
+  /// ways first (a ramp from the size to (ways + 1) / ways of it).
+  double survives(size_t Lv, double D, double Bytes) const {
+    const CacheLevelSpec &S = Cfg.Levels[Lv];
+    if (!S.Ways)
+      return std::clamp((S.SizeBytes - D) / Bytes, 0.0, 1.0);
+    double Mid = D + Bytes / 2, Per = S.SizeBytes / S.Ways;
+    return std::clamp((S.SizeBytes + Per - Mid) / Per, 0.0, 1.0);
+  }
+
+  /// Per array and level, the share of its lines that the data of one
+  /// iteration of \p L (at the values \p Env) leaves in their sets.
+  std::map<std::string, std::vector<double>>
+  bodyKeep(const Loop &L, const std::vector<const Loop *> &Outer,
+           const IVValues &Env) {
+    PhaseKey K{&L, boundEnv(L, Env)};
+    auto It = BodyMemo.find(K);
+    if (It == BodyMemo.end())
+      It = BodyMemo.emplace(K, Cur->Model->bodyGroups(L, Outer, Env)).first;
+    const std::vector<Group> &Gs = It->second;
+    std::map<std::string, std::vector<double>> Kept, Lines;
+    for (size_t Lv = 0; Lv < levels(); ++Lv) {
+      const CacheLevelSpec &S = Cfg.Levels[Lv];
+      if (!S.Ways)
+        continue;
+      unsigned Sets = static_cast<unsigned>(std::max(
+          1.0, std::floor(S.SizeBytes / (double(S.LineBytes) * S.Ways))));
+      SetOccupancy O(Sets, S.Ways, S.LineBytes);
+      std::vector<Box> Placed;
+      for (size_t I = 0; I < Gs.size(); ++I) {
+        Placed.push_back(Cur->Model->placed(Gs[I], Env));
+        O.add(static_cast<unsigned>(I), Gs[I].Array, Placed.back(),
+              Cur->Model->geom(Gs[I].Array));
+      }
+      std::vector<double> Share = O.keptShares();
+      // Beyond the level the body's data is no cycle that could survive:
+      // what reuse there is spans less than an iteration (the stack
+      // distance decides it alone).
+      double Total = 0;
+      for (size_t I = 0; I < Gs.size(); ++I)
+        Total += linesOf(Placed[I], Cur->Model->geom(Gs[I].Array),
+                         S.LineBytes, true);
+      if (Total * S.LineBytes > S.SizeBytes)
+        std::fill(Share.begin(), Share.end(), 1.0);
+      for (size_t I = 0; I < Gs.size(); ++I) {
+        double N = linesOf(Placed[I], Cur->Model->geom(Gs[I].Array),
+                           S.LineBytes, true);
+        std::vector<double> &K = Kept[Gs[I].Array], &T = Lines[Gs[I].Array];
+        K.resize(levels(), 0);
+        T.resize(levels(), 0);
+        K[Lv] += Share[I] * N;
+        T[Lv] += N;
+      }
+    }
+    for (auto &[Name, K] : Kept)
+      for (size_t Lv = 0; Lv < levels(); ++Lv)
+        K[Lv] = Lines[Name][Lv] > 0 ? K[Lv] / Lines[Name][Lv] : 1;
+    return Kept;
+  }
+
+  /// What the current phase (started at \p PhaseStart) touches of cell
+  /// \p C over all its steps, or \p Else when unknown.
+  double partOf(size_t C, int64_t PhaseStart, double Else) const {
+    return PartStamp[C] == PhaseStart ? Part[C] : Else;
+  }
+
+  /// One step: moves the cells to the top of the stack; with \p H, counts
+  /// the first touches since \p PhaseStart that hit, each for the bytes of
+  /// the cell the whole phase touches (partOf; the stack distance of its
+  /// first line stands for the rest).
+  void touchStep(std::vector<Touched> &T, int64_t PhaseStart, PhaseHits *H) {
+    ++Now;
+    std::stable_sort(T.begin(), T.end(), [](const Touched &A, const Touched &B) {
+      return A.Rank < B.Rank;
+    });
+    for (const Touched &X : T) {
+      Cell &C = Cells[X.Cell];
+      if (C.Last == Now) { // touched again in this step
+        if (X.Bytes > C.Weight) {
+          Tree.add(Now, X.Bytes - C.Weight);
+          C.Weight = X.Bytes;
+        }
+        continue;
+      }
+      double Whole = partOf(X.Cell, PhaseStart, X.Bytes);
+      if (H && C.Last < PhaseStart && C.Last >= 0) {
+        // What the phase uses of the cell, of what was there before.
+        double Bytes = std::min(Whole, C.Weight);
+        double D = Tree.after(C.Last);
+        std::vector<double> &Hit = H->Hit[*X.Array];
+        std::vector<double> &Car = H->Carried[*X.Array];
+        std::vector<double> &Dirt = H->DirtyHit[*X.Array];
+        Hit.resize(levels(), 0);
+        Car.resize(levels(), 0);
+        Dirt.resize(levels(), 0);
+        // Reuse from an earlier iteration of the sequencing loop around:
+        // the sets that iteration's data overfills keep none of it.
+        const std::vector<double> *Conflicts = nullptr;
+        for (size_t Q = Sequences.size(); Q-- > 0 && !Conflicts;) {
+          const Sequence &Sq = Sequences[Q];
+          if (C.Last < Sq.LoopStart || C.Last >= Sq.IterStart)
+            continue;
+          auto It = Sq.Keep.find(*X.Array);
+          if (It != Sq.Keep.end())
+            Conflicts = &It->second;
+          break;
+        }
+        for (size_t Lv = 0; Lv < levels() && Bytes > 0; ++Lv) {
+          double Share = survives(Lv, D, Bytes);
+          if (Conflicts && Lv < Conflicts->size())
+            Share *= (*Conflicts)[Lv];
+          Hit[Lv] += Bytes * Share;
+          if (C.Last < NestStart)
+            Car[Lv] += Bytes * Share;
+          if (C.Dirty)
+            Dirt[Lv] += Bytes * Share;
+        }
+      }
+      if (C.Last >= 0)
+        Tree.add(C.Last, -C.Weight);
+      // Parts a phase's steps touch one after another add up to what the
+      // whole phase touches of the cell.
+      if (C.Last >= PhaseStart)
+        C.Weight = std::max(C.Weight, std::min(C.Weight + X.Bytes, Whole));
+      else
+        C.Weight = std::max(C.Weight, X.Bytes);
+      C.Last = Now;
+      C.Dirty |= X.Write;
+      Tree.add(Now, C.Weight);
+    }
+  }
+
+  /// What a phase touches over all its steps (the hull of each group's
+  /// step boxes), per array summed over the groups and united; the
+  /// united bytes of each cell go to Part.
+  struct PhaseFootprint {
+    std::map<std::string, double> Summed, United;
+    double Total = 0;
+  };
+  /// \p Steps: the cells each step of the phase touches (a box every step
+  /// touches listed at its first and last step only, \p Repeats).
+  PhaseFootprint phaseBytes(const PhaseResult &R, const IVValues &Env,
+                            int64_t PhaseStart,
+                            const std::vector<std::vector<Touched>> &Steps) {
+    // Per group: its steps' parts of each cell summed and their largest,
+    // and its hull over all steps.
+    struct PerGroup {
+      const PhaseTouch *Key = nullptr;
+      Box Hull;
+      std::map<size_t, std::pair<double, double>> Parts; ///< sum, max
+    };
+    std::map<unsigned, PerGroup> Groups;
+    for (const std::vector<PhaseTouch> &Step : R.Steps)
+      for (const PhaseTouch &X : Step) {
+        Box B = PhaseModel::placed(X.B, X.Coef, Env);
+        PerGroup &G = Groups[X.Group];
+        if (!G.Key) {
+          G.Key = &X;
+          G.Hull = B;
+          continue;
+        }
+        for (size_t D = 0; D < B.size() && D < G.Hull.size(); ++D) {
+          G.Hull[D].Lo = std::min(G.Hull[D].Lo, B[D].Lo);
+          G.Hull[D].Hi = std::max(G.Hull[D].Hi, B[D].Hi);
+          G.Hull[D].Step = gcd64(G.Hull[D].Step, B[D].Step);
+          if (G.Hull[D].Step == 0)
+            G.Hull[D].Step = 1;
+        }
+      }
+    for (const std::vector<Touched> &Step : Steps)
+      for (const Touched &X : Step) {
+        auto &P = Groups[X.Group].Parts[X.Cell];
+        P.first += X.Bytes;
+        P.second = std::max(P.second, X.Bytes);
+      }
+    PhaseFootprint Out;
+    std::vector<size_t> Seen;
+    std::vector<std::pair<size_t, const std::string *>> Cells;
+    std::map<size_t, double> Largest; ///< per cell, the largest group part
+    for (auto &[Id, G] : Groups) {
+      if (!G.Key)
+        continue;
+      std::vector<Touched> H;
+      cellsOf(G.Key->Array, G.Hull, G.Key->Density, H);
+      for (const Touched &X : H) {
+        // The union of the steps' parts: their sum where they do not
+        // overlap, at most the hull's part, at least the largest one.
+        auto It = G.Parts.find(X.Cell);
+        double Sum = It == G.Parts.end() ? 0 : It->second.first;
+        double Max = It == G.Parts.end() ? 0 : It->second.second;
+        double B = std::min(Sum, X.Bytes);
+        (void)Max;
+        if (B <= 0)
+          continue;
+        if (PartStamp[X.Cell] != PhaseStart) {
+          PartStamp[X.Cell] = PhaseStart;
+          Part[X.Cell] = 0;
+          Cells.push_back({X.Cell, X.Array});
+        }
+        Part[X.Cell] += B;
+        Out.Summed[*X.Array] += B;
+        double &L = Largest[X.Cell];
+        L = std::max(L, B);
+      }
+    }
+    // Groups of one array overlap: a cell holds at most itself (and at
+    // least what one group takes of it).
+    for (const auto &[C, Name] : Cells) {
+      double &B = Part[C];
+      B = std::max(Largest[C], std::min(B, std::max(CellFull[C], 1.0)));
+      Out.United[*Name] += B;
+      Out.Total += B;
+    }
+    return Out;
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Walking a nest
+  //===--------------------------------------------------------------------===//
+
+  /// Whether \p L's subtree has a loop with two loop children.
+  bool branchy(const Loop &L) {
+    auto It = Cur->Branchy.find(&L);
+    if (It != Cur->Branchy.end())
+      return It->second;
+    unsigned Kids = 0;
+    bool B = false;
+    for (const Node &N : L.Body)
+      if (N.isLoop()) {
+        ++Kids;
+        B |= branchy(N.loop());
+      }
+    B |= Kids >= 2;
+    Cur->Branchy[&L] = B;
+    return B;
+  }
+
+  /// \p Env restricted to the variables the bounds in \p L's subtree use.
+  IVValues boundEnv(const Loop &L, const IVValues &Env) {
+    IVValues Out;
+    std::function<void(const Loop &)> Walk = [&](const Loop &X) {
+      for (const auto &[Name, V] : Env)
+        if (X.First.uses(Name) || X.Last.uses(Name))
+          Out[Name] = V;
+      for (const Node &N : X.Body)
+        if (N.isLoop())
+          Walk(N.loop());
+    };
+    Walk(L);
+    return Out;
+  }
+
+  void simNode(const Loop &L, std::vector<const Loop *> Outer,
+               const IVValues &Env, double W, Acc &A) {
+    if (!A.Numeric)
+      return;
+    if (branchy(L))
+      simSequence(L, Outer, Env, W, A);
+    else
+      simPhase(L, Outer, Env, W, A);
+  }
+
+  void account(const PhaseResult &R, const IVValues &Env, double W, Acc &A) {
+    if (!R.Numeric) {
+      A.Numeric = false;
+      A.WhyNot = R.WhyNot;
+      return;
+    }
+    int64_t PhaseStart = Now + 1;
+    PhaseHits H;
+    std::vector<std::vector<Touched>> Steps(R.Steps.size());
+    for (size_t S = 0; S < R.Steps.size(); ++S) {
+      const std::vector<PhaseTouch> &Step = R.Steps[S];
+      std::vector<Touched> &T = Steps[S];
+      for (size_t K = 0; K < Step.size(); ++K) {
+        const PhaseTouch &X = Step[K];
+        // A box the steps before and after touch too (data every step
+        // reuses) moves up at its first and last step only: in between it
+        // stays above everything the phase found before it.
+        bool Same = S > 0 && S + 1 < R.Steps.size() &&
+                    R.Steps[S - 1].size() == Step.size() &&
+                    R.Steps[S - 1][K].Array == X.Array &&
+                    R.Steps[S - 1][K].B == X.B &&
+                    R.Steps[S - 1][K].Coef == X.Coef;
+        if (!Same)
+          cellsOf(X.Array, PhaseModel::placed(X.B, X.Coef, Env), X.Density,
+                  T, X.Group, X.Write);
+      }
+    }
+    PhaseFootprint Foot = phaseBytes(R, Env, PhaseStart, Steps);
+    for (std::vector<Touched> &T : Steps)
+      touchStep(T, PhaseStart, W > 0 ? &H : nullptr);
+    // Two groups of one array fetching the same lines (A[i][k] and
+    // A[j][k]): the second finds them in the levels that hold the phase's
+    // data (in proportion where they hold part of it).
+    for (const auto &[Name, Sum] : Foot.Summed) {
+      double Twice = Sum - Foot.United[Name];
+      if (getenv("RL_DEBUG"))
+        fprintf(stderr, "  foot %s summed %g united %g\n", Name.c_str(), Sum, Foot.United[Name]);
+      if (Twice <= 0)
+        continue;
+      std::vector<double> &Hit = H.Hit[Name];
+      Hit.resize(levels(), 0);
+      for (size_t Lv = 0; Lv < levels(); ++Lv)
+        Hit[Lv] += Twice * std::clamp(Cfg.Levels[Lv].SizeBytes /
+                                          std::max(Foot.Total, 1.0),
+                                      0.0, 1.0);
+    }
+    if (getenv("RL_DEBUG")) {
+      fprintf(stderr, "phase W=%g steps=%zu groups=%zu\n", W, R.Steps.size(), R.Groups.size());
+      for (auto &[A, V] : H.Hit) fprintf(stderr, "  hit %s %g %g\n", A.c_str(), V.empty()?0:V[0], V.empty()?0:V.back());
+      for (auto &G : R.Groups) fprintf(stderr, "  cold %s %g\n", G.Array.c_str(), G.Lines[0]);
+    }
+    if (W <= 0)
+      return;
+    // Each array's hits shared among its groups by their cold misses.
+    std::map<std::string, std::vector<double>> Cold;
+    for (const GroupMisses &G : R.Groups) {
+      std::vector<double> &C = Cold[G.Array];
+      C.resize(levels(), 0);
+      for (size_t Lv = 0; Lv < levels(); ++Lv)
+        C[Lv] += G.Lines[Lv] * Cfg.Levels[Lv].LineBytes;
+    }
+    for (const GroupMisses &G : R.Groups) {
+      const std::vector<double> &C = Cold[G.Array];
+      auto HIt = H.Hit.find(G.Array);
+      auto CIt = H.Carried.find(G.Array);
+      auto DIt = H.DirtyHit.find(G.Array);
+      for (size_t Lv = 0; Lv < levels(); ++Lv) {
+        double Bytes = G.Lines[Lv] * Cfg.Levels[Lv].LineBytes;
+        double Share = C[Lv] > 0 ? Bytes / C[Lv] : 0;
+        double Hit = 0, Car = 0, Dirt = 0;
+        if (HIt != H.Hit.end()) {
+          double All = std::min(HIt->second[Lv], C[Lv]);
+          Hit = All * Share;
+          if (CIt != H.Carried.end() && HIt->second[Lv] > 0)
+            Car = Hit * std::min(1.0, CIt->second[Lv] / HIt->second[Lv]);
+          if (DIt != H.DirtyHit.end() && HIt->second[Lv] > 0)
+            Dirt = Hit * std::min(1.0, DIt->second[Lv] / HIt->second[Lv]);
+        }
+        double Paid = std::max(0.0, Bytes - Hit);
+        if (G.Read || Cfg.WriteAllocate)
+          A.Fetch[Lv] += W * Paid;
+        // A line found clean and written is written back once more.
+        if (G.Write)
+          A.Writeback[Lv] += W * std::max(0.0, Bytes - Dirt);
+        if (G.Read || Cfg.WriteAllocate)
+          A.Carried[Lv] += W * Car;
+      }
+    }
+  }
+
+  void simPhase(const Loop &P, const std::vector<const Loop *> &Outer,
+                const IVValues &Env, double W, Acc &A) {
+    PhaseKey K{&P, boundEnv(P, Env)};
+    auto It = PhaseMemo.find(K);
+    if (It == PhaseMemo.end())
+      It = PhaseMemo
+               .emplace(K, Cur->Model->run(P, Outer, Env, PhaseSteps))
+               .first;
+    account(It->second, Env, W, A);
+  }
+
+  void simStmt(const Stmt &S, const std::vector<const Loop *> &Outer,
+               const IVValues &Env, double W, Acc &A) {
+    PhaseKey K{&S, {}};
+    auto It = PhaseMemo.find(K);
+    if (It == PhaseMemo.end())
+      It = PhaseMemo.emplace(K, Cur->Model->runStmt(S, Outer, Env)).first;
+    account(It->second, Env, W, A);
+  }
+
+  /// Iterations [From, To] of \p L as one step: what they touch, moved to
+  /// the top of the stack at once (unmeasured).
+  void bulk(const Loop &L, const std::vector<const Loop *> &Outer,
+            const IVValues &Env, int64_t From, int64_t To) {
+    PhaseKey K{&L, boundEnv(L, Env)};
+    auto It = BodyMemo.find(K);
+    if (It == BodyMemo.end())
+      It = BodyMemo.emplace(K, Cur->Model->bodyGroups(L, Outer, Env)).first;
+    std::vector<Touched> T;
+    for (const Group &G : It->second)
+      cellsOf(G.Array, Cur->Model->swept(G, L.IV, From, To, L.Step, Env),
+              G.Density, T);
+    touchStep(T, Now + 1, nullptr);
+  }
+
+  void simSequence(const Loop &L, std::vector<const Loop *> Outer,
+                   const IVValues &Env, double W, Acc &A) {
+    std::optional<int64_t> F = Cur->Model->evalBound(L.First, Env),
+                           Z = Cur->Model->evalBound(L.Last, Env);
+    if (!F || !Z) {
+      A.Numeric = false;
+      A.WhyNot = "the trip count of loop '" + L.IV + "' is unknown";
+      return;
+    }
+    int64_t S = L.Step > 0 ? L.Step : -L.Step;
+    int64_t Span = L.Step > 0 ? *Z - *F : *F - *Z;
+    int64_t Trip = Span < 0 ? 0 : Span / S + 1;
+    auto ValueAt = [&](int64_t I) { return *F + L.Step * I; };
+    Sequences.push_back({Now + 1, Now + 1, {}});
+    auto Body = [&](int64_t I, double Weight) {
+      IVValues E = Env;
+      E[L.IV] = ValueAt(I);
+      Sequences.back().IterStart = Now + 1;
+      Sequences.back().Keep = bodyKeep(L, Outer, E);
+      Outer.push_back(&L);
+      for (const Node &N : L.Body) {
+        if (N.isLoop())
+          simNode(N.loop(), Outer, E, Weight, A);
+        else
+          simStmt(N.S, Outer, E, Weight, A);
+      }
+      Outer.pop_back();
+    };
+    struct Pop {
+      std::vector<Sequence> &S;
+      ~Pop() { S.pop_back(); }
+    } Popper{Sequences};
+    if (Trip <= FullLoop) {
+      for (int64_t I = 0; I < Trip; ++I)
+        Body(I, W);
+      return;
+    }
+    for (int64_t I = 0; I < 3; ++I)
+      Body(I, W);
+    int64_t Left = Trip - 3;
+    for (int64_t P = 0; P < Strata; ++P) {
+      int64_t From = 3 + Left * P / Strata, To = 3 + Left * (P + 1) / Strata - 1;
+      if (To < From)
+        continue;
+      if (To - From + 1 <= 3) {
+        for (int64_t I = From; I <= To; ++I)
+          Body(I, W);
+        continue;
+      }
+      if (To - 3 >= From)
+        bulk(L, Outer, Env, ValueAt(From), ValueAt(To - 3));
+      Body(To - 2, 0);
+      Body(To - 1, 0);
+      Body(To, W * static_cast<double>(To - From + 1));
+    }
+  }
+};
+
+/// The loops of \p L's subtree that are phases (no two sibling loops
+/// below), with the loops above them.
+void forEachPhase(const Loop &L, std::vector<const Loop *> &Outer,
+                  const std::function<bool(const Loop &)> &Branchy,
+                  const std::function<void(const Loop &,
+                                           const std::vector<const Loop *> &)>
+                      &F) {
+  if (!Branchy(L)) {
+    F(L, Outer);
+    return;
+  }
+  Outer.push_back(&L);
+  for (const Node &N : L.Body)
+    if (N.isLoop())
+      forEachPhase(N.loop(), Outer, Branchy, F);
+  Outer.pop_back();
+}
+
+std::string levelList(const CacheConfig &Cfg, bool WithWays) {
+  std::string S;
+  for (const CacheLevelSpec &L : Cfg.Levels) {
+    if ((L.Ways != 0) != WithWays)
+      continue;
+    S += (S.empty() ? "" : ", ") + L.Name;
+    if (WithWays)
+      S += " " + std::to_string(L.Ways) + "-way";
+  }
+  return S;
+}
+
+} // namespace
+
+void roofline::detail::simulateFunction(
+    llvm::ArrayRef<FunctionNest> Nests, const CacheConfig &Cfg,
+    CacheState State, std::vector<CacheAnalysis> &Out,
+    const std::vector<std::map<const Access *, unsigned>> &Ids) {
+  std::vector<const LoopNest *> All;
+  std::vector<IVValues> Sizes;
+  for (const FunctionNest &F : Nests) {
+    All.push_back(F.N);
+    Sizes.push_back(paramValues(*F.N, F.C->Values));
+  }
+  CacheLayout Layout = layoutArrays(All, Sizes);
+  std::vector<NestState> States(Nests.size());
+  for (size_t I = 0; I < Nests.size(); ++I) {
+    NestState &S = States[I];
+    S.N = Nests[I].N;
+    S.C = Nests[I].C;
+    S.AfterUnknown = Nests[I].AfterUnknown;
+    S.Model = std::make_unique<PhaseModel>(*S.N, Cfg, Layout,
+                                           paramValues(*S.N, S.C->Values),
+                                           nullptr, &Ids[I]);
+  }
+  // The reuse each phase's loops carry, described once (the loops above it
+  // at their first values).
+  for (size_t I = 0; I < Nests.size(); ++I) {
+    NestState &S = States[I];
+    PhaseModel Describer(*S.N, Cfg, Layout, paramValues(*S.N, S.C->Values),
+                         &Out[I].Accesses, &Ids[I]);
+    std::map<const Loop *, bool> Memo;
+    std::function<bool(const Loop &)> Branchy = [&](const Loop &L) {
+      auto It = Memo.find(&L);
+      if (It != Memo.end())
+        return It->second;
+      unsigned Kids = 0;
+      bool B = false;
+      for (const Node &N : L.Body)
+        if (N.isLoop()) {
+          ++Kids;
+          B |= Branchy(N.loop());
+        }
+      return Memo[&L] = B || Kids >= 2;
+    };
+    std::vector<const Loop *> Outer;
+    forEachPhase(S.N->Root, Outer, Branchy,
+                 [&](const Loop &P, const std::vector<const Loop *> &O) {
+                   IVValues Env;
+                   for (const Loop *L : O)
+                     Env[L->IV] =
+                         Describer.evalBound(L->First, Env).value_or(0);
+                   Describer.run(P, O, Env, 1);
+                 });
+  }
+
+  FunctionSim Sim(Cfg, Layout);
+  std::vector<Acc> Accs(Nests.size());
+  unsigned Passes = State == CacheState::Warm ? 2 : 1;
+  for (unsigned Pass = 0; Pass < Passes; ++Pass) {
+    bool Measure = Pass + 1 == Passes;
+    for (size_t I = 0; I < Nests.size(); ++I) {
+      if (States[I].AfterUnknown)
+        Sim.reset();
+      Acc A;
+      A.Fetch.assign(Cfg.Levels.size(), 0);
+      A.Writeback.assign(Cfg.Levels.size(), 0);
+      A.Carried.assign(Cfg.Levels.size(), 0);
+      if (!Layout.WhyNot.empty()) {
+        A.Numeric = false;
+        A.WhyNot = Layout.WhyNot;
+      } else {
+        Sim.runNest(States[I], Measure, A);
+      }
+      if (!A.Numeric)
+        Sim.reset(); // what it left is unknown
+      if (Measure)
+        Accs[I] = std::move(A);
+    }
+  }
+
+  std::string Ways = levelList(Cfg, true), Full = levelList(Cfg, false);
+  for (size_t I = 0; I < Nests.size(); ++I) {
+    CacheAnalysis &R = Out[I];
+    Acc &A = Accs[I];
+    R.State = State;
+    if (!A.Numeric) {
+      R.WhyNot = A.WhyNot.empty() ? "a size has no value" : A.WhyNot;
+      for (AccessCacheInfo &X : R.Accesses)
+        for (ReuseInfo &U : X.Reuse) {
+          U.DistanceBytes.reset();
+          U.Fits.clear();
+        }
+      continue;
+    }
+    for (size_t Lv = 0; Lv < Cfg.Levels.size(); ++Lv) {
+      CacheLevelTraffic T;
+      T.Name = Cfg.Levels[Lv].Name;
+      T.SizeBytes = Cfg.Levels[Lv].SizeBytes;
+      T.LineBytes = Cfg.Levels[Lv].LineBytes;
+      T.FetchBytes = A.Fetch[Lv];
+      T.WritebackBytes = A.Writeback[Lv];
+      R.Levels.push_back(T);
+    }
+    R.CarriedInBytes = A.Carried;
+    if (!R.Levels.empty())
+      R.MainMemoryBytes = R.Levels.back().bytes();
+    std::string Note = "cache model: arrays start on a 4 KiB page, one after "
+                       "another; ";
+    if (!Ways.empty())
+      Note += Ways + " set-associative LRU (conflict misses modelled)";
+    if (!Full.empty())
+      Note += std::string(Ways.empty() ? "" : "; ") + Full +
+              " fully associative LRU (no conflict misses)";
+    R.Notes.push_back(Note);
+    if (State == CacheState::Warm)
+      R.Notes.push_back("cache model: warm caches, the steady state of the "
+                        "function run again and again");
+  }
+}

@@ -1,0 +1,892 @@
+//===- PhaseModel.cpp - Layer conditions over one loop subtree ------------===//
+
+#include "PhaseModel.h"
+
+#include "IterationSpace.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <set>
+
+using namespace roofline;
+using namespace roofline::detail;
+
+namespace {
+
+constexpr double PageBytes = 4096;
+
+std::optional<Polynomial> opt(llvm::Expected<Polynomial> P) {
+  if (!P) {
+    llvm::consumeError(P.takeError());
+    return std::nullopt;
+  }
+  return std::move(*P);
+}
+
+void unite(std::optional<AffineExpr> &Into, const std::optional<AffineExpr> &O,
+           bool Min) {
+  if (!Into || !O) {
+    Into.reset();
+    return;
+  }
+  std::optional<AffineExpr> D = Into->sub(*O);
+  if (!D || !D->isConstant()) {
+    Into.reset();
+    return;
+  }
+  if (Min ? D->constant() > 0 : D->constant() < 0)
+    Into = O;
+}
+
+void uniteInto(Group &Into, const Group &G, bool AddMisses) {
+  for (size_t D = 0; D < Into.B.size(); ++D) {
+    DimBox &A = Into.B[D];
+    const DimBox &B = G.B[D];
+    int64_t S = 0;
+    if (!A.single())
+      S = gcd64(S, A.Step);
+    if (!B.single())
+      S = gcd64(S, B.Step);
+    int64_t Diff = std::llround(std::fabs(A.Lo - B.Lo));
+    S = gcd64(S, Diff);
+    A.Lo = std::min(A.Lo, B.Lo);
+    A.Hi = std::max(A.Hi, B.Hi);
+    A.Step = S ? S : 1;
+    unite(Into.Sym[D].Lo, G.Sym[D].Lo, true);
+    unite(Into.Sym[D].Hi, G.Sym[D].Hi, false);
+  }
+  Into.Exact &= G.Exact;
+  Into.Density = std::min(Into.Density, G.Density);
+  Into.Read |= G.Read;
+  Into.Write |= G.Write;
+  Into.Members.insert(Into.Members.end(), G.Members.begin(), G.Members.end());
+  if (AddMisses)
+    for (size_t L = 0; L < Into.Misses.size(); ++L)
+      Into.Misses[L] += G.Misses[L];
+}
+
+Group *findGroup(std::vector<Group> &Gs, const Group &K) {
+  for (Group &G : Gs)
+    if (G.Array == K.Array && G.Coef == K.Coef)
+      return &G;
+  return nullptr;
+}
+
+/// The hull of two boxes.
+Box hull(const Box &A, const Box &B) {
+  Box Out = A;
+  for (size_t D = 0; D < A.size() && D < B.size(); ++D) {
+    int64_t S = 0;
+    if (!A[D].single())
+      S = gcd64(S, A[D].Step);
+    if (!B[D].single())
+      S = gcd64(S, B[D].Step);
+    S = gcd64(S, std::llround(std::fabs(A[D].Lo - B[D].Lo)));
+    Out[D].Lo = std::min(A[D].Lo, B[D].Lo);
+    Out[D].Hi = std::max(A[D].Hi, B[D].Hi);
+    Out[D].Step = S ? S : 1;
+  }
+  return Out;
+}
+
+/// Iteration \p I (0-based) of a loop from \p First by \p Step.
+int64_t valueAt(int64_t First, int64_t Step, int64_t I) {
+  return First + Step * I;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Layout
+//===----------------------------------------------------------------------===//
+
+CacheLayout
+roofline::detail::layoutArrays(const std::vector<const LoopNest *> &Nests,
+                               const std::vector<IVValues> &Sizes) {
+  CacheLayout Out;
+  double Next = 0;
+  for (size_t K = 0; K < Nests.size(); ++K) {
+    const LoopNest *N = Nests[K];
+    const IVValues &Values = Sizes[K];
+    std::map<const Loop *, Interval> Ranges = loopRanges(N->Root, Values);
+    for (const Array &A : N->Arrays) {
+      if (Out.Geoms.count(A.Name))
+        continue;
+      ArrayGeom G;
+      G.Elem = precisionBytes(A.Elem);
+      size_t Dims = A.Extents.size();
+      G.Pitch.assign(Dims, 1);
+      std::vector<double> Ext(Dims, 1);
+      for (size_t D = Dims; D-- > 0;) {
+        std::optional<double> E;
+        if (A.Extents[D]) {
+          Interval R = rangeOf(*A.Extents[D], {}, Values);
+          if (R.finite() && R.Lo == R.Hi)
+            E = R.Lo;
+        }
+        if (!E && D > 0) {
+          G.PitchKnown = false;
+          if (Out.WhyNot.empty())
+            Out.WhyNot =
+                "the extent of a dimension of '" + A.Name + "' is unknown";
+        }
+        Ext[D] = E.value_or(1);
+        if (D > 0)
+          G.Pitch[D - 1] = G.Pitch[D] * Ext[D];
+      }
+      // An unknown first extent (a pointer): as far as the subscripts go.
+      if (Dims > 0 && !(A.Extents[0] && Ext[0] > 1)) {
+        double Hi = 0;
+        forEachStmt(N->Root, [&](const Stmt &S,
+                                 const std::vector<const Loop *> &Loops) {
+          std::map<std::string, Interval> Vars;
+          for (const Loop *L : Loops)
+            if (auto It = Ranges.find(L); It != Ranges.end())
+              Vars[L->IV] = It->second;
+          for (const Access &X : S.Accesses)
+            if (X.ArrayName == A.Name && !X.Subscripts.empty() &&
+                X.Subscripts[0]) {
+              Interval R = rangeOf(*X.Subscripts[0], Vars, Values);
+              if (std::isfinite(R.Hi))
+                Hi = std::max(Hi, R.Hi + 1);
+            }
+        });
+        Ext[0] = std::max(Ext[0], Hi);
+      }
+      double Bytes = G.Elem;
+      for (double E : Ext)
+        Bytes *= E;
+      G.BaseBytes = Next;
+      G.Extent = Ext;
+      Next += std::ceil(std::max(Bytes, 1.0) / PageBytes) * PageBytes;
+      Out.Geoms[A.Name] = std::move(G);
+    }
+  }
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// The model
+//===----------------------------------------------------------------------===//
+
+struct PhaseModel::Ctx {
+  /// The phase's loops around the current node, outermost first.
+  std::vector<const Loop *> Scope;
+  /// Variables of the loops outside the phase: coefficients, not swept.
+  std::set<std::string> OuterIVs;
+  /// Values of the outer loops' variables and of sampled loops'.
+  IVValues Env;
+  /// Representative values of every enclosing variable (Env, and the first
+  /// value of the phase's other loops): where boxes sit for the set mapping.
+  IVValues Rep;
+  bool DescribeNow = false;
+};
+
+PhaseModel::PhaseModel(const LoopNest &N, const CacheConfig &Cfg,
+                       const CacheLayout &Layout, const IVValues &Sizes,
+                       std::vector<AccessCacheInfo> *Describe,
+                       const std::map<const Access *, unsigned> *Ids)
+    : N(N), Cfg(Cfg), Layout(Layout), Sizes(Sizes), Describe(Describe),
+      Ids(Ids) {}
+
+const ArrayGeom &PhaseModel::geom(const std::string &A) const {
+  static const ArrayGeom None;
+  auto It = Layout.Geoms.find(A);
+  return It == Layout.Geoms.end() ? None : It->second;
+}
+
+bool PhaseModel::dependent(const Loop &L) const {
+  auto It = DependentMemo.find(&L);
+  if (It != DependentMemo.end())
+    return It->second;
+  bool Dep = false;
+  std::function<void(const Loop &)> Walk = [&](const Loop &X) {
+    for (const Node &Nd : X.Body) {
+      if (!Nd.isLoop() || Dep)
+        continue;
+      const Loop &C = Nd.loop();
+      Dep |= C.First.uses(L.IV) || C.Last.uses(L.IV);
+      Walk(C);
+    }
+  };
+  Walk(L);
+  const_cast<PhaseModel *>(this)->DependentMemo[&L] = Dep;
+  return Dep;
+}
+
+std::optional<int64_t> PhaseModel::evalBound(const Bound &B,
+                                             const IVValues &Env) const {
+  std::map<std::string, Interval> Vars;
+  for (const auto &[Name, V] : Env)
+    Vars[Name] = Interval::point(static_cast<double>(V));
+  Interval R = rangeOf(B, Vars, Sizes);
+  if (!R.finite() || R.Lo != R.Hi)
+    return std::nullopt;
+  return static_cast<int64_t>(R.Lo);
+}
+
+Box PhaseModel::placed(const Box &In,
+                        const std::vector<std::map<std::string, int64_t>> &Coef,
+                        const IVValues &Env) {
+  Box B = In;
+  for (size_t D = 0; D < B.size() && D < Coef.size(); ++D)
+    for (const auto &[IV, K] : Coef[D]) {
+      auto It = Env.find(IV);
+      double Off = It == Env.end() ? 0 : static_cast<double>(K * It->second);
+      B[D].Lo += Off;
+      B[D].Hi += Off;
+    }
+  return B;
+}
+
+Box PhaseModel::swept(const Group &G, const std::string &IV, int64_t First,
+                      int64_t Last, int64_t Step, const IVValues &Env) const {
+  IVValues At = Env;
+  At[IV] = First;
+  Box B = placed(G, At);
+  int64_t Iters = Step > 0 ? (Last - First) / Step + 1 : (First - Last) / -Step + 1;
+  for (size_t D = 0; D < B.size(); ++D) {
+    auto It = G.Coef[D].find(IV);
+    if (It == G.Coef[D].end() || Iters <= 1)
+      continue;
+    int64_t S = It->second * Step;
+    B[D].Step = G.B[D].single() ? std::llabs(S) : gcd64(B[D].Step, S);
+    double Ext = static_cast<double>(S) * static_cast<double>(Iters - 1);
+    (Ext > 0 ? B[D].Hi : B[D].Lo) += Ext;
+  }
+  return B;
+}
+
+bool PhaseModel::absolute(const Group &G, const std::string &Except) const {
+  if (!G.Exact || G.Coef.empty())
+    return G.Exact;
+  for (const auto &[IV, K] : G.Coef.back())
+    if (IV != Except)
+      return false;
+  return true;
+}
+
+std::vector<Group> PhaseModel::visitStmt(const Stmt &S, Ctx &C) {
+  std::vector<Group> Gs;
+  for (const Access &A : S.Accesses) {
+    Group G;
+    G.Array = A.ArrayName;
+    G.Read = A.IsRead;
+    G.Write = A.IsWrite;
+    if (Ids)
+      if (auto It = Ids->find(&A); It != Ids->end())
+        G.Members.push_back(It->second);
+    for (const std::optional<AffineExpr> &Sub : A.Subscripts) {
+      assert(Sub && "checked before the walk");
+      std::map<std::string, int64_t> Coef;
+      AffineExpr Rest(Sub->constant());
+      double Const = static_cast<double>(Sub->constant());
+      for (const auto &[Name, K] : Sub->terms()) {
+        bool IsIV = C.OuterIVs.count(Name) ||
+                    std::any_of(C.Scope.begin(), C.Scope.end(),
+                                [&](const Loop *L) { return L->IV == Name; });
+        if (IsIV) {
+          Coef[Name] = K;
+          continue;
+        }
+        if (std::optional<AffineExpr> T = Rest.add(AffineExpr::var(Name, K)))
+          Rest = *T;
+        auto It = Sizes.find(Name);
+        if (It == Sizes.end()) {
+          Numeric = false;
+          if (WhyNot.empty())
+            WhyNot = "size '" + Name + "' has no value";
+        } else {
+          Const += static_cast<double>(K) * static_cast<double>(It->second);
+        }
+      }
+      G.Coef.push_back(std::move(Coef));
+      G.B.push_back({Const, Const, 1});
+      G.Sym.push_back({Rest, Rest});
+    }
+    G.Misses.assign(levels(), 0);
+    if (Group *Same = findGroup(Gs, G))
+      uniteInto(*Same, G, false);
+    else
+      Gs.push_back(std::move(G));
+  }
+  for (Group &G : Gs)
+    for (size_t L = 0; L < levels(); ++L)
+      G.Misses[L] = linesOf(G.B, geom(G.Array), Cfg.Levels[L].LineBytes,
+                            absolute(G));
+  return Gs;
+}
+
+std::vector<Group> PhaseModel::visitBody(const Loop &L, Ctx &C) {
+  std::vector<Group> Iter;
+  for (const Node &X : L.Body) {
+    std::vector<Group> K = X.isLoop() ? visitLoop(X.loop(), C, nullptr, 0)
+                                      : visitStmt(X.S, C);
+    for (Group &G : K) {
+      if (Group *Same = findGroup(Iter, G))
+        uniteInto(*Same, G, true);
+      else
+        Iter.push_back(std::move(G));
+    }
+  }
+  return Iter;
+}
+
+std::optional<Polynomial> PhaseModel::symBytes(const Group &G) const {
+  const ArrayGeom &Ge = geom(G.Array);
+  const int64_t Lb = innerLine();
+  std::optional<Polynomial> P = Polynomial(Rational(1));
+  size_t Dims = G.Sym.size();
+  for (size_t D = 0; D < Dims && P; ++D) {
+    if (!G.Sym[D].Lo || !G.Sym[D].Hi)
+      return std::nullopt;
+    std::optional<AffineExpr> Span = G.Sym[D].Hi->sub(*G.Sym[D].Lo);
+    if (Span)
+      Span = Span->addConstant(1);
+    if (!Span)
+      return std::nullopt;
+    bool Last = D + 1 == Dims;
+    if (Last && Span->isConstant() && Span->constant() == 1) {
+      P = opt(P->scale(Rational(Lb))); // one element costs its line
+      continue;
+    }
+    std::optional<Polynomial> S = opt(Polynomial::fromAffine(*Span));
+    if (S && G.B[D].Step > 1) {
+      std::optional<Rational> Inv = Rational::make(1, G.B[D].Step);
+      S = Inv ? opt(S->scale(*Inv)) : std::nullopt;
+    }
+    if (!S)
+      return std::nullopt;
+    P = opt(P->mul(*S));
+    if (Last && P)
+      P = opt(P->scale(
+          Rational(G.B[D].Step * Ge.Elem >= Lb ? Lb : int64_t(Ge.Elem))));
+  }
+  if (Dims == 0 && P)
+    P = opt(P->scale(Rational(Lb)));
+  return P;
+}
+
+std::vector<std::vector<double>>
+PhaseModel::keptShares(const std::vector<Group> &Iter, const Loop &L, Ctx &C,
+                       const std::vector<int64_t> &At) {
+  std::vector<std::vector<double>> Out(Iter.size(),
+                                       std::vector<double>(levels(), 0));
+  for (size_t Lv = 0; Lv < levels(); ++Lv) {
+    const CacheLevelSpec &S = Cfg.Levels[Lv];
+    // A fully associative level is one set of all its lines.
+    unsigned Ways = S.Ways ? S.Ways
+                           : static_cast<unsigned>(std::max(
+                                 1.0, std::floor(S.SizeBytes / S.LineBytes)));
+    unsigned Sets = S.Ways ? static_cast<unsigned>(std::max(
+                                 1.0, std::floor(S.SizeBytes /
+                                                 (double(S.LineBytes) * Ways))))
+                           : 1;
+    double Lines = 0;
+    for (const Group &G : Iter)
+      Lines += linesOf(G.B, geom(G.Array), S.LineBytes, false);
+    if (Lines <= Ways) { // even one set holds it all
+      for (auto &Row : Out)
+        Row[Lv] = 1;
+      continue;
+    }
+    if (Sets == 1) { // fully associative: the union against the size
+      if (Lines * S.LineBytes <= S.SizeBytes) {
+        for (auto &Row : Out)
+          Row[Lv] = 1;
+        continue;
+      }
+    }
+    for (int64_t V : At) {
+      IVValues Where = C.Rep;
+      Where[L.IV] = V;
+      SetOccupancy O(Sets, Ways, S.LineBytes);
+      for (size_t I = 0; I < Iter.size(); ++I)
+        O.add(static_cast<unsigned>(I), Iter[I].Array,
+              placed(Iter[I], Where), geom(Iter[I].Array));
+      std::vector<double> K = O.keptShares();
+      for (size_t I = 0; I < Iter.size(); ++I)
+        Out[I][Lv] += K[I] / static_cast<double>(At.size());
+    }
+  }
+  return Out;
+}
+
+std::vector<Group>
+PhaseModel::visitLoop(const Loop &L, Ctx &C,
+                      std::vector<std::vector<PhaseTouch>> *Steps,
+                      unsigned MaxSteps) {
+  // This entry's bounds: the variables they use have values (sampled loops
+  // and the loops outside the phase).
+  int64_t First = 0, Trip = 1;
+  std::optional<int64_t> F = evalBound(L.First, C.Rep),
+                         Z = evalBound(L.Last, C.Rep);
+  if (F && Z) {
+    First = *F;
+    int64_t Span = L.Step > 0 ? *Z - *F : *F - *Z;
+    int64_t S = L.Step > 0 ? L.Step : -L.Step;
+    Trip = Span < 0 ? 0 : Span / S + 1;
+  } else {
+    Numeric = false;
+    if (WhyNot.empty())
+      WhyNot = "the trip count of loop '" + L.IV + "' is unknown";
+  }
+  if (Trip <= 0)
+    return {};
+  // Symbolic bounds of rectangular loops (for the distance formulas).
+  std::optional<AffineExpr> SymFirst, SymTrip;
+  {
+    bool UsesIV = false;
+    for (const Loop *O : C.Scope)
+      UsesIV |= L.First.uses(O->IV) || L.Last.uses(O->IV);
+    for (const std::string &O : C.OuterIVs)
+      UsesIV |= L.First.uses(O) || L.Last.uses(O);
+    if (!UsesIV && L.First.isAffine() && L.Last.isAffine() &&
+        (L.Step == 1 || L.Step == -1)) {
+      SymFirst = L.First.affine();
+      std::optional<AffineExpr> D =
+          L.Step == 1 ? L.Last.affine().sub(L.First.affine())
+                      : L.First.affine().sub(L.Last.affine());
+      if (D)
+        SymTrip = D->addConstant(1);
+    }
+  }
+
+  // Strata of the iterations: the first alone where the body's shape
+  // depends on the variable (its own misses are the cold ones), then
+  // ranges, each evaluated at its middle.
+  bool Dep = dependent(L) && Numeric;
+  struct Stratum {
+    int64_t A, Z; ///< first and last iteration index
+    int64_t At;   ///< sample iteration index
+  };
+  std::vector<Stratum> Strata;
+  unsigned K = Dep ? 16u : 1u;
+  {
+    int64_t Begin = 0;
+    if (Dep && Trip > 1) {
+      Strata.push_back({0, 0, 0});
+      Begin = 1;
+    }
+    int64_t Left = Trip - Begin;
+    int64_t Parts = std::min<int64_t>(Left, K);
+    for (int64_t P = 0; P < Parts; ++P) {
+      int64_t A = Begin + Left * P / Parts, Z = Begin + Left * (P + 1) / Parts - 1;
+      Strata.push_back({A, Z, Dep ? (A + Z) / 2 : A});
+    }
+  }
+
+  C.Scope.push_back(&L);
+  std::vector<std::vector<Group>> Iters;
+  bool WasDescribing = C.DescribeNow;
+  if (Dep) {
+    size_t Mid = Strata.size() / 2;
+    for (size_t I = 0; I < Strata.size(); ++I) {
+      int64_t V = valueAt(First, L.Step, Strata[I].At);
+      C.Env[L.IV] = V;
+      C.Rep[L.IV] = V;
+      C.DescribeNow = WasDescribing && I == Mid;
+      Iters.push_back(visitBody(L, C));
+    }
+    C.Env.erase(L.IV);
+  } else {
+    C.Rep[L.IV] = First;
+    Iters.push_back(visitBody(L, C));
+  }
+  C.DescribeNow = WasDescribing;
+  C.Rep.erase(L.IV);
+  C.Scope.pop_back();
+
+  auto IterOf = [&](size_t S) -> std::vector<Group> & {
+    return Iters[Dep ? S : 0];
+  };
+  // Keep shares per stratum (one evaluation when uniform: positions spread
+  // over the loop, so that groups the loop moves past each other are seen at
+  // several relative offsets).
+  std::vector<std::vector<std::vector<double>>> Keep(Iters.size());
+  for (size_t S = 0; S < Iters.size(); ++S) {
+    std::vector<int64_t> At;
+    // Groups the loop moves by different amounts meet different sets at
+    // different iterations: the share kept is averaged over iterations
+    // spread without a power-of-two pattern (a golden-ratio sequence), so
+    // that set strides do not alias with the samples.
+    bool Relative = false;
+    {
+      std::optional<double> Shift;
+      for (const Group &G : Iters[S]) {
+        const ArrayGeom &Ge = geom(G.Array);
+        double Bytes = 0;
+        for (size_t D = 0; D < G.Coef.size() && D < Ge.Pitch.size(); ++D)
+          if (auto It = G.Coef[D].find(L.IV); It != G.Coef[D].end())
+            Bytes += static_cast<double>(It->second) * Ge.Pitch[D] * Ge.Elem;
+        if (Shift && *Shift != Bytes)
+          Relative = true;
+        Shift = Bytes;
+      }
+    }
+    if (Dep || !Relative || Trip <= 1) {
+      At.push_back(valueAt(First, L.Step, Dep ? Strata[S].At : 0));
+    } else {
+      int64_t P = std::min<int64_t>(Trip, 8);
+      for (int64_t I = 0; I < P; ++I) {
+        double F = std::fmod(0.5 + static_cast<double>(I) * 0.6180339887498949, 1.0);
+        At.push_back(valueAt(First, L.Step,
+                             static_cast<int64_t>(F * static_cast<double>(Trip))));
+      }
+    }
+    Keep[S] = keptShares(Iters[S], L, C, At);
+    // Reuse within one iteration survives for the share kept.
+    for (size_t G = 0; G < Iters[S].size(); ++G) {
+      Group &Gr = Iters[S][G];
+      for (size_t Lv = 0; Lv < levels(); ++Lv) {
+        double Lines = Gr.Density * linesOf(Gr.B, geom(Gr.Array),
+                                            Cfg.Levels[Lv].LineBytes,
+                                            absolute(Gr));
+        double M = Gr.Misses[Lv], Kp = Keep[S][G][Lv];
+        Gr.Misses[Lv] = Kp * std::min(M, Lines) + (1 - Kp) * M;
+      }
+    }
+  }
+
+  // Steps of the phase's outermost loop: what each range of iterations
+  // touches, relative to the loops outside.
+  if (Steps) {
+    // A sampled loop's strata are cut further, each piece with its
+    // stratum's groups.
+    int64_t Per = std::max<int64_t>(1, static_cast<int64_t>(MaxSteps) /
+                                           static_cast<int64_t>(Strata.size()));
+    std::vector<const Group *> Seen;
+    auto GroupId = [&](const Group &G) {
+      for (size_t I = 0; I < Seen.size(); ++I)
+        if (Seen[I]->Array == G.Array && Seen[I]->Coef == G.Coef)
+          return static_cast<unsigned>(I);
+      Seen.push_back(&G);
+      return static_cast<unsigned>(Seen.size() - 1);
+    };
+    for (size_t S = 0; S < Strata.size(); ++S) {
+      int64_t Len = Strata[S].Z - Strata[S].A + 1;
+      int64_t Pieces = std::min(Per, Len);
+      for (int64_t P = 0; P < Pieces; ++P) {
+        int64_t A = Strata[S].A + Len * P / Pieces,
+                Z = Strata[S].A + Len * (P + 1) / Pieces - 1;
+        std::vector<PhaseTouch> T;
+        IVValues None;
+        for (const Group &G : IterOf(S)) {
+          PhaseTouch X{G.Array,
+                       swept(G, L.IV, valueAt(First, L.Step, A),
+                             valueAt(First, L.Step, Z), L.Step, None),
+                       G.Coef, G.Density, GroupId(G), G.Write};
+          for (auto &M : X.Coef)
+            M.erase(L.IV);
+          T.push_back(std::move(X));
+        }
+        Steps->push_back(std::move(T));
+      }
+    }
+  }
+
+  // The data one iteration touches, for the reuse report (the middle
+  // stratum's when sampled).
+  size_t Shown = Dep ? Strata.size() / 2 : 0;
+  double VInner = 0;
+  std::optional<Polynomial> VSym = Polynomial(Rational(0));
+  for (const Group &G : Iters[Shown]) {
+    VInner += G.Density *
+              linesOf(G.B, geom(G.Array), innerLine(), absolute(G)) *
+              innerLine();
+    std::optional<Polynomial> B = symBytes(G);
+    VSym = VSym && B ? opt(VSym->add(*B)) : std::nullopt;
+  }
+
+  // Group keys in order of first appearance over the strata.
+  std::vector<const Group *> Keys;
+  for (const std::vector<Group> &It : Iters)
+    for (const Group &G : It)
+      if (std::none_of(Keys.begin(), Keys.end(), [&](const Group *K) {
+            return K->Array == G.Array && K->Coef == G.Coef;
+          }))
+        Keys.push_back(&G);
+
+  std::vector<Group> Outv;
+  for (const Group *Key : Keys) {
+    const ArrayGeom &Ge = geom(Key->Array);
+    size_t Dims = Key->B.size();
+    // Shift per iteration, reuse distance and kind (from the shown stratum,
+    // else the first that has the group).
+    const Group *Ref = findGroup(Iters[Shown], *Key);
+    size_t RefIdx = Shown;
+    if (!Ref)
+      for (size_t S = 0; S < Iters.size() && !Ref; ++S)
+        if ((Ref = findGroup(Iters[S], *Key)))
+          RefIdx = S;
+    std::vector<double> Shift(Dims, 0);
+    bool Moves = false;
+    for (size_t D = 0; D < Dims; ++D) {
+      auto It = Ref->Coef[D].find(L.IV);
+      if (It == Ref->Coef[D].end())
+        continue;
+      Shift[D] = static_cast<double>(It->second) * L.Step;
+      Moves = true;
+    }
+    double Delta = 0;
+    ReuseKind Kind = ReuseKind::Temporal;
+    if (!Moves) {
+      Delta = 1;
+    } else {
+      Delta = std::numeric_limits<double>::infinity();
+      bool ElementOverlap = true;
+      for (size_t D = 0; D < Dims; ++D) {
+        if (Shift[D] == 0)
+          continue;
+        double W = Ref->B[D].Hi - Ref->B[D].Lo + 1, S = std::fabs(Shift[D]);
+        double Dd;
+        double E = Ge.Elem, Lb = innerLine();
+        // Whole rows below D make the box one run in memory: the next
+        // iteration's run shares a line with this one's while it starts
+        // within a line of its end (rows that do not end on a line).
+        bool WholeRows = D + 1 < Dims && Ge.PitchKnown;
+        for (size_t M = D + 1; M < Dims && WholeRows; ++M)
+          WholeRows = Ref->B[M].Step == 1 && Ref->B[M].Lo == 0 &&
+                      M < Ge.Extent.size() &&
+                      Ref->B[M].Hi + 1 >= Ge.Extent[M] - 1e-9;
+        if (D + 1 == Dims)
+          Dd = std::floor((W * E + Lb - E - 1) / (S * E));
+        else if (WholeRows) {
+          // A run of whole rows that ends on a line shares none with a
+          // run that starts after it.
+          double Row = Ge.Pitch[D] * E;
+          double Slack = std::fmod(Row, Lb) == 0 ? 0 : Lb - E;
+          Dd = std::floor((W * Row + Slack - 1) / (S * Row));
+        }
+        else
+          Dd = std::floor((W - 1) / S);
+        ElementOverlap &= S < W;
+        Delta = std::min(Delta, Dd);
+      }
+      if (!ElementOverlap)
+        Kind = ReuseKind::Spatial;
+      else
+        Kind = Ref->Members.size() > 1 ? ReuseKind::Group : ReuseKind::Temporal;
+    }
+    if (Delta >= 1)
+      Delta = std::min(Delta, std::max(1.0, static_cast<double>(Trip) - 1));
+    bool Exact = absolute(*Ref, L.IV);
+
+    // Misses over the loop, stratum by stratum: the first iteration pays
+    // its own; after it, the share a level keeps fetches only the lines
+    // the stratum adds to what the previous iterations touched, the rest
+    // fetches every iteration's again.
+    std::vector<double> Total(levels(), 0);
+    std::optional<Box> Prev, Hull;
+    double FreshInner = 0;
+    // A sampled loop's strata: the lines each adds to the union of the
+    // ones before (a triangle as its staircase, rows that do not start on
+    // a line counted where they lie).
+    std::vector<LineSet> Union;
+    for (size_t Lv = 0; Lv < levels() && Dep; ++Lv)
+      Union.emplace_back(Cfg.Levels[Lv].LineBytes);
+    Group Up = *Ref;
+    Up.Members.clear();
+    Up.Read = Up.Write = false;
+    Up.Exact = true;
+    for (size_t S = 0; S < Strata.size(); ++S) {
+      const Group *G = findGroup(IterOf(S), *Key);
+      if (!G) {
+        Prev.reset();
+        continue;
+      }
+      if (Dep || S == 0) {
+        Up.Read |= G->Read;
+        Up.Write |= G->Write;
+        Up.Exact &= G->Exact;
+        Up.Density = std::min(Up.Density, G->Density);
+        for (unsigned M : G->Members)
+          if (std::find(Up.Members.begin(), Up.Members.end(), M) ==
+              Up.Members.end())
+            Up.Members.push_back(M);
+      }
+      size_t KS = Dep ? S : 0;
+      size_t GI = static_cast<size_t>(G - IterOf(S).data());
+      int64_t A = valueAt(First, L.Step, Strata[S].A),
+              Zv = valueAt(First, L.Step, Strata[S].Z);
+      int64_t W = Strata[S].Z - Strata[S].A + 1;
+      IVValues None;
+      Box H = swept(*G, L.IV, A, Zv, L.Step, None);
+      Box One = swept(*G, L.IV, A, A, L.Step, None);
+      Box Placed;
+      if (Dep)
+        Placed = swept(*G, L.IV, A, Zv, L.Step, C.Rep);
+      for (size_t Lv = 0; Lv < levels(); ++Lv) {
+        unsigned Lb = Cfg.Levels[Lv].LineBytes;
+        double M = G->Misses[Lv], Kp = Keep[KS][GI][Lv];
+        if (Lv < G->Throughout.size())
+          Kp = std::max(Kp, G->Throughout[Lv]);
+        double LH = G->Density * linesOf(H, Ge, Lb, Exact);
+        double Fresh = LH;
+        std::optional<double> Added;
+        if (Dep)
+          Added = Union[Lv].add(Placed, Ge);
+        if (Added)
+          Fresh = G->Density * *Added;
+        else if (Prev)
+          Fresh -= G->Density * sharedLines(H, *Prev, Ge, Lb, Exact);
+        Fresh = std::max(0.0, Fresh);
+        bool Reuse = Delta >= 1 || (Dep && !Moves);
+        if (S == 0 && Strata[S].A == 0) {
+          // The first iteration's own misses, then (uniform loops) the
+          // sweep over the others.
+          double LOne = G->Density * linesOf(One, Ge, Lb, Exact);
+          double Rest = std::max(0.0, LH - LOne);
+          Total[Lv] += W <= 1 || !Reuse
+                           ? M * static_cast<double>(W)
+                           : Kp * (M + Rest) +
+                                 (1 - Kp) * M * static_cast<double>(W);
+        } else {
+          Total[Lv] += Reuse ? Kp * Fresh +
+                                   (1 - Kp) * M * static_cast<double>(W)
+                             : M * static_cast<double>(W);
+        }
+        if (Lv == 0)
+          FreshInner += Fresh;
+      }
+      Hull = Hull ? hull(*Hull, H) : H;
+      Prev = H;
+    }
+    if (!Hull)
+      continue;
+
+    if (Delta >= 1 && C.DescribeNow && Describe) {
+      ReuseInfo R;
+      R.Loop = L.IV;
+      R.Kind = Kind;
+      R.Iterations = static_cast<unsigned>(Delta);
+      if (Numeric) {
+        R.DistanceBytes = VInner;
+        const Group *G = findGroup(Iters[Shown], *Key);
+        size_t GI = G ? static_cast<size_t>(G - Iters[Shown].data()) : 0;
+        for (size_t Lv = 0; Lv < levels(); ++Lv)
+          R.Fits.push_back(!G || Keep[Shown][GI][Lv] >= 0.5);
+      }
+      if (VSym)
+        R.DistanceFormula = VSym->str();
+      for (unsigned Id : Up.Members)
+        (*Describe)[Id].Reuse.push_back(R);
+    }
+
+    // The group over the whole loop, relative to the loops outside.
+    Up.B = *Hull;
+    Up.Misses = Total;
+    Up.Throughout.clear();
+    if (!Moves && Trip > 1) {
+      const Group *G = findGroup(Iters[Shown], *Key);
+      if (G) {
+        size_t GI = static_cast<size_t>(G - Iters[Shown].data());
+        Up.Throughout = Keep[Shown][GI];
+      }
+    }
+    if (Dep) {
+      double HullLines = linesOf(Up.B, Ge, innerLine(), Up.Exact);
+      if (HullLines > 0)
+        Up.Density = std::min(1.0, std::max(FreshInner, 1.0) / HullLines);
+    }
+    for (size_t D = 0; D < Dims; ++D) {
+      Up.Coef[D].erase(L.IV);
+      auto It = Ref->Coef[D].find(L.IV);
+      if (It == Ref->Coef[D].end())
+        continue;
+      int64_t Kc = It->second;
+      SymDim &S = Up.Sym[D];
+      if (!SymFirst || !SymTrip || !S.Lo || !S.Hi) {
+        S.Lo.reset();
+        S.Hi.reset();
+        continue;
+      }
+      // IV runs over First .. First + Step*(Trip-1).
+      std::optional<AffineExpr> At0 = SymFirst->scale(Kc);
+      std::optional<AffineExpr> Span = SymTrip->addConstant(-1);
+      if (Span)
+        Span = Span->scale(Kc * L.Step);
+      if (!At0 || !Span) {
+        S.Lo.reset();
+        S.Hi.reset();
+        continue;
+      }
+      std::optional<AffineExpr> Lo = S.Lo->add(*At0), Hi = S.Hi->add(*At0);
+      if (Lo && Hi) {
+        if (Kc * L.Step > 0)
+          Hi = Hi->add(*Span);
+        else
+          Lo = Lo->add(*Span);
+      }
+      S.Lo = Lo;
+      S.Hi = Hi;
+    }
+    (void)RefIdx;
+    if (Group *Same = findGroup(Outv, Up))
+      uniteInto(*Same, Up, true);
+    else
+      Outv.push_back(std::move(Up));
+  }
+  return Outv;
+}
+
+PhaseResult PhaseModel::collect(const std::vector<Group> &Top,
+                                std::vector<std::vector<PhaseTouch>> Steps) {
+  PhaseResult R;
+  for (const Group &G : Top)
+    R.Groups.push_back({G.Array, G.Read, G.Write, G.Misses});
+  R.Steps = std::move(Steps);
+  R.Numeric = Numeric;
+  R.WhyNot = WhyNot;
+  return R;
+}
+
+PhaseResult PhaseModel::run(const Loop &P,
+                            const std::vector<const Loop *> &Outer,
+                            const IVValues &Env, unsigned MaxSteps) {
+  Numeric = Layout.WhyNot.empty();
+  WhyNot = Layout.WhyNot;
+  Ctx C;
+  for (const Loop *O : Outer)
+    C.OuterIVs.insert(O->IV);
+  C.Env = Env;
+  C.Rep = Env;
+  C.DescribeNow = Describe != nullptr;
+  std::vector<std::vector<PhaseTouch>> Steps;
+  std::vector<Group> Top = visitLoop(P, C, &Steps, MaxSteps);
+  return collect(Top, std::move(Steps));
+}
+
+PhaseResult PhaseModel::runStmt(const Stmt &S,
+                                const std::vector<const Loop *> &Outer,
+                                const IVValues &Env) {
+  Numeric = Layout.WhyNot.empty();
+  WhyNot = Layout.WhyNot;
+  Ctx C;
+  for (const Loop *O : Outer)
+    C.OuterIVs.insert(O->IV);
+  C.Env = Env;
+  C.Rep = Env;
+  std::vector<Group> Top = visitStmt(S, C);
+  std::vector<PhaseTouch> Step;
+  for (const Group &G : Top)
+    Step.push_back({G.Array, G.B, G.Coef, 1,
+                    static_cast<unsigned>(Step.size()), G.Write});
+  return collect(Top, {std::move(Step)});
+}
+
+std::vector<Group>
+PhaseModel::bodyGroups(const Loop &L, const std::vector<const Loop *> &Outer,
+                       const IVValues &Env) {
+  Numeric = Layout.WhyNot.empty();
+  Ctx C;
+  for (const Loop *O : Outer)
+    C.OuterIVs.insert(O->IV);
+  C.Env = Env;
+  C.Rep = Env;
+  std::optional<int64_t> F = evalBound(L.First, C.Rep);
+  C.Scope.push_back(&L);
+  C.Rep[L.IV] = F.value_or(0);
+  return visitBody(L, C);
+}
