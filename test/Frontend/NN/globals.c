@@ -2,7 +2,7 @@
 // set once by the loader) is a size like an argument: named by the global,
 // valued by --param, its initializer ignored. Assigned in the function, or
 // by a function it calls, it is refused.
-// RUN: roofline-lint --no-source --param GROUP=4 --param n=32 %s 2>&1 | FileCheck %s
+// RUN: roofline-lint --verbosity=normal --no-source --param GROUP=4 --param n=32 %s 2>&1 | FileCheck %s
 
 int GROUP = 0;
 static int Calls;
