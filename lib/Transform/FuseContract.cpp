@@ -1,4 +1,4 @@
-//===- Fusion.cpp - Loop fusion and array contraction ---------------------===//
+//===- FuseContract.cpp - Loop fusion and array contraction (codegen) ----===//
 
 #include "LoopTransforms.h"
 #include "TransformUtil.h"
