@@ -1,4 +1,4 @@
-//===- FuseContract.cpp - Loop fusion and array contraction (codegen) ----===//
+//===- FuseContract.cpp - Loop fusion and array contraction (codegen) -----===//
 
 #include "LoopTransforms.h"
 #include "TransformUtil.h"
