@@ -41,6 +41,10 @@ struct Frame {
   const FunctionDecl *FD = nullptr;
   std::map<const VarDecl *, int64_t> Ints;
   std::map<const VarDecl *, bool> NonNull;
+  /// The buffer each pointer points into, in the entry's terms ("h",
+  /// "acts+256"): lets the pass what-ifs see that one call's output is the
+  /// next call's input (docs/network-report.md, "What-ifs").
+  std::map<const VarDecl *, std::string> Buffer;
   std::string Path;
   SourceLoc Via; ///< the entry's call this frame descends from
 };
@@ -100,6 +104,7 @@ public:
         // The pass is run on real buffers: an entry's pointers are taken
         // as non-null unless --param says otherwise (a stated assumption).
         F.NonNull[P] = V ? *V != 0 : true;
+        F.Buffer[P] = P->getNameAsString();
         if (!V)
           AssumedNonNull.push_back(P->getNameAsString());
       }
@@ -292,6 +297,49 @@ private:
     return V ? std::optional(*V != 0) : std::nullopt;
   }
 
+  /// The buffer \p E points into, as "root" or "root+offset" (elements),
+  /// when the walk knows it: a tracked pointer, `p + k` with k known, a
+  /// local array, a struct member path.
+  std::optional<std::string> evalBuffer(const Expr *E, const Frame &F) {
+    E = E->IgnoreParenCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD)
+        return std::nullopt;
+      if (VD->getType()->isArrayType())
+        return F.FD->getNameAsString() + "::" + VD->getNameAsString();
+      if (auto It = F.Buffer.find(VD); It != F.Buffer.end())
+        return It->second;
+      return std::nullopt;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->isAdditiveOp()) {
+      bool IntLeft = BO->getLHS()->getType()->isIntegerType();
+      std::optional<int64_t> K =
+          evalInt(IntLeft ? BO->getLHS() : BO->getRHS(), F);
+      std::optional<std::string> Base =
+          evalBuffer(IntLeft ? BO->getRHS() : BO->getLHS(), F);
+      if (!K || !Base)
+        return std::nullopt;
+      if (BO->getOpcode() == BO_Sub)
+        K = -*K;
+      size_t Plus = Base->rfind('+');
+      int64_t Off = 0;
+      if (Base->back() == '?')
+        return std::nullopt;
+      if (Plus != std::string::npos) {
+        Off = std::stoll(Base->substr(Plus + 1));
+        Base->resize(Plus);
+      }
+      std::optional<int64_t> Sum = checkedOp(BO_Add, Off, *K);
+      if (!Sum)
+        return std::nullopt;
+      return *Sum == 0 ? *Base : *Base + "+" + std::to_string(*Sum);
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return memberText(ME);
+    return std::nullopt;
+  }
+
   /// Sets or forgets \p VD's value after `VD = Init` or its declaration.
   void assign(const VarDecl *VD, const Expr *Init, Frame &F) {
     QualType T = VD->getType();
@@ -307,6 +355,12 @@ private:
         F.NonNull[VD] = *NN;
       else
         F.NonNull.erase(VD);
+      std::optional<std::string> Buf =
+          Init ? evalBuffer(Init, F) : std::nullopt;
+      if (Buf)
+        F.Buffer[VD] = *Buf;
+      else
+        F.Buffer.erase(VD);
     }
   }
 
@@ -322,6 +376,7 @@ private:
       auto It = F.Ints.find(VD);
       if (It == F.Ints.end()) {
         F.NonNull.erase(VD); // p++ keeps non-null, but be plain
+        F.Buffer.erase(VD);
         return;
       }
       std::optional<int64_t> V =
@@ -353,6 +408,7 @@ private:
     else {
       F.Ints.erase(VD);
       F.NonNull.erase(VD);
+      F.Buffer.erase(VD);
     }
   }
 
@@ -542,6 +598,8 @@ private:
       } else if (P->getType()->isPointerType()) {
         if (std::optional<bool> NN = evalNonNull(A, F))
           Callee2.NonNull[P] = *NN;
+        if (std::optional<std::string> Buf = evalBuffer(A, F))
+          Callee2.Buffer[P] = *Buf;
       }
     }
     ++Out.CallsFollowed;
@@ -553,6 +611,17 @@ private:
   //===------------------------------------------------------------------===//
   // Nests
   //===------------------------------------------------------------------===//
+
+  static std::string rootOf(const std::string &Buf) {
+    return Buf.substr(0, Buf.find('+'));
+  }
+
+  static std::map<std::string, std::string> buffersOf(const Frame &F) {
+    std::map<std::string, std::string> B;
+    for (const auto &[VD, Buf] : F.Buffer)
+      B[VD->getNameAsString()] = Buf;
+    return B;
+  }
 
   /// The nest at \p L built with the frame's values as the call's sizes.
   void countNest(const Stmt *L, Frame &F, int64_t Times) {
@@ -594,7 +663,21 @@ private:
       P.Nest = R.Nest;
       P.Path = F.Path;
       P.Via = F.Via;
+      P.Buffers = buffersOf(F);
       Out.Nests.push_back(std::move(P));
+    } else if (!Out.Nests[It->second].Buffers.empty()) {
+      // Executions that point a name at another buffer (a layer's slice of
+      // the activations) leave it unknown: "" (ProgramNest::Buffers).
+      std::map<std::string, std::string> Now = buffersOf(F);
+      for (auto &[Name, Buf] : Out.Nests[It->second].Buffers) {
+        auto Same = Now.find(Name);
+        if (Same == Now.end())
+          Buf.clear();
+        else if (Same->second != Buf)
+          Buf = rootOf(Buf) == rootOf(Same->second) && !Buf.empty()
+                    ? rootOf(Buf) + "+?"
+                    : "";
+      }
     }
     int64_t &E = Out.Nests[It->second].Executions;
     if (__builtin_add_overflow(E, Times, &E))

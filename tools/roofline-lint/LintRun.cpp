@@ -575,6 +575,8 @@ FileResult analyzeFile(const LintRequest &Req, const FileJob &Job,
     for (ProgramLeftOut &L : P.LeftOut)
       absolutize(L.Loc.File, Job.Cmd.Directory);
     Res.Programs.push_back(summarizeProgram(P, *Job.Settings.M));
+    Res.Programs.back().WhatIf =
+        predictProgramWhatIfs(P, *Job.Settings.M, Req.Batch);
   }
   if (wants(Req, LintOutput::DumpIR) || !Res.TU.Compiled)
     return Res;

@@ -72,6 +72,8 @@ struct LintRequest {
   /// Counts and judges one file's nests (runs on worker threads).
   std::function<Report(FrontendResult &, const Machine &, TrafficModel)>
       Analyze;
+  /// Inputs of the batching what-ifs, per nest and per pass (--batch).
+  int64_t Batch = 64;
   /// The reports to write (one per kind), or a DumpIR sink alone.
   std::vector<LintSink> Sinks;
   /// Keep every nest for LintOutcome::Combined (the plot); otherwise a

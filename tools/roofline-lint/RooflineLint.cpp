@@ -440,6 +440,7 @@ int main(int Argc, const char **Argv) {
   Req.Adjust = tooling::combineAdjusters(resourceDirAdjuster(), cudaAdjuster());
   Req.VirtualFiles = {{CudaPreamblePath, CudaPreamble}};
   Req.Analyze = analyzeNests;
+  Req.Batch = BatchOpt;
   Req.Sinks = DumpIR ? std::vector<LintSink>{{LintOutput::DumpIR, &OS}}
                      : Sinks;
   Req.ShowSource = !NoSource;
