@@ -1329,8 +1329,11 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
     if (Narrow)
       Narrow->apply(Res);
     dropSeenHeaderNests(Res, Work[I].File, Seen);
-    for (const ProgramSummary &P : Res.Programs)
+    for (const ProgramSummary &P : Res.Programs) {
       EntriesFound.insert(P.Entry);
+      if (Req.KeepNests)
+        Out.Programs.push_back(P);
+    }
     if (!TextOS.empty()) {
       std::string Text;
       raw_string_ostream TOS(Text);

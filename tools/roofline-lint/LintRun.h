@@ -15,6 +15,7 @@
 #include "roofline/Frontend/Frontend.h"
 #include "roofline/Frontend/Runner.h"
 #include "roofline/Report/Finding.h"
+#include "roofline/Report/ProgramReport.h"
 #include "roofline/Report/Report.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
@@ -88,6 +89,8 @@ struct LintOutcome {
   /// With KeepNests, every analyzed nest of the run (for the plot); its
   /// machine is the first file's (set also without KeepNests).
   Report Combined;
+  /// With KeepNests, every `--entry` pass of the run (for the plot).
+  std::vector<ProgramSummary> Programs;
   /// Names any analyzed nest used, for the unused --param warning.
   std::set<std::string> ParamNames;
   /// Keeps the machines the reports point at alive.
