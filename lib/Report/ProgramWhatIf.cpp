@@ -20,6 +20,7 @@
 
 #include <cmath>
 #include <set>
+#include <tuple>
 
 using namespace llvm;
 using namespace roofline;
@@ -151,6 +152,9 @@ PassBatch predictBatch(const std::vector<Judged> &Js, int64_t B,
                        std::string &WhyNot) {
   PassBatch R;
   R.Inputs = B;
+  // The transform checks the model once per loop of the source: the model
+  // is the same formula at every size (and a check costs a count).
+  std::set<std::tuple<std::string, unsigned, unsigned>> Checked;
   for (const Judged &J : Js) {
     if (J.WeightBytes > 0)
       ++R.BatchedNests;
@@ -158,13 +162,15 @@ PassBatch predictBatch(const std::vector<Judged> &Js, int64_t B,
       ++R.OncePerInput;
       R.OncePerInputTime += J.V.Time * J.Runs;
     }
-    if (WhyNot.empty())
+    const SourceLoc &L = J.PN->Nest.Loc;
+    if (WhyNot.empty() && Checked.insert({L.File, L.Line, L.Column}).second)
       WhyNot = checkAgainstTransform(J, B, Written);
   }
   R.At = batchedPass(Js, double(B));
-  // The smallest compute-bound B by doubling then bisection: every nest's
-  // compute time grows by B and its memory time by less, so past the
-  // crossing the pass stays compute-bound.
+  // The smallest compute-bound B by doubling then bisection. Each nest's
+  // FLOPs per byte, B F / (W + B R), only grows with B, so a nest once
+  // compute-bound stays so, and the memory-bound share of the pass only
+  // falls: past the crossing the pass stays compute-bound.
   constexpr int64_t MaxB = int64_t(1) << 30;
   if (!batchedPass(Js, 1).memoryBound()) {
     R.Crossover = 1;
