@@ -616,6 +616,30 @@ private:
     return Buf.substr(0, Buf.find('+'));
   }
 
+  /// Adds one execution's buffers to \p P's (ProgramNest::Buffers): a name
+  /// this execution or an earlier one does not know gets "".
+  static void addBuffers(ProgramNest &P,
+                         const std::map<std::string, std::string> &Now,
+                         bool First) {
+    constexpr size_t MaxBuffers = 32; // then offsets are dropped: "root+?"
+    for (const auto &[Name, Buf] : Now) {
+      auto [It, New] = P.Buffers.try_emplace(Name);
+      It->second.insert(Buf);
+      if (New && !First)
+        It->second.insert("");
+    }
+    for (auto &[Name, Set] : P.Buffers) {
+      if (!Now.count(Name))
+        Set.insert("");
+      if (Set.size() <= MaxBuffers)
+        continue;
+      std::set<std::string> Roots;
+      for (const std::string &B : Set)
+        Roots.insert(B.empty() ? B : rootOf(B) + "+?");
+      Set = std::move(Roots);
+    }
+  }
+
   static std::map<std::string, std::string> buffersOf(const Frame &F) {
     std::map<std::string, std::string> B;
     for (const auto &[VD, Buf] : F.Buffer)
@@ -663,22 +687,9 @@ private:
       P.Nest = R.Nest;
       P.Path = F.Path;
       P.Via = F.Via;
-      P.Buffers = buffersOf(F);
       Out.Nests.push_back(std::move(P));
-    } else if (!Out.Nests[It->second].Buffers.empty()) {
-      // Executions that point a name at another buffer (a layer's slice of
-      // the activations) leave it unknown: "" (ProgramNest::Buffers).
-      std::map<std::string, std::string> Now = buffersOf(F);
-      for (auto &[Name, Buf] : Out.Nests[It->second].Buffers) {
-        auto Same = Now.find(Name);
-        if (Same == Now.end())
-          Buf.clear();
-        else if (Same->second != Buf)
-          Buf = rootOf(Buf) == rootOf(Same->second) && !Buf.empty()
-                    ? rootOf(Buf) + "+?"
-                    : "";
-      }
     }
+    addBuffers(Out.Nests[It->second], buffersOf(F), New);
     int64_t &E = Out.Nests[It->second].Executions;
     if (__builtin_add_overflow(E, Times, &E))
       E = INT64_MAX;

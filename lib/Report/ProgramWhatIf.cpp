@@ -59,34 +59,53 @@ std::string rootOf(const std::string &Buf) {
   return Buf.substr(0, Buf.find('+'));
 }
 
-/// The buffer root \p Array of \p PN points into, or "" when not known.
-std::string rootOfArray(const ProgramNest &PN, const std::string &Array) {
+/// The buffers \p Array of \p PN points into over its executions, or null
+/// when some execution does not know (ProgramNest::Buffers).
+const std::set<std::string> *buffersOf(const ProgramNest &PN,
+                                       const std::string &Array) {
   auto It = PN.Buffers.find(Array);
-  return It == PN.Buffers.end() ? "" : rootOf(It->second);
+  if (It == PN.Buffers.end() || It->second.empty() || It->second.count(""))
+    return nullptr;
+  return &It->second;
 }
 
 double elements(const Count &C) { return C.Value ? double(*C.Value) : -1; }
 
 /// Roots some nest of the pass writes into: the rest (weights, biases, the
-/// pass's input) the pass only reads.
-std::set<std::string> writtenRoots(const std::vector<Judged> &Js) {
+/// pass's input) the pass only reads. A write whose buffer the walk does not
+/// know could be anywhere: it adds "*" (no array is only read) and is
+/// described in \p Unknown.
+std::set<std::string> writtenRoots(const std::vector<Judged> &Js,
+                                   std::string &Unknown) {
   std::set<std::string> W;
   for (const Judged &J : Js)
-    for (const ArrayTraffic &A : J.C.Arrays)
-      if (elements(A.ElementsWritten) != 0) {
-        std::string R = rootOfArray(*J.PN, A.Name);
-        W.insert(R.empty() ? "?" + A.Name : R);
+    for (const ArrayTraffic &A : J.C.Arrays) {
+      if (elements(A.ElementsWritten) == 0)
+        continue;
+      const std::set<std::string> *Bufs = buffersOf(*J.PN, A.Name);
+      if (!Bufs) {
+        if (Unknown.empty())
+          Unknown = "'" + A.Name + "' of '" + J.PN->Nest.Function +
+                    "' (line " + std::to_string(J.PN->Nest.Loc.Line) + ")";
+        W.insert("*");
+        continue;
       }
+      for (const std::string &B : *Bufs)
+        W.insert(rootOf(B));
+    }
   return W;
 }
 
-/// Whether \p A of \p J is only read by the whole pass (its root known and
-/// written by no nest).
+/// Whether \p A of \p J is only read by the whole pass: every buffer it
+/// points into has a root no nest writes.
 bool isReadOnly(const Judged &J, const ArrayTraffic &A,
                 const std::set<std::string> &Written) {
-  std::string R = rootOfArray(*J.PN, A.Name);
-  return !R.empty() && !Written.count(R) && !Written.count("?" + A.Name) &&
-         elements(A.ElementsWritten) == 0;
+  if (Written.count("*") || elements(A.ElementsWritten) != 0)
+    return false;
+  const std::set<std::string> *Bufs = buffersOf(*J.PN, A.Name);
+  return Bufs && llvm::none_of(*Bufs, [&](const std::string &B) {
+           return Written.count(rootOf(B));
+         });
 }
 
 //===----------------------------------------------------------------------===//
@@ -275,37 +294,43 @@ std::string callerOf(const std::string &Path) {
   return Cut == std::string::npos ? "" : Path.substr(0, Cut);
 }
 
-/// The whole buffer (root and offset) \p A of \p PN points into, "" when
-/// it is not one known buffer.
+/// The one buffer (root and offset) \p A of \p PN points into in every
+/// execution, or "".
 std::string bufferOf(const ProgramNest &PN, const std::string &A) {
-  auto It = PN.Buffers.find(A);
-  if (It == PN.Buffers.end() || It->second.empty() ||
-      It->second.back() == '?')
+  const std::set<std::string> *Bufs = buffersOf(PN, A);
+  if (!Bufs || Bufs->size() != 1 || Bufs->begin()->back() == '?')
     return "";
-  return It->second;
+  return *Bufs->begin();
 }
 
 /// Buffers written by [First, Last) of the chain and read only by nests in
-/// (First, Last): the epilogue keeps them on chip.
+/// (First, Last): the epilogue keeps them on chip. Only a buffer every
+/// access reaches exactly (one buffer per array, the only one of its root)
+/// qualifies; an access the walk cannot place keeps every buffer in memory.
 std::vector<std::string> onChip(const std::vector<Judged> &Js, size_t First,
                                 size_t Last) {
   std::map<std::string, std::set<size_t>> Readers, Writers;
-  std::set<std::string> Unknown; // roots some array reaches unknown offsets of
+  std::map<std::string, std::set<std::string>> OfRoot;
+  std::set<std::string> Inexact; // roots some array reaches not exactly
   for (size_t I = 0; I < Js.size(); ++I)
     for (const ArrayTraffic &A : Js[I].C.Arrays) {
-      std::string B = bufferOf(*Js[I].PN, A.Name);
-      if (B.empty()) {
-        Unknown.insert(rootOfArray(*Js[I].PN, A.Name));
-        continue;
+      const std::set<std::string> *Bufs = buffersOf(*Js[I].PN, A.Name);
+      if (!Bufs)
+        return {};
+      bool Exact = !bufferOf(*Js[I].PN, A.Name).empty();
+      for (const std::string &B : *Bufs) {
+        OfRoot[rootOf(B)].insert(B);
+        if (!Exact)
+          Inexact.insert(rootOf(B));
+        if (elements(A.ElementsRead) != 0)
+          Readers[B].insert(I);
+        if (elements(A.ElementsWritten) != 0)
+          Writers[B].insert(I);
       }
-      if (elements(A.ElementsRead) != 0)
-        Readers[B].insert(I);
-      if (elements(A.ElementsWritten) != 0)
-        Writers[B].insert(I);
     }
   std::vector<std::string> Kept;
   for (const auto &[B, Ws] : Writers) {
-    if (Unknown.count(rootOf(B)) || Unknown.count(""))
+    if (Inexact.count(rootOf(B)) || OfRoot[rootOf(B)].size() != 1)
       continue;
     bool Inside = llvm::all_of(Ws, [&](size_t W) {
       return W >= First && W < Last;
@@ -416,7 +441,7 @@ ProgramWhatIfs roofline::predictProgramWhatIfs(const ProgramResult &P,
   if (Js.empty())
     return W;
   W.Computed = true;
-  std::set<std::string> Written = writtenRoots(Js);
+  std::set<std::string> Written = writtenRoots(Js, W.WeightsWhyNot);
   for (Judged &J : Js) {
     for (const ArrayTraffic &A : J.C.Arrays)
       if (isReadOnly(J, A, Written) && elements(A.ElementsRead) > 0)
@@ -468,6 +493,10 @@ void roofline::printProgramWhatIfs(raw_ostream &OS, const ProgramWhatIfs &W) {
   const PassPrediction &A = W.AsWritten;
   OS << "  what-ifs for the pass (predicted from the counted nests, "
         "compulsory bytes; docs/network-report.md says what each assumes):\n";
+  if (!W.WeightsWhyNot.empty())
+    OS << "    note: no array is taken as weights: the walk does not know "
+          "which buffer "
+       << W.WeightsWhyNot << " writes into\n";
   const PassBatch &B = W.Batch;
   if (!W.BatchWhyNot.empty()) {
     OS << "    batch " << B.Inputs << " inputs: not predicted: "
@@ -515,6 +544,9 @@ json::Value roofline::programWhatIfJson(const ProgramWhatIfs &W) {
     return nullptr;
   json::Object O;
   O["as_written"] = predictionJson(W.AsWritten);
+  if (!W.WeightsWhyNot.empty())
+    O["weights_why_not"] = "the walk does not know which buffer " +
+                           W.WeightsWhyNot + " writes into";
   const PassBatch &B = W.Batch;
   json::Object Batch{{"inputs", B.Inputs},
                      {"batched_nests", B.BatchedNests},

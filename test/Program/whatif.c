@@ -41,6 +41,18 @@
 // with nothing to share, stay memory-bound at any batch.
 // RUN: roofline-lint --quiet --format=json --entry=forward --param L=2 --param B=1 --param T=4 --param C=8 %S/layers.c -- | FileCheck %s --check-prefix=LAYERS
 // RUN: roofline-lint --no-source --quiet --entry=forward --param L=2 --param B=1 --param T=4 --param C=8 %S/layers.c -- | FileCheck %s --check-prefix=LAYERS-TEXT
+//
+// The llama-style step of Inputs/transformer.c at L=2, dim=8, hid=24,
+// pos=3 (its counts checked by oracle.test: 10,392 B): the weights are
+// wq, wk, wv, wo (4 x 64), w1, w3 (2 x 192), w2 (192) and the two rmsnorm
+// scales (2 x 8) per layer: 2 x 848 = 1,696 elements, 6,784 B. The KV cache
+// is written by the pass (k, v rows): not weights. bf16 weights:
+// 10,392 - 2 x 1,696 = 7,000 B; int8: 10,392 - 3 x 1,696 = 5,304 B; batch 64:
+// 6,784 + 64 x (10,392 - 6,784) = 237,696 B. Its matmuls into hb and hb2 are
+// one nest at one size: no buffer of the SwiGLU chain is reached exactly,
+// and nothing is fused.
+// RUN: roofline-lint --quiet --format=json --entry=forward --param L=2 --param dim=8 --param hid=24 --param seq=6 --param pos=3 %S/Inputs/transformer.c -- | FileCheck %s --check-prefix=LLAMA
+// RUN: roofline-lint --no-source --quiet --entry=unplaced --param dim=64 --param hid=256 %s -- | FileCheck %s --check-prefix=UNPLACED
 
 void matvec(float *out, const float *x, const float *w, int n, int d) {
   for (int i = 0; i < d; i++) {
@@ -61,6 +73,14 @@ void accumulate(float *x, const float *y, int n) {
     x[i] += y[i];
 }
 
+// A write through a pointer the walk cannot follow (an element of an array
+// of pointers) could be into any buffer: nothing is taken as weights, and
+// the gemv is batched as B copies of everything.
+void unplaced(float *const *outs, const float *x, const float *w, int dim,
+              int hid) {
+  matvec(outs[0], x, w, dim, hid);
+}
+
 void forward(float *x, float *h, float *a, float *y, const float *w1,
              const float *w2, int L, int dim, int hid) {
   for (int l = 0; l < L; l++) {
@@ -79,7 +99,7 @@ void forward(float *x, float *h, float *a, float *y, const float *w1,
 // TEXT-NEXT: int8 weights: {{.*}} (3.88x), 1.041 MiB, 2 nests change
 // TEXT-NEXT: bf16 everything: {{.*}} (2x)
 // TEXT-NEXT: int8 everything: {{.*}} (4x)
-// TEXT-NEXT: fuse square into matvec's epilogue (lines 46, 55, 46), keep h on chip: 2.025 MiB -> 2.01 MiB, {{.*}} over 2 runs
+// TEXT-NEXT: fuse square into matvec's epilogue (lines 58, 67, 58), keep h on chip: 2.025 MiB -> 2.01 MiB, {{.*}} over 2 runs
 // TEXT-NEXT: pass with the chains fused: {{.*}}, 4.025 MiB
 
 // JSON: "what_if": {
@@ -131,3 +151,25 @@ void forward(float *x, float *h, float *a, float *y, const float *w1,
 // LAYERS-NEXT: "bytes": 7552,
 
 // LAYERS-TEXT: fuse gelu into matmul's epilogue (lines 31, 44, 31), keep h on chip: 5.63 kB -> 3.58 kB
+
+// LLAMA: "what_if": {
+// LLAMA: "as_written": {
+// LLAMA-NEXT: "bound": "memory-bound",
+// LLAMA-NEXT: "bytes": 10392,
+// LLAMA: "batch": {
+// LLAMA-NEXT: "batched_nests": 4,
+// LLAMA: "predicted": {
+// LLAMA-NEXT: "bound": "memory-bound",
+// LLAMA-NEXT: "bytes": 237696,
+// LLAMA: "fuse": {
+// LLAMA-NEXT: "chains": [],
+// LLAMA: "arrays": "weights",
+// LLAMA-NEXT: "bound": "memory-bound",
+// LLAMA-NEXT: "bytes": 7000,
+// LLAMA: "arrays": "weights",
+// LLAMA-NEXT: "bound": "memory-bound",
+// LLAMA-NEXT: "bytes": 5304,
+
+// UNPLACED: note: no array is taken as weights: the walk does not know which buffer 'out' of 'matvec' (line 58) writes into
+// UNPLACED-NEXT: batch 64 inputs: {{.*}}; weights read once by 0 nests, 1 run once per input
+// UNPLACED: int8 weights: {{.*}}, 0 nests change

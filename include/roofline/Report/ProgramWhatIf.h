@@ -67,6 +67,9 @@ struct ProgramWhatIfs {
   bool Computed = false;
   /// The pass as written, over the nests that have counts.
   PassPrediction AsWritten;
+  /// A write the walk cannot place ("'out' of 'matvec' (line 46)"): then
+  /// no array is taken as weights.
+  std::string WeightsWhyNot;
   PassBatch Batch;
   /// Set when the batch transform disagrees with the batch model on a nest
   /// (then no batch prediction is given).
