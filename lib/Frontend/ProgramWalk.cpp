@@ -336,7 +336,30 @@ private:
       return *Sum == 0 ? *Base : *Base + "+" + std::to_string(*Sum);
     }
     if (const auto *ME = dyn_cast<MemberExpr>(E))
-      return memberText(ME);
+      return memberBuffer(ME, F);
+    return std::nullopt;
+  }
+
+  /// "model->acts.ln1" in the entry's terms: the chain's root is a global,
+  /// a variable of the entry, or a pointer whose buffer the frame knows.
+  std::optional<std::string> memberBuffer(const MemberExpr *ME,
+                                          const Frame &F) {
+    std::optional<std::string> Text = memberText(ME);
+    const Expr *Root = ME;
+    while (const auto *M = dyn_cast<MemberExpr>(Root->IgnoreParenImpCasts()))
+      Root = M->getBase();
+    const auto *DRE = dyn_cast<DeclRefExpr>(Root->IgnoreParenImpCasts());
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!Text || !VD)
+      return std::nullopt;
+    std::string Name = VD->getNameAsString();
+    if (auto It = F.Buffer.find(VD); It != F.Buffer.end()) {
+      if (It->second.find('+') != std::string::npos)
+        return std::nullopt; // a member of an offset struct pointer
+      return It->second + Text->substr(Name.size());
+    }
+    if (VD->hasGlobalStorage() || Stack.size() == 1)
+      return Text;
     return std::nullopt;
   }
 

@@ -71,8 +71,8 @@ const std::set<std::string> *buffersOf(const ProgramNest &PN,
 
 double elements(const Count &C) { return C.Value ? double(*C.Value) : -1; }
 
-/// Roots some nest of the pass writes into: the rest (weights, biases, the
-/// pass's input) the pass only reads. A write whose buffer the walk does not
+/// Roots some nest of the pass writes into, or that are inputs: the rest
+/// (weights, biases, scales) the pass only reads. A write whose buffer the walk does not
 /// know could be anywhere: it adds "*" (no array is only read) and is
 /// described in \p Unknown.
 std::set<std::string> writtenRoots(const std::vector<Judged> &Js,
@@ -93,6 +93,14 @@ std::set<std::string> writtenRoots(const std::vector<Judged> &Js,
       for (const std::string &B : *Bufs)
         W.insert(rootOf(B));
     }
+  // An array the batch transform gives one copy per input (the x of a gemv)
+  // is an input even where nothing writes it: not a weight.
+  for (const Judged &J : Js)
+    if (std::optional<BatchPlan> Plan = batchPlan(J.PN->Nest))
+      for (const std::string &A : Plan->Batched)
+        if (const std::set<std::string> *Bufs = buffersOf(*J.PN, A))
+          for (const std::string &B : *Bufs)
+            W.insert(rootOf(B));
   return W;
 }
 
@@ -533,7 +541,8 @@ void roofline::printProgramWhatIfs(raw_ostream &OS, const ProgramWhatIfs &W) {
        << "), keep " << join(F.OnChip, ", ") << " on chip: "
        << bytesText(F.BytesBefore) << " -> " << bytesText(F.BytesAfter)
        << ", " << formatSeconds(F.TimeBefore) << " -> "
-       << formatSeconds(F.TimeAfter) << " over " << F.Executions << " runs\n";
+       << formatSeconds(F.TimeAfter) << " over " << F.Executions
+       << (F.Executions == 1 ? " run\n" : " runs\n");
   OS << "    pass with the chains fused: " << formatSeconds(W.Fused.Time)
      << " (" << speedup(A.Time, W.Fused.Time) << "), "
      << bytesText(W.Fused.Bytes) << "\n";
