@@ -41,6 +41,10 @@ struct Frame {
   const FunctionDecl *FD = nullptr;
   std::map<const VarDecl *, int64_t> Ints;
   std::map<const VarDecl *, bool> NonNull;
+  /// The buffer each pointer points into, in the entry's terms ("h",
+  /// "acts+256"): lets the pass what-ifs see that one call's output is the
+  /// next call's input (docs/network-report.md, "What-ifs").
+  std::map<const VarDecl *, std::string> Buffer;
   std::string Path;
   SourceLoc Via; ///< the entry's call this frame descends from
 };
@@ -100,6 +104,7 @@ public:
         // The pass is run on real buffers: an entry's pointers are taken
         // as non-null unless --param says otherwise (a stated assumption).
         F.NonNull[P] = V ? *V != 0 : true;
+        F.Buffer[P] = P->getNameAsString();
         if (!V)
           AssumedNonNull.push_back(P->getNameAsString());
       }
@@ -292,6 +297,72 @@ private:
     return V ? std::optional(*V != 0) : std::nullopt;
   }
 
+  /// The buffer \p E points into, as "root" or "root+offset" (elements),
+  /// when the walk knows it: a tracked pointer, `p + k` with k known, a
+  /// local array, a struct member path.
+  std::optional<std::string> evalBuffer(const Expr *E, const Frame &F) {
+    E = E->IgnoreParenCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+      if (!VD)
+        return std::nullopt;
+      if (VD->getType()->isArrayType())
+        return F.FD->getNameAsString() + "::" + VD->getNameAsString();
+      if (auto It = F.Buffer.find(VD); It != F.Buffer.end())
+        return It->second;
+      return std::nullopt;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E); BO && BO->isAdditiveOp()) {
+      bool IntLeft = BO->getLHS()->getType()->isIntegerType();
+      std::optional<int64_t> K =
+          evalInt(IntLeft ? BO->getLHS() : BO->getRHS(), F);
+      std::optional<std::string> Base =
+          evalBuffer(IntLeft ? BO->getRHS() : BO->getLHS(), F);
+      if (!K || !Base)
+        return std::nullopt;
+      if (BO->getOpcode() == BO_Sub)
+        K = -*K;
+      size_t Plus = Base->rfind('+');
+      int64_t Off = 0;
+      if (Base->back() == '?')
+        return std::nullopt;
+      if (Plus != std::string::npos) {
+        Off = std::stoll(Base->substr(Plus + 1));
+        Base->resize(Plus);
+      }
+      std::optional<int64_t> Sum = checkedOp(BO_Add, Off, *K);
+      if (!Sum)
+        return std::nullopt;
+      return *Sum == 0 ? *Base : *Base + "+" + std::to_string(*Sum);
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return memberBuffer(ME, F);
+    return std::nullopt;
+  }
+
+  /// "model->acts.ln1" in the entry's terms: the chain's root is a global,
+  /// a variable of the entry, or a pointer whose buffer the frame knows.
+  std::optional<std::string> memberBuffer(const MemberExpr *ME,
+                                          const Frame &F) {
+    std::optional<std::string> Text = memberText(ME);
+    const Expr *Root = ME;
+    while (const auto *M = dyn_cast<MemberExpr>(Root->IgnoreParenImpCasts()))
+      Root = M->getBase();
+    const auto *DRE = dyn_cast<DeclRefExpr>(Root->IgnoreParenImpCasts());
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!Text || !VD)
+      return std::nullopt;
+    std::string Name = VD->getNameAsString();
+    if (auto It = F.Buffer.find(VD); It != F.Buffer.end()) {
+      if (It->second.find('+') != std::string::npos)
+        return std::nullopt; // a member of an offset struct pointer
+      return It->second + Text->substr(Name.size());
+    }
+    if (VD->hasGlobalStorage() || Stack.size() == 1)
+      return Text;
+    return std::nullopt;
+  }
+
   /// Sets or forgets \p VD's value after `VD = Init` or its declaration.
   void assign(const VarDecl *VD, const Expr *Init, Frame &F) {
     QualType T = VD->getType();
@@ -307,6 +378,12 @@ private:
         F.NonNull[VD] = *NN;
       else
         F.NonNull.erase(VD);
+      std::optional<std::string> Buf =
+          Init ? evalBuffer(Init, F) : std::nullopt;
+      if (Buf)
+        F.Buffer[VD] = *Buf;
+      else
+        F.Buffer.erase(VD);
     }
   }
 
@@ -322,6 +399,7 @@ private:
       auto It = F.Ints.find(VD);
       if (It == F.Ints.end()) {
         F.NonNull.erase(VD); // p++ keeps non-null, but be plain
+        F.Buffer.erase(VD);
         return;
       }
       std::optional<int64_t> V =
@@ -353,6 +431,7 @@ private:
     else {
       F.Ints.erase(VD);
       F.NonNull.erase(VD);
+      F.Buffer.erase(VD);
     }
   }
 
@@ -542,6 +621,8 @@ private:
       } else if (P->getType()->isPointerType()) {
         if (std::optional<bool> NN = evalNonNull(A, F))
           Callee2.NonNull[P] = *NN;
+        if (std::optional<std::string> Buf = evalBuffer(A, F))
+          Callee2.Buffer[P] = *Buf;
       }
     }
     ++Out.CallsFollowed;
@@ -553,6 +634,41 @@ private:
   //===------------------------------------------------------------------===//
   // Nests
   //===------------------------------------------------------------------===//
+
+  static std::string rootOf(const std::string &Buf) {
+    return Buf.substr(0, Buf.find('+'));
+  }
+
+  /// Adds one execution's buffers to \p P's (ProgramNest::Buffers): a name
+  /// this execution or an earlier one does not know gets "".
+  static void addBuffers(ProgramNest &P,
+                         const std::map<std::string, std::string> &Now,
+                         bool First) {
+    constexpr size_t MaxBuffers = 32; // then offsets are dropped: "root+?"
+    for (const auto &[Name, Buf] : Now) {
+      auto [It, New] = P.Buffers.try_emplace(Name);
+      It->second.insert(Buf);
+      if (New && !First)
+        It->second.insert("");
+    }
+    for (auto &[Name, Set] : P.Buffers) {
+      if (!Now.count(Name))
+        Set.insert("");
+      if (Set.size() <= MaxBuffers)
+        continue;
+      std::set<std::string> Roots;
+      for (const std::string &B : Set)
+        Roots.insert(B.empty() ? B : rootOf(B) + "+?");
+      Set = std::move(Roots);
+    }
+  }
+
+  static std::map<std::string, std::string> buffersOf(const Frame &F) {
+    std::map<std::string, std::string> B;
+    for (const auto &[VD, Buf] : F.Buffer)
+      B[VD->getNameAsString()] = Buf;
+    return B;
+  }
 
   /// The nest at \p L built with the frame's values as the call's sizes.
   void countNest(const Stmt *L, Frame &F, int64_t Times) {
@@ -596,6 +712,7 @@ private:
       P.Via = F.Via;
       Out.Nests.push_back(std::move(P));
     }
+    addBuffers(Out.Nests[It->second], buffersOf(F), New);
     int64_t &E = Out.Nests[It->second].Executions;
     if (__builtin_add_overflow(E, Times, &E))
       E = INT64_MAX;

@@ -221,6 +221,7 @@ void roofline::printProgramText(raw_ostream &OS, const ProgramSummary &S) {
       OS << " (" << L.Times << " times)";
     OS << "\n";
   }
+  printProgramWhatIfs(OS, S.WhatIf);
 }
 
 json::Value roofline::programJson(const ProgramSummary &S) {
@@ -287,5 +288,7 @@ json::Value roofline::programJson(const ProgramSummary &S) {
   for (const std::string &N : S.Notes)
     Notes.push_back(N);
   O["notes"] = std::move(Notes);
+  if (S.WhatIf.Computed)
+    O["what_if"] = programWhatIfJson(S.WhatIf);
   return O;
 }

@@ -88,8 +88,9 @@ struct IllegalFusion {
   std::string Reason;
 };
 
-/// Every subscript is a distinct loop variable of the nest, unshifted.
-bool isElementwise(const LoopNest &N) {
+} // namespace
+
+bool roofline::isElementwise(const LoopNest &N) {
   bool Ok = true;
   std::function<void(const Loop &, std::vector<std::string> &)> Walk =
       [&](const Loop &L, std::vector<std::string> &IVs) {
@@ -115,6 +116,8 @@ bool isElementwise(const LoopNest &N) {
   Walk(N.Root, IVs);
   return Ok;
 }
+
+namespace {
 
 bool between(const SourceLoc &A, const SourceLoc &X, const SourceLoc &B) {
   auto Key = [](const SourceLoc &L) { return std::make_pair(L.Line, L.Column); };

@@ -54,7 +54,17 @@ void oracle_param(const char *Name, long Value);
 void oracle_call_begin(const char *Function, const char *Case,
                        void *DriverFrame);
 void oracle_call_end(void);
+void oracle_enter(const char *Function);
+void oracle_exit(void);
 }
+
+/// One execution of a function body, for scripts/program-oracle.py.
+struct OracleScope {
+  explicit OracleScope(const char *Function) { oracle_enter(Function); }
+  ~OracleScope() { oracle_exit(); }
+  OracleScope(const OracleScope &) = delete;
+  OracleScope &operator=(const OracleScope &) = delete;
+};
 
 struct Counted {
   float V;

@@ -151,12 +151,39 @@ void oracle_call_begin(const char *Function, const char *Case, void *Frame) {
   Active = true;
 }
 
-void oracle_call_end(void) {
-  Active = false;
+namespace {
+/// Prints the FLOPs recorded since the last boundary and forgets which
+/// accesses were seen: the events that follow belong to another execution.
+void endSegment() {
   for (const auto &[Chain, N] : FlopsAt)
     printf("F %d %s %lld\n", CallId, Chain.c_str(), N);
+  FlopsAt.clear();
+  Seen.clear();
+}
+} // namespace
+
+void oracle_call_end(void) {
+  Active = false;
+  endSegment();
   printf("end %d\n", CallId);
   fflush(stdout);
+}
+
+// Function entries and exits inside a recorded call, for the whole-pass
+// oracle (scripts/program-oracle.py puts an OracleScope at the top of every
+// function body): each event between them belongs to the innermost one.
+void oracle_enter(const char *Function) {
+  if (!Active)
+    return;
+  endSegment();
+  printf("enter %d %s\n", CallId, Function);
+}
+
+void oracle_exit(void) {
+  if (!Active)
+    return;
+  endSegment();
+  printf("exit %d\n", CallId);
 }
 
 #define ORACLE_TRACE(BYTES, TYPE)                                              \

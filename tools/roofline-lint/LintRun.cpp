@@ -575,6 +575,8 @@ FileResult analyzeFile(const LintRequest &Req, const FileJob &Job,
     for (ProgramLeftOut &L : P.LeftOut)
       absolutize(L.Loc.File, Job.Cmd.Directory);
     Res.Programs.push_back(summarizeProgram(P, *Job.Settings.M));
+    Res.Programs.back().WhatIf =
+        predictProgramWhatIfs(P, *Job.Settings.M, Req.Batch);
   }
   if (wants(Req, LintOutput::DumpIR) || !Res.TU.Compiled)
     return Res;
@@ -1327,8 +1329,11 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
     if (Narrow)
       Narrow->apply(Res);
     dropSeenHeaderNests(Res, Work[I].File, Seen);
-    for (const ProgramSummary &P : Res.Programs)
+    for (const ProgramSummary &P : Res.Programs) {
       EntriesFound.insert(P.Entry);
+      if (Req.KeepNests)
+        Out.Programs.push_back(P);
+    }
     if (!TextOS.empty()) {
       std::string Text;
       raw_string_ostream TOS(Text);

@@ -15,6 +15,7 @@
 #include "roofline/Frontend/Frontend.h"
 #include "roofline/Frontend/Runner.h"
 #include "roofline/Report/Finding.h"
+#include "roofline/Report/ProgramReport.h"
 #include "roofline/Report/Report.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
@@ -72,6 +73,8 @@ struct LintRequest {
   /// Counts and judges one file's nests (runs on worker threads).
   std::function<Report(FrontendResult &, const Machine &, TrafficModel)>
       Analyze;
+  /// Inputs of the batching what-ifs, per nest and per pass (--batch).
+  int64_t Batch = 64;
   /// The reports to write (one per kind), or a DumpIR sink alone.
   std::vector<LintSink> Sinks;
   /// Keep every nest for LintOutcome::Combined (the plot); otherwise a
@@ -86,6 +89,8 @@ struct LintOutcome {
   /// With KeepNests, every analyzed nest of the run (for the plot); its
   /// machine is the first file's (set also without KeepNests).
   Report Combined;
+  /// With KeepNests, every `--entry` pass of the run (for the plot).
+  std::vector<ProgramSummary> Programs;
   /// Names any analyzed nest used, for the unused --param warning.
   std::set<std::string> ParamNames;
   /// Keeps the machines the reports point at alive.

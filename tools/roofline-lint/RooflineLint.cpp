@@ -13,6 +13,7 @@
 #include "LintRun.h"
 #include "roofline/Frontend/Frontend.h"
 #include "roofline/Report/Plot.h"
+#include "roofline/Report/ProgramPlot.h"
 #include "roofline/Report/Report.h"
 #include "roofline/Support/Parallel.h"
 
@@ -440,6 +441,7 @@ int main(int Argc, const char **Argv) {
   Req.Adjust = tooling::combineAdjusters(resourceDirAdjuster(), cudaAdjuster());
   Req.VirtualFiles = {{CudaPreamblePath, CudaPreamble}};
   Req.Analyze = analyzeNests;
+  Req.Batch = BatchOpt;
   Req.Sinks = DumpIR ? std::vector<LintSink>{{LintOutput::DumpIR, &OS}}
                      : Sinks;
   Req.ShowSource = !NoSource;
@@ -453,8 +455,12 @@ int main(int Argc, const char **Argv) {
     if (!Out.ParamNames.count(Name))
       printToolMessage("warning", "--param '" + Name +
                                       "' names no size in the analyzed loops");
-  if (!PlotFile.empty() && !DumpIR)
-    if (Error E = writeRooflinePlot(Out.Combined, PlotFile))
+  if (!PlotFile.empty() && !DumpIR) {
+    PlotOptions PO;
+    for (const ProgramSummary &P : Out.Programs)
+      PO.HtmlSections.push_back(programPlotSection(P, *Out.Combined.M));
+    if (Error E = writeRooflinePlot(Out.Combined, PlotFile, PO))
       return usageError(toString(std::move(E)));
+  }
   return Out.ExitCode;
 }

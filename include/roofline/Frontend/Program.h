@@ -33,6 +33,12 @@ struct ProgramNest {
   /// The entry's call site this nest's chain starts at (line of the entry).
   SourceLoc Via;
   int64_t Executions = 0;
+  /// The buffers each pointer of the nest's function points into over the
+  /// executions merged here, in the entry's terms ("h", "acts+256",
+  /// "model->acts.ln1": the root, then "+offset" in elements; "root+?" once
+  /// there are too many to list); "" among them when some execution does
+  /// not know it. Read by the pass what-ifs (Report/ProgramWhatIf.h).
+  std::map<std::string, std::set<std::string>> Buffers;
 };
 
 /// Something on the pass that is not counted, and why.

@@ -39,6 +39,9 @@ struct PlotOptions {
   unsigned RangeLog2Lo = 4, RangeLog2Hi = 14;
   /// Measured kernels drawn over the roofline (roofline-run --plot).
   std::vector<MeasuredPoint> Measured;
+  /// More of the HTML page, after the nests' table (the `--entry` passes'
+  /// breakdowns, Report/ProgramPlot.h); not part of the SVG.
+  std::vector<std::string> HtmlSections;
 };
 
 /// Fill colours of the nest markers, by verdict (the browser test looks for

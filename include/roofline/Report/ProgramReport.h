@@ -13,6 +13,7 @@
 
 #include "roofline/Frontend/Program.h"
 #include "roofline/Machine/Machine.h"
+#include "roofline/Report/ProgramWhatIf.h"
 #include "roofline/Roofline/Roofline.h"
 
 #include "llvm/Support/JSON.h"
@@ -59,6 +60,9 @@ struct ProgramSummary {
   double MemoryTime = 0; ///< time of the memory-bound rows
   /// Every nest reached had values and nothing was left out.
   bool Complete = true;
+  /// Batching, quantizing, fusing the whole pass (set by the caller:
+  /// predictProgramWhatIfs).
+  ProgramWhatIfs WhatIf;
 };
 
 /// Counts every nest of \p P and judges it on \p M with compulsory bytes

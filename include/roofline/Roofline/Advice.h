@@ -112,6 +112,10 @@ struct AdvisedNest {
   const NestVerdict *Verdict = nullptr;
 };
 
+/// Every subscript is a distinct loop variable of the nest, unshifted
+/// (fusion groups here; the pass's fusion what-if, Report/ProgramWhatIf.h).
+bool isElementwise(const LoopNest &N);
+
 /// Advice for each of \p Nests (program order: fusion looks at the nests
 /// next to each other in the same function; a nest that was not analyzed,
 /// at a location in \p Skipped, separates them).
