@@ -13,6 +13,7 @@
 
 #include "roofline/Frontend/Program.h"
 #include "roofline/Machine/Machine.h"
+#include "roofline/Report/ProgramCosts.h"
 #include "roofline/Roofline/Roofline.h"
 
 #include "llvm/Support/JSON.h"
@@ -59,6 +60,8 @@ struct ProgramSummary {
   double MemoryTime = 0; ///< time of the memory-bound rows
   /// Every nest reached had values and nothing was left out.
   bool Complete = true;
+  /// Launch latency and host-link costs (ProgramCosts.h).
+  ProgramCosts Costs;
 };
 
 /// Counts every nest of \p P and judges it on \p M with compulsory bytes
