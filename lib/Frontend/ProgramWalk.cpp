@@ -538,6 +538,16 @@ private:
     }
     if (mathFunctionName(Callee->getName()))
       return; // one scalar operation outside any loop: not a nest
+    Callee = devirtualized(CE, Callee);
+    if (!Callee) {
+      leaveOut(F, CE->getBeginLoc(),
+               "a virtual call to '" +
+                   CE->getDirectCallee()->getQualifiedNameAsString() +
+                   "': which override runs is not known statically; not "
+                   "counted",
+               Times);
+      return;
+    }
     const FunctionDecl *Def = bodyOf(Callee);
     if (!Def) {
       if (!SM.isInSystemHeader(Callee->getLocation()) ||
@@ -586,6 +596,22 @@ private:
     Stack.push_back(Def);
     walk(Def->getBody(), Callee2, Times);
     Stack.pop_back();
+  }
+
+  /// The method a call runs: \p Callee itself unless it is virtual, then
+  /// the one the object's static type fixes (a final class or method, an
+  /// object that is no pointer or reference, `p->Base::f()`), else null.
+  static const FunctionDecl *devirtualized(const CallExpr *CE,
+                                           const FunctionDecl *Callee) {
+    const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE);
+    const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
+    if (!MCE || !MD || !MD->isVirtual())
+      return Callee;
+    if (const auto *ME = dyn_cast<MemberExpr>(MCE->getCallee()->IgnoreParens());
+        ME && ME->hasQualifier())
+      return Callee; // an explicitly qualified call is not virtual
+    return MD->getDevirtualizedMethod(MCE->getImplicitObjectArgument(),
+                                      /*IsAppleKext=*/false);
   }
 
   //===------------------------------------------------------------------===//
