@@ -26,6 +26,15 @@ using namespace roofline::frontend;
 
 namespace {
 
+/// "Config" for `typedef struct {...} Config;` too.
+std::string recordName(const RecordDecl *RD) {
+  if (!RD->getName().empty())
+    return RD->getNameAsString();
+  if (const TypedefNameDecl *TD = RD->getTypedefNameForAnonDecl())
+    return TD->getNameAsString();
+  return "(anonymous struct)";
+}
+
 struct Write {
   int64_t Value;
   bool FromInitializer; ///< `= {0}`-style: yields to an assignment
@@ -130,6 +139,9 @@ public:
   }
 
   bool VisitFieldDecl(FieldDecl *FD) {
+    if (isIntField(FD) && !SM.isInSystemHeader(FD->getLocation()))
+      RecordsWithField[FD->getNameAsString()].insert(
+          recordName(FD->getParent()));
     if (isIntField(FD) && FD->hasInClassInitializer() &&
         FD->getInClassInitializer())
       write(FD, FD->getInClassInitializer(), /*FromInitializer=*/true,
@@ -217,16 +229,8 @@ private:
   std::map<const FieldDecl *, FieldWrites> Fields;
   std::set<const RecordDecl *> TaintedRecords;
   std::set<const InitListExpr *> SeenLists;
+  std::map<std::string, std::set<std::string>> RecordsWithField;
 };
-
-/// "Config" for `typedef struct {...} Config;` too.
-std::string recordName(const RecordDecl *RD) {
-  if (!RD->getName().empty())
-    return RD->getNameAsString();
-  if (const TypedefNameDecl *TD = RD->getTypedefNameForAnonDecl())
-    return TD->getNameAsString();
-  return "(anonymous struct)";
-}
 
 /// The field's one value, or why it has none. An initializer's zero
 /// (`Config c = {0};`) yields to the assignments that follow it.
@@ -255,6 +259,7 @@ std::optional<Write> valueOf(const FieldWrites &W, std::string &Why) {
 
 FieldLiterals Scanner::result() const {
   FieldLiterals Out;
+  Out.RecordsWithField = RecordsWithField;
   // By name: `--param dim` and `p->dim` name a field by its own name, so two
   // structs' `dim` must agree.
   std::map<std::string, std::vector<std::pair<const FieldDecl *,

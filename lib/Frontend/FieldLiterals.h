@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct FieldLiterals {
   std::map<std::string, FieldLiteral> Values;
   /// Field names with a literal write that are not used, and why.
   std::map<std::string, std::string> Refused;
+  /// The structs of the file that have an integer field of each name, so
+  /// `--param dim` can say when it sets the field of more than one.
+  std::map<std::string, std::set<std::string>> RecordsWithField;
 };
 
 /// Scans the whole translation unit of \p Ctx.

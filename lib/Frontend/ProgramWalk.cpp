@@ -139,6 +139,26 @@ public:
     if (!Refused.empty())
       Out.Notes.push_back("struct fields with no value from the file: " +
                           llvm::join(Refused, "; "));
+    noteAmbiguousFieldParams();
+  }
+
+  /// `--param dim=288` names a field by its own name: say so where more
+  /// than one struct has a field of that name (both get the value).
+  void noteAmbiguousFieldParams() {
+    for (const auto *M : {&Opts.Params, &Opts.ConfigParams})
+      for (const auto &[Key, V] : *M) {
+        auto It = Fields.RecordsWithField.find(Key);
+        if (It == Fields.RecordsWithField.end() || It->second.size() < 2)
+          continue;
+        std::vector<std::string> Names;
+        for (const std::string &R : It->second)
+          Names.push_back(R + "." + Key);
+        Out.Notes.push_back("'" + Key + "=" + std::to_string(V) +
+                            "' sets a field of that name in every struct (" +
+                            llvm::join(Names, ", ") +
+                            "); give a path (p->" + Key +
+                            ") to set one");
+      }
   }
 
 private:
