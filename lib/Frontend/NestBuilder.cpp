@@ -277,8 +277,9 @@ void NestBuilder::readAnnotation(SourceLocation NestBegin) {
 
 /// Where a size's value comes from, beside the source: `--param` (scoped
 /// to the function as `fn:N` first), the nest's annotation, then
-/// .roofline.yaml; a field may be given by its own name (`dim` for
-/// `p->dim`). docs/roofline-lint.md, "Sizes".
+/// .roofline.yaml, then (in a program walk) a literal the file assigns to
+/// the field; a field may be given by its own name (`dim` for `p->dim`).
+/// docs/roofline-lint.md, "Sizes".
 std::optional<int64_t> NestBuilder::givenValue(const std::string &Name,
                                                std::string &Origin,
                                                bool IsField) const {
@@ -306,7 +307,14 @@ std::optional<int64_t> NestBuilder::givenValue(const std::string &Name,
     return V;
   if (auto V = Lookup(Pinned, "annotation"))
     return V;
-  return Lookup(Opts.ConfigParams, "config");
+  if (auto V = Lookup(Opts.ConfigParams, "config"))
+    return V;
+  if (auto It = Opts.FieldLiterals.find(Field);
+      !Field.empty() && It != Opts.FieldLiterals.end()) {
+    Origin = "program";
+    return It->second;
+  }
+  return std::nullopt;
 }
 
 void NestBuilder::addParam(const SizeName &S) {

@@ -12,6 +12,7 @@
 
 #include "ProgramWalk.h"
 #include "CallSites.h"
+#include "FieldLiterals.h"
 #include "NestBuilder.h"
 
 #include "clang/AST/Expr.h"
@@ -22,6 +23,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <functional>
+#include <set>
 
 #include <tuple>
 
@@ -86,9 +88,10 @@ std::optional<int64_t> checkedOp(BinaryOperatorKind Op, int64_t L, int64_t R) {
 class Walker {
 public:
   Walker(ASTContext &Ctx, const CallSiteCollector &Calls,
-         const FrontendOptions &Opts, ProgramResult &Out)
+         const FrontendOptions &Opts, const FieldLiterals &Fields,
+         ProgramResult &Out)
       : Ctx(Ctx), SM(Ctx.getSourceManager()), Calls(Calls), Opts(Opts),
-        Out(Out) {}
+        Fields(Fields), Out(Out) {}
 
   void run(const FunctionDecl *Entry) {
     Frame F;
@@ -121,6 +124,46 @@ public:
                "the walk stopped after " + std::to_string(MaxSteps) +
                    " loop iterations and calls; what follows is not counted",
                0);
+    noteFieldLiterals();
+  }
+
+  /// Which sizes came from struct fields the file sets (and which could
+  /// not), so a reader can check them against the program.
+  void noteFieldLiterals() {
+    std::vector<std::string> Used, Refused;
+    for (const std::string &F : UsedFields) {
+      const FieldLiteral &L = Fields.Values.at(F);
+      Used.push_back(L.Record + "." + F + "=" + std::to_string(L.Value) +
+                     " (line " + std::to_string(L.Loc.Line) + ")");
+    }
+    for (const std::string &F : RefusedFields)
+      Refused.push_back(Fields.Refused.at(F));
+    if (!Used.empty())
+      Out.Notes.push_back("sizes from struct fields the file sets from "
+                          "literals: " + llvm::join(Used, ", "));
+    if (!Refused.empty())
+      Out.Notes.push_back("struct fields with no value from the file: " +
+                          llvm::join(Refused, "; "));
+    noteAmbiguousFieldParams();
+  }
+
+  /// `--param dim=288` names a field by its own name: say so where more
+  /// than one struct has a field of that name (both get the value).
+  void noteAmbiguousFieldParams() {
+    for (const auto *M : {&Opts.Params, &Opts.ConfigParams})
+      for (const auto &[Key, V] : *M) {
+        auto It = Fields.RecordsWithField.find(Key);
+        if (It == Fields.RecordsWithField.end() || It->second.size() < 2)
+          continue;
+        std::vector<std::string> Names;
+        for (const std::string &R : It->second)
+          Names.push_back(R + "." + Key);
+        Out.Notes.push_back("'" + Key + "=" + std::to_string(V) +
+                            "' sets a field of that name in every struct (" +
+                            llvm::join(Names, ", ") +
+                            "); give a path (p->" + Key +
+                            ") to set one");
+      }
   }
 
 private:
@@ -140,6 +183,21 @@ private:
             Out.UsedParams.insert(Key); // not an unused --param
             return It->second;
           }
+    return fieldLiteral(Field);
+  }
+
+  /// A literal the file assigns to the field (FieldLiterals.h), lowest of
+  /// all sources; a field the scan refused is named once in the notes.
+  std::optional<int64_t> fieldLiteral(StringRef Field) {
+    if (Field.empty())
+      return std::nullopt;
+    if (auto It = Opts.FieldLiterals.find(Field.str());
+        It != Opts.FieldLiterals.end()) {
+      UsedFields.insert(Field.str());
+      return It->second;
+    }
+    if (auto It = Fields.Refused.find(Field.str()); It != Fields.Refused.end())
+      RefusedFields.insert(Field.str());
     return std::nullopt;
   }
 
@@ -579,6 +637,16 @@ private:
     }
     if (mathFunctionName(Callee->getName()))
       return; // one scalar operation outside any loop: not a nest
+    Callee = devirtualized(CE, Callee);
+    if (!Callee) {
+      leaveOut(F, CE->getBeginLoc(),
+               "a virtual call to '" +
+                   CE->getDirectCallee()->getQualifiedNameAsString() +
+                   "': which override runs is not known statically; not "
+                   "counted",
+               Times);
+      return;
+    }
     const FunctionDecl *Def = bodyOf(Callee);
     if (!Def) {
       if (!SM.isInSystemHeader(Callee->getLocation()) ||
@@ -629,6 +697,22 @@ private:
     Stack.push_back(Def);
     walk(Def->getBody(), Callee2, Times);
     Stack.pop_back();
+  }
+
+  /// The method a call runs: \p Callee itself unless it is virtual, then
+  /// the one the object's static type fixes (a final class or method, an
+  /// object that is no pointer or reference, `p->Base::f()`), else null.
+  static const FunctionDecl *devirtualized(const CallExpr *CE,
+                                           const FunctionDecl *Callee) {
+    const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE);
+    const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
+    if (!MCE || !MD || !MD->isVirtual())
+      return Callee;
+    if (const auto *ME = dyn_cast<MemberExpr>(MCE->getCallee()->IgnoreParens());
+        ME && ME->hasQualifier())
+      return Callee; // an explicitly qualified call is not virtual
+    return MD->getDevirtualizedMethod(MCE->getImplicitObjectArgument(),
+                                      /*IsAppleKext=*/false);
   }
 
   //===------------------------------------------------------------------===//
@@ -855,7 +939,9 @@ private:
   const SourceManager &SM;
   const CallSiteCollector &Calls;
   const FrontendOptions &Opts;
+  const FieldLiterals &Fields;
   ProgramResult &Out;
+  std::set<std::string> UsedFields, RefusedFields;
   std::vector<const FunctionDecl *> Stack;
   int64_t Steps = 0;
   std::map<std::pair<const Stmt *, std::string>, BuiltNest> Built;
@@ -887,5 +973,11 @@ void roofline::frontend::walkProgram(ASTContext &Ctx,
     return;
   Out.Found = true;
   Out.EntryLoc = fileLoc(Ctx.getSourceManager(), Entry->getBeginLoc());
-  Walker(Ctx, Calls, Opts, Out).run(Entry);
+  // Struct fields set from literals (a Config filled in main) are sizes of
+  // the pass too, below every other source.
+  FieldLiterals Fields = collectFieldLiterals(Ctx);
+  FrontendOptions WithFields = Opts;
+  for (const auto &[Name, L] : Fields.Values)
+    WithFields.FieldLiterals[Name] = L.Value;
+  Walker(Ctx, Calls, WithFields, Fields, Out).run(Entry);
 }

@@ -279,7 +279,8 @@ Expected<Machine> MachineParser::parse() {
 
   static constexpr StringRef TopKeys[] = {
       "name",    "description", "kind",   "capacity_bytes", "line_bytes",
-      "write_allocate", "peaks", "core_peaks", "memory", "sources"};
+      "write_allocate", "peaks", "core_peaks", "memory", "sources",
+      "host_link_bandwidth", "launch_latency"};
   if (Error E = checkKeys(*Root, TopKeys,
                           {"name", "kind", "capacity_bytes", "peaks", "memory"},
                           "", 1))
@@ -334,6 +335,11 @@ Expected<Machine> MachineParser::parse() {
       if (!B)
         return B.takeError();
       WriteAllocate = *B;
+    } else if (Key == "host_link_bandwidth" || Key == "launch_latency") {
+      Expected<double> D = getPositive(V, Key, "", /*Whole=*/false);
+      if (!D)
+        return D.takeError();
+      (Key == "launch_latency" ? M.LaunchLatencyS : M.HostLinkBytesPerS) = *D;
     } else if (Key == "peaks") {
       PeaksNode = &V;
       PeaksLine = Root->KeyLines[I];
@@ -497,12 +503,16 @@ Expected<Machine> MachineParser::parse() {
     for (size_t I = 0; I < SourcesNode->Keys.size(); ++I) {
       const std::string &Key = SourcesNode->Keys[I];
       bool Known = llvm::is_contained(PeaksNode->Keys, Key) ||
-                   M.findLevel(Key) || Key == "capacity_bytes";
+                   M.findLevel(Key) || Key == "capacity_bytes" ||
+                   (Key == "host_link_bandwidth" && M.HostLinkBytesPerS) ||
+                   (Key == "launch_latency" && M.LaunchLatencyS);
       if (!Known)
         return error(SourcesNode->KeyLines[I],
                      "unknown field '" + Key +
                          "' in 'sources' (expected a key of 'peaks', a "
-                         "memory level name, or 'capacity_bytes')");
+                         "memory level name, 'capacity_bytes', "
+                         "'host_link_bandwidth' or 'launch_latency' of this "
+                         "file)");
       Expected<std::string> S =
           getString(SourcesNode->Children[I], Key, " (in 'sources')");
       if (!S)

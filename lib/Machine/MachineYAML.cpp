@@ -64,6 +64,10 @@ std::string roofline::machineToYAML(const Machine &M,
   OS << "capacity_bytes: " << number(M.CapacityBytes) << "\n";
   OS << "line_bytes: " << M.LineBytes << "\n";
   OS << "write_allocate: " << (M.WriteAllocate ? "true" : "false") << "\n";
+  if (M.HostLinkBytesPerS)
+    OS << "host_link_bandwidth: " << number(*M.HostLinkBytesPerS) << "\n";
+  if (M.LaunchLatencyS)
+    OS << "launch_latency: " << number(*M.LaunchLatencyS) << "\n";
   OS << "peaks:\n";
   for (const auto &[P, V] : M.Peak)
     OS << "  " << precisionName(P) << ": " << number(V) << "\n";

@@ -109,8 +109,10 @@ ProgramSummary roofline::summarizeProgram(const ProgramResult &P,
                       unsigned>,
            size_t>
       RowOf;
+  std::vector<ProgramRow> Runs; // unmerged: each at its own sizes
   for (const ProgramNest &PN : P.Nests) {
     ProgramRow R = rowOf(PN, M);
+    Runs.push_back(R);
     auto [It, New] = RowOf.try_emplace(
         {R.Path, R.Function, R.Loc.File, R.Loc.Line, R.Loc.Column},
         S.Rows.size());
@@ -143,6 +145,7 @@ ProgramSummary roofline::summarizeProgram(const ProgramResult &P,
     return A.Known != B.Known ? A.Known : A.Time > B.Time;
   });
   sumCallees(S);
+  addProgramCosts(S, Runs, M);
   return S;
 }
 
@@ -202,6 +205,7 @@ void roofline::printProgramText(raw_ostream &OS, const ProgramSummary &S) {
                     num(C.Flops), bytesText(C.Bytes))
          << C.Function << "\n";
   }
+  printProgramCostsText(OS, S);
   bool Header = false;
   auto LeftHeader = [&] {
     if (!Header)
@@ -290,5 +294,6 @@ json::Value roofline::programJson(const ProgramSummary &S) {
   O["notes"] = std::move(Notes);
   if (S.WhatIf.Computed)
     O["what_if"] = programWhatIfJson(S.WhatIf);
+  O["launch_costs"] = programCostsJson(S);
   return O;
 }

@@ -135,6 +135,8 @@ TEST(MachineYAMLTest, RoundTripsEveryBuiltin) {
     EXPECT_EQ(Back->LineBytes, M.LineBytes);
     EXPECT_EQ(Back->WriteAllocate, M.WriteAllocate);
     EXPECT_EQ(Back->Sources, M.Sources);
+    EXPECT_EQ(Back->HostLinkBytesPerS, M.HostLinkBytesPerS) << Name;
+    EXPECT_EQ(Back->LaunchLatencyS, M.LaunchLatencyS) << Name;
     ASSERT_EQ(Back->Peak.size(), M.Peak.size()) << Name;
     for (const auto &[P, V] : M.Peak)
       EXPECT_NEAR(Back->Peak.at(P), V, V * 1e-9) << Name;

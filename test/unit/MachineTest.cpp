@@ -118,6 +118,38 @@ TEST(MachineTest, BuiltinsLoadAndValidate) {
   EXPECT_GE(Cpus, 2u);
 }
 
+// The costs of small work on a GPU (docs/machine-files.md): optional,
+// sourced on every shipped GPU, absent on CPUs.
+TEST(MachineTest, HostLinkAndLaunchLatency) {
+  std::string Text = replaceLine(GoodYaml, 5,
+                                 "line_bytes: 128\nhost_link_bandwidth: 31.5e9"
+                                 "\nlaunch_latency: 5e-6");
+  llvm::Expected<Machine> M = parseMachine(Text, "machines/x.yaml");
+  ASSERT_TRUE(static_cast<bool>(M)) << llvm::toString(M.takeError());
+  EXPECT_EQ(M->HostLinkBytesPerS, std::optional<double>(31.5e9));
+  EXPECT_EQ(M->LaunchLatencyS, std::optional<double>(5e-6));
+  llvm::Expected<Machine> Plain = parseMachine(GoodYaml, "machines/x.yaml");
+  ASSERT_TRUE(static_cast<bool>(Plain));
+  EXPECT_FALSE(Plain->HostLinkBytesPerS || Plain->LaunchLatencyS);
+  for (const std::string &Name : builtinMachineNames()) {
+    SCOPED_TRACE(Name);
+    llvm::Expected<Machine> B = loadMachine(Name);
+    ASSERT_TRUE(static_cast<bool>(B));
+    bool Gpu = B->Kind == "gpu";
+    EXPECT_EQ(B->HostLinkBytesPerS.has_value(), Gpu);
+    EXPECT_EQ(B->LaunchLatencyS.has_value(), Gpu);
+    if (Gpu) {
+      EXPECT_TRUE(B->Sources.count("host_link_bandwidth"));
+      EXPECT_TRUE(B->Sources.count("launch_latency"));
+      // PCIe 3.0 to 5.0 x16, one way; a launch costs microseconds.
+      EXPECT_GE(*B->HostLinkBytesPerS, 15e9);
+      EXPECT_LE(*B->HostLinkBytesPerS, 64e9);
+      EXPECT_GE(*B->LaunchLatencyS, 1e-6);
+      EXPECT_LE(*B->LaunchLatencyS, 20e-6);
+    }
+  }
+}
+
 TEST(MachineTest, SeedFigures) {
   llvm::Expected<Machine> A6000 = loadMachine("rtx-a6000");
   ASSERT_TRUE(static_cast<bool>(A6000));
@@ -235,6 +267,14 @@ INSTANTIATE_TEST_SUITE_P(
                 "5: 'write_allocate' must be true or false, got maybe"},
         BadCase{"duplicate key", 5, "kind: cpu",
                 "5: duplicate field 'kind'"},
+        BadCase{"negative launch latency", 5, "launch_latency: -5e-6",
+                "5: 'launch_latency' must be a positive number, got -5e-6"},
+        BadCase{"host link as text", 5, "host_link_bandwidth: fast",
+                "5: 'host_link_bandwidth' must be a positive number, got "
+                "fast"},
+        BadCase{"source for a figure the file lacks", 13,
+                "  launch_latency: guess",
+                "13: unknown field 'launch_latency' in 'sources'"},
         BadCase{"main memory with size", 10,
                 "  - {name: DRAM, bandwidth: 1e12, size: 5}",
                 "10: 'size' does not apply to main memory 'DRAM'"}));

@@ -11,6 +11,7 @@
 
 #include "GenRun.h"
 #include "LintRun.h"
+#include "roofline/Config/SizesFile.h"
 #include "roofline/Frontend/Frontend.h"
 #include "roofline/Report/Plot.h"
 #include "roofline/Report/ProgramPlot.h"
@@ -51,6 +52,12 @@ cl::list<std::string>
               cl::desc("Give a size a value: --param N=1024 (repeatable; "
                        "overrides what the source says)"),
               cl::value_desc("NAME=VALUE"), cl::cat(Category));
+cl::opt<std::string>
+    SizesOpt("sizes",
+             cl::desc("A YAML file of sizes for a whole model (NAME: VALUE, "
+                      "p->field: VALUE, fn:NAME: VALUE), below --param "
+                      "(docs/roofline-lint.md, \"Sizes\")"),
+             cl::value_desc("file.yaml"), cl::cat(Category));
 enum class OutputFormat { Text, Json, Sarif };
 cl::opt<OutputFormat> Format(
     "format", cl::desc("Output format"), cl::init(OutputFormat::Text),
@@ -358,6 +365,16 @@ int main(int Argc, const char **Argv) {
   Expected<std::map<std::string, int64_t>> Params = parseParams();
   if (!Params)
     return usageError(toString(Params.takeError()));
+  std::map<std::string, int64_t> FromSizesFile;
+  if (!SizesOpt.empty()) {
+    Expected<std::map<std::string, int64_t>> Sizes = loadSizesFile(SizesOpt);
+    if (!Sizes)
+      return usageError(toString(Sizes.takeError()));
+    // Below --param: a flag overrides the model file's value.
+    for (const auto &[Name, V] : *Sizes)
+      if (Params->emplace(Name, V).second)
+        FromSizesFile[Name] = V;
+  }
   Expected<Machine> M = loadMachine(MachineOpt);
   if (!M)
     return usageError(toString(M.takeError()));
@@ -453,7 +470,10 @@ int main(int Argc, const char **Argv) {
 
   for (const auto &[Name, V] : *Params)
     if (!Out.ParamNames.count(Name))
-      printToolMessage("warning", "--param '" + Name +
+      printToolMessage("warning", (FromSizesFile.count(Name)
+                                       ? "--sizes key '"
+                                       : "--param '") +
+                                      Name +
                                       "' names no size in the analyzed loops");
   if (!PlotFile.empty() && !DumpIR) {
     PlotOptions PO;

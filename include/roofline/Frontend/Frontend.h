@@ -47,6 +47,10 @@ struct FrontendOptions {
   /// The sizes one call passes to the function being built ("fn:N"), set
   /// by the program walk; they win over every other source for that call.
   std::map<std::string, int64_t> CallParams;
+  /// Struct fields the translation unit sets from one literal, by field
+  /// name (`c.dim = 288;` in main), set by the program walk: below every
+  /// other source, and only for a size that is a field (docs/network-report.md).
+  std::map<std::string, int64_t> FieldLiterals;
 };
 
 /// A warning the front end finds about a nest: a malformed `// roofline:`

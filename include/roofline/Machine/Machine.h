@@ -66,6 +66,12 @@ struct Machine {
   double ridge(Precision P = Precision::F32) const;
   /// The level named \p Name ("L2"), or null.
   const MemoryLevel *findLevel(llvm::StringRef Name) const;
+  /// The link between host and device (PCIe, NVLink-C2C), bytes/s one way;
+  /// absent: not modelled (CPUs, or a file that does not give it).
+  std::optional<double> HostLinkBytesPerS;
+  /// What starting one kernel costs beyond its work, seconds (a GPU's
+  /// launch latency); absent: not modelled. docs/network-report.md.
+  std::optional<double> LaunchLatencyS;
   /// Level's own line size, else the machine's.
   unsigned lineBytesFor(const MemoryLevel &L) const {
     return L.LineBytes ? *L.LineBytes : LineBytes;

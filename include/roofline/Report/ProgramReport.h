@@ -14,6 +14,7 @@
 #include "roofline/Frontend/Program.h"
 #include "roofline/Machine/Machine.h"
 #include "roofline/Report/ProgramWhatIf.h"
+#include "roofline/Report/ProgramCosts.h"
 #include "roofline/Roofline/Roofline.h"
 
 #include "llvm/Support/JSON.h"
@@ -63,6 +64,8 @@ struct ProgramSummary {
   /// Batching, quantizing, fusing the whole pass (set by the caller:
   /// predictProgramWhatIfs).
   ProgramWhatIfs WhatIf;
+  /// Launch latency and host-link costs (ProgramCosts.h).
+  ProgramCosts Costs;
 };
 
 /// Counts every nest of \p P and judges it on \p M with compulsory bytes
