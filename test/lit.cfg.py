@@ -27,6 +27,29 @@ import shutil
 if shutil.which("git"):
     config.available_features.add("git")
 
+# roofline-run builds the CPU variants with the system C++ compiler and
+# times OpenBLAS and BLIS beside them: a test that needs one of them says
+# REQUIRES: cxx, openblas or blis, and is UNSUPPORTED where it is absent.
+def _links(header, lib):
+    """Whether c++ compiles and links a program using header and lib."""
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        src = os.path.join(d, "t.cpp")
+        with open(src, "w") as f:
+            f.write("#include <%s>\nint main() { return 0; }\n" % header)
+        try:
+            return subprocess.run(["c++", src, "-o", os.path.join(d, "t"), lib],
+                                  capture_output=True, timeout=60).returncode == 0
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+import subprocess
+if shutil.which("c++"):
+    config.available_features.add("cxx")
+    if _links("cblas.h", "-lopenblas"):
+        config.available_features.add("openblas")
+    if _links("blis.h", "-lblis"):
+        config.available_features.add("blis")
+
 # roofline-run's CUDA tests: nvcc builds .cu variants; where a device also
 # answers, "skipped: no CUDA device" is not the expected outcome.
 import shutil

@@ -159,14 +159,58 @@ bool isFloatCType(const std::string &T) {
          T == "rl_bf16" || T == "long double" || T == "__fp16";
 }
 
-/// Distinct elements first read (per the counts): whether the nest reads an
-/// array's incoming values.
-bool readsIncoming(const LoopNest &N, const std::string &Array) {
-  llvm::Expected<NestCounts> C = analyzeNest(N);
-  if (!C) {
-    llvm::consumeError(C.takeError());
-    return true;
+enum class Use { Any, Read, Write };
+
+/// Whether \p N accesses \p Array in the way \p U says.
+bool uses(const LoopNest &N, const std::string &Array, Use U) {
+  bool Found = false;
+  forEachStmt(N.Root, [&](const Stmt &S, const std::vector<const Loop *> &) {
+    for (const Access &A : S.Accesses)
+      Found |= A.ArrayName == Array &&
+               (U == Use::Any || (U == Use::Read ? A.IsRead : A.IsWrite));
+  });
+  return Found;
+}
+
+/// The counts of a unit's source nests, each counted once, on demand.
+class SourceCounts {
+public:
+  explicit SourceCounts(const std::vector<LoopNest> &Sources)
+      : Sources(Sources), Counted(Sources.size()), Counts(Sources.size()) {}
+
+  /// The counts of source \p I, or null when they cannot be had.
+  const NestCounts *get(size_t I) {
+    if (!Counted[I]) {
+      Counted[I] = true;
+      llvm::Expected<NestCounts> C = analyzeNest(Sources[I]);
+      if (C)
+        Counts[I] = std::move(*C);
+      else
+        // Without counts the caller takes the safe answer (readsIncoming);
+        // the reason is the lint's to report, not the layout's.
+        llvm::consumeError(C.takeError());
+    }
+    return Counts[I] ? &*Counts[I] : nullptr;
   }
+
+private:
+  const std::vector<LoopNest> &Sources;
+  std::vector<bool> Counted;
+  std::vector<std::optional<NestCounts>> Counts;
+};
+
+/// Whether source \p I reads \p Array's incoming values: some element is
+/// read before the nest writes it (distinct elements first read, per the
+/// counts). Without counts the answer is yes: copying an array in is always
+/// correct, only slower.
+bool readsIncoming(SourceCounts &Counts, const LoopNest &N, size_t I,
+                   const std::string &Array) {
+  // A nest that never reads the array needs no counts.
+  if (!uses(N, Array, Use::Read))
+    return false;
+  const NestCounts *C = Counts.get(I);
+  if (!C)
+    return true;
   for (const ArrayTraffic &T : C->Arrays) {
     if (T.Name != Array)
       continue;
@@ -177,24 +221,6 @@ bool readsIncoming(const LoopNest &N, const std::string &Array) {
     return true;
   }
   return false;
-}
-
-bool writes(const LoopNest &N, const std::string &Array) {
-  bool W = false;
-  forEachStmt(N.Root, [&](const Stmt &S, const std::vector<const Loop *> &) {
-    for (const Access &A : S.Accesses)
-      W |= A.ArrayName == Array && A.IsWrite;
-  });
-  return W;
-}
-
-bool touches(const LoopNest &N, const std::string &Array) {
-  bool T = false;
-  forEachStmt(N.Root, [&](const Stmt &S, const std::vector<const Loop *> &) {
-    for (const Access &A : S.Accesses)
-      T |= A.ArrayName == Array;
-  });
-  return T;
 }
 
 llvm::Expected<std::vector<AffineExpr>>
@@ -232,6 +258,7 @@ roofline::layoutOf(const std::vector<LoopNest> &Sources) {
   std::vector<const LoopNest *> Ptrs;
   for (const LoopNest &N : Sources)
     Ptrs.push_back(&N);
+  SourceCounts Counts(Sources);
   for (const LoopNest &N : Sources)
     for (const Param &P : N.Params)
       if (std::none_of(L.Sizes.begin(), L.Sizes.end(),
@@ -253,13 +280,14 @@ roofline::layoutOf(const std::vector<LoopNest> &Sources) {
       // The first nest touching the array decides whether its incoming
       // values matter.
       bool Reads = false, Written = false, Seen = false;
-      for (const LoopNest &X : Sources) {
-        if (!touches(X, A.Name))
+      for (size_t K = 0; K < Sources.size(); ++K) {
+        const LoopNest &X = Sources[K];
+        if (!uses(X, A.Name, Use::Any))
           continue;
         if (!Seen)
-          Reads = readsIncoming(X, A.Name);
+          Reads = readsIncoming(Counts, X, K, A.Name);
         Seen = true;
-        Written |= writes(X, A.Name);
+        Written |= uses(X, A.Name, Use::Write);
       }
       bool Local = N.Sem.LocalArrays.count(A.Name) != 0;
       I.Intent = Local && Written ? ArgInfo::Temp

@@ -329,6 +329,7 @@ llvm::json::Value reuseJSON(const ReuseInfo &R) {
 
 llvm::json::Value accessJSON(const AccessCacheInfo &A) {
   llvm::json::Array Strides, Reuse;
+  Reuse.reserve(A.Reuse.size());
   for (size_t I = 0; I < A.Loops.size(); ++I)
     Strides.push_back(llvm::json::Object{
         {"loop", A.Loops[I]},
@@ -361,7 +362,10 @@ llvm::json::Value cacheJSON(const NestVerdict &J) {
   if (!J.Cache)
     return llvm::json::Object{{"why_not", J.CacheWhyNot}};
   const CacheAnalysis &C = *J.Cache;
+  // Reserved: a growing json::Array copies its elements (a json::Value's
+  // move may throw).
   llvm::json::Array Accs, Levels, Notes;
+  Accs.reserve(C.Accesses.size());
   for (const AccessCacheInfo &A : C.Accesses)
     Accs.push_back(accessJSON(A));
   for (const CacheLevelTraffic &L : C.Levels)

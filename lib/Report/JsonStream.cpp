@@ -1,10 +1,10 @@
 //===- JsonStream.cpp - One --format=json report for many files, streamed -===//
 
 #include "roofline/Report/JsonStream.h"
+#include "roofline/Support/JsonText.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FormatVariadic.h"
 
 using namespace roofline;
 using namespace llvm;
@@ -12,14 +12,8 @@ using namespace llvm;
 std::string roofline::serializeNestElement(const json::Value &Nest) {
   // An element of a top-level array sits two levels deep: every line after
   // the first is indented four more columns than when printed alone.
-  std::string Alone = formatv("{0:2}", Nest).str();
   std::string Out;
-  Out.reserve(Alone.size() + Alone.size() / 8);
-  for (char C : Alone) {
-    Out += C;
-    if (C == '\n')
-      Out += "    ";
-  }
+  appendJson(Out, Nest, /*IndentSize=*/2, /*Indent=*/4);
   return Out;
 }
 
@@ -96,18 +90,27 @@ Error JsonReportWriter::write(raw_ostream &OS) {
     Keys.emplace(K, &V);
   Keys.emplace("nests", nullptr);
 
-  json::OStream J(OS, /*IndentSize=*/2);
-  J.objectBegin();
+  // The text json::OStream would write (keys in order, two-space indent),
+  // with the spooled nests pasted in as they are.
+  std::string Text;
   std::string Buf;
   Error ReadError = Error::success();
+  bool FirstKey = true;
+  Text += '{';
   for (auto &[K, V] : Keys) {
+    Text += FirstKey ? "\n  " : ",\n  ";
+    FirstKey = false;
+    appendJson(Text, json::Value(K), 2);
+    Text += ": ";
     if (V) {
-      J.attribute(K, *V);
+      appendJson(Text, *V, /*IndentSize=*/2, /*Indent=*/2);
       continue;
     }
-    J.attributeBegin(K);
-    J.arrayBegin();
-    for (uint64_t Size : Sizes) {
+    OS << Text;
+    Text.clear();
+    Text += '[';
+    for (size_t I = 0; I < Sizes.size(); ++I) {
+      uint64_t Size = Sizes[I];
       Buf.resize(Size);
       size_t Got = 0;
       while (In && Got < Size) {
@@ -122,12 +125,15 @@ Error JsonReportWriter::write(raw_ostream &OS) {
         Got += *N;
       }
       Buf.resize(Got);
-      J.rawValue(Buf);
+      Text += I == 0 ? "\n    " : ",\n    ";
+      Text += Buf;
+      OS << Text;
+      Text.clear();
     }
-    J.arrayEnd();
-    J.attributeEnd();
+    Text += Sizes.empty() ? "]" : "\n  ]";
   }
-  J.objectEnd();
+  Text += FirstKey ? "}" : "\n}";
+  OS << Text;
   OS << "\n";
   return ReadError;
 }

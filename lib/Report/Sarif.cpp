@@ -124,7 +124,10 @@ Object result(const Finding &F, const SarifOptions &O) {
 
 Value roofline::toSarif(const std::vector<Finding> &Findings,
                         const SarifOptions &O) {
+  // Reserved: a json::Value's move may throw, so a growing vector copies
+  // every result it moves.
   JArray Results;
+  Results.reserve(Findings.size());
   for (const Finding &F : Findings)
     Results.push_back(result(F, O));
 

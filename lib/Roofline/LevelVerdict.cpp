@@ -25,8 +25,7 @@ const char *roofline::levelRuleName(LevelRule R) {
   return "unknown";
 }
 
-std::vector<LevelBytes> roofline::bytesPerLevel(const LoopNest &N,
-                                                const NestCounts &C,
+std::vector<LevelBytes> roofline::bytesPerLevel(const NestCounts &C,
                                                 const Machine &M,
                                                 const Verdict &Main,
                                                 const CacheAnalysis *Cache) {
@@ -35,20 +34,9 @@ std::vector<LevelBytes> roofline::bytesPerLevel(const LoopNest &N,
     return Out;
   Out.push_back({M.Levels.front().Name, Main.Bytes, LevelRule::Model});
   // Under the cache model each cache moves what the cache inside it misses.
-  if (Main.Model == "cache" && C.BytesNoReuse.Value) {
-    std::optional<CacheAnalysis> Own;
-    if (!Cache) {
-      llvm::Expected<CacheAnalysis> A = analyzeCache(N, C, cacheConfigFor(M));
-      if (A)
-        Own = std::move(*A);
-      else
-        llvm::consumeError(A.takeError());
-    }
-    const CacheAnalysis *Use = Cache ? Cache : Own ? &*Own : nullptr;
-    std::optional<std::vector<double>> L =
-        Use ? bytesPerMachineLevel(*Use, M,
-                                   static_cast<double>(*C.BytesNoReuse.Value))
-            : std::nullopt;
+  if (Main.Model == "cache" && C.BytesNoReuse.Value && Cache) {
+    std::optional<std::vector<double>> L = bytesPerMachineLevel(
+        *Cache, M, static_cast<double>(*C.BytesNoReuse.Value));
     if (L) {
       for (size_t I = 1; I < M.Levels.size() && I < L->size(); ++I)
         Out.push_back({M.Levels[I].Name, (*L)[I], LevelRule::CacheModel});
@@ -79,14 +67,13 @@ std::vector<LevelBytes> roofline::bytesPerLevel(const LoopNest &N,
   return Out;
 }
 
-HierarchicalVerdict roofline::judgeLevels(const LoopNest &N,
-                                          const NestCounts &C,
+HierarchicalVerdict roofline::judgeLevels(const NestCounts &C,
                                           const Machine &M, const Verdict &V,
                                           const CacheAnalysis *Cache) {
   HierarchicalVerdict H;
   H.TimeCompute = V.TimeCompute;
   H.Time = V.TimeCompute;
-  std::vector<LevelBytes> Bytes = bytesPerLevel(N, C, M, V, Cache);
+  std::vector<LevelBytes> Bytes = bytesPerLevel(C, M, V, Cache);
   double Worst = -1;
   for (size_t I = 0; I < Bytes.size() && I < M.Levels.size(); ++I) {
     const MemoryLevel &ML = M.Levels[I];

@@ -232,7 +232,7 @@ NestVerdict roofline::judgeNest(const LoopNest &N, const NestCounts &C,
                        static_cast<double>(*Bytes.Value), Foot,
                        trafficModelName(Model));
   if (Detail == JudgeDetail::Full)
-    R.Levels = judgeLevels(N, C, M, *R.V, R.Cache ? &*R.Cache : nullptr);
+    R.Levels = judgeLevels(C, M, *R.V, R.Cache ? &*R.Cache : nullptr);
   return R;
 }
 

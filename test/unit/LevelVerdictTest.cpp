@@ -36,8 +36,7 @@ TEST(LevelVerdictTest, SeedGemmPerLevel) {
   NestCounts C = counts(134217728, 2097152, 537919488);
   Verdict V = computeVerdict(M, Precision::F32, 134217728, 2097152, 2097152,
                              "compulsory");
-  LoopNest N;
-  std::vector<LevelBytes> B = bytesPerLevel(N, C, M, V);
+  std::vector<LevelBytes> B = bytesPerLevel(C, M, V);
   ASSERT_EQ(B.size(), 3u);
   EXPECT_EQ(B[0].Level, "DRAM");
   EXPECT_EQ(B[0].Bytes, 2097152);
@@ -49,7 +48,7 @@ TEST(LevelVerdictTest, SeedGemmPerLevel) {
   EXPECT_EQ(B[2].Bytes, 537919488);
   EXPECT_EQ(B[2].Rule, LevelRule::NoReuseExceeds);
 
-  HierarchicalVerdict H = judgeLevels(N, C, M, V);
+  HierarchicalVerdict H = judgeLevels(C, M, V);
   ASSERT_EQ(H.Levels.size(), 3u);
   EXPECT_DOUBLE_EQ(H.Levels[0].Intensity, 64);
   EXPECT_DOUBLE_EQ(H.Levels[0].Time, 2097152 / 768e9);
@@ -72,8 +71,7 @@ TEST(LevelVerdictTest, CachesNeverMoveLessThanTheLevelOutside) {
   Machine M = load("rtx-a6000");
   NestCounts C = counts(1000, 100, 5000);
   Verdict V = computeVerdict(M, Precision::F32, 1000, 5000, 100, "no-reuse");
-  LoopNest N;
-  std::vector<LevelBytes> B = bytesPerLevel(N, C, M, V);
+  std::vector<LevelBytes> B = bytesPerLevel(C, M, V);
   ASSERT_EQ(B.size(), 3u);
   EXPECT_EQ(B[1].Bytes, 5000);
   EXPECT_EQ(B[1].Rule, LevelRule::OuterLevel);
@@ -83,6 +81,19 @@ TEST(LevelVerdictTest, CachesNeverMoveLessThanTheLevelOutside) {
     EXPECT_GE(B[I].Bytes, B[I - 1].Bytes);
 }
 
+// A cache-model verdict given no analysis uses the rule: the levels never
+// run the cache model themselves (judgeNest hands down the nest's).
+TEST(LevelVerdictTest, CacheVerdictWithoutAnalysisUsesTheRule) {
+  Machine M = load("rtx-a6000");
+  NestCounts C = counts(134217728, 2097152, 537919488);
+  Verdict V = computeVerdict(M, Precision::F32, 134217728, 2097152, 2097152,
+                             "cache");
+  std::vector<LevelBytes> B = bytesPerLevel(C, M, V);
+  ASSERT_EQ(B.size(), 3u);
+  EXPECT_EQ(B[1].Rule, LevelRule::CompulsoryFits);
+  EXPECT_EQ(B[2].Rule, LevelRule::NoReuseExceeds);
+}
+
 TEST(LevelVerdictTest, MathWinsTies) {
   Machine M = load("t4");
   // Flops such that math takes exactly as long as DRAM.
@@ -90,8 +101,7 @@ TEST(LevelVerdictTest, MathWinsTies) {
   NestCounts C = counts(static_cast<Int128>(Flops), 320000000000,
                         320000000000);
   Verdict V = computeVerdict(M, Precision::F32, Flops, Bytes, 1, "compulsory");
-  LoopNest N;
-  HierarchicalVerdict H = judgeLevels(N, C, M, V);
+  HierarchicalVerdict H = judgeLevels(C, M, V);
   EXPECT_FALSE(H.Bottleneck.has_value());
   EXPECT_EQ(H.bottleneckName(), "compute");
   EXPECT_DOUBLE_EQ(H.Time, 1.0);
@@ -101,8 +111,7 @@ TEST(LevelVerdictTest, NoBytesIsInfiniteIntensity) {
   Machine M = load("t4");
   NestCounts C = counts(100, 0, 0);
   Verdict V = computeVerdict(M, Precision::F32, 100, 0, 0, "compulsory");
-  LoopNest N;
-  HierarchicalVerdict H = judgeLevels(N, C, M, V);
+  HierarchicalVerdict H = judgeLevels(C, M, V);
   for (const LevelVerdict &L : H.Levels) {
     EXPECT_TRUE(std::isinf(L.Intensity));
     EXPECT_EQ(L.Bound, BoundKind::ComputeBound);

@@ -35,7 +35,7 @@ AnalyzedNest nest(const Machine &M, const std::string &Name, double Flops,
   A.Counts.BytesNoReuse.Value = static_cast<Int128>(Bytes);
   A.Judged.V = computeVerdict(M, Precision::F32, Flops, Bytes, Footprint,
                               "compulsory");
-  A.Judged.Levels = judgeLevels(A.Nest, A.Counts, M, *A.Judged.V);
+  A.Judged.Levels = judgeLevels(A.Counts, M, *A.Judged.V);
   return A;
 }
 

@@ -23,6 +23,7 @@
 #include "roofline/Report/ProgramReport.h"
 #include "roofline/Report/Policy.h"
 #include "roofline/Report/Sarif.h"
+#include "roofline/Support/JsonText.h"
 #include "roofline/Report/Suppressions.h"
 #include "roofline/Support/Parallel.h"
 
@@ -1399,7 +1400,7 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
     SO.SourceRoot = std::string(Cwd);
     SO.WithBaseline = B.has_value();
     SO.Errors = FileErrors;
-    std::string Sarif = formatv("{0:2}", toSarif(AllFindings, SO)).str() + "\n";
+    std::string Sarif = jsonText(toSarif(AllFindings, SO)) + "\n";
     for (raw_ostream *S : SarifOS)
       *S << Sarif;
   }

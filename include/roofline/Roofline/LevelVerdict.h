@@ -2,8 +2,9 @@
 //
 // A hierarchical roofline: the bytes that cross each memory level of the
 // machine, the intensity and time at that level, and which level (or the
-// arithmetic) takes longest. The bytes per level come from bytesPerLevel,
-// a deliberately simple rule that a real cache model replaces.
+// arithmetic) takes longest. The bytes per level come from bytesPerLevel:
+// the cache model's where the verdict used it, else a simple rule
+// (docs/design.md, section 5).
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,13 +46,11 @@ struct LevelBytes {
 /// (what a single core or SM can reuse), else the no-reuse bytes, and never
 /// fewer than the level outside it (every byte from memory passes through).
 ///
-/// This is a placeholder for the cache model (issue 4), which replaces the
-/// body and keeps the signature: it has the IR (strides, reuse distances),
-/// the counts, the machine (sizes, lines, write-allocate) and the verdict.
-/// Under the cache model the levels' bytes are \p Cache's (the nest's
-/// analysis, from its function), or the nest's own analysis when absent.
-std::vector<LevelBytes> bytesPerLevel(const LoopNest &N, const NestCounts &C,
-                                      const Machine &M, const Verdict &Main,
+/// Under the cache model the caches' bytes are \p Cache's: the nest's
+/// analysis, computed once per nest with its function (judgeNest). Without
+/// it the rule above applies; this function never runs the model itself.
+std::vector<LevelBytes> bytesPerLevel(const NestCounts &C, const Machine &M,
+                                      const Verdict &Main,
                                       const CacheAnalysis *Cache = nullptr);
 
 /// The roofline at one level.
@@ -81,8 +80,8 @@ struct HierarchicalVerdict {
 };
 
 /// Judges every level of \p M for a nest whose main-memory verdict is \p V.
-HierarchicalVerdict judgeLevels(const LoopNest &N, const NestCounts &C,
-                                const Machine &M, const Verdict &V,
+HierarchicalVerdict judgeLevels(const NestCounts &C, const Machine &M,
+                                const Verdict &V,
                                 const CacheAnalysis *Cache = nullptr);
 
 } // namespace roofline

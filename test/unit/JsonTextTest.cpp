@@ -1,0 +1,105 @@
+//===- JsonTextTest.cpp - jsonText is formatv("{0:2}") --------------------===//
+
+#include "roofline/Support/JsonText.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+
+using namespace roofline;
+using namespace llvm;
+
+namespace {
+
+std::string viaOStream(const json::Value &V, unsigned Indent) {
+  return formatv(("{0:" + std::to_string(Indent) + "}").c_str(), V).str();
+}
+
+void expectSame(const json::Value &V) {
+  for (unsigned Indent : {0u, 2u, 4u})
+    EXPECT_EQ(jsonText(V, Indent), viaOStream(V, Indent)) << viaOStream(V, 2);
+}
+
+TEST(JsonTextTest, Scalars) {
+  for (json::Value V :
+       {json::Value(nullptr), json::Value(true), json::Value(false),
+        json::Value(0), json::Value(-1), json::Value(int64_t(1) << 62),
+        json::Value(-(int64_t(1) << 52)),
+        json::Value(std::numeric_limits<uint64_t>::max()), json::Value(0.0),
+        json::Value(-0.0), json::Value(2.0), json::Value(0.1),
+        json::Value(1e300), json::Value(-1e-300), json::Value(1e20),
+        json::Value(1.0 / 3), json::Value(std::nan("")),
+        json::Value(std::numeric_limits<double>::infinity()),
+        json::Value(""), json::Value("plain"),
+        json::Value("quote \" backslash \\ tab \t nl \n cr \r"),
+        json::Value(std::string("ctl \x01\x1f end")), json::Value("\xc3\xa9 utf8"),
+        json::Value("bad \xff utf8")})
+    expectSame(V);
+}
+
+TEST(JsonTextTest, Nested) {
+  json::Object O{{"b", 1},
+                 {"a", json::Array{}},
+                 {"c", json::Object{}},
+                 {"B", json::Array{1, "x", json::Object{{"z", 1}, {"y", 2}}}},
+                 {"nested", json::Array{json::Array{json::Array{}}, nullptr}}};
+  expectSame(json::Value(std::move(O)));
+  expectSame(json::Array{});
+  expectSame(json::Object{});
+}
+
+/// Random documents: every kind at every depth.
+json::Value randomValue(std::mt19937 &R, int Depth) {
+  std::uniform_int_distribution<int> Kind(0, Depth > 3 ? 4 : 7);
+  switch (Kind(R)) {
+  case 0:
+    return nullptr;
+  case 1:
+    return R() % 2 == 0;
+  case 2:
+    return static_cast<int64_t>(R()) - (1ll << 31);
+  case 3:
+    return std::ldexp(static_cast<double>(R()), static_cast<int>(R() % 80) - 60);
+  case 4: {
+    std::string S;
+    for (unsigned I = R() % 6; I; --I)
+      S += static_cast<char>(R() % 128);
+    return S;
+  }
+  case 5:
+  case 6: {
+    json::Array A;
+    for (unsigned I = R() % 4; I; --I)
+      A.push_back(randomValue(R, Depth + 1));
+    return A;
+  }
+  default: {
+    json::Object O;
+    for (unsigned I = R() % 4; I; --I)
+      O[std::string(1, 'a' + R() % 26) + std::to_string(R() % 3)] =
+          randomValue(R, Depth + 1);
+    return O;
+  }
+  }
+}
+
+TEST(JsonTextTest, RandomDocuments) {
+  std::mt19937 R(23);
+  for (int I = 0; I < 2000; ++I)
+    expectSame(randomValue(R, 0));
+}
+
+TEST(JsonTextTest, IndentedElement) {
+  // A value two levels deep: later lines carry four more columns.
+  json::Value V = json::Object{{"a", json::Array{1, 2}}, {"b", "x"}};
+  std::string Out;
+  appendJson(Out, V, 2, 4);
+  EXPECT_EQ(Out, "{\n      \"a\": [\n        1,\n        2\n      ],\n"
+                 "      \"b\": \"x\"\n    }");
+}
+
+} // namespace
