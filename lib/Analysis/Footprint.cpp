@@ -1,6 +1,7 @@
 //===- Footprint.cpp - Distinct elements an array nest touches ------------===//
 
 #include "Footprint.h"
+#include "ImageCount.h"
 
 #include <algorithm>
 #include <cassert>
@@ -1453,9 +1454,23 @@ detail::computeFootprints(const std::vector<std::string> &Arrays,
     Fps[Idx] = std::move(P);
   }
 
-  // Exact enumeration for the rest, when the nest is small enough.
+  // Exact counts for the rest at these sizes: the union of the references'
+  // images (ImageCount.h), else enumeration when the nest is small enough.
   std::vector<std::optional<std::pair<Int128, Int128>>> Enumerated(NumArrays);
+  std::vector<std::string> ImageWhy(NumArrays);
   std::string EnumWhy;
+  if (!ToEnumerate.empty() && Opts.LoopBodyExecutions) {
+    std::vector<unsigned> Rest;
+    for (unsigned Idx : ToEnumerate) {
+      std::optional<ImageCountResult> C = countArrayImages(
+          Arrays[Idx], Stmts, CC.known(), Opts.Images, ImageWhy[Idx]);
+      if (C)
+        Enumerated[Idx] = std::make_pair(C->Read, C->Written);
+      else
+        Rest.push_back(Idx);
+    }
+    ToEnumerate = std::move(Rest);
+  }
   if (!ToEnumerate.empty()) {
     if (!Opts.LoopBodyExecutions)
       EnumWhy = "its sizes have no values";
@@ -1488,7 +1503,9 @@ detail::computeFootprints(const std::vector<std::string> &Arrays,
     const auto &E = Enumerated[Idx];
     Reason WhyV = P.Fp.WhyV;
     if (!P.Fp.V && !E && WhyV.empty())
-      WhyV = "the footprint of " + Name + " has no closed form and " +
+      WhyV = "the footprint of " + Name + " has no closed form" +
+             (ImageWhy[Idx].empty() ? "" : ", " + ImageWhy[Idx] + ",") +
+             " and " +
              (EnumWhy.empty() ? "is too sparse to enumerate" : EnumWhy);
     if (P.Structured) {
       // The first statement touching the array decides read-first for

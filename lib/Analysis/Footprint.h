@@ -11,7 +11,10 @@
 //     the chain of those loops, when the other loops always run;
 //  2. box union (read-only or write-only arrays, unit-step loops with
 //     parameter bounds, subscripts +-iv + c): coordinate compression;
-//  3. enumeration with a dense bitmap or hash set (sizes known, few
+//  3. at concrete sizes, the union of the references' images, walking
+//     only the loops each reference depends on (ImageCount.h), when the
+//     order of reads and writes does not matter;
+//  4. enumeration with a dense bitmap or hash set (sizes known, few
 //     iterations).
 //
 //===----------------------------------------------------------------------===//
@@ -34,11 +37,20 @@ struct FootprintResult {
   Cnt Read, Written;
 };
 
+struct ImageCountOptions {
+  /// Walk steps (points, runs and bitmap words) allowed for one array.
+  int64_t StepBudget = int64_t(1) << 31;
+  /// Largest element box (bits of one bitmap) allowed for one array.
+  int64_t MaxBoxElements = int64_t(1) << 30;
+};
+
 struct FootprintOptions {
   /// Enumerate only when the nest executes at most this many loop bodies.
   Int128 EnumerationLimit = 20000000;
   /// Sum of the body executions of every loop, when known.
   std::optional<Int128> LoopBodyExecutions;
+  /// Limits of the exact count by images (ImageCount.h).
+  ImageCountOptions Images;
 };
 
 /// Footprints of \p Arrays (distinct names; the results in that order);
