@@ -15,7 +15,7 @@
 //     only the loops each reference depends on (ImageCount.h), when the
 //     order of reads and writes does not matter;
 //  4. enumeration with a dense bitmap or hash set (sizes known, few
-//     iterations).
+//     iterations of the loops the array depends on), in program order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,9 +45,11 @@ struct ImageCountOptions {
 };
 
 struct FootprintOptions {
-  /// Enumerate only when the nest executes at most this many loop bodies.
+  /// Loop iterations one enumeration pass over one array may visit (the
+  /// loops nothing of the array depends on are visited once).
   Int128 EnumerationLimit = 20000000;
-  /// Sum of the body executions of every loop, when known.
+  /// Sum of the body executions of every loop, when known (the sizes have
+  /// values: the exact counts apply).
   std::optional<Int128> LoopBodyExecutions;
   /// Limits of the exact count by images (ImageCount.h).
   ImageCountOptions Images;
