@@ -1,8 +1,9 @@
 // lru-sim.h - A set-associative LRU cache simulator for the lit oracles of
 // the cache model (cache-triangle.cpp). Arrays are placed as the model
 // assumes them (each on a 4 KiB page, one after another in the order
-// registered; docs/cache-model.md, "Geometry"). A miss on any access counts: reads and
-// write-allocates, what cachegrind counts and the model's fetch_bytes.
+// registered; docs/cache-model.md, "Geometry"). A miss on any access
+// counts: reads and write-allocates, what cachegrind counts and the model's
+// fetch_bytes.
 #include <cstdint>
 #include <cstdio>
 #include <vector>
