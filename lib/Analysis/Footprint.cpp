@@ -1496,21 +1496,24 @@ detail::computeFootprints(const std::vector<std::string> &Arrays,
   // Exact counts for the rest at these sizes: the union of the references'
   // images (ImageCount.h), else enumeration when the nest is small enough.
   std::vector<std::optional<std::pair<Int128, Int128>>> Enumerated(NumArrays);
-  std::vector<std::string> ImageWhy(NumArrays);
+  std::vector<std::string> ImageWhy(NumArrays), EnumWhy(NumArrays);
   if (!ToEnumerate.empty() && Opts.LoopBodyExecutions) {
     std::vector<unsigned> Rest;
     for (unsigned Idx : ToEnumerate) {
-      std::optional<ImageCountResult> C = countArrayImages(
-          Arrays[Idx], Stmts, CC.known(), Opts.Images, ImageWhy[Idx]);
+      bool OverBudget = false;
+      std::optional<ImageCountResult> C =
+          countArrayImages(Arrays[Idx], Stmts, CC.known(), Opts.Images,
+                           ImageWhy[Idx], OverBudget);
       if (C)
         Enumerated[Idx] = std::make_pair(C->Read, C->Written);
+      else if (OverBudget) // enumeration visits at least as much
+        EnumWhy[Idx] = "the nest has too many iterations to enumerate it";
       else
         Rest.push_back(Idx);
     }
     ToEnumerate = std::move(Rest);
   }
   // One array at a time: the loops it does not depend on are visited once.
-  std::vector<std::string> EnumWhy(NumArrays);
   for (unsigned Idx : ToEnumerate) {
     if (!Opts.LoopBodyExecutions) {
       EnumWhy[Idx] = "its sizes have no values";

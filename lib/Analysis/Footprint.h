@@ -38,8 +38,9 @@ struct FootprintResult {
 };
 
 struct ImageCountOptions {
-  /// Walk steps (points, runs and bitmap words) allowed for one array.
-  int64_t StepBudget = int64_t(1) << 31;
+  /// Walk steps allowed for one array (loop iterations, runs, 16 bitmap
+  /// words or bits each; well under a second on one core).
+  int64_t StepBudget = int64_t(1) << 24;
   /// Largest element box (bits of one bitmap) allowed for one array.
   int64_t MaxBoxElements = int64_t(1) << 30;
 };

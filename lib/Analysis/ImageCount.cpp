@@ -244,6 +244,62 @@ private:
   }
 };
 
+using Interval = std::pair<Int128, Int128>;
+
+std::optional<Interval> intervalOf(const CAff &A,
+                                   const std::vector<Interval> &Slots) {
+  Interval R{A.C, A.C};
+  for (const auto &[Slot, K] : A.T) {
+    Int128 X, Y;
+    if (__builtin_mul_overflow(K, Slots[Slot].first, &X) ||
+        __builtin_mul_overflow(K, Slots[Slot].second, &Y) ||
+        __builtin_add_overflow(R.first, std::min(X, Y), &R.first) ||
+        __builtin_add_overflow(R.second, std::max(X, Y), &R.second))
+      return std::nullopt;
+  }
+  return R;
+}
+
+std::optional<Interval> intervalOf(const CBnd &B,
+                                   const std::vector<Interval> &Slots) {
+  std::optional<Interval> R;
+  for (const auto &[A, Div] : B.Terms) {
+    std::optional<Interval> T = intervalOf(A, Slots);
+    if (!T)
+      return std::nullopt;
+    T = Interval{floorDiv(T->first, Div), floorDiv(T->second, Div)};
+    if (!R)
+      R = T;
+    else if (B.Kind == Bound::Min)
+      R = Interval{std::min(R->first, T->first), std::min(R->second, T->second)};
+    else
+      R = Interval{std::max(R->first, T->first), std::max(R->second, T->second)};
+  }
+  return R;
+}
+
+/// A box holding every element the walker can touch (interval arithmetic
+/// over the loops' bounds): the bitmap's extent without a walk.
+std::optional<std::vector<Interval>> boxOf(const Walker &W) {
+  std::vector<Interval> Slots;
+  for (size_t P = 0; P < W.Order.size(); ++P) {
+    std::optional<Interval> F = intervalOf(W.First[P], Slots),
+                            L = intervalOf(W.Last[P], Slots);
+    if (!F || !L)
+      return std::nullopt;
+    Slots.push_back({std::min(F->first, L->first),
+                     std::max(F->second, L->second)});
+  }
+  std::vector<Interval> Box;
+  for (const CAff &S : W.Subs) {
+    std::optional<Interval> I = intervalOf(S, Slots);
+    if (!I)
+      return std::nullopt;
+    Box.push_back(*I);
+  }
+  return Box;
+}
+
 class Bitmap {
 public:
   explicit Bitmap(size_t Bits) : Words((Bits + 63) / 64, 0) {}
@@ -291,7 +347,9 @@ bool coveredByRead(const Access &W, const Stmt &S) {
 std::optional<ImageCountResult>
 detail::countArrayImages(const std::string &Name,
                          const std::vector<StmtSite> &Stmts, const Env &Known,
-                         const ImageCountOptions &Opts, std::string &Why) {
+                         const ImageCountOptions &Opts, std::string &Why,
+                         bool &OverBudget) {
+  OverBudget = false;
   std::vector<Walker> Walkers;
   bool HasRead = false, HasWrite = false, Ordered = false;
   for (const StmtSite &S : Stmts)
@@ -318,15 +376,18 @@ detail::countArrayImages(const std::string &Name,
   if (Walkers.empty())
     return R;
 
-  // Pass 1: the element box.
+  // The element box: by interval arithmetic, else (too large) by a walk.
   size_t Dims = Walkers.front().Subs.size();
+  for (const Walker &W : Walkers)
+    if (W.Subs.size() != Dims) {
+      Why = "the accesses of " + Name + " disagree on its dimensions";
+      return std::nullopt;
+    }
   std::vector<Int128> Lo, Hi;
   bool Any = false;
   int64_t Steps = 0;
   auto Grow = [&](const std::vector<Int128> &Start,
                   const std::vector<Int128> *Delta, Int128 Count) {
-    if (Start.size() != Dims)
-      return false;
     if (!Any) {
       Lo = Hi = Start;
       Any = true;
@@ -345,17 +406,38 @@ detail::countArrayImages(const std::string &Name,
   auto TooCostly = [&] {
     Why = "counting the elements of " + Name + " exactly takes more than " +
           std::to_string(Opts.StepBudget) + " steps";
+    OverBudget = true;
   };
-  for (const Walker &W : Walkers)
-    if (W.Subs.size() != Dims || !Walk(W, Grow, Steps, Opts.StepBudget).run()) {
-      if (W.Subs.size() != Dims)
-        Why = "the accesses of " + Name + " disagree on its dimensions";
-      else if (Steps > Opts.StepBudget)
-        TooCostly();
-      else
-        Why = "the subscripts of " + Name + " overflow";
-      return std::nullopt;
+  auto BoxElements = [&] {
+    Int128 Size = 1;
+    for (size_t D = 0; D < Dims && Size <= Opts.MaxBoxElements; ++D)
+      Size *= Hi[D] - Lo[D] + 1;
+    return Size;
+  };
+  for (const Walker &W : Walkers) {
+    std::optional<std::vector<Interval>> B = boxOf(W);
+    if (!B) {
+      Any = false;
+      break;
     }
+    for (size_t D = 0; D < Dims; ++D) {
+      Lo.resize(Dims), Hi.resize(Dims);
+      Lo[D] = Any ? std::min(Lo[D], (*B)[D].first) : (*B)[D].first;
+      Hi[D] = Any ? std::max(Hi[D], (*B)[D].second) : (*B)[D].second;
+    }
+    Any = true;
+  }
+  if (!Any || BoxElements() > Opts.MaxBoxElements) {
+    Any = false;
+    for (const Walker &W : Walkers)
+      if (!Walk(W, Grow, Steps, Opts.StepBudget).run()) {
+        if (Steps > Opts.StepBudget)
+          TooCostly();
+        else
+          Why = "the subscripts of " + Name + " overflow";
+        return std::nullopt;
+      }
+  }
   if (!Any)
     return R; // no reference executes
 
@@ -389,11 +471,14 @@ detail::countArrayImages(const std::string &Name,
     }
     Int128 End = Lin + Step * (Count - 1);
     if (Step == 1 || Step == -1) {
+      // Whole words are cheap: 16 count as one step (a loop iteration of
+      // the walk costs about as much).
       Steps += Target->setRange(static_cast<uint64_t>(std::min(Lin, End)),
-                                static_cast<uint64_t>(std::max(Lin, End)));
+                                static_cast<uint64_t>(std::max(Lin, End))) /
+               16;
       return Steps <= Opts.StepBudget;
     }
-    Steps += static_cast<int64_t>(Count);
+    Steps += static_cast<int64_t>(Count / 16) + 1; // bits are cheap too
     if (Steps > Opts.StepBudget)
       return false;
     for (Int128 T = 0; T < Count; ++T, Lin += Step)

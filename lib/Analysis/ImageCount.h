@@ -33,11 +33,12 @@ struct ImageCountResult {
 
 /// Exact footprint of array \p Name over \p Stmts (the statements of one
 /// nest with their loops) at the sizes in \p Known; nullopt with \p Why when
-/// the method does not apply or is too costly.
+/// the method does not apply or is too costly (then \p OverBudget: walking
+/// the loops the references depend on takes more than Opts.StepBudget).
 std::optional<ImageCountResult>
 countArrayImages(const std::string &Name, const std::vector<StmtSite> &Stmts,
                  const Env &Known, const ImageCountOptions &Opts,
-                 std::string &Why);
+                 std::string &Why, bool &OverBudget);
 
 } // namespace detail
 } // namespace roofline

@@ -54,8 +54,9 @@ void checkNest(const LoopNest &N, const ParamValues &Overrides, int Seed,
     if (!BA.FootprintKnown)
       continue;
     std::string Why;
-    std::optional<ImageCountResult> R =
-        countArrayImages(Name, Sites, Known, ImageCountOptions(), Why);
+    bool OverBudget = false;
+    std::optional<ImageCountResult> R = countArrayImages(
+        Name, Sites, Known, ImageCountOptions(), Why, OverBudget);
     if (!R) {
       ++T.Declined;
       EXPECT_FALSE(Why.empty()) << "declined without a reason";
