@@ -30,6 +30,8 @@ constexpr unsigned PhaseSteps = 64;
 /// strata each ending in a measured iteration after two unmeasured ones.
 constexpr int64_t FullLoop = 12;
 constexpr int64_t Strata = 8;
+/// Strata of a sequencing loop whose body's bounds use its variable.
+constexpr int64_t TriangleStrata = 32;
 
 /// Bytes whose last use was at each step, with sums over later steps.
 class StepTree {
@@ -760,8 +762,14 @@ private:
     for (int64_t I = 0; I < 3; ++I)
       Body(I, W);
     int64_t Left = Trip - 3;
-    for (int64_t P = 0; P < Strata; ++P) {
-      int64_t From = 3 + Left * P / Strata, To = 3 + Left * (P + 1) / Strata - 1;
+    // A body that grows or shrinks with the variable (a triangle) is
+    // measured in more strata, each at its middle iteration: the stratum's
+    // average for a body growing linearly, and a reuse that stops fitting
+    // part way (syrk's rows of A across i) is placed within a short range.
+    bool Grows = Cur->Model->dependent(L);
+    int64_t Parts = Grows ? TriangleStrata : Strata;
+    for (int64_t P = 0; P < Parts; ++P) {
+      int64_t From = 3 + Left * P / Parts, To = 3 + Left * (P + 1) / Parts - 1;
       if (To < From)
         continue;
       if (To - From + 1 <= 3) {
@@ -769,11 +777,14 @@ private:
           Body(I, W);
         continue;
       }
-      if (To - 3 >= From)
-        bulk(L, Outer, Env, ValueAt(From), ValueAt(To - 3));
-      Body(To - 2, 0);
-      Body(To - 1, 0);
-      Body(To, W * static_cast<double>(To - From + 1));
+      int64_t At = Grows ? std::max(From + 2, (From + To) / 2) : To;
+      if (At - 3 >= From)
+        bulk(L, Outer, Env, ValueAt(From), ValueAt(At - 3));
+      Body(At - 2, 0);
+      Body(At - 1, 0);
+      Body(At, W * static_cast<double>(To - From + 1));
+      if (At < To)
+        bulk(L, Outer, Env, ValueAt(At + 1), ValueAt(To));
     }
   }
 };

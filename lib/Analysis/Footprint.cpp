@@ -1,6 +1,7 @@
 //===- Footprint.cpp - Distinct elements an array nest touches ------------===//
 
 #include "Footprint.h"
+#include "ImageCount.h"
 
 #include <algorithm>
 #include <cassert>
@@ -1173,9 +1174,10 @@ public:
     Int128 Read = 0, Written = 0;
   };
 
+  /// \p Budget: loop iterations each pass may visit.
   Enumerator(const Loop &Root, const std::vector<std::string> &Names,
-             const Env &Known)
-      : Known(Known) {
+             const Env &Known, Int128 Budget)
+      : Known(Known), Budget(Budget) {
     for (const std::string &N : Names) {
       Index[N] = Arrays.size();
       Arrays.push_back(ArrayState());
@@ -1185,12 +1187,14 @@ public:
     Ok = compileLoop(Root, Scope);
   }
 
-  /// False when a bound or subscript could not be compiled or evaluated.
+  /// False when a bound or subscript could not be compiled or evaluated,
+  /// or a pass needs more than the budget (then overBudget()).
   bool run() {
     if (!Ok)
       return false;
     Vals.assign(NumSlots, 0);
     Pass = 0;
+    Visits = 0;
     if (!visit(0))
       return false;
     for (ArrayState &A : Arrays) {
@@ -1217,9 +1221,12 @@ public:
       }
     }
     Pass = 1;
+    Visits = 0;
     Vals.assign(NumSlots, 0);
     return visit(0);
   }
+
+  bool overBudget() const { return Visits > Budget; }
 
   std::vector<ArrayState> Arrays;
 
@@ -1240,6 +1247,12 @@ private:
     CBnd F, L;
     int64_t Step;
     std::vector<ENode> Body;
+    /// Nothing inside uses the IV (no subscript of the arrays counted, no
+    /// bound): every iteration repeats the first one's accesses, in the
+    /// same order, so only the first can touch an element first.
+    bool Once = false;
+    /// No access of the arrays counted inside: nothing to visit.
+    bool Empty = false;
   };
 
   const Env &Known;
@@ -1250,16 +1263,33 @@ private:
   unsigned NumSlots = 0;
   int Pass = 0;
   bool Ok = false;
+  Int128 Budget, Visits = 0;
+  std::vector<char> SlotUsed; ///< by a subscript or bound compiled so far
+  size_t NumAccesses = 0;
+
+  void markUsed(const CAff &A) {
+    for (const auto &[Slot, K] : A.T)
+      if (K != 0)
+        SlotUsed[Slot] = 1;
+  }
+  void markUsed(const CBnd &B) {
+    for (const auto &T : B.Terms)
+      markUsed(T.first);
+  }
 
   bool compileLoop(const Loop &L, std::map<std::string, unsigned> &Scope) {
     size_t Me = Loops.size();
     Loops.push_back(ELoop());
     ELoop E;
     E.Slot = NumSlots++;
+    SlotUsed.push_back(0);
+    size_t AccessesBefore = NumAccesses;
     E.Step = L.Step;
     if (!compileBound(L.First, Scope, Known, E.F) ||
         !compileBound(L.Last, Scope, Known, E.L))
       return false;
+    markUsed(E.F);
+    markUsed(E.L);
     auto Saved = Scope.find(L.IV) == Scope.end()
                      ? std::optional<unsigned>()
                      : std::optional<unsigned>(Scope[L.IV]);
@@ -1281,8 +1311,10 @@ private:
           CAff C;
           if (!Sub || !compileAffine(*Sub, Scope, Known, C))
             return false;
+          markUsed(C);
           EA.Subs.push_back(std::move(C));
         }
+        ++NumAccesses;
         if (A.IsRead)
           S.Reads.push_back(EA);
         if (A.IsWrite)
@@ -1295,6 +1327,8 @@ private:
       Scope[L.IV] = *Saved;
     else
       Scope.erase(L.IV);
+    E.Once = !SlotUsed[E.Slot];
+    E.Empty = NumAccesses == AccessesBefore;
     Loops[Me] = std::move(E);
     return true;
   }
@@ -1353,10 +1387,14 @@ private:
 
   bool visit(size_t LoopIdx) {
     const ELoop &L = Loops[LoopIdx];
+    if (L.Empty)
+      return true;
     Int128 F, La;
     if (!L.F.eval(Vals.data(), F) || !L.L.eval(Vals.data(), La))
       return false;
     for (Int128 V = F; L.Step > 0 ? V <= La : V >= La; V += L.Step) {
+      if (++Visits > Budget)
+        return false;
       Vals[L.Slot] = V;
       for (const ENode &N : L.Body) {
         if (N.IsLoop) {
@@ -1372,6 +1410,8 @@ private:
           if (!touch(A, true))
             return false;
       }
+      if (L.Once)
+        break;
     }
     return true;
   }
@@ -1453,29 +1493,42 @@ detail::computeFootprints(const std::vector<std::string> &Arrays,
     Fps[Idx] = std::move(P);
   }
 
-  // Exact enumeration for the rest, when the nest is small enough.
+  // Exact counts for the rest at these sizes: the union of the references'
+  // images (ImageCount.h), else enumeration when the nest is small enough.
   std::vector<std::optional<std::pair<Int128, Int128>>> Enumerated(NumArrays);
-  std::string EnumWhy;
-  if (!ToEnumerate.empty()) {
-    if (!Opts.LoopBodyExecutions)
-      EnumWhy = "its sizes have no values";
-    else if (*Opts.LoopBodyExecutions > Opts.EnumerationLimit)
-      EnumWhy = "the nest has too many iterations to enumerate it";
-    if (EnumWhy.empty()) {
-      std::vector<std::string> Names;
-      for (unsigned Idx : ToEnumerate)
-        Names.push_back(Arrays[Idx]);
-      Enumerator E(Root, Names, CC.known());
-      if (!E.run())
-        EnumWhy = "it cannot be enumerated";
+  std::vector<std::string> ImageWhy(NumArrays), EnumWhy(NumArrays);
+  if (!ToEnumerate.empty() && Opts.LoopBodyExecutions) {
+    std::vector<unsigned> Rest;
+    for (unsigned Idx : ToEnumerate) {
+      bool OverBudget = false;
+      std::optional<ImageCountResult> C =
+          countArrayImages(Arrays[Idx], Stmts, CC.known(), Opts.Images,
+                           ImageWhy[Idx], OverBudget);
+      if (C)
+        Enumerated[Idx] = std::make_pair(C->Read, C->Written);
+      else if (OverBudget) // enumeration visits at least as much
+        EnumWhy[Idx] = "the nest has too many iterations to enumerate it";
       else
-        for (size_t K = 0; K < E.Arrays.size(); ++K) {
-          const auto &A = E.Arrays[K];
-          if (A.Failed)
-            continue;
-          Enumerated[ToEnumerate[K]] = std::make_pair(A.Read, A.Written);
-        }
+        Rest.push_back(Idx);
     }
+    ToEnumerate = std::move(Rest);
+  }
+  // One array at a time: the loops it does not depend on are visited once.
+  for (unsigned Idx : ToEnumerate) {
+    if (!Opts.LoopBodyExecutions) {
+      EnumWhy[Idx] = "its sizes have no values";
+      continue;
+    }
+    Enumerator E(Root, {Arrays[Idx]}, CC.known(), Opts.EnumerationLimit);
+    if (!E.run()) {
+      EnumWhy[Idx] = E.overBudget()
+                         ? "the nest has too many iterations to enumerate it"
+                         : "it cannot be enumerated";
+      continue;
+    }
+    const auto &A = E.Arrays.front();
+    if (!A.Failed)
+      Enumerated[Idx] = std::make_pair(A.Read, A.Written);
   }
 
   for (unsigned Idx : ByName) {
@@ -1488,8 +1541,11 @@ detail::computeFootprints(const std::vector<std::string> &Arrays,
     const auto &E = Enumerated[Idx];
     Reason WhyV = P.Fp.WhyV;
     if (!P.Fp.V && !E && WhyV.empty())
-      WhyV = "the footprint of " + Name + " has no closed form and " +
-             (EnumWhy.empty() ? "is too sparse to enumerate" : EnumWhy);
+      WhyV = "the footprint of " + Name + " has no closed form" +
+             (ImageWhy[Idx].empty() ? "" : ", " + ImageWhy[Idx] + ",") +
+             " and " +
+             (EnumWhy[Idx].empty() ? "is too sparse to enumerate"
+                                   : EnumWhy[Idx]);
     if (P.Structured) {
       // The first statement touching the array decides read-first for
       // every element (projection); box unions are read- or write-only.

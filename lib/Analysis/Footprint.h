@@ -11,8 +11,11 @@
 //     the chain of those loops, when the other loops always run;
 //  2. box union (read-only or write-only arrays, unit-step loops with
 //     parameter bounds, subscripts +-iv + c): coordinate compression;
-//  3. enumeration with a dense bitmap or hash set (sizes known, few
-//     iterations).
+//  3. at concrete sizes, the union of the references' images, walking
+//     only the loops each reference depends on (ImageCount.h), when the
+//     order of reads and writes does not matter;
+//  4. enumeration with a dense bitmap or hash set (sizes known, few
+//     iterations of the loops the array depends on), in program order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,11 +37,23 @@ struct FootprintResult {
   Cnt Read, Written;
 };
 
+struct ImageCountOptions {
+  /// Walk steps allowed for one array (loop iterations, runs, 16 bitmap
+  /// words or bits each; well under a second on one core).
+  int64_t StepBudget = int64_t(1) << 24;
+  /// Largest element box (bits of one bitmap) allowed for one array.
+  int64_t MaxBoxElements = int64_t(1) << 30;
+};
+
 struct FootprintOptions {
-  /// Enumerate only when the nest executes at most this many loop bodies.
+  /// Loop iterations one enumeration pass over one array may visit (the
+  /// loops nothing of the array depends on are visited once).
   Int128 EnumerationLimit = 20000000;
-  /// Sum of the body executions of every loop, when known.
+  /// Sum of the body executions of every loop, when known (the sizes have
+  /// values: the exact counts apply).
   std::optional<Int128> LoopBodyExecutions;
+  /// Limits of the exact count by images (ImageCount.h).
+  ImageCountOptions Images;
 };
 
 /// Footprints of \p Arrays (distinct names; the results in that order);

@@ -1,0 +1,503 @@
+//===- ImageCount.cpp - Exact footprints by projected enumeration ---------===//
+
+#include "ImageCount.h"
+
+#include <algorithm>
+
+using namespace roofline;
+using namespace roofline::detail;
+
+namespace {
+
+/// How a reference's walk treats one loop (ImageCount.h).
+enum class Mode {
+  All,   ///< every value
+  Once,  ///< used by nothing below: any one value, when the loop runs
+  AtMax, ///< the space inside grows with the value: only the largest
+  AtMin, ///< ... shrinks with it: only the smallest
+  Run    ///< the innermost loop walked: its values as one run of elements
+};
+
+/// One reference with its loops in walk order, compiled over slots.
+struct Walker {
+  std::vector<const Loop *> Order;
+  std::vector<CBnd> First, Last;
+  std::vector<Mode> Modes;
+  std::vector<CAff> Subs;
+  std::vector<Int128> RunCoef; ///< per subscript, the Run loop's coefficient
+  bool Write = false;
+};
+
+bool boundsUse(const Loop &L, const std::string &IV) {
+  return L.First.uses(IV) || L.Last.uses(IV);
+}
+
+/// Whether the space of the loops \p Inner (each loop's bounds over the
+/// loops before it) only grows (\p Sign = 1) or only shrinks (-1) as \p IV
+/// grows: then the union over IV's values is the space at its extreme.
+bool nestedAlong(llvm::ArrayRef<const Loop *> Inner, const std::string &IV,
+                 int Sign) {
+  for (const Loop *L : Inner) {
+    bool Up = L->Step > 0;
+    bool Unit = L->Step == 1 || L->Step == -1;
+    auto Monotone = [&](const Bound &B, bool IsLower, bool Anchors) {
+      for (const BoundTerm &T : B.Terms) {
+        int64_t K = T.Expr.coeff(IV) * Sign;
+        if (K == 0)
+          continue;
+        // A strided loop's values are a lattice anchored at First: moving
+        // First moves the lattice, and the spaces are not nested.
+        if (Anchors && !Unit)
+          return false;
+        if (IsLower ? K > 0 : K < 0)
+          return false;
+      }
+      return true;
+    };
+    // First is the lower bound of an upward loop, the upper of a downward.
+    if (!Monotone(L->First, Up, true) || !Monotone(L->Last, !Up, false))
+      return false;
+  }
+  return true;
+}
+
+/// Rank of walking \p IV innermost for the reference: runs of consecutive
+/// elements first, then the smallest stride (the latest dimension).
+std::pair<int, int64_t> runRank(const Access &A, const std::string &IV) {
+  size_t Dims = A.Subscripts.size();
+  size_t LastUsed = Dims;
+  int64_t Coef = 0;
+  bool Others = false;
+  for (size_t D = 0; D < Dims; ++D) {
+    int64_t K = A.Subscripts[D]->coeff(IV);
+    if (K == 0)
+      continue;
+    if (LastUsed != Dims)
+      Others = true;
+    LastUsed = D;
+    Coef = K < 0 ? -K : K;
+  }
+  bool Contiguous = !Others && LastUsed + 1 == Dims && Coef == 1;
+  return {Contiguous ? 0 : 1 + static_cast<int>(Dims - LastUsed), Coef};
+}
+
+std::optional<Walker> makeWalker(const Access &A, const Chain &C,
+                                 const Env &Known, bool Write) {
+  for (const auto &S : A.Subscripts)
+    if (!S)
+      return std::nullopt;
+  auto SubUses = [&](const std::string &IV) {
+    for (const auto &S : A.Subscripts)
+      if (S->uses(IV))
+        return true;
+    return false;
+  };
+  auto HasUsers = [&](const Loop *L) {
+    for (const Loop *O : C)
+      if (O != L && boundsUse(*O, L->IV))
+        return true;
+    return false;
+  };
+  // The loop walked innermost: one the subscripts use and no bound uses.
+  const Loop *RunLoop = nullptr;
+  std::pair<int, int64_t> Best;
+  for (const Loop *L : C) {
+    if (!SubUses(L->IV) || HasUsers(L))
+      continue;
+    std::pair<int, int64_t> R = runRank(A, L->IV);
+    if (!RunLoop || R < Best) {
+      RunLoop = L;
+      Best = R;
+    }
+  }
+  Walker W;
+  W.Write = Write;
+  for (const Loop *L : C)
+    if (L != RunLoop)
+      W.Order.push_back(L);
+  if (RunLoop)
+    W.Order.push_back(RunLoop);
+
+  std::map<std::string, unsigned> Slots;
+  size_t N = W.Order.size();
+  W.First.resize(N);
+  W.Last.resize(N);
+  for (size_t P = 0; P < N; ++P) {
+    const Loop &L = *W.Order[P];
+    if (!compileBound(L.First, Slots, Known, W.First[P]) ||
+        !compileBound(L.Last, Slots, Known, W.Last[P]))
+      return std::nullopt;
+    Slots[L.IV] = P;
+  }
+  W.Subs.resize(A.Subscripts.size());
+  for (size_t D = 0; D < A.Subscripts.size(); ++D)
+    if (!compileAffine(*A.Subscripts[D], Slots, Known, W.Subs[D]))
+      return std::nullopt;
+
+  for (size_t P = 0; P < N; ++P) {
+    const Loop *L = W.Order[P];
+    llvm::ArrayRef<const Loop *> Inner =
+        llvm::ArrayRef<const Loop *>(W.Order).drop_front(P + 1);
+    bool Used = false;
+    for (const Loop *O : Inner)
+      Used |= boundsUse(*O, L->IV);
+    Mode M = Mode::All;
+    if (L == RunLoop)
+      M = Mode::Run;
+    else if (SubUses(L->IV))
+      M = Mode::All;
+    else if (!Used)
+      M = Mode::Once;
+    else if (nestedAlong(Inner, L->IV, 1))
+      M = Mode::AtMax;
+    else if (nestedAlong(Inner, L->IV, -1))
+      M = Mode::AtMin;
+    W.Modes.push_back(M);
+  }
+  if (RunLoop) {
+    unsigned Slot = N - 1;
+    for (const CAff &S : W.Subs) {
+      Int128 K = 0;
+      for (const auto &[Sl, C] : S.T)
+        if (Sl == Slot)
+          K += C;
+      W.RunCoef.push_back(K);
+    }
+  }
+  return W;
+}
+
+/// Receives a run: Count elements from Start, Delta apart (Delta null: one).
+using EmitFn = llvm::function_ref<bool(const std::vector<Int128> &Start,
+                                       const std::vector<Int128> *Delta,
+                                       Int128 Count)>;
+
+class Walk {
+public:
+  Walk(const Walker &W, EmitFn Emit, int64_t &Steps, int64_t Budget)
+      : W(W), Emit(Emit), Steps(Steps), Budget(Budget),
+        Vals(W.Order.size(), 0), Key(W.Subs.size()),
+        Delta(W.Subs.size()) {}
+
+  /// False on overflow or when the budget is spent.
+  bool run() { return visit(0); }
+
+private:
+  const Walker &W;
+  EmitFn Emit;
+  int64_t &Steps;
+  int64_t Budget;
+  std::vector<Int128> Vals, Key, Delta;
+
+  bool evalKey() {
+    for (size_t D = 0; D < W.Subs.size(); ++D)
+      if (!W.Subs[D].eval(Vals.data(), Key[D]))
+        return false;
+    return true;
+  }
+
+  bool visit(size_t P) {
+    if (++Steps > Budget)
+      return false;
+    if (P == W.Order.size())
+      return evalKey() && Emit(Key, nullptr, 1);
+    Int128 F, L;
+    if (!W.First[P].eval(Vals.data(), F) || !W.Last[P].eval(Vals.data(), L))
+      return false;
+    int64_t Step = W.Order[P]->Step;
+    std::optional<Int128> Trip = tripOf(F, L, Step);
+    if (!Trip)
+      return false;
+    if (*Trip <= 0)
+      return true;
+    Int128 Span; // (Trip - 1) * Step
+    if (__builtin_mul_overflow(*Trip - 1, static_cast<Int128>(Step), &Span))
+      return false;
+    switch (W.Modes[P]) {
+    case Mode::Once:
+      Vals[P] = F;
+      return visit(P + 1);
+    case Mode::AtMax:
+    case Mode::AtMin: {
+      bool Max = W.Modes[P] == Mode::AtMax;
+      Vals[P] = (Max == (Step > 0)) ? F + Span : F;
+      return visit(P + 1);
+    }
+    case Mode::Run:
+      Vals[P] = F;
+      if (!evalKey())
+        return false;
+      for (size_t D = 0; D < Delta.size(); ++D)
+        if (__builtin_mul_overflow(W.RunCoef[D], static_cast<Int128>(Step),
+                                   &Delta[D]))
+          return false;
+      return Emit(Key, &Delta, *Trip);
+    case Mode::All:
+      for (Int128 T = 0; T < *Trip; ++T) {
+        Vals[P] = F + T * Step;
+        if (!visit(P + 1))
+          return false;
+      }
+      return true;
+    }
+    return false;
+  }
+};
+
+using Interval = std::pair<Int128, Int128>;
+
+std::optional<Interval> intervalOf(const CAff &A,
+                                   const std::vector<Interval> &Slots) {
+  Interval R{A.C, A.C};
+  for (const auto &[Slot, K] : A.T) {
+    Int128 X, Y;
+    if (__builtin_mul_overflow(K, Slots[Slot].first, &X) ||
+        __builtin_mul_overflow(K, Slots[Slot].second, &Y) ||
+        __builtin_add_overflow(R.first, std::min(X, Y), &R.first) ||
+        __builtin_add_overflow(R.second, std::max(X, Y), &R.second))
+      return std::nullopt;
+  }
+  return R;
+}
+
+std::optional<Interval> intervalOf(const CBnd &B,
+                                   const std::vector<Interval> &Slots) {
+  std::optional<Interval> R;
+  for (const auto &[A, Div] : B.Terms) {
+    std::optional<Interval> T = intervalOf(A, Slots);
+    if (!T)
+      return std::nullopt;
+    T = Interval{floorDiv(T->first, Div), floorDiv(T->second, Div)};
+    if (!R)
+      R = T;
+    else if (B.Kind == Bound::Min)
+      R = Interval{std::min(R->first, T->first), std::min(R->second, T->second)};
+    else
+      R = Interval{std::max(R->first, T->first), std::max(R->second, T->second)};
+  }
+  return R;
+}
+
+/// A box holding every element the walker can touch (interval arithmetic
+/// over the loops' bounds): the bitmap's extent without a walk.
+std::optional<std::vector<Interval>> boxOf(const Walker &W) {
+  std::vector<Interval> Slots;
+  for (size_t P = 0; P < W.Order.size(); ++P) {
+    std::optional<Interval> F = intervalOf(W.First[P], Slots),
+                            L = intervalOf(W.Last[P], Slots);
+    if (!F || !L)
+      return std::nullopt;
+    Slots.push_back({std::min(F->first, L->first),
+                     std::max(F->second, L->second)});
+  }
+  std::vector<Interval> Box;
+  for (const CAff &S : W.Subs) {
+    std::optional<Interval> I = intervalOf(S, Slots);
+    if (!I)
+      return std::nullopt;
+    Box.push_back(*I);
+  }
+  return Box;
+}
+
+class Bitmap {
+public:
+  explicit Bitmap(size_t Bits) : Words((Bits + 63) / 64, 0) {}
+  void set(uint64_t I) { Words[I / 64] |= 1ull << (I % 64); }
+  /// Sets [Lo, Hi]; returns the words touched.
+  int64_t setRange(uint64_t Lo, uint64_t Hi) {
+    size_t A = Lo / 64, B = Hi / 64;
+    uint64_t LoMask = ~0ull << (Lo % 64);
+    uint64_t HiMask = ~0ull >> (63 - Hi % 64);
+    if (A == B) {
+      Words[A] |= LoMask & HiMask;
+      return 1;
+    }
+    Words[A] |= LoMask;
+    for (size_t K = A + 1; K < B; ++K)
+      Words[K] = ~0ull;
+    Words[B] |= HiMask;
+    return static_cast<int64_t>(B - A + 1);
+  }
+  Int128 count() const {
+    Int128 N = 0;
+    for (uint64_t W : Words)
+      N += __builtin_popcountll(W);
+    return N;
+  }
+
+private:
+  std::vector<uint64_t> Words;
+};
+
+/// Whether a write \p W is preceded, in its own statement, by a read of the
+/// same element (reads precede writes within a statement).
+bool coveredByRead(const Access &W, const Stmt &S) {
+  if (W.IsRead)
+    return true;
+  for (const Access &R : S.Accesses)
+    if (R.IsRead && R.ArrayName == W.ArrayName &&
+        R.Subscripts == W.Subscripts)
+      return true;
+  return false;
+}
+
+} // namespace
+
+std::optional<ImageCountResult>
+detail::countArrayImages(const std::string &Name,
+                         const std::vector<StmtSite> &Stmts, const Env &Known,
+                         const ImageCountOptions &Opts, std::string &Why,
+                         bool &OverBudget) {
+  OverBudget = false;
+  std::vector<Walker> Walkers;
+  bool HasRead = false, HasWrite = false, Ordered = false;
+  for (const StmtSite &S : Stmts)
+    for (const Access &A : S.S->Accesses) {
+      if (A.ArrayName != Name)
+        continue;
+      HasRead |= A.IsRead;
+      HasWrite |= A.IsWrite;
+      if (A.IsWrite && !coveredByRead(A, *S.S))
+        Ordered = true;
+      std::optional<Walker> W = makeWalker(A, S.Loops, Known, A.IsWrite);
+      if (!W) {
+        Why = "a bound or subscript of " + Name + " has no value";
+        return std::nullopt;
+      }
+      Walkers.push_back(std::move(*W));
+    }
+  if (HasRead && Ordered) {
+    Why = "which element of " + Name + " is first read depends on the order "
+          "of its accesses";
+    return std::nullopt;
+  }
+  ImageCountResult R;
+  if (Walkers.empty())
+    return R;
+
+  // The element box: by interval arithmetic, else (too large) by a walk.
+  size_t Dims = Walkers.front().Subs.size();
+  for (const Walker &W : Walkers)
+    if (W.Subs.size() != Dims) {
+      Why = "the accesses of " + Name + " disagree on its dimensions";
+      return std::nullopt;
+    }
+  std::vector<Int128> Lo, Hi;
+  bool Any = false;
+  int64_t Steps = 0;
+  auto Grow = [&](const std::vector<Int128> &Start,
+                  const std::vector<Int128> *Delta, Int128 Count) {
+    if (!Any) {
+      Lo = Hi = Start;
+      Any = true;
+    }
+    for (size_t D = 0; D < Dims; ++D) {
+      Int128 End = Start[D];
+      if (Delta && __builtin_mul_overflow((*Delta)[D], Count - 1, &End))
+        return false;
+      if (Delta)
+        End += Start[D];
+      Lo[D] = std::min({Lo[D], Start[D], End});
+      Hi[D] = std::max({Hi[D], Start[D], End});
+    }
+    return true;
+  };
+  auto TooCostly = [&] {
+    Why = "counting the elements of " + Name + " exactly takes more than " +
+          std::to_string(Opts.StepBudget) + " steps";
+    OverBudget = true;
+  };
+  auto BoxElements = [&] {
+    Int128 Size = 1;
+    for (size_t D = 0; D < Dims && Size <= Opts.MaxBoxElements; ++D)
+      Size *= Hi[D] - Lo[D] + 1;
+    return Size;
+  };
+  for (const Walker &W : Walkers) {
+    std::optional<std::vector<Interval>> B = boxOf(W);
+    if (!B) {
+      Any = false;
+      break;
+    }
+    for (size_t D = 0; D < Dims; ++D) {
+      Lo.resize(Dims), Hi.resize(Dims);
+      Lo[D] = Any ? std::min(Lo[D], (*B)[D].first) : (*B)[D].first;
+      Hi[D] = Any ? std::max(Hi[D], (*B)[D].second) : (*B)[D].second;
+    }
+    Any = true;
+  }
+  if (!Any || BoxElements() > Opts.MaxBoxElements) {
+    Any = false;
+    for (const Walker &W : Walkers)
+      if (!Walk(W, Grow, Steps, Opts.StepBudget).run()) {
+        if (Steps > Opts.StepBudget)
+          TooCostly();
+        else
+          Why = "the subscripts of " + Name + " overflow";
+        return std::nullopt;
+      }
+  }
+  if (!Any)
+    return R; // no reference executes
+
+  std::vector<Int128> Stride(Dims);
+  Int128 Size = 1;
+  for (size_t D = Dims; D-- > 0;) {
+    Stride[D] = Size;
+    Size *= Hi[D] - Lo[D] + 1;
+    if (Size > Opts.MaxBoxElements) {
+      Why = "the elements of " + Name + " span a box of more than " +
+            std::to_string(Opts.MaxBoxElements) + " elements";
+      return std::nullopt;
+    }
+  }
+
+  // Pass 2: the union of the images, of all references and of the writes.
+  bool Mixed = HasRead && HasWrite;
+  Bitmap All(static_cast<size_t>(Size)), Written(Mixed ? Size : 0);
+  Bitmap *Target = &All;
+  auto Mark = [&](const std::vector<Int128> &Start,
+                  const std::vector<Int128> *Delta, Int128 Count) {
+    Int128 Lin = 0, Step = 0;
+    for (size_t D = 0; D < Dims; ++D) {
+      Lin += (Start[D] - Lo[D]) * Stride[D];
+      if (Delta)
+        Step += (*Delta)[D] * Stride[D];
+    }
+    if (!Delta || Step == 0 || Count == 1) {
+      Target->set(static_cast<uint64_t>(Lin));
+      return true;
+    }
+    Int128 End = Lin + Step * (Count - 1);
+    if (Step == 1 || Step == -1) {
+      // Whole words are cheap: 16 count as one step (a loop iteration of
+      // the walk costs about as much).
+      Steps += Target->setRange(static_cast<uint64_t>(std::min(Lin, End)),
+                                static_cast<uint64_t>(std::max(Lin, End))) /
+               16;
+      return Steps <= Opts.StepBudget;
+    }
+    Steps += static_cast<int64_t>(Count / 16) + 1; // bits are cheap too
+    if (Steps > Opts.StepBudget)
+      return false;
+    for (Int128 T = 0; T < Count; ++T, Lin += Step)
+      Target->set(static_cast<uint64_t>(Lin));
+    return true;
+  };
+  for (int Pass = 0; Pass < (Mixed ? 2 : 1); ++Pass) {
+    Target = Pass == 0 ? &All : &Written;
+    for (const Walker &W : Walkers) {
+      if (Pass == 1 && !W.Write)
+        continue;
+      if (!Walk(W, Mark, Steps, Opts.StepBudget).run()) {
+        TooCostly();
+        return std::nullopt;
+      }
+    }
+  }
+  Int128 Union = All.count();
+  R.Read = HasRead ? Union : 0;
+  R.Written = Mixed ? Written.count() : HasWrite ? Union : 0;
+  return R;
+}
