@@ -588,7 +588,7 @@ bool NestBuilder::visitConditional(const ConditionalOperator *CO,
 
 bool NestBuilder::visitData(const Expr *E, IRStmt &St) {
   const Expr *S = strip(E);
-  if (!S || isFoldable(S))
+  if (!S || isFoldable(S) || isCounterStep(S))
     return true;
   if (isElementRef(S))
     return visitAccess(S, St, /*Read=*/true, /*Write=*/false);
