@@ -7,7 +7,8 @@
 // is its start, plus for each enclosing loop the steps of the iterations done
 // (completed iterations times the steps of one whole body), plus the steps
 // of the statements before the use in the current iteration
-// (docs/design.md, "Counters"). Anything else is refused with the reason.
+// (docs/user-guide.md, "Counters"). Anything else is refused with the
+// reason.
 //
 //===----------------------------------------------------------------------===//
 
