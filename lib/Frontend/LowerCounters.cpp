@@ -132,7 +132,7 @@ const NestBuilder::CounterInfo &NestBuilder::counterInfo(const VarDecl *VD) {
       return Refuse("a loop around the nest runs it again without setting '" +
                     Name + "' anew");
   }
-  if (containsContinue(Nest))
+  if (continueSkipsStep(Nest, VD, PM))
     return Refuse("a 'continue' in the nest may skip a step of '" + Name +
                   "'");
   // Every reference: a read, or a step in the nest.
@@ -169,13 +169,31 @@ const NestBuilder::CounterInfo &NestBuilder::counterInfo(const VarDecl *VD) {
   return C;
 }
 
-bool NestBuilder::containsContinue(const clang::Stmt *S) {
+// A `continue` skips the rest of its loop's body: it matters only where
+// that body steps \p VD.
+bool NestBuilder::continueSkipsStep(const clang::Stmt *S, const VarDecl *VD,
+                                    const ParentMap &PM) {
   if (!S)
     return false;
-  if (isa<ContinueStmt>(S))
+  if (isa<ContinueStmt>(S)) {
+    const clang::Stmt *L = PM.getParent(S);
+    while (L && !isLoopStmt(L))
+      L = PM.getParent(L);
+    return !L || stepsIn(L, VD);
+  }
+  for (const clang::Stmt *Ch : S->children())
+    if (continueSkipsStep(Ch, VD, PM))
+      return true;
+  return false;
+}
+
+bool NestBuilder::stepsIn(const clang::Stmt *S, const VarDecl *VD) {
+  if (!S)
+    return false;
+  if (stepOf(S, VD))
     return true;
   for (const clang::Stmt *Ch : S->children())
-    if (containsContinue(Ch))
+    if (stepsIn(Ch, VD))
       return true;
   return false;
 }

@@ -264,7 +264,9 @@ private:
                               const clang::ParentMap &PM);
   bool stateNonNegativeTrip(const CounterLoop &L, const clang::VarDecl *VD,
                             std::string &Why);
-  static bool containsContinue(const clang::Stmt *S);
+  bool continueSkipsStep(const clang::Stmt *S, const clang::VarDecl *VD,
+                         const clang::ParentMap &PM);
+  static bool stepsIn(const clang::Stmt *S, const clang::VarDecl *VD);
   const clang::ParentMap &functionParents();
 
   // --- Loops and control flow (LowerLoops.cpp) ---

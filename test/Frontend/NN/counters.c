@@ -146,3 +146,31 @@ void loaded_into_outer_variable(float *y, const float *v, const int *tok, int N)
     y[i] = v[ix];
   }
 }
+
+// A 'continue' matters only where its loop steps the counter: one in an
+// inner loop that does not step it leaves the counter affine.
+// CHECK-LABEL: nest @continue_elsewhere
+// CHECK: write y[i]
+void continue_elsewhere(float *y, const float *a, int N, int M) {
+  int n = 0;
+  for (int i = 0; i < N; i++) {
+    float s = 0;
+    for (int j = 0; j < M; j++) {
+      if (j > i)
+        continue;
+      s += a[i * M + j];
+    }
+    y[n] = s;
+    n++;
+  }
+}
+// WHY: counters.c:[[@LINE+3]]:3: note: loop nest not analyzed: access 'y[k]': the index 'k' of 'y' depends on 'k', a counter the nest itself advances (not a load from memory) that is not affine in the loop variables: a 'continue' in the nest may skip a step of 'k'
+void continue_skips_step(float *y, const float *a, int N) {
+  int k = 0;
+  for (int i = 0; i < N; i++) {
+    if (i > 3)
+      continue;
+    y[k] = a[i];
+    k++;
+  }
+}
