@@ -49,6 +49,8 @@ EVAL = None  # differential.eval_formula (set by differential.py)
 FORMS = {
     "rowptr": 0.55,     # T *p = A + off / &A[off] / G[i], chains, before the nest
     "pinc": 0.08,       # p += stride inductions
+    "counter": 0.08,    # int k = 0 before the nest; w[k] with k++ / k += E steps
+    "padguard": 0.08,   # cnn.c's padding test 0 <= S*o - P + d < H, stride S a size
     "intlocal": 0.3,    # int bt = b*T + t; A[bt*C + i]
     "idxcall": 0.05,    # A[at(b, i, C)] through a small int function
     "prodsize": 0.25,   # i < N*M, strides N*M
@@ -180,6 +182,7 @@ def ie_text(e, sp, prec=0):
 #   ("nn", name, spelling) or a data ("cmp", ...)
 # Statements: ("for", Loop) ("rfor", RFor) ("dint", name, ie) ("dptr", name, ty, pe)
 #   ("pinc", name, ie) ("ds", name, ty, de|None) ("darr", name, ty, n)
+#   ("cinc", name, ie): an int counter advanced (k++ / ++k / k += E)
 #   ("asg", lhs, op, de, ty) ("if", kind, cond, [then], [else]) ("cont",)
 #   ("call", helper, [args])
 
@@ -371,6 +374,11 @@ class Render:
                                              self.pe(s[3])))
         elif t == "pinc":
             out.append("%s%s += %s;" % (ind, s[1], self.ie(s[2])))
+        elif t == "cinc":
+            if s[2] == ("n", 1):
+                out.append("%s%s;" % (ind, ("++" + s[1]) if len(s) > 3 and s[3] else (s[1] + "++")))
+            else:
+                out.append("%s%s += %s;" % (ind, s[1], self.ie(s[2])))
         elif t == "ds":
             if s[3] is None:
                 out.append("%s%s %s;" % (ind, ft[s[2]], s[1]))
@@ -1050,6 +1058,8 @@ class Gen:
             menu += [("gather", 2)]
         if self.on["inv"]:
             menu += [("inv-flag", 2)]
+        if self.on["padguard"]:
+            menu += [("padguard", 3)]
         tot = sum(w for _, w in menu)
         x = rng.random() * tot
         for name, w in menu:
@@ -1547,6 +1557,36 @@ class Gen:
         lv.stmt_list().append(st)
         self.feat("int-data")
 
+    def i_padguard(self, level):
+        """A convolution's padding test (cnn.c): for o { for d { if (0 <=
+        S*o - P + d && S*o - P + d < H) s += x[S*o - P + d] * w[d]; } }
+        with the stride S a size: a loop variable times a size, affine once
+        S has a value (--param, or constexpr)."""
+        rng, ft = self.rng, self.ft
+        plain = [e for e in self.ext_pool if e.coef == 1 and len(e.facs) == 1]
+        if not plain:
+            raise TooBig()
+        S, H = rng.choice(plain), rng.choice(plain)
+        P = rng.choice([0, 1, 2])
+        outs = self.outer_idx(level)
+        lv_o, o = self.inner(level, plain=True, guard=False)
+        lv_d, d = self.inner(lv_o, ext=self.pick_ext(allow_prod=False), plain=True, guard=False)
+        y = ie_add(ie_mul(("v", o[0]), S.ie()), ("v", d[0]))
+        if P:
+            y = ("-", y, ("n", P))
+        lv_d.guard = ("whole", ("and", ("icmp", "<=", ("n", 0), y), ("icmp", "<", y, H.ie())))
+        lv_o.no_cont = lv_d.no_cont = True
+        xb = self.new_base("ptr", ft)
+        wv = self.view_for([d])
+        ov = self.view_for(outs + [o])
+        sname = self.fresh("s")
+        lv_o.stmts.insert(0, ("ds", sname, ft, ("lit", "0.0" + SUF[ft])))
+        lv_d.stmt_list().append(("asg", ("s", sname), "+=", ("b", "*", ("ld", ("base", xb.cname), y),
+                                                             self.ref(lv_d, wv, [d[0]]), ft), ft))
+        lv_o.stmt_list().append(("asg", self.ref(lv_o, ov, [a for a, _, _ in outs] + [o[0]], write=True),
+                                 "=", ("s", sname), ft))
+        self.feat("pad-guard")
+
     def i_partial(self, level):
         """An affine if around part of a body: may be refused, else exact."""
         ft = self.ft
@@ -1633,6 +1673,46 @@ class Gen:
         lv.stmt_list().append(("asg", self.ref(lv, ov, [x for x, _, _ in ivs], write=True), "=", ("s", s), ft))
         self.feat("ptr-induction")
 
+    # counter: an index kept in an int the nest advances (cnn.c's w[k++])
+    def add_counter(self, outer_levels):
+        """k = 0 before the nest; loops 0..K rectangular; either k += E at
+        the end of loop K's body and w[k + j] in a loop over E inside it, or
+        w[k] with k++ after it in that inner loop (no step in loop K)."""
+        rng, ft = self.rng, self.ft
+        if not outer_levels:
+            return
+        K = rng.randrange(len(outer_levels))
+        for lv in outer_levels[:K + 1]:
+            L = lv.loop
+            if L.step != 1 or L.start != ("n", 0) or L.op != "<" or lv.guard or \
+                    L.bound != L.rext.ie() or getattr(lv, "pinc", None):
+                return
+        lv = outer_levels[K]
+        E = self.pick_ext(allow_prod=False)
+        ivs = [(x.loop.iv, x.loop.rext, x) for x in outer_levels[:K + 1]]
+        v = self.get_view([e for _, e, _ in ivs] + [E], fresh=True)
+        if v.base.kind != "ptr" or not v.rowmajor or v.offset is not None:
+            return
+        c = self.fresh("k")
+        self.n.pre.decls.append(("dint", c, ("n", 0)))
+        for x in outer_levels[:K + 1]:
+            x.no_cont = True
+        self.pending = []
+        lv2, i = self.inner(lv, ext=E, plain=True, guard=False)
+        ov = self.view_for(ivs)
+        sname = self.fresh("s")
+        lv.stmts.insert(0, ("ds", sname, ft, ("lit", "0.0" + SUF[ft])))
+        if rng.random() < 0.5:
+            idx = ie_add(("v", c), ("v", i[0]))
+            lv2.stmt_list().append(("asg", ("s", sname), "+=", ("b", "*", ("ld", ("base", v.base.cname), idx), self.lit(), ft), ft))
+            lv.pinc = ("cinc", c, E.ie())
+            self.feat("counter-row")
+        else:
+            lv2.stmt_list().append(("asg", ("s", sname), "+=", ("b", "*", ("ld", ("base", v.base.cname), ("v", c)), self.lit(), ft), ft))
+            lv2.stmt_list().append(("cinc", c, ("n", 1), rng.random() < 0.5))
+            self.feat("counter-step")
+        lv.stmt_list().append(("asg", self.ref(lv, ov, [x for x, _, _ in ivs], write=True), "=", ("s", sname), ft))
+
     def generate(self):
         rng = self.rng
         n = self.n
@@ -1657,6 +1737,8 @@ class Gen:
             self.idiom(outer_levels[rng.randrange(depth - 1)])
         if self.on["pinc"]:
             self.add_pinc(outer_levels)
+        if self.on["counter"] and not any(getattr(x, "pinc", None) for x in outer_levels):
+            self.add_counter(outer_levels)
         if n.pre.stmts and n.pre.stmts[0][0] == "for":
             n.root = n.pre.stmts[0]
         self.freeze(n.pre)
@@ -1812,8 +1894,10 @@ class Sites:
             t = s[0]
             if t == "dptr":
                 self.decl_depth[s[1]] = len(loops)
-            elif t == "pinc":
+            elif t in ("pinc", "cinc"):
                 self.pinc.setdefault(s[1], set()).update(loops[self.decl_depth[s[1]]:])
+            elif t == "dint":
+                self.decl_depth[s[1]] = len(loops)
             elif t == "for":
                 self.prepass(s[1].body, loops + [(s[1].id, None)])
             elif t == "rfor":
@@ -1909,7 +1993,7 @@ class Sites:
                     self.site(R, 0, frozenset([key]), R.base.cname, loops + [key], [], ctx, branch)
                 self.walk(R.body, e2, loops + [key], [], ctx, branch)
             elif t == "dint":
-                env[s[1]] = (ideps(s[2], env),)
+                env[s[1]] = (ideps(s[2], env) | frozenset(self.pinc.get(s[1], ())),)
             elif t == "dintd":
                 self.dwalk(s[2], env, loops, guards, ctx, branch)
                 env[s[1]] = (frozenset(),)
@@ -2338,6 +2422,10 @@ class Interp:
                     return CONT
             elif t == "cont":
                 return CONT
+            elif t == "cinc":
+                o = self.iev(s[2])
+                k = self.env[s[1]]
+                self.env[s[1]] = D if (o is D or k is D) else k + o
             elif t == "pinc":
                 p = self.env[s[1]]
                 o = self.iev(s[2])
@@ -2496,7 +2584,7 @@ def finalize(nest, sizes):
         mark_leaves(h.body)
     nest.sites = Sites(nest)
     nest.loops_checkable = not any(
-        nest.feats[f] for f in nest.feats if f.startswith(("affine", "call", "rangefor", "inv",
+        nest.feats[f] for f in nest.feats if f.startswith(("affine", "pad-guard", "call", "rangefor", "inv",
                                                             "causal", "idiom-inv", "idiom-call",
                                                             "idiom-partial")))
     try:

@@ -519,7 +519,10 @@ bool NestBuilder::countBinary(const BinaryOperator *BO, IRStmt &St) {
     }
   }
   if (BO->isComparisonOp()) {
+    // `0 < x` compares floats too: the literal is converted.
     std::optional<Precision> P = precisionOf(strip(BO->getLHS())->getType());
+    if (!P || !isFloating(*P))
+      P = precisionOf(strip(BO->getRHS())->getType());
     if (P && isFloating(*P))
       ++St.Ops[*P].Calls["cmp"];
   } else {
@@ -588,7 +591,7 @@ bool NestBuilder::visitConditional(const ConditionalOperator *CO,
 
 bool NestBuilder::visitData(const Expr *E, IRStmt &St) {
   const Expr *S = strip(E);
-  if (!S || isFoldable(S))
+  if (!S || isFoldable(S) || isCounterStep(S))
     return true;
   if (isElementRef(S))
     return visitAccess(S, St, /*Read=*/true, /*Write=*/false);

@@ -93,6 +93,15 @@ std::optional<std::string> NestBuilder::memberPath(const Expr *E,
     }
   const Expr *Base = strip(ME->getBase());
   std::string Sep = ME->isArrow() ? "->" : ".";
+  // A member of an anonymous struct or union is named as written:
+  // self->conv.stride, not through the unnamed member between.
+  while (const auto *BM = dyn_cast<MemberExpr>(Base)) {
+    const auto *BF = dyn_cast<FieldDecl>(BM->getMemberDecl());
+    if (!BF || !BF->isAnonymousStructOrUnion())
+      break;
+    Sep = BM->isArrow() ? "->" : ".";
+    Base = strip(BM->getBase());
+  }
   if (isa<CXXThisExpr>(Base))
     return declName(F); // this->out is named out
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Base)) {
@@ -362,6 +371,8 @@ std::optional<IndexPoly> NestBuilder::indexOf(const Expr *E, std::string &Why) {
       }
     }
   }
+  if (const VarDecl *Counter = counterOf(S))
+    return counterIndex(Counter, S, Why);
   // A span built with a length knows its size().
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(S))
     if (const auto *DRE = dyn_cast<DeclRefExpr>(
@@ -573,5 +584,102 @@ bool NestBuilder::lowerBound(const Expr *E, Bound &Out) {
     return false;
   Out = Bound();
   Out.Terms.push_back(T);
+  return true;
+}
+
+// An IndexPoly's coefficients are affine in loop variables only.
+static std::vector<std::string> loopVarsOf(const AffineExpr &Coef) {
+  std::vector<std::string> Names;
+  for (const auto &[Name, C] : Coef.terms())
+    Names.push_back(Name);
+  return Names;
+}
+
+// A guard on a loop variable times a size (a padding test `0 <= y` with
+// y = stride*y1 - padding + dy) is affine once the size has a value: the
+// value goes in, the guard narrows the loop exactly, and a note says the
+// counts are for that value. Without a value the guard is refused
+// (docs/user-guide.md, "Conditions on loop variables").
+std::optional<IndexPoly> NestBuilder::pinLoopVarTimesSize(
+    const IndexPoly &E, const std::string &IV, std::string &Why) {
+  SizeValues Vals;
+  IndexPoly Out = E;
+  for (const auto &[M, Coef] : E.parts()) {
+    if (M.empty() || Coef.isConstant())
+      continue;
+    if (Vals.empty())
+      Vals = sizeValues();
+    IndexPoly Term = IndexPoly::fromAffine(Coef, loopVarsOf(Coef));
+    int64_t Value = 1;
+    std::optional<IndexPoly> Symbolic = Term;
+    for (const std::string &F : M) {
+      auto It = Vals.find(F);
+      if (It == Vals.end()) {
+        Why = "condition on '" + IV + "' is not affine: it multiplies a loop "
+              "variable by the size '" + F + "', which has no value (give it "
+              "one, --param " + F + "=N, to count the guard)";
+        return std::nullopt;
+      }
+      bool LoopVarProduct = false;
+      if (Symbolic)
+        Symbolic = Symbolic->mul(IndexPoly::size(F), LoopVarProduct);
+      if (__builtin_mul_overflow(Value, It->second, &Value))
+        Symbolic.reset();
+    }
+    std::optional<IndexPoly> Numeric = Term.scale(Value);
+    std::optional<IndexPoly> Next =
+        Symbolic && Numeric ? Out.sub(*Symbolic) : std::nullopt;
+    Next = Next ? Next->add(*Numeric) : std::nullopt;
+    if (!Next) {
+      Why = "condition on '" + IV + "' overflows at the sizes given";
+      return std::nullopt;
+    }
+    Out = *Next;
+    for (const std::string &F : M)
+      PinnedSizes[F] = Vals[F];
+    std::string Note = "a condition on '" + IV + "' multiplies a loop "
+                       "variable by " + monomialName(M) + " = " +
+                       std::to_string(Value) +
+                       ": its counts hold for that value only";
+    if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
+      Notes.push_back(Note);
+  }
+  return Out;
+}
+
+// The sizes a guard was counted at (pinLoopVarTimesSize) take their values
+// in the accesses too, where they multiply a loop variable: `in[s*y1 + dy]`
+// at s = 2 is `in[2*y1 + dy]`, which splits into rows like the guard's
+// bounds.
+bool NestBuilder::pinSizes(IndexPoly &P) const {
+  if (PinnedSizes.empty())
+    return true;
+  IndexPoly Out = P;
+  for (const auto &[M, Coef] : P.parts()) {
+    if (Coef.isConstant())
+      continue;
+    IndexPoly Term = IndexPoly::fromAffine(Coef, loopVarsOf(Coef));
+    std::optional<IndexPoly> Whole = Term, Rest = Term;
+    bool Pinned = false, LoopVarProduct = false;
+    for (const std::string &F : M) {
+      Whole = Whole ? Whole->mul(IndexPoly::size(F), LoopVarProduct)
+                    : std::nullopt;
+      auto It = PinnedSizes.find(F);
+      Pinned |= It != PinnedSizes.end();
+      Rest = !Rest ? std::nullopt
+             : It != PinnedSizes.end()
+                 ? Rest->scale(It->second)
+                 : Rest->mul(IndexPoly::size(F), LoopVarProduct);
+    }
+    if (!Pinned)
+      continue;
+    std::optional<IndexPoly> Next =
+        Whole && Rest ? Out.sub(*Whole) : std::nullopt;
+    Next = Next ? Next->add(*Rest) : std::nullopt;
+    if (!Next)
+      return false;
+    Out = *Next;
+  }
+  P = Out;
   return true;
 }

@@ -923,11 +923,22 @@ std::string NestBuilder::dataIndexReason(const std::string &What,
                                          const Expr *E,
                                          const std::string &Prep,
                                          const std::string &Array) {
-  if (const VarDecl *VD = updatedScalarIn(E))
+  if (const VarDecl *VD = updatedScalarIn(E)) {
+    auto It = CounterRefusals.find(VD);
     return What + " '" + text(E) + "' " + Prep + " '" + Array +
            "' depends on '" + declName(VD) +
-           "', a counter the nest itself advances (not a load from memory): "
-           "only indices affine in the loop variables are counted";
+           "', a counter the nest itself advances (not a load from memory)" +
+           (It != CounterRefusals.end()
+                ? " that is not affine in the loop variables: " + It->second
+                : std::string(": only indices affine in the loop variables "
+                              "are counted"));
+  }
+  if (const VarDecl *VD = refusedCounterIn(E))
+    return What + " '" + text(E) + "' " + Prep + " '" + Array +
+           "' depends on '" + declName(VD) +
+           "', a counter the nest itself advances (not a load from memory) "
+           "that is not affine in the loop variables: " +
+           CounterRefusals.find(VD)->second;
   return "gather: " + What + " '" + text(E) + "' " + Prep + " '" + Array +
          "' is loaded from memory, so the elements it touches depend on the "
          "data";
@@ -1089,8 +1100,13 @@ void NestBuilder::simplifyBound(Bound &B, bool IsUpper,
 }
 
 bool NestBuilder::tightenLoop(Loop &L, LoopRange &R, const std::string &IV,
-                              const IndexPoly &E, bool Equal,
+                              const IndexPoly &Guard, bool Equal,
                               const clang::Stmt *Where) {
+  std::string PinWhy;
+  std::optional<IndexPoly> Pinned = pinLoopVarTimesSize(Guard, IV, PinWhy);
+  if (!Pinned)
+    return fail(Where->getBeginLoc(), PinWhy);
+  const IndexPoly &E = *Pinned;
   for (const auto &[M, Coef] : E.parts())
     if (!M.empty() && Coef.uses(IV))
       return fail(Where->getBeginLoc(), "condition on '" + IV +

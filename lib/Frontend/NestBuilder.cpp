@@ -568,8 +568,13 @@ SizeValues NestBuilder::sizeValues() {
 bool NestBuilder::settleAccesses(Loop &Root) {
   SizeValues Vals = sizeValues();
   std::map<unsigned, std::vector<size_t>> ByBase;
-  for (size_t I = 0; I < Pending.size(); ++I)
+  for (size_t I = 0; I < Pending.size(); ++I) {
     ByBase[Pending[I].Base].push_back(I);
+    for (IndexPoly &P : Pending[I].Subs)
+      if (!pinSizes(P))
+        return fail(Pending[I].Loc, "index arithmetic overflows at the sizes "
+                                    "a condition was counted at");
+  }
   std::vector<std::vector<std::optional<AffineExpr>>> Subs(Pending.size());
   std::vector<std::vector<std::optional<AffineExpr>>> Extents(Bases.size());
   for (const auto &[B, Ids] : ByBase) {

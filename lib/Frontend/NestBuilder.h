@@ -24,6 +24,7 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
@@ -31,6 +32,7 @@
 
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -222,6 +224,50 @@ private:
   bool lowerBound(const clang::Expr *E, Bound &Out);
   bool lowerBoundTerm(const clang::Expr *E, BoundTerm &Out);
   void registerProducts(const std::vector<SizeMonomial> &Products);
+  /// \p E with each size that multiplies a loop variable replaced by its
+  /// value; nullopt (and \p Why) where one has none.
+  std::optional<IndexPoly> pinLoopVarTimesSize(const IndexPoly &E,
+                                               const std::string &IV,
+                                               std::string &Why);
+  bool pinSizes(IndexPoly &P) const;
+
+  // --- Counters the nest advances (LowerCounters.cpp) ---
+  /// A counter `k` (declared before the nest, advanced inside it) at \p E, a
+  /// reference to it or one of its steps (`k++`); null if \p E is none.
+  const clang::VarDecl *counterOf(const clang::Expr *E);
+  bool isCounterCandidate(const clang::VarDecl *VD);
+  bool isCounterStep(const clang::Expr *E);
+  const clang::VarDecl *refusedCounterIn(const clang::Expr *E);
+  /// The value of counter \p VD at \p Use, affine in the loop variables.
+  std::optional<IndexPoly> counterIndex(const clang::VarDecl *VD,
+                                        const clang::Expr *Use,
+                                        std::string &Why);
+  struct CounterInfo {
+    std::optional<IndexPoly> Start; ///< nullopt: no counter, for Why
+    std::string Why;
+  };
+  const CounterInfo &counterInfo(const clang::VarDecl *VD);
+  struct CounterLoop {
+    const clang::VarDecl *IV = nullptr;
+    IndexPoly Start, Trip;
+  };
+  std::optional<CounterLoop> counterLoop(const clang::ForStmt *FS,
+                                         bool NeedTrip, std::string &Why);
+  std::optional<IndexPoly> counterSteps(const clang::VarDecl *VD,
+                                        const clang::Stmt *S,
+                                        std::string &Why);
+  std::optional<IndexPoly> stepValue(const clang::Expr *Step,
+                                     std::string &Why);
+  std::optional<IndexPoly> loopFreeIndex(const clang::Expr *E,
+                                         std::string &Why);
+  std::string conditionalStep(const clang::Expr *Step,
+                              const clang::ParentMap &PM);
+  bool stateNonNegativeTrip(const CounterLoop &L, const clang::VarDecl *VD,
+                            std::string &Why);
+  bool continueSkipsStep(const clang::Stmt *S, const clang::VarDecl *VD,
+                         const clang::ParentMap &PM);
+  static bool stepsIn(const clang::Stmt *S, const clang::VarDecl *VD);
+  const clang::ParentMap &functionParents();
 
   // --- Loops and control flow (LowerLoops.cpp) ---
   bool lowerFor(const clang::ForStmt *FS, std::vector<Node> &Out);
@@ -376,6 +422,12 @@ private:
   std::vector<AffineExpr> Dividends;
   std::vector<SizeCondition> Conditions;
   roofline::ValueLowering Values;
+  /// Counters met (LowerCounters.cpp), and why a use of one was refused.
+  llvm::DenseMap<const clang::VarDecl *, CounterInfo> Counters;
+  llvm::DenseMap<const clang::VarDecl *, std::string> CounterRefusals;
+  std::shared_ptr<clang::ParentMap> Parents; ///< of the nest's function
+  /// Sizes a guard on a loop variable times a size was counted at.
+  std::map<std::string, int64_t> PinnedSizes;
 };
 
 } // namespace frontend

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <set>
 
 using namespace roofline;
 
@@ -132,6 +133,50 @@ strideChain(const std::vector<IndexPoly> &Idx) {
   return Keys;
 }
 
+/// The stride chain of \p Idx without the monomials that have a constant
+/// coefficient in every access (symbolic offsets), which are taken out of
+/// \p Idx into \p Offsets; nullopt (and nothing changed) when the rest does
+/// not nest either.
+std::optional<std::vector<SizeMonomial>> splitSymbolicOffsets(
+    std::vector<IndexPoly> &Idx,
+    std::vector<std::vector<std::pair<SizeMonomial, int64_t>>> &Offsets) {
+  std::set<SizeMonomial> Strides;
+  for (const IndexPoly &P : Idx)
+    for (const auto &[M, E] : P.parts())
+      if (!E.isConstant())
+        Strides.insert(M);
+  std::vector<IndexPoly> Core;
+  std::vector<std::vector<std::pair<SizeMonomial, int64_t>>> Off(Idx.size());
+  for (size_t J = 0; J < Idx.size(); ++J) {
+    IndexPoly Rest = Idx[J];
+    for (const auto &[M, E] : Idx[J].parts()) {
+      if (M.empty() || Strides.count(M))
+        continue;
+      IndexPoly Term = IndexPoly::constant(E.constant());
+      for (const std::string &F : M) {
+        bool LoopVarProduct = false;
+        std::optional<IndexPoly> T = Term.mul(IndexPoly::size(F),
+                                              LoopVarProduct);
+        if (!T)
+          return std::nullopt;
+        Term = *T;
+      }
+      std::optional<IndexPoly> Next = Rest.sub(Term);
+      if (!Next)
+        return std::nullopt;
+      Rest = *Next;
+      Off[J].push_back({M, E.constant()});
+    }
+    Core.push_back(std::move(Rest));
+  }
+  std::optional<std::vector<SizeMonomial>> Keys = strideChain(Core);
+  if (!Keys)
+    return std::nullopt;
+  Idx = std::move(Core);
+  Offsets = std::move(Off);
+  return Keys;
+}
+
 std::string keysText(const std::vector<IndexPoly> &Idx) {
   std::vector<std::string> Names;
   for (const IndexPoly &P : Idx)
@@ -255,6 +300,13 @@ roofline::delinearize(const std::string &Array,
     }
     Keys = strideChain(Idx);
   }
+  // A symbolic constant offset (the -padding*W and -padding of
+  // `(y - padding)*W + x - padding`) is no stride: it belongs to the
+  // subscript of the row it is a multiple of.
+  std::vector<std::vector<std::pair<SizeMonomial, int64_t>>> Offsets(
+      Idx.size());
+  if (!Keys)
+    Keys = splitSymbolicOffsets(Idx, Offsets);
   if (!Keys)
     return failure("the index of '" + Array +
                    "' cannot be split into rows: its strides (" +
@@ -266,6 +318,20 @@ roofline::delinearize(const std::string &Array,
   for (size_t J = 0; J < Idx.size(); ++J)
     for (const SizeMonomial &K : *Keys)
       Coef[J].push_back(Idx[J].part(K));
+  for (size_t J = 0; J < Idx.size(); ++J)
+    for (const auto &[M, C] : Offsets[J]) {
+      size_t D = Dims;
+      while (D-- > 0 && !monomialDivides((*Keys)[D], M))
+        ;
+      SizeMonomial Q = monomialQuotient(M, (*Keys)[D]);
+      if (Q.size() > 1)
+        R.Products.push_back(Q);
+      std::optional<AffineExpr> Sum =
+          Coef[J][D].add(AffineExpr::var(monomialName(Q), C));
+      if (!Sum)
+        return failure("index arithmetic of '" + Array + "' overflows");
+      Coef[J][D] = *Sum;
+    }
   std::vector<AffineExpr> Extent(Dims);
   std::string What = "rows of '" + Array + "'";
   for (size_t D = 0; D + 1 < Dims; ++D) {

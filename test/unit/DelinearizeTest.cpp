@@ -131,6 +131,30 @@ TEST(DelinearizeTest, SlidingWindowsAreConditionsOrRefusals) {
   EXPECT_TRUE(accepted(delinearize("x", {{P, &K}}, {}, {{"S", 3}, {"K", 3}})));
 }
 
+TEST(DelinearizeTest, SymbolicOffsetsJoinTheRowTheyDivide) {
+  // A padded image read inside its padding test: (y - P)*W + (x - P) with
+  // y in [P, H + P - 1], x in [P, W + P - 1]. -P*W and -P are no strides:
+  // they go to the subscripts of rows W and 1.
+  LoopRange Y = loop("y", var("P"), *var("H").add(minus1("P")), nullptr);
+  LoopRange X = loop("x", var("P"), *var("W").add(minus1("P")), &Y);
+  IndexPoly P = add(add(mul(iv("y"), sz("W")), iv("x")),
+                    add(mul(mul(k(-1), sz("P")), sz("W")), mul(k(-1), sz("P"))));
+  llvm::Expected<Delinearized> D = delinearize("in", {{P, &X}}, {}, {});
+  ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
+  ASSERT_EQ(D->Extents.size(), 2u);
+  EXPECT_EQ(D->Extents[1]->str(), "W");
+  EXPECT_EQ(D->Subscripts[0][0].str(), "-P + y");
+  EXPECT_EQ(D->Subscripts[0][1].str(), "-P + x");
+  EXPECT_TRUE(D->Conditions.empty());
+  // Without the test, x - P leaves its row: stated, or refused at sizes.
+  LoopRange X0 = loop("x", AffineExpr(0), minus1("W"), &Y);
+  llvm::Expected<Delinearized> Open = delinearize("in", {{P, &X0}}, {}, {});
+  ASSERT_TRUE(bool(Open));
+  EXPECT_FALSE(Open->Conditions.empty());
+  EXPECT_FALSE(accepted(
+      delinearize("in", {{P, &X0}}, {}, {{"P", 1}, {"W", 4}, {"H", 4}})));
+}
+
 TEST(DelinearizeTest, StridedLoopsEndOnTheirLattice) {
   // i += 2 below n, reading x[h*n + i + 1]: fine where n is even.
   LoopRange H = loop("h", AffineExpr(0), minus1("H"), nullptr);
