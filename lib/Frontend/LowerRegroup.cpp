@@ -323,6 +323,7 @@ bool NestBuilder::planStripMine(const ForStmt *FS, const VarDecl *IVDecl,
   G.First = R.First = Bound::single(AffineExpr(0));
   G.Last = Bound::single(*Last);
   R.IV = freshIV(Plain.IV + "_r");
+  R.GroupInner = true;
   R.Last = Bound::single(*Dv->Affine.addConstant(-1));
   bool LoopVarProduct = false;
   Out.Value = *IndexPoly::loopVar(G.IV)
