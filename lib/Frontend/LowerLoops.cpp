@@ -274,7 +274,7 @@ bool NestBuilder::lowerForOnce(const ForStmt *FS, Loop &Out,
   if (!lowerInit(FS->getInit(), Out.IV, IVDecl, Out.First))
     return false;
   // j += GS: a loop over groups (LowerRegroup.cpp).
-  std::optional<IndexPoly> SymStep = symbolicStep(FS->getInc(), IVDecl);
+  std::optional<IndexPoly> SymStep = symbolicStep(FS, IVDecl);
   if (!SymStep && (!lowerStep(FS->getInc(), IVDecl, Out.Step) ||
                    !lowerCond(FS->getCond(), IVDecl, Out.Step, Out.Last)))
     return false;

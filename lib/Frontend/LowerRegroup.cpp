@@ -63,18 +63,24 @@ std::optional<IndexPoly> termOf(const SizeMonomial &M, const AffineExpr &E) {
   return P;
 }
 
-/// The divisors D of every `IV / D` in \p S.
-void divisorsOf(const clang::Stmt *S, const VarDecl *IV,
-                std::vector<const Expr *> &Out) {
+bool mentions(const clang::Stmt *S, const VarDecl *VD) {
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(S))
+    return DRE->getDecl() == VD;
+  return S && llvm::any_of(S->children(), [&](const clang::Stmt *C) {
+           return mentions(C, VD);
+         });
+}
+
+/// The divisors of every `E / D` in \p S where E mentions \p IV.
+void quotientsOf(const clang::Stmt *S, const VarDecl *IV,
+                 std::vector<const Expr *> &Out) {
   if (!S)
     return;
   if (const auto *BO = dyn_cast<BinaryOperator>(S))
-    if (BO->getOpcode() == BO_Div)
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(BO->getLHS())))
-        if (DRE->getDecl() == IV)
-          Out.push_back(BO->getRHS());
+    if (BO->getOpcode() == BO_Div && mentions(BO->getLHS(), IV))
+      Out.push_back(BO->getRHS());
   for (const clang::Stmt *C : S->children())
-    divisorsOf(C, IV, Out);
+    quotientsOf(C, IV, Out);
 }
 
 bool declares(const clang::Stmt *S, const VarDecl *VD) {
@@ -176,6 +182,12 @@ std::optional<IndexPoly> NestBuilder::exactQuotient(const IndexPoly &P,
 std::optional<IndexPoly> NestBuilder::groupCount(const IndexPoly &U,
                                                  const IndexPoly &S,
                                                  std::string &Why) {
+  // Groups of a positive size: formulas in U/S hold only then.
+  std::optional<Divisor> Dv = divisorOf(S, Why);
+  std::optional<AffineExpr> Pos = Dv ? Dv->Affine.addConstant(-1) : std::nullopt;
+  if (!Pos)
+    return std::nullopt;
+  Conditions.push_back({*Pos, S.str() + " > 0 (the size of a group)"});
   std::string Inner;
   if (std::optional<IndexPoly> Q = exactQuotient(U, S, Inner))
     return Q;
@@ -203,20 +215,31 @@ std::string NestBuilder::freshIV(const std::string &Base) {
   return Name;
 }
 
-std::optional<IndexPoly> NestBuilder::symbolicStep(const Expr *Inc,
+std::optional<IndexPoly> NestBuilder::symbolicStep(const ForStmt *FS,
                                                    const VarDecl *IVDecl) {
-  const auto *BO = dyn_cast<BinaryOperator>(strip(Inc));
+  const auto *BO = dyn_cast<BinaryOperator>(strip(FS->getInc()));
   if (!BO || BO->getOpcode() != BO_AddAssign)
     return std::nullopt;
   const auto *DRE = dyn_cast<DeclRefExpr>(strip(BO->getLHS()));
-  Expr::EvalResult R;
-  if (!DRE || DRE->getDecl() != IVDecl || BO->getRHS()->isValueDependent() ||
-      BO->getRHS()->EvaluateAsInt(R, Ctx))
+  if (!DRE || DRE->getDecl() != IVDecl || BO->getRHS()->isValueDependent())
     return std::nullopt;
   std::string Why;
   std::optional<IndexPoly> S = indexOf(BO->getRHS(), Why);
   if (!S || S->usesLoopVars() || S->isConstant())
     return std::nullopt;
+  // A named step with a value (constexpr GS, a macro) is a plain strided
+  // loop, unless the body divides by it: then it runs over groups too.
+  Expr::EvalResult R;
+  if (BO->getRHS()->EvaluateAsInt(R, Ctx)) {
+    std::vector<const Expr *> Divs;
+    quotientsOf(FS->getBody(), IVDecl, Divs);
+    if (llvm::none_of(Divs, [&](const Expr *D) {
+          std::string W;
+          std::optional<IndexPoly> P = indexOf(D, W);
+          return P && *P == *S;
+        }))
+      return std::nullopt;
+  }
   return S;
 }
 
@@ -256,10 +279,6 @@ bool NestBuilder::planStepGroups(const ForStmt *FS, const VarDecl *IVDecl,
     return fail(At, "loop with the step '" + Step + "': its count '" +
                         Count->str() + "' is not a product of sizes");
   registerProducts(Products);
-  // The step is positive: the loop ends.
-  Conditions.push_back({*Dv->Affine.addConstant(-1),
-                        S.str() + " > 0 (the step of the loop over " + IV +
-                            ")"});
   Loop G;
   G.IV = freshIV(Plain.IV + "_g");
   G.First = Bound::single(AffineExpr(0));
@@ -275,7 +294,7 @@ bool NestBuilder::planStripMine(const ForStmt *FS, const VarDecl *IVDecl,
                                 bool &Planned) {
   Planned = false;
   std::vector<const Expr *> Divs;
-  divisorsOf(FS->getBody(), IVDecl, Divs);
+  quotientsOf(FS->getBody(), IVDecl, Divs);
   if (Divs.empty())
     return true;
   std::string Why;

@@ -320,8 +320,9 @@ private:
   std::optional<IndexPoly> groupCount(const IndexPoly &U, const IndexPoly &S,
                                       std::string &Why);
   std::string freshIV(const std::string &Base);
-  /// S of `j += S`, S a size (not a constant).
-  std::optional<IndexPoly> symbolicStep(const clang::Expr *Inc,
+  /// S of `j += S`, S a size (not a literal; a named constant only where
+  /// the body divides by it).
+  std::optional<IndexPoly> symbolicStep(const clang::ForStmt *FS,
                                         const clang::VarDecl *IVDecl);
   bool planStepGroups(const clang::ForStmt *FS, const clang::VarDecl *IVDecl,
                       const IndexPoly &S, const Loop &Plain, Regroup &Out);

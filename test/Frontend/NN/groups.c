@@ -25,7 +25,7 @@ void scale(float *x, const signed char *q, const float *s, int n) {
 // j += G up to j <= n - G: n/G groups, j = G*j_g; (i*n + j) / G and j / G
 // are exact quotients.
 // CHECK-LABEL: nest @dot
-// CHECK: condition G - 1 >= 0 (G > 0 (the step of the loop over j))
+// CHECK: condition G - 1 >= 0 (G > 0 (the size of a group))
 // CHECK: for j_g = 0 to n/G - 1
 // CHECK: read w[i][j_g][k]
 // CHECK: read ws[i][j_g]
