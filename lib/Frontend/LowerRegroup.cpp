@@ -63,21 +63,24 @@ std::optional<IndexPoly> termOf(const SizeMonomial &M, const AffineExpr &E) {
   return P;
 }
 
-bool mentions(const clang::Stmt *S, const VarDecl *VD) {
-  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(S))
-    return DRE->getDecl() == VD;
-  return S && llvm::any_of(S->children(), [&](const clang::Stmt *C) {
-           return mentions(C, VD);
-         });
+/// Whether \p IV is an addend of the sum \p E (`o*n + i`, not `i*n + j`).
+bool isAddend(const Expr *E, const VarDecl *IV) {
+  E = strip(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return DRE->getDecl() == IV;
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  return BO && (BO->getOpcode() == BO_Add || BO->getOpcode() == BO_Sub) &&
+         (isAddend(BO->getLHS(), IV) || isAddend(BO->getRHS(), IV));
 }
 
-/// The divisors of every `E / D` in \p S where E mentions \p IV.
+/// The divisors of every `E / D` in \p S where \p IV is an addend of E
+/// (a multiple of it, `i*n`, divides exactly once n is a multiple of D).
 void quotientsOf(const clang::Stmt *S, const VarDecl *IV,
                  std::vector<const Expr *> &Out) {
   if (!S)
     return;
   if (const auto *BO = dyn_cast<BinaryOperator>(S))
-    if (BO->getOpcode() == BO_Div && mentions(BO->getLHS(), IV))
+    if (BO->getOpcode() == BO_Div && isAddend(BO->getLHS(), IV))
       Out.push_back(BO->getRHS());
   for (const clang::Stmt *C : S->children())
     quotientsOf(C, IV, Out);
