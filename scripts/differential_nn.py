@@ -70,6 +70,9 @@ FORMS = {
     "refuse": 0.05,     # forms that may be refused: partial affine if,
                         # data branches with a data-dependent footprint
     "gather": 0.03,     # w = W + ix*C with ix loaded: a gather, must refuse
+    "group": 0.06,      # grouped loops (a whole nest): x[i] * s[i / G],
+                        # j += G over groups, int r = i < L ? 2 : 1 and
+                        # p = v == 0 ? a : b (docs/user-guide.md)
 }
 
 
@@ -166,8 +169,13 @@ def ie_text(e, sp, prec=0):
         s = "%s * %s" % (ie_text(e[1], sp, 2), ie_text(e[2], sp, 3))
         return "(%s)" % s if prec > 2 else s
     if t == "/":
-        s = "%s / %d" % (ie_text(e[1], sp, 2), e[2])
+        q = sp(e[2]) if isinstance(e[2], str) else "%d" % e[2]
+        s = "%s / %s" % (ie_text(e[1], sp, 2), q)
         return "(%s)" % s if prec > 2 else s
+    if t == "isel":  # ("isel", op, a, b, then, else): a op b ? then : else
+        s = "%s %s %s ? %s : %s" % (ie_text(e[2], sp, 1), e[1], ie_text(e[3], sp, 1),
+                                    ie_text(e[4], sp, 1), ie_text(e[5], sp, 1))
+        return "(%s)" % s if prec > 0 else s
     raise ValueError(t)
 
 
@@ -276,6 +284,9 @@ class Render:
             return "%s[%s]" % (p[1], self.ie(p[2]))
         if t == "addr2":
             return "&%s[%s][%s]" % (p[1], self.ie(p[2]), self.ie(p[3]))
+        if t == "psel":
+            return "%s %s %s ? %s : %s" % (self.ie(p[2], 1), p[1], self.ie(p[3], 1),
+                                           self.pe(p[4]), self.pe(p[5]))
         raise ValueError(t)
 
     def de(self, e, prec=0):
@@ -344,6 +355,8 @@ class Render:
                 inc = "++%s" % L.iv if L.id % 2 else "%s++" % L.iv
             elif L.step == -1:
                 inc = "--%s" % L.iv
+            elif isinstance(L.step, str):
+                inc = "%s += %s" % (L.iv, self.sp(L.step))
             elif L.step > 0:
                 inc = "%s += %d" % (L.iv, L.step)
             else:
@@ -519,9 +532,12 @@ def ie_eval(e, env):
         return e[1]
     if t == "v":
         return env[e[1]]
+    if t == "isel":
+        return ie_eval(e[4] if OPS[e[1]](ie_eval(e[2], env), ie_eval(e[3], env)) else e[5], env)
     a = ie_eval(e[1], env)
     if t == "/":
-        return D if a is D else cdiv(a, e[2])
+        q = env[e[2]] if isinstance(e[2], str) else e[2]
+        return D if a is D else cdiv(a, q)
     b = ie_eval(e[2], env)
     if a is D or b is D:
         return D
@@ -1721,6 +1737,8 @@ class Gen:
         n.scratch = False
         self.pending = []
         self.setup_sizes()
+        if self.on["group"]:
+            return self.group_nest()
         depth = rng.choice([1, 2, 2, 2, 3, 3])
         level = n.pre
         outer_levels = []
@@ -1744,6 +1762,104 @@ class Gen:
         self.freeze(n.pre)
         for h in n.helpers:
             self.freeze_stmts(h.body)
+        return n
+
+    def group_nest(self):
+        """Form 'group': a whole nest of grouped loops, as quantized and
+        grouped-query code writes them (docs/fuzzing.md): a loop variable
+        divided by a size, a step that is a size, a bound and a pointer
+        chosen per iteration. The tool runs such loops over loops of its own,
+        so the loop structure is not compared."""
+        rng, n, ft = self.rng, self.n, self.ft
+        n.loops_checkable = False
+        kind = rng.choice(["div", "step", "choice"])
+        self.feat("group-" + kind)
+        V, Nn = (lambda x: ("v", x)), (lambda x: ("n", x))
+
+        def ld(b, i):
+            return ("ld", ("base", b.cname), i)
+
+        def base(written=False):
+            b = self.new_base("ptr", ft)
+            b.written = written
+            return b
+
+        def loop(iv, bound, body, op="<", step=1):
+            self.loop_id += 1
+            L = Loop(self.loop_id, iv, Nn(0), op, bound, step, None)
+            L.body = body
+            return ("for", L)
+
+        G = rng.choice(BASE_SIZES)
+        X = rng.choice(BASE_SIZES)
+        # the extent grouped: a multiple of G, or a size G may not divide
+        U = Sz(1, (X, G)) if rng.random() < 0.6 else Sz(1, (X,))
+        if kind == "div" and U == Sz(1, (G,)):
+            # i < G: i / G is the constant 0 and the reference does not move
+            # per iteration; this script's dataflow (syntactic) would say it
+            # does (no-reuse loads), so this draw is not made.
+            U = Sz(1, (G, G))
+        o = self.fresh_iv()
+        outer_ext = rng.choice(BASE_SIZES)
+        outer = kind == "step" or rng.random() < 0.5
+        off = ie_mul(V(o), U.ie()) if outer else None
+        if kind == "div":
+            i = self.fresh_iv()
+            A, B, S = base(True), base(), base()
+            q = ("/", V(i), G) if rng.random() < 0.5 else ("/", ie_add(off, V(i)), G)
+            body = [("asg", ld(A, ie_add(off, V(i))), "=",
+                     ("b", "*", ld(B, ie_add(off, V(i))), ld(S, q), ft), ft)]
+            if rng.random() < 0.3:
+                body.append(("asg", ld(A, ie_add(off, V(i))), "+=", ld(S, ("/", V(i), G)), ft))
+            inner = loop(i, U.ie(), body)
+        elif kind == "step":
+            j, k = self.fresh_iv(), self.fresh_iv()
+            Xq, W, Sw, Sx, Y = base(), base(), base(), base(), base(True)
+            sname, acc = self.fresh("s"), self.fresh("s")
+            dot = [("ds", sname, ft, ("lit", "0.0" + SUF[ft])),
+                   loop(k, V(G), [("asg", ("s", sname), "+=",
+                                   ("b", "*", ld(Xq, ie_add(V(j), V(k))),
+                                    ld(W, ie_add(ie_add(off, V(j)), V(k))), ft), ft)])]
+            scale = ("b", "*", ("s", sname), ld(Sw, ("/", ie_add(off, V(j)), G)), ft)
+            if rng.random() < 0.5:
+                scale = ("b", "*", scale, ld(Sx, ("/", V(j), G)), ft)
+            dot.append(("asg", ("s", acc), "+=", scale, ft))
+            if rng.random() < 0.5:
+                jl = loop(j, ("-", U.ie(), V(G)), dot, op="<=", step=G)
+            else:
+                jl = loop(j, U.ie(), dot, step=G)
+            body = [("ds", acc, ft, ("lit", "0.0" + SUF[ft])), jl,
+                    ("asg", ld(Y, V(o)), "=", ("s", acc), ft)]
+            n.pre.stmts = [loop(o, V(outer_ext), body)]
+            n.root = n.pre.stmts[0]
+            return n
+        else:
+            i, v = self.fresh_iv(), self.fresh_iv()
+            A, B = base(True), base(True)
+            r, ptr = self.fresh("r"), self.fresh("p")
+            step = rng.choice([1, 1, 2])
+            L = rng.choice(BASE_SIZES)
+            lim = V(L) if rng.random() < 0.6 else ("-", V(L), Nn(1))
+            pick = ("psel", "==", V(v), Nn(0), ("base", A.cname), ("base", B.cname)) \
+                if rng.random() < 0.6 else \
+                ("psel", "!=", V(v), Nn(0), ("base", B.cname), ("base", A.cname))
+            c = ("lit", rng.choice(LITS[ft]))
+            rot = [("dptr", ptr, ft, pick),
+                   ("asg", ("ld", ("base", ptr), V(i)), "=",
+                    ("b", "*", ("ld", ("base", ptr), V(i)), c, ft), ft)]
+            if step == 2:
+                rot.append(("asg", ("ld", ("base", ptr), ie_add(V(i), Nn(1))), "+=",
+                            ("ld", ("base", ptr), V(i)), ft))
+            body = []
+            if rng.random() < 0.5:  # work before the choice, as RoPE has
+                body.append(("asg", ld(A, V(i)), "+=", ("lit", "1.0" + SUF[ft]), ft))
+            body += [("dint", r, ("isel", "<", V(i), lim, Nn(2), Nn(1))),
+                     loop(v, V(r), rot)]
+            n.pre.stmts = [loop(i, V(X), body, step=step)]
+            n.root = n.pre.stmts[0]
+            return n
+        n.pre.stmts = [loop(o, V(outer_ext), [inner]) if outer else inner]
+        n.root = n.pre.stmts[0]
         return n
 
     def freeze(self, level):
@@ -1867,6 +1983,8 @@ def ideps(e, env):
         return out
     if t == "/":
         return ideps(e[1], env)
+    if t == "isel":
+        return ideps(e[2], env) | ideps(e[3], env) | ideps(e[4], env) | ideps(e[5], env)
     return ideps(e[1], env) | ideps(e[2], env)
 
 
@@ -1918,6 +2036,13 @@ class Sites:
             return ideps(p[2], env), p[1]
         if t == "addr2":
             return ideps(p[2], env) | ideps(p[3], env), p[1]
+        if t == "psel":
+            # Either array: whose loads a reference makes is not tracked,
+            # so this nest's loads and stores are not compared.
+            self.partial = True
+            d1, b1 = self.pinfo(p[4], env)
+            d2, _ = self.pinfo(p[5], env)
+            return d1 | d2 | ideps(p[2], env) | ideps(p[3], env), b1
         raise ValueError(t)
 
     def site(self, node, kind, deps, base, loops, guards, ctx, branch):
@@ -2214,9 +2339,17 @@ class Interp:
                 return self.iev(h.ret_expr)
             finally:
                 self.env = saved
+        if t == "isel":
+            a, b = self.iev(e[2]), self.iev(e[3])
+            if D in (a, b):
+                raise MustRefuse("a choice on loaded data")
+            return self.iev(e[4] if OPS[e[1]](a, b) else e[5])
         a = self.iev(e[1])
         if t == "/":
-            return D if a is D else cdiv(a, e[2])
+            q = self.env[e[2]] if isinstance(e[2], str) else e[2]
+            if q == 0:
+                raise MustRefuse("division by a zero size")
+            return D if a is D else cdiv(a, q)
         b = self.iev(e[2])
         if a is D or b is D:
             return D
@@ -2244,6 +2377,8 @@ class Interp:
         if t == "addr2":
             i, j = self.iev(p[2]), self.iev(p[3])
             return ("P", p[1], D if D in (i, j) else i * self.cols[p[1]] + j)
+        if t == "psel":  # ("psel", op, a, b, then, else)
+            return self.pev(p[4] if OPS[p[1]](self.iev(p[2]), self.iev(p[3])) else p[5])
         raise ValueError(t)
 
     def const(self, e):
@@ -2463,7 +2598,12 @@ class Interp:
                 else:
                     self.iterations += not self.cond(g[1])
             self.run(L.body)
-            v += L.step
+            if isinstance(L.step, str):
+                if self.env[L.step] <= 0:
+                    raise MustRefuse("a size step that is not positive")
+                v += self.env[L.step]
+            else:
+                v += L.step
         met, held = self.guard_hits.pop()
         if not ran or (met and not held):
             self.empty_entry = True
@@ -2927,6 +3067,10 @@ class Checker:
                 problems.append("%s formula %s = '%s' names an unknown size %s" % (tag, k, f, x))
                 continue
             except (ValueError, SyntaxError, ZeroDivisionError) as x:
+                if isinstance(x, ZeroDivisionError) and failed_assumption(notes, env):
+                    # a group size of 0: the noted 'G > 0' fails here
+                    self.nulls["nn-sym: skipped (a noted assumption fails at the sizes)"] += 1
+                    continue
                 problems.append("%s formula %s = '%s' does not evaluate: %s" % (tag, k, f, x))
                 continue
             if v != e[k]:
@@ -2950,6 +3094,16 @@ def failed_assumption(notes, env):
             except Exception:
                 continue
             if not OPS[m.group(2)](v, int(m.group(3))):
+                return n
+        # "assumes G divides M": a group count M/G (docs/design.md)
+        m = re.search(r"assumes\s+([A-Za-z_][\w.>-]*)\s+divides\s+([A-Za-z_][\w.>*-]*)", n)
+        if m:
+            try:
+                d = EVAL(formula_text(m.group(1)), env)
+                v = EVAL(formula_text(m.group(2)), env)
+            except Exception:
+                d = v = None
+            if d is not None and (d == 0 or v % d):
                 return n
         m = re.search(r"([A-Za-z_][\w.>-]*)\s+(?:is\s+)?(?:divisible by|a multiple of)\s+(\d+)", n)
         if m:

@@ -574,7 +574,11 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
     const LoopInfo &LI = W.Loops[W.StmtLoop[I]];
     const Cnt &Exec = Totals[W.StmtLoop[I]];
     // Entries of the innermost loop: executions of its parent's body.
-    const Cnt &Entries = LI.Parent >= 0 ? Totals[LI.Parent] : Once;
+    // A source loop run in groups (LoopNest.h, Loop::GroupInner) is the
+    // innermost loop and its parent together.
+    bool Group = LI.Orig->GroupInner && LI.Parent >= 0;
+    const LoopInfo *Src = Group ? &W.Loops[LI.Parent] : &LI;
+    const Cnt &Entries = Src->Parent >= 0 ? Totals[Src->Parent] : Once;
     for (const Access &A : W.Stmts[I].S->Accesses) {
       if (Scratch.count(A.ArrayName))
         continue;
@@ -582,7 +586,8 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
       Accessed[Arr] = true;
       bool Hoisted = true;
       for (const auto &Sub : A.Subscripts)
-        Hoisted &= Sub && !Sub->uses(LI.Ren->IV);
+        Hoisted &= Sub && !Sub->uses(LI.Ren->IV) &&
+                   !(Group && Sub->uses(Src->Ren->IV));
       const Cnt &Moves = Hoisted ? Entries : Exec;
       if (A.IsRead) {
         ArrLoads[Arr].addScaled(Moves, 1);

@@ -324,8 +324,15 @@ std::optional<IndexPoly> NestBuilder::localIndex(const VarDecl *VD,
     std::optional<IndexPoly> N = indexOf(Div->getLHS(), Inner);
     std::optional<IndexPoly> D = N ? indexOf(Div->getRHS(), Inner)
                                    : std::nullopt;
-    if (N && D && !D->isConstant())
+    if (N && D && !D->isConstant()) {
+      // kv_dim = (dim * n_kv_heads) / n_heads is head_size * n_kv_heads
+      // where n_heads divides dim is stated already (LowerRegroup.cpp).
+      if (!N->usesLoopVars())
+        if (std::optional<IndexPoly> Q = exactQuotient(*N, *D, Inner))
+          return Done(Q);
+      Inner.clear();
       return Done(quotientSize(Name, *N, *D, Why));
+    }
   }
   std::optional<IndexPoly> P = indexOf(Init, Inner);
   if (!P) {
@@ -419,9 +426,15 @@ std::optional<IndexPoly> NestBuilder::indexOf(const Expr *E, std::string &Why) {
           // C's '/' truncates toward zero.
           Out = IndexPoly::constant(L->constantValue() / R->constantValue());
         } else if (L->usesLoopVars() || R->usesLoopVars()) {
+          // i / GS in a loop over groups of GS (LowerRegroup.cpp).
+          std::string Inner;
+          if (!R->usesLoopVars())
+            if (std::optional<IndexPoly> Q = exactQuotient(*L, *R, Inner))
+              return Q;
           Why = "non-affine " +
                 std::string(InBound ? "loop bound" : "index") +
-                " expression '" + text(S) + "' (a loop variable divided)";
+                " expression '" + text(S) + "' (a loop variable divided" +
+                (Inner.empty() ? "" : ": " + Inner) + ")";
           return std::nullopt;
         } else {
           std::string Name = text(S);

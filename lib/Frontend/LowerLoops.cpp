@@ -210,20 +210,41 @@ void NestBuilder::leaveLoop() {
 }
 
 bool NestBuilder::lowerFor(const ForStmt *FS, std::vector<Node> &Out) {
+  size_t OutBefore = Out.size(), PendingBefore = Pending.size();
+  NormalizeFor = nullptr;
+  if (lowerForSplit(FS, Out, /*Normalize=*/false))
+    return true;
+  if (NormalizeFor != FS || !Reason.empty())
+    return false;
+  // A condition raises the start of this strided loop: lowered again over
+  // a unit-step variable (LowerRegroup.cpp). What the first try recorded
+  // goes.
+  NormalizeFor = nullptr;
+  Out.erase(Out.begin() + OutBefore, Out.end());
+  Pending.erase(Pending.begin() + PendingBefore, Pending.end());
+  return lowerForSplit(FS, Out, /*Normalize=*/true);
+}
+
+bool NestBuilder::lowerForSplit(const ForStmt *FS, std::vector<Node> &Out,
+                                bool Normalize) {
   Loop L;
   SplitRequested = false;
-  if (lowerForOnce(FS, L, std::nullopt)) {
+  size_t PendingBefore = Pending.size();
+  if (lowerForOnce(FS, L, std::nullopt, Normalize)) {
     Out.push_back(Node::loop(std::move(L)));
     return true;
   }
   if (!SplitRequested || !Reason.empty())
     return false;
-  // The body is an if/else on this loop's variable: the loop runs as two
-  // loops, the first part of its range and then the rest, in order.
+  // The body is an if/else on this loop's variable, or picks a value by a
+  // condition on it: the loop runs as two loops, the first part of its
+  // range and then the rest, in order. The statements before the choice
+  // were recorded by the first try: they go.
   SplitRequested = false;
+  Pending.erase(Pending.begin() + PendingBefore, Pending.end());
   for (bool First : {true, false}) {
     Loop Part;
-    if (!lowerForOnce(FS, Part, First))
+    if (!lowerForOnce(FS, Part, First, Normalize))
       return false;
     Out.push_back(Node::loop(std::move(Part)));
   }
@@ -231,7 +252,8 @@ bool NestBuilder::lowerFor(const ForStmt *FS, std::vector<Node> &Out) {
 }
 
 bool NestBuilder::lowerForOnce(const ForStmt *FS, Loop &Out,
-                               const std::optional<bool> &SplitBranch) {
+                               const std::optional<bool> &SplitBranch,
+                               bool Normalize) {
   Out.Loc = loc(FS->getBeginLoc());
   // The outermost loop's scan covers the inner loops' bodies too.
   EarlyEnds Ends;
@@ -249,14 +271,32 @@ bool NestBuilder::lowerForOnce(const ForStmt *FS, Loop &Out,
   if (!FS->getInit() || !FS->getCond() || !FS->getInc())
     return fail(FS->getBeginLoc(),
                 "for loop without init, condition and increment");
-  if (!lowerInit(FS->getInit(), Out.IV, IVDecl, Out.First) ||
-      !lowerStep(FS->getInc(), IVDecl, Out.Step) ||
-      !lowerCond(FS->getCond(), IVDecl, Out.Step, Out.Last))
+  if (!lowerInit(FS->getInit(), Out.IV, IVDecl, Out.First))
+    return false;
+  // j += GS: a loop over groups (LowerRegroup.cpp).
+  std::optional<IndexPoly> SymStep = symbolicStep(FS, IVDecl);
+  if (!SymStep && (!lowerStep(FS->getInc(), IVDecl, Out.Step) ||
+                   !lowerCond(FS->getCond(), IVDecl, Out.Step, Out.Last)))
     return false;
   if (isModifiedWithin(IVDecl, FS->getBody()))
     return fail(FS->getBeginLoc(), "induction variable '" + declName(IVDecl) +
                                        "' is modified in the loop body");
+  Regroup RG;
+  bool Planned = true;
+  if (SymStep) {
+    if (!planStepGroups(FS, IVDecl, *SymStep, Out, RG))
+      return false;
+  } else if (Normalize) {
+    if (!planUnitStride(FS, Out, RG))
+      return false;
+  } else if (!planStripMine(FS, IVDecl, Out, RG, Planned)) {
+    return false;
+  }
+  if (Planned)
+    return lowerRegrouped(FS, IVDecl, std::move(RG), Out, SplitBranch);
   enterLoop(Out, IVDecl, FS->getBody());
+  LoopStack.back().For = FS;
+  LoopStack.back().Split = SplitBranch;
   bool Ok = lowerBody(FS->getBody(), Out, /*IsLoopBody=*/true, SplitBranch);
   leaveLoop();
   return Ok;
@@ -662,10 +702,13 @@ bool NestBuilder::lowerStmt(const clang::Stmt *S, Loop &Parent) {
   return true;
 }
 
-bool NestBuilder::lowerDecl(const VarDecl *VD, Loop &Parent, IRStmt &St) {
-  (void)Parent;
+bool NestBuilder::lowerDecl(const VarDecl *VD, Loop &Parent, IRStmt &St,
+                            const Expr *InitOverride) {
+  if (!InitOverride)
+    if (std::optional<bool> Done = lowerChosenDecl(VD, Parent, St))
+      return *Done;
   QualType T = VD->getType();
-  const Expr *Init = VD->getInit();
+  const Expr *Init = InitOverride ? InitOverride : VD->getInit();
   std::string Why;
   if (T->isReferenceType() || T->isPointerType()) {
     if (!Init)
@@ -1162,6 +1205,15 @@ bool NestBuilder::tightenLoop(Loop &L, LoopRange &R, const std::string &IV,
   // The start of a strided loop fixes its lattice: only a unit step may
   // start later.
   if (WantLower) {
+    if (Up && L.Step != 1 && !Equal) {
+      // Lowered again over a unit-step variable, where the loop is a plain
+      // for (LowerRegroup.cpp, planUnitStride).
+      for (const LoopFrame &F : LoopStack)
+        if (F.L == &L && F.For && !F.Regrouped && Reason.empty()) {
+          NormalizeFor = F.For;
+          return false;
+        }
+    }
     if (Up && L.Step != 1)
       return fail(Where->getBeginLoc(),
                   "condition raises the start of the strided loop over '" +
@@ -1445,6 +1497,8 @@ bool NestBuilder::lowerIf(const IfStmt *If, Loop &Parent, bool WholeBody,
     SplitRequested = true;
     return false;
   }
+  if (!takeSplit(If))
+    return false;
   std::vector<Constraint> Parts[2];
   const clang::Stmt *Branches[2];
   if (IsNe) {

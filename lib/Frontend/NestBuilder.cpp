@@ -398,11 +398,17 @@ bool NestBuilder::build(const clang::Stmt *Outermost, LoopNest &Out) {
   std::vector<Node> Roots;
   if (!lowerFor(FS, Roots))
     return false;
-  if (Roots.size() != 1)
-    return fail(FS->getBeginLoc(),
-                "the outermost loop's body is an if/else on its own "
-                "variable: it runs as two loops, which one nest cannot hold "
-                "(split the loop in the source)");
+  if (Roots.size() != 1) {
+    // The outermost loop split in two ranges: both parts, in order, inside
+    // a loop that runs once (its variable is used nowhere).
+    Loop Once;
+    Once.IV = freshIV(Roots.front().loop().IV + "_parts");
+    Once.First = Once.Last = Bound::single(AffineExpr(0));
+    Once.Loc = Roots.front().loop().Loc;
+    Once.Body = std::move(Roots);
+    Roots.clear();
+    Roots.push_back(Node::loop(std::move(Once)));
+  }
   Out.Root = std::move(Roots.front().loop());
   return finishNest(Out);
 }

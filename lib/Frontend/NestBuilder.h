@@ -272,7 +272,10 @@ private:
   // --- Loops and control flow (LowerLoops.cpp) ---
   bool lowerFor(const clang::ForStmt *FS, std::vector<Node> &Out);
   bool lowerForOnce(const clang::ForStmt *FS, Loop &Out,
-                    const std::optional<bool> &SplitBranch);
+                    const std::optional<bool> &SplitBranch,
+                    bool Normalize = false);
+  bool lowerForSplit(const clang::ForStmt *FS, std::vector<Node> &Out,
+                     bool Normalize);
   bool lowerRangeFor(const clang::CXXForRangeStmt *RS, Loop &Out);
   bool checkConstantBound(const clang::Expr *Cond,
                           const clang::Expr *BoundE,
@@ -292,7 +295,8 @@ private:
   bool lowerBody(const clang::Stmt *S, Loop &Parent, bool IsLoopBody,
                  const std::optional<bool> &SplitBranch = std::nullopt);
   bool lowerStmt(const clang::Stmt *S, Loop &Parent);
-  bool lowerDecl(const clang::VarDecl *VD, Loop &Parent, Stmt &St);
+  bool lowerDecl(const clang::VarDecl *VD, Loop &Parent, Stmt &St,
+                 const clang::Expr *InitOverride = nullptr);
   bool lowerIf(const clang::IfStmt *If, Loop &Parent, bool WholeBody,
                const std::optional<bool> &SplitBranch);
   bool applyGuard(const std::vector<Constraint> &Cs,
@@ -337,6 +341,55 @@ private:
                      const clang::FunctionDecl *Callee, Stmt &ArgWork);
   const clang::FunctionDecl *inlinableCallee(const clang::CallExpr *CE,
                                              std::string &Why) const;
+
+  // --- Grouped loops, choices per iteration (LowerRegroup.cpp) ---
+  /// A for loop lowered over loops of its own: the source's variable is
+  /// Value in theirs (outer first; bodies empty until lowered).
+  struct Regroup {
+    std::vector<Loop> Loops;
+    IndexPoly Value;
+  };
+  /// A divisor K*M: a positive constant times one product of sizes.
+  struct Divisor {
+    SizeMonomial M;
+    int64_t K = 1;
+    AffineExpr Affine;
+  };
+  std::optional<Divisor> divisorOf(const IndexPoly &D, std::string &Why);
+  /// C's P / D where it is provably a polynomial: P = D*Q + R with
+  /// 0 <= R < D and Q >= 0 over the loops around (sizes that are multiples
+  /// of D by a stated condition count as such).
+  std::optional<IndexPoly> exactQuotient(const IndexPoly &P,
+                                         const IndexPoly &D, std::string &Why);
+  /// The number of groups of S in U: U/S, a quotient size with its
+  /// divisibility condition where it is not a product already.
+  std::optional<IndexPoly> groupCount(const IndexPoly &U, const IndexPoly &S,
+                                      std::string &Why);
+  std::string freshIV(const std::string &Base);
+  /// S of `j += S`, S a size (not a literal; a named constant only where
+  /// the body divides by it).
+  std::optional<IndexPoly> symbolicStep(const clang::ForStmt *FS,
+                                        const clang::VarDecl *IVDecl);
+  bool planStepGroups(const clang::ForStmt *FS, const clang::VarDecl *IVDecl,
+                      const IndexPoly &S, const Loop &Plain, Regroup &Out);
+  /// The loop runs as groups of S where its body divides its variable by S.
+  bool planStripMine(const clang::ForStmt *FS, const clang::VarDecl *IVDecl,
+                     const Loop &Plain, Regroup &Out, bool &Planned);
+  /// A strided loop over a unit-step variable (i = c + s*i_s).
+  bool planUnitStride(const clang::ForStmt *FS, const Loop &Plain,
+                      Regroup &Out);
+  bool lowerRegrouped(const clang::ForStmt *FS, const clang::VarDecl *IVDecl,
+                      Regroup RG, Loop &Out,
+                      const std::optional<bool> &SplitBranch);
+  /// A loop's range splits in two once: the second request is refused.
+  bool takeSplit(const clang::Stmt *Where);
+  bool choiceParts(const clang::Expr *Cond, const Loop &L,
+                   std::vector<Constraint> (&Parts)[2], std::string &Why);
+  /// `int r = i < K ? 2 : 1;`, `float *p = v == 0 ? a : b;`: the loop split
+  /// by the condition, the variable bound per part. nullopt: not such a
+  /// declaration.
+  std::optional<bool> lowerChosenDecl(const clang::VarDecl *VD, Loop &Parent,
+                                      Stmt &St);
 
   // --- Data (LowerData.cpp) ---
   bool visitData(const clang::Expr *E, Stmt &St);
@@ -393,6 +446,10 @@ private:
     LoopRange *R = nullptr;
     const clang::Stmt *Body = nullptr;
     const clang::Stmt *Child = nullptr;
+    const clang::ForStmt *For = nullptr; ///< the source loop, if a for
+    bool Regrouped = false;              ///< over loops of its own
+    std::optional<bool> Split;           ///< the part of a split range
+    bool SplitTaken = false;
   };
   std::vector<LoopFrame> LoopStack;
   /// Pointer parameters of inlined callees that a call passed as null.
@@ -401,6 +458,9 @@ private:
   unsigned ArmDepth = 0;
   /// lowerBody met an if/else that splits the loop being lowered.
   bool SplitRequested = false;
+  /// A condition must raise the start of this strided loop: it is lowered
+  /// again over a unit-step variable (LowerRegroup.cpp).
+  const clang::ForStmt *NormalizeFor = nullptr;
   std::vector<Touched> TouchedStack;
   unsigned InlineDepth = 0;
   bool InBound = false;

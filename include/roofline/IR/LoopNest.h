@@ -104,6 +104,10 @@ struct Loop {
   int64_t Step = 1;
   std::vector<Node> Body;
   SourceLoc Loc;
+  /// With its parent, one loop of the source run in groups (i = G*i_g +
+  /// i_r): a reference moves every iteration of the pair unless it uses
+  /// neither variable (the no-reuse count).
+  bool GroupInner = false;
 };
 
 struct Node {
