@@ -50,6 +50,14 @@ if shutil.which("c++"):
     if _links("blis.h", "-lblis"):
         config.available_features.add("blis")
 
+# roofline-probe measures a bf16 peak only on CPUs with AVX512_BF16.
+try:
+    with open("/proc/cpuinfo") as _ci:
+        if " avx512_bf16" in _ci.read():
+            config.available_features.add("avx512-bf16")
+except OSError:
+    pass
+
 # roofline-run's CUDA tests: nvcc builds .cu variants; where a device also
 # answers, "skipped: no CUDA device" is not the expected outcome.
 import shutil

@@ -19,6 +19,7 @@ namespace probe {
 struct CpuFeatures {
   bool SSE2 = false, AVX = false, FMA = false, AVX2 = false;
   bool AVX512F = false, AVX512BW = false, AVX512VNNI = false, AVXVNNI = false;
+  bool AVX512BF16 = false;
   /// "avx512f avx512bw avx512vnni ..." as detected.
   std::string list() const;
 };
@@ -26,14 +27,14 @@ CpuFeatures detectCpuFeatures();
 
 /// Independent multiply-add chains on the widest unit for one precision.
 struct ComputeKernel {
-  std::string Precision; ///< "f64", "f32", "i8" (machine-file peak keys)
+  std::string Precision; ///< "f64", "f32", "bf16", "i8" (machine-file peak keys)
   std::string Isa;       ///< "AVX-512 FMA", "AVX-512 VNNI", "AVX2 FMA", ...
   unsigned VectorBits = 0, Chains = 0;
   double OpsPerIter = 0; ///< FLOPs (OPs for i8) one call does per iteration
   /// Runs \p Iters iterations; the result keeps the work observable.
   double (*Run)(uint64_t Iters) = nullptr;
 };
-/// The best kernel per precision (f64, f32, i8) this CPU supports.
+/// The best kernel per precision (f64, f32, bf16, i8) this CPU supports.
 std::vector<ComputeKernel> computeKernels(const CpuFeatures &F);
 
 /// Streams over arrays of doubles.
