@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 using namespace roofline;
 namespace json = llvm::json;
@@ -142,6 +143,27 @@ Derived roofline::derive(const UnitResult &U, const VariantResult &V,
   return D;
 }
 
+/// A variant whose precision the machine file has no peak for is judged
+/// against the f32 peak (Machine::peakFor); say so, or a bf16 variant can
+/// show more than 100% of its "roof".
+static void printBorrowedPeaks(llvm::raw_ostream &OS, const UnitResult &U,
+                               const Machine *M) {
+  if (!M)
+    return;
+  std::set<std::string> Names;
+  for (const VariantResult &V : U.Variants) {
+    if (!V.Time || V.Baseline)
+      continue;
+    Precision P = derive(U, V, M).Prec;
+    if (P != Precision::F32 && !M->Peak.count(P) && !M->CorePeak.count(P))
+      Names.insert(precisionName(P));
+  }
+  for (const std::string &N : Names)
+    OS << "  % roof of the " << N << " rows: " << M->Name << " gives no " << N
+       << " peak, so the f32 peak stands in (roofline-probe --save measures "
+          "the ones this CPU has)\n";
+}
+
 void roofline::printTable(llvm::raw_ostream &OS, const UnitResult &U,
                           const Machine *M) {
   const UnitManifest &Man = U.Manifest;
@@ -218,6 +240,7 @@ void roofline::printTable(llvm::raw_ostream &OS, const UnitResult &U,
   if (M && AllCorePeak)
     OS << "  % roof of the 1-thread rows: the all-core peak (" << M->Name
        << " gives no core_peaks; roofline-probe --save writes them)\n";
+  printBorrowedPeaks(OS, U, M);
   if (hasCublas(U))
     OS << "  vs library: CPU variants against openblas, CUDA variants against "
           "cublas\n";
