@@ -1,7 +1,6 @@
 //===- PlotTest.cpp - The roofline SVG from hand-built reports ------------===//
 
 #include "roofline/Report/Plot.h"
-#include "roofline/Report/ProgramPlot.h"
 
 #include "gtest/gtest.h"
 
@@ -106,11 +105,3 @@ TEST(PlotTest, PlotPaths) {
 }
 
 } // namespace
-
-// --plot=FILE.svg --entry=E: each pass's chart beside FILE, named by E
-// (docs/network-report.md, "The plot").
-TEST(PlotTest, PassSvgIsNamedAfterThePlotAndTheEntry) {
-  EXPECT_EQ(programSVGPath("out/r.svg", "forward"), "out/r.pass-forward.svg");
-  EXPECT_EQ(programSVGPath("r.SVG", "ns::forward"), "r.pass-ns__forward.svg");
-  EXPECT_EQ(programSVGPath("a.b/r.svg", "f-1.x_y"), "a.b/r.pass-f-1.x_y.svg");
-}
