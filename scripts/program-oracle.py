@@ -4,6 +4,13 @@ network-report.md) against an instrumented brute-force run of the pass.
 
   program-oracle.py --tool roofline-lint --kernel P.c --driver P.oracle.cpp \\
                     --entry forward --work DIR [--define=NAME=V] [--tool-arg=...]
+  program-oracle.py ... --kernel model.c --kernel matmul.c --tool-db BUILD_DIR
+
+A program in several files: --kernel once per file (the entry's first),
+each instrumented and #included by the driver (a unity build; the headers
+beside them are copied too), and --tool-db, the directory of the
+compile_commands.json the tool is run with (-p), so that it follows the
+calls across the files.
 
 1. The oracle: a copy of KERNEL with an OracleScope at the top of every
    function body (same lines), and DRIVER (which #includes it and calls the
@@ -76,9 +83,19 @@ def instrument(text):
 
 def run_oracle(args):
     os.makedirs(args.work, exist_ok=True)
-    kernel = os.path.join(args.work, os.path.basename(args.kernel))
-    with open(kernel, "w") as f:
-        f.write(instrument(open(args.kernel).read()))
+    kernels = []
+    for source in args.kernel:
+        kernel = os.path.join(args.work, os.path.basename(source))
+        with open(kernel, "w") as f:
+            f.write(instrument(open(source).read()))
+        kernels.append(kernel)
+        if len(args.kernel) > 1:  # the headers the files share
+            here = os.path.dirname(os.path.abspath(source))
+            for name in sorted(os.listdir(here)):
+                if name.endswith(".h"):
+                    shutil.copyfile(os.path.join(here, name),
+                                    os.path.join(args.work, name))
+    kernel = kernels[0]
     driver = os.path.join(args.work, os.path.basename(args.driver))
     shutil.copyfile(args.driver, driver)
     if args.define:  # another size for the same driver
@@ -92,10 +109,10 @@ def run_oracle(args):
     ns = argparse.Namespace(work=args.work, cxx=args.cxx, kernel=kernel,
                             driver=driver)
     exe, out = nn.build_and_run_oracle(ns)
-    return kernel, exe, out
+    return kernels, exe, out
 
 
-def measure(out, exe, kernel, symbolizer, nests):
+def measure(out, exe, kernels, symbolizer, nests):
     """{(path, function, nest line): [executions, flops, bytes]}, params."""
     params, arrays = {}, {}
     stack = []          # [(function, execution id)]
@@ -126,16 +143,20 @@ def measure(out, exe, kernel, symbolizer, nests):
     for e in events.values():
         for kind, f in e["ev"]:
             pcs |= set(nn.parse_chain(f[3] if kind != "F" else f[1]))
-    line_of = nn.symbolize(symbolizer, exe, pcs, kernel)
+    line_of = {}  # pc -> (which kernel, line)
+    for k, kernel in enumerate(kernels):
+        for pc, line in nn.symbolize(symbolizer, exe, pcs, kernel).items():
+            if line is not None:
+                line_of[pc] = (k, line)
 
     def nest_of(fn, chain):
-        line = None
+        at = None
         for pc in nn.parse_chain(chain):  # outermost first: keep the last
             if line_of.get(pc) is not None:
-                line = line_of[pc]
+                at = line_of[pc]
         for n in nests:
-            if n["function"] == fn and line is not None and \
-                    n["line"] <= line <= n["end_line"]:
+            if n["function"] == fn and at is not None and n["kernel"] == at[0] \
+                    and n["line"] <= at[1] <= n["end_line"]:
                 return n["line"]
         return None
 
@@ -168,7 +189,12 @@ def measure(out, exe, kernel, symbolizer, nests):
 def run_tool(args, params):
     cmd = [args.tool, "--format=json", "--quiet", "--entry=" + args.entry]
     cmd += ["--param=%s=%d" % kv for kv in sorted(params.items())]
-    cmd += args.tool_arg + [args.kernel, "--"] + args.compile_arg
+    cmd += args.tool_arg
+    if args.tool_db:  # the compile database's commands, and what -- adds
+        cmd += ["-p", args.tool_db, args.kernel[0]]
+        cmd += ["--"] + args.compile_arg if args.compile_arg else []
+    else:
+        cmd += [args.kernel[0], "--"] + args.compile_arg
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode not in (0, 1):
         sys.exit("program-oracle: %s failed (%d): %s" % (" ".join(cmd),
@@ -246,7 +272,10 @@ def compare(tool, rows):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tool", required=True)
-    ap.add_argument("--kernel", required=True)
+    ap.add_argument("--kernel", required=True, action="append",
+                    help="a source file of the program (repeat: the entry's first)")
+    ap.add_argument("--tool-db", default="",
+                    help="run the tool with -p DIR (a program in several files)")
     ap.add_argument("--driver", required=True)
     ap.add_argument("--entry", required=True)
     ap.add_argument("--work", required=True)
@@ -259,9 +288,13 @@ def main():
     ap.add_argument("--self-test-inject-error", action="store_true")
     args = ap.parse_args()
 
-    nests = nn.Scanner(open(args.kernel).read()).scan()
-    kernel, exe, out = run_oracle(args)
-    rows, params = measure(out, exe, kernel, args.symbolizer, nests)
+    nests = []
+    for k, source in enumerate(args.kernel):
+        for n in nn.Scanner(open(source).read()).scan():
+            n["kernel"] = k
+            nests.append(n)
+    kernels, exe, out = run_oracle(args)
+    rows, params = measure(out, exe, kernels, args.symbolizer, nests)
     if args.self_test_inject_error and rows:
         keys = sorted(rows)
         rows[keys[0]][1] += 1

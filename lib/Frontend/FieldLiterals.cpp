@@ -4,7 +4,10 @@
 // to it in the translation unit is the same constant, and nothing can write
 // it behind the scan's back (its address taken, its struct passed to a
 // function with no body such as fread or memcpy, or read through a cast
-// from another pointer type). docs/network-report.md, "Sizes".
+// from another pointer type). A field computed from other fields
+// (`c.hidden = 4 * c.dim`) is kept as its formula when it is computed once,
+// unconditionally, after the fields it reads are set, and written nothing
+// else. docs/network-report.md, "Sizes".
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,9 +16,12 @@
 
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <set>
@@ -35,15 +41,41 @@ std::string recordName(const RecordDecl *RD) {
   return "(anonymous struct)";
 }
 
+/// Where a write runs: its function (null for a global's or an in-class
+/// initializer, which run before any function), and why it may run other
+/// than once ("under a condition", "in a loop"; empty when it runs once).
+struct Site {
+  const FunctionDecl *Fn = nullptr;
+  std::string Conditional;
+};
+
 struct Write {
   int64_t Value;
   bool FromInitializer; ///< `= {0}`-style: yields to an assignment
   SourceLocation Loc;
+  const FunctionDecl *Fn = nullptr;
+};
+
+/// `c.hidden = 4 * c.dim`: an assignment from integer constants and other
+/// integer fields.
+struct ComputedWrite {
+  const Expr *Formula;
+  SourceLocation Loc;
+  Site Where;
+  std::vector<std::string> Reads;
 };
 
 struct FieldWrites {
   std::vector<Write> Writes;
+  std::vector<ComputedWrite> Computed;
   std::string Tainted; ///< why no value can be trusted, if any
+};
+
+/// A direct call to a function with a body, for the order of writes made
+/// in different functions.
+struct CallSite {
+  const FunctionDecl *Caller, *Callee;
+  SourceLocation Loc;
 };
 
 class Scanner : public RecursiveASTVisitor<Scanner> {
@@ -60,7 +92,7 @@ public:
         taint(FD, "updated with '" + BO->getOpcodeStr().str() + "'",
               BO->getOperatorLoc());
       else
-        write(FD, BO->getRHS(), /*FromInitializer=*/false, BO->getExprLoc());
+        assign(FD, BO);
       return true;
     }
     if (const RecordDecl *RD = recordOf(LHS->getType()))
@@ -112,8 +144,13 @@ public:
   }
 
   bool VisitCallExpr(CallExpr *CE) {
-    if (hasBody(CE->getDirectCallee()))
+    if (hasBody(CE->getDirectCallee())) {
+      if (const FunctionDecl *Caller = siteOf(CE).Fn)
+        Calls.push_back({Caller->getCanonicalDecl(),
+                         CE->getDirectCallee()->getCanonicalDecl(),
+                         CE->getBeginLoc()});
       return true;
+    }
     std::string Callee = CE->getDirectCallee()
                              ? CE->getDirectCallee()->getNameAsString()
                              : text(CE->getCallee());
@@ -145,7 +182,7 @@ public:
     if (isIntField(FD) && FD->hasInClassInitializer() &&
         FD->getInClassInitializer())
       write(FD, FD->getInClassInitializer(), /*FromInitializer=*/true,
-            FD->getLocation());
+            FD->getLocation(), /*AtConstruction=*/true);
     return true;
   }
 
@@ -156,7 +193,7 @@ public:
       if (I->isMemberInitializer() && I->isWritten() &&
           isIntField(I->getMember()))
         write(I->getMember(), I->getInit(), /*FromInitializer=*/true,
-              I->getSourceLocation());
+              I->getSourceLocation(), /*AtConstruction=*/true);
     return true;
   }
 
@@ -184,16 +221,109 @@ private:
     return Def && Def->hasBody();
   }
 
+  /// \p AtConstruction: an in-class or constructor initializer, which runs
+  /// before any function can read the field (its write has no function).
   void write(const FieldDecl *FD, const Expr *E, bool FromInitializer,
-             SourceLocation Loc) {
-    Expr::EvalResult R;
-    if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx) &&
-        R.Val.getInt().getSignificantBits() <= 64) {
-      Fields[FD].Writes.push_back(
-          {R.Val.getInt().getExtValue(), FromInitializer, Loc});
+             SourceLocation Loc, bool AtConstruction = false) {
+    if (std::optional<int64_t> V = constant(E)) {
+      const FunctionDecl *Fn = AtConstruction ? nullptr : siteOf(E).Fn;
+      Fields[FD].Writes.push_back({*V, FromInitializer, Loc, Fn});
       return;
     }
     taint(FD, "written from '" + text(E) + "'", Loc);
+  }
+
+  std::optional<int64_t> constant(const Expr *E) const {
+    Expr::EvalResult R;
+    if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx) &&
+        R.Val.getInt().getSignificantBits() <= 64)
+      return R.Val.getInt().getExtValue();
+    return std::nullopt;
+  }
+
+  /// `f = e`: a constant, or a formula over other fields, or neither.
+  void assign(const FieldDecl *FD, const BinaryOperator *BO) {
+    const Expr *E = BO->getRHS();
+    std::vector<std::string> Reads;
+    if (!constant(E) && isFormula(E, Reads)) {
+      Fields[FD].Computed.push_back(
+          {E, BO->getExprLoc(), siteOf(BO), std::move(Reads)});
+      return;
+    }
+    write(FD, E, /*FromInitializer=*/false, BO->getExprLoc());
+  }
+
+  /// Integer constants and integer fields of a variable's struct (`c.dim`,
+  /// `p->cfg.dim`) under + - * / % << >> and unary minus; \p Reads gets
+  /// the fields' names. Anything else (a local, a call, a float) is not.
+  bool isFormula(const Expr *E, std::vector<std::string> &Reads) const {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *CE = dyn_cast<ExplicitCastExpr>(E))
+      E = CE->getSubExpr()->IgnoreParenImpCasts();
+    if (!E->getType()->isIntegerType() || E->isValueDependent())
+      return false;
+    if (constant(E))
+      return true;
+    if (const FieldDecl *FD = intField(E)) {
+      if (!rootedAtVariable(E))
+        return false;
+      std::string Name = FD->getNameAsString();
+      if (!llvm::is_contained(Reads, Name))
+        Reads.push_back(Name);
+      return true;
+    }
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      switch (BO->getOpcode()) {
+      case BO_Add: case BO_Sub: case BO_Mul: case BO_Div: case BO_Rem:
+      case BO_Shl: case BO_Shr:
+        return isFormula(BO->getLHS(), Reads) && isFormula(BO->getRHS(), Reads);
+      default:
+        return false;
+      }
+    }
+    if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      if (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus)
+        return isFormula(UO->getSubExpr(), Reads);
+    return false;
+  }
+
+  /// `c.dim`, `p->cfg.dim`, `this->dim`: what the walk can name.
+  static bool rootedAtVariable(const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *ME = dyn_cast<MemberExpr>(E))
+      return rootedAtVariable(ME->getBase());
+    return isa<DeclRefExpr, CXXThisExpr>(E);
+  }
+
+  /// The function a statement is in, and whether it may run other than
+  /// once in that function's body.
+  Site siteOf(const clang::Stmt *S) const {
+    Site Out;
+    DynTypedNodeList Parents = Ctx.getParents(*S);
+    while (!Parents.empty()) {
+      const DynTypedNode &P = Parents[0];
+      if (const auto *FD = P.get<FunctionDecl>()) {
+        Out.Fn = FD->getCanonicalDecl();
+        break;
+      }
+      if (const auto *PS = P.get<clang::Stmt>()) {
+        if (Out.Conditional.empty()) {
+          if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(PS))
+            Out.Conditional = "in a loop";
+          else if (isa<IfStmt, SwitchStmt, AbstractConditionalOperator>(PS))
+            Out.Conditional = "under a condition";
+          else if (const auto *BO = dyn_cast<BinaryOperator>(PS);
+                   BO && BO->isLogicalOp())
+            Out.Conditional = "under a condition";
+        }
+        Parents = Ctx.getParents(*PS);
+      } else if (const auto *D = P.get<Decl>()) {
+        Parents = Ctx.getParents(*D);
+      } else {
+        break;
+      }
+    }
+    return Out;
   }
 
   void taint(const FieldDecl *FD, const std::string &Why, SourceLocation Loc) {
@@ -230,6 +360,19 @@ private:
   std::set<const RecordDecl *> TaintedRecords;
   std::set<const InitListExpr *> SeenLists;
   std::map<std::string, std::set<std::string>> RecordsWithField;
+  std::vector<CallSite> Calls;
+
+  bool before(SourceLocation A, SourceLocation B) const {
+    return SM.isBeforeInTranslationUnit(A, B);
+  }
+  bool reaches(const FunctionDecl *From, const FunctionDecl *To) const;
+  bool runsBefore(const FunctionDecl *WFn, SourceLocation W,
+                  const FunctionDecl *FFn, SourceLocation F) const;
+  std::string formulaRefusal(const std::string &Name,
+                             const ComputedWrite &C) const;
+  std::optional<FieldFormula> formulaOf(const FieldDecl *FD,
+                                        const FieldWrites &W,
+                                        std::string &Why) const;
 };
 
 /// The field's one value, or why it has none. An initializer's zero
@@ -257,6 +400,104 @@ std::optional<Write> valueOf(const FieldWrites &W, std::string &Why) {
   return Kept.front();
 }
 
+/// Whether \p From is \p To or calls it, directly or through other calls.
+bool Scanner::reaches(const FunctionDecl *From, const FunctionDecl *To) const {
+  std::set<const FunctionDecl *> Seen{From};
+  std::vector<const FunctionDecl *> Work{From};
+  while (!Work.empty()) {
+    const FunctionDecl *F = Work.back();
+    Work.pop_back();
+    if (F == To)
+      return true;
+    for (const CallSite &C : Calls)
+      if (C.Caller == F && Seen.insert(C.Callee).second)
+        Work.push_back(C.Callee);
+  }
+  return false;
+}
+
+/// Whether a write at \p W in \p WFn runs before the assignment at \p F in
+/// \p FFn, as far as the calls show: in one function, earlier in it; or
+/// \p WFn calls into \p FFn after the write; or \p FFn calls into \p WFn
+/// before the assignment; or a function calls into \p WFn and later into
+/// \p FFn. A write with no function (a global's or an in-class
+/// initializer) runs first.
+bool Scanner::runsBefore(const FunctionDecl *WFn, SourceLocation W,
+                         const FunctionDecl *FFn, SourceLocation F) const {
+  if (!WFn)
+    return true;
+  if (WFn == FFn)
+    return before(W, F);
+  for (const CallSite &C : Calls) {
+    if (C.Caller == WFn && before(W, C.Loc) && reaches(C.Callee, FFn))
+      return true;
+    if (C.Caller == FFn && before(C.Loc, F) && reaches(C.Callee, WFn))
+      return true;
+    if (reaches(C.Callee, WFn))
+      for (const CallSite &D : Calls)
+        if (D.Caller == C.Caller && before(C.Loc, D.Loc) &&
+            reaches(D.Callee, FFn))
+          return true;
+  }
+  return false;
+}
+
+/// Why the formula of field \p Name may read a field before the program
+/// sets it ("" when every write of every field it reads runs before it).
+std::string Scanner::formulaRefusal(const std::string &Name,
+                                    const ComputedWrite &C) const {
+  for (const std::string &Read : C.Reads) {
+    if (Read == Name)
+      return "computed from itself";
+    for (const auto &[FD, W] : Fields) {
+      if (FD->getNameAsString() != Read)
+        continue;
+      std::vector<std::pair<const FunctionDecl *, SourceLocation>> Sets;
+      for (const Write &X : W.Writes)
+        Sets.push_back({X.Fn, X.Loc});
+      for (const ComputedWrite &X : W.Computed)
+        Sets.push_back({X.Where.Fn, X.Loc});
+      for (const auto &[Fn, Loc] : Sets)
+        if (!runsBefore(Fn, Loc, C.Where.Fn, C.Loc))
+          return "computed from '" + Read + "' (line " +
+                 std::to_string(fileLoc(SM, C.Loc).Line) +
+                 "), which the program sets at line " +
+                 std::to_string(fileLoc(SM, Loc).Line) +
+                 ", not before it as far as the calls show";
+    }
+  }
+  return "";
+}
+
+/// The field's formula, or why it has none: it must be computed once,
+/// unconditionally, after the fields it reads are set, and not written
+/// otherwise (but for an initializer's zero).
+std::optional<FieldFormula> Scanner::formulaOf(const FieldDecl *FD,
+                                               const FieldWrites &W,
+                                               std::string &Why) const {
+  const ComputedWrite &C = W.Computed.front();
+  unsigned Line = fileLoc(SM, C.Loc).Line;
+  if (W.Computed.size() > 1)
+    Why = "computed twice (lines " + std::to_string(Line) + " and " +
+          std::to_string(fileLoc(SM, W.Computed[1].Loc).Line) + ")";
+  else if (!C.Where.Conditional.empty())
+    Why = "computed " + C.Where.Conditional + " (line " +
+          std::to_string(Line) + ")";
+  else if (auto X = llvm::find_if(W.Writes, [](const Write &X) {
+             return !X.FromInitializer || X.Value != 0;
+           });
+           X != W.Writes.end())
+    Why = "written with " + std::to_string(X->Value) + " (line " +
+          std::to_string(fileLoc(SM, X->Loc).Line) + ") and computed (line " +
+          std::to_string(Line) + ")";
+  else
+    Why = formulaRefusal(FD->getNameAsString(), C);
+  if (!Why.empty())
+    return std::nullopt;
+  return FieldFormula{C.Formula, text(C.Formula), recordName(FD->getParent()),
+                      fileLoc(SM, C.Loc), C.Reads};
+}
+
 FieldLiterals Scanner::result() const {
   FieldLiterals Out;
   Out.RecordsWithField = RecordsWithField;
@@ -271,6 +512,27 @@ FieldLiterals Scanner::result() const {
   for (const auto &[Name, Decls] : ByName) {
     std::optional<FieldLiteral> Agreed;
     std::string Why;
+    if (llvm::any_of(Decls, [](const auto &D) {
+          return !D.second->Computed.empty() && D.second->Tainted.empty();
+        })) {
+      // A computed field: one struct's, never two (a name is one size).
+      const auto &[FD, W] = Decls.front();
+      std::optional<FieldFormula> F;
+      if (Decls.size() > 1)
+        Why = recordName(Decls[0].first->getParent()) + "." + Name + " and " +
+              recordName(Decls[1].first->getParent()) + "." + Name +
+              " are both set";
+      else
+        F = formulaOf(FD, *W, Why);
+      if (F)
+        Out.Computed[Name] = std::move(*F);
+      else
+        Out.Refused[Name] =
+            Decls.size() > 1 ? Why
+                             : recordName(FD->getParent()) + "." + Name + ": " +
+                                   Why;
+      continue;
+    }
     for (const auto &[FD, W] : Decls) {
       std::string Record = recordName(FD->getParent());
       std::optional<Write> V = valueOf(*W, Why);

@@ -12,6 +12,7 @@
 #include "CallSites.h"
 #include "NestBuilder.h"
 #include "ProgramWalk.h"
+#include "roofline/Frontend/CrossTU.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -319,6 +320,8 @@ void roofline::extractNests(ASTContext &Ctx, const RFOptions &Opts,
     Out.ParamNames.insert(P.UsedParams.begin(), P.UsedParams.end());
     Out.Programs.push_back(std::move(P));
   }
+  if (Opts.CrossTU)
+    Opts.CrossTU->forget(Ctx); // Ctx ends with this translation unit
 }
 
 std::unique_ptr<tooling::FrontendActionFactory>

@@ -14,6 +14,7 @@
 #include "CallSites.h"
 #include "FieldLiterals.h"
 #include "NestBuilder.h"
+#include "roofline/Frontend/CrossTU.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
@@ -26,6 +27,7 @@
 #include <set>
 
 #include <tuple>
+#include <utility>
 
 using namespace clang;
 using namespace roofline;
@@ -141,10 +143,33 @@ public:
     if (!Used.empty())
       Out.Notes.push_back("sizes from struct fields the file sets from "
                           "literals: " + llvm::join(Used, ", "));
+    noteComputedFields();
     if (!Refused.empty())
       Out.Notes.push_back("struct fields with no value from the file: " +
                           llvm::join(Refused, "; "));
     noteAmbiguousFieldParams();
+  }
+
+  /// Which sizes came from fields the program computes, from what.
+  void noteComputedFields() {
+    std::vector<std::string> Used, Unvalued;
+    for (const auto &[Name, V] : ComputedValues) {
+      const FieldFormula &F = Fields.Computed.at(Name);
+      if (!V.Value) {
+        Unvalued.push_back(F.Record + "." + Name + " (line " +
+                           std::to_string(F.Loc.Line) + ": " + F.Text + ")");
+        continue;
+      }
+      Used.push_back(F.Record + "." + Name + "=" + std::to_string(*V.Value) +
+                     " (line " + std::to_string(F.Loc.Line) + ": " + F.Text +
+                     (V.From.empty() ? "" : " with " + V.From) + ")");
+    }
+    if (!Used.empty())
+      Out.Notes.push_back("sizes from struct fields the program computes: " +
+                          llvm::join(Used, "; "));
+    if (!Unvalued.empty())
+      Out.Notes.push_back("struct fields the program computes from a field "
+                          "with no value: " + llvm::join(Unvalued, "; "));
   }
 
   /// `--param dim=288` names a field by its own name: say so where more
@@ -173,7 +198,17 @@ private:
 
   /// A size from --param, the config or --sizes, by "fn:name" or "name".
   std::optional<int64_t> given(StringRef Name, StringRef Field) {
-    std::string Fn = Stack.empty() ? "" : Stack.back()->getNameAsString();
+    std::optional<int64_t> V = givenAnywhere(Name, Field);
+    if (V && Reading && !Field.empty())
+      Reading->push_back(Field.str() + "=" + std::to_string(*V));
+    return V;
+  }
+
+  std::optional<int64_t> givenAnywhere(StringRef Name, StringRef Field) {
+    // A computed field's formula is evaluated once for the whole pass, in
+    // no function's terms.
+    std::string Fn = Stack.empty() || Reading ? ""
+                                              : Stack.back()->getNameAsString();
     for (const auto *M : {&Opts.Params, &Opts.ConfigParams})
       for (std::string Key : {Fn + ":" + Name.str(), Name.str(),
                               Field.empty() ? "" : Fn + ":" + Field.str(),
@@ -196,9 +231,28 @@ private:
       UsedFields.insert(Field.str());
       return It->second;
     }
+    if (Fields.Computed.count(Field.str()))
+      return computedField(Field.str());
     if (auto It = Fields.Refused.find(Field.str()); It != Fields.Refused.end())
       RefusedFields.insert(Field.str());
     return std::nullopt;
+  }
+
+  /// A field the program computes from others (FieldLiterals.h): its
+  /// formula at the values the fields it reads have (from any source),
+  /// once; none when one of them has none.
+  std::optional<int64_t> computedField(const std::string &Field) {
+    if (auto It = ComputedValues.find(Field); It != ComputedValues.end())
+      return It->second.Value;
+    ComputedValue &V = ComputedValues[Field]; // none while it is evaluated
+    std::vector<std::string> Reads;
+    std::vector<std::string> *Outer = std::exchange(Reading, &Reads);
+    std::optional<int64_t> Result =
+        evalInt(Fields.Computed.at(Field).Formula, Frame());
+    Reading = Outer;
+    V.Value = Result;
+    V.From = llvm::join(Reads, ", ");
+    return Result;
   }
 
   /// "p->cfg.dim" for a member chain rooted at a variable.
@@ -648,9 +702,18 @@ private:
       return;
     }
     const FunctionDecl *Def = bodyOf(Callee);
+    std::string Elsewhere; // why no other translation unit has it
+    if (!Def && Opts.CrossTU && !Callee->getDefinition() &&
+        !SM.isInSystemHeader(Callee->getLocation()))
+      Def = bodyOf(Opts.CrossTU->importDefinition(Ctx, Callee, Elsewhere));
     if (!Def) {
-      if (!SM.isInSystemHeader(Callee->getLocation()) ||
-          Callee->getDefinition() == nullptr)
+      if (!Elsewhere.empty())
+        leaveOut(F, CE->getBeginLoc(),
+                 "calls to '" + Callee->getNameAsString() + "', " + Elsewhere +
+                     ": not counted",
+                 Times);
+      else if (!SM.isInSystemHeader(Callee->getLocation()) ||
+               Callee->getDefinition() == nullptr)
         leaveOut(F, CE->getBeginLoc(),
                  "calls to '" + Callee->getNameAsString() +
                      "', which has no body here: not counted",
@@ -942,6 +1005,13 @@ private:
   const FieldLiterals &Fields;
   ProgramResult &Out;
   std::set<std::string> UsedFields, RefusedFields;
+  struct ComputedValue {
+    std::optional<int64_t> Value;
+    std::string From; ///< "dim=8, n_heads=2": what the formula read
+  };
+  std::map<std::string, ComputedValue> ComputedValues;
+  /// While a computed field's formula is evaluated: the values it reads.
+  std::vector<std::string> *Reading = nullptr;
   std::vector<const FunctionDecl *> Stack;
   int64_t Steps = 0;
   std::map<std::pair<const Stmt *, std::string>, BuiltNest> Built;

@@ -6,6 +6,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/DiagnosticOptions.h"
 #include "clang/Basic/FileManager.h"
+#include "clang/Frontend/ASTUnit.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Frontend/MultiplexConsumer.h"
@@ -122,23 +123,24 @@ private:
 
 } // namespace
 
-TUResult roofline::runFrontendOnFile(
-    const tooling::CompileCommand &Cmd, const FrontendOptions &Opts,
-    const tooling::ArgumentsAdjuster &Adjust,
-    const std::vector<VirtualFile> &VirtualFiles, bool LoopExtents) {
-  TUResult R;
-  llvm::raw_string_ostream DiagOS(R.Diagnostics);
+namespace {
 
-  // What ClangTool does by default, then the caller's adjustments.
-  tooling::CommandLineArguments Args = Cmd.CommandLine;
+/// The arguments clang gets for \p Cmd (what ClangTool does by default,
+/// then \p Adjust), and a file manager of its own whose working directory
+/// is the command's: the process's stays untouched, so threads do not race
+/// on it. Null, with the reason in \p Diag, when the directory is missing.
+llvm::IntrusiveRefCntPtr<FileManager>
+prepareCommand(const tooling::CompileCommand &Cmd,
+               const tooling::ArgumentsAdjuster &Adjust,
+               const std::vector<VirtualFile> &VirtualFiles,
+               tooling::CommandLineArguments &Args, llvm::raw_ostream &Diag) {
+  Args = Cmd.CommandLine;
   Args = tooling::getClangStripOutputAdjuster()(Args, Cmd.Filename);
   Args = tooling::getClangSyntaxOnlyAdjuster()(Args, Cmd.Filename);
   Args = tooling::getClangStripDependencyFileAdjuster()(Args, Cmd.Filename);
   if (Adjust)
     Args = Adjust(Args, Cmd.Filename);
 
-  // A physical file system with its own working directory: the process's
-  // stays untouched, so threads do not race on it.
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Physical(
       llvm::vfs::createPhysicalFileSystem().release());
   auto Overlay =
@@ -148,12 +150,73 @@ TUResult roofline::runFrontendOnFile(
   for (const auto &[Path, Text] : VirtualFiles)
     Memory->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Text, Path));
   if (std::error_code EC = Overlay->setCurrentWorkingDirectory(Cmd.Directory)) {
-    DiagOS << "error: cannot enter the compile command's directory '"
-           << Cmd.Directory << "': " << EC.message() << "\n";
-    return R;
+    Diag << "error: cannot enter the compile command's directory '"
+         << Cmd.Directory << "': " << EC.message() << "\n";
+    return nullptr;
   }
-  auto Files =
-      llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), Overlay);
+  return llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), Overlay);
+}
+
+/// Keeps the AST of the one file it parses (tooling's own ASTBuilderAction
+/// is private to it).
+class UnitBuilder : public tooling::ToolAction {
+public:
+  explicit UnitBuilder(std::unique_ptr<ASTUnit> &Out) : Out(Out) {}
+  bool runInvocation(std::shared_ptr<CompilerInvocation> Invocation,
+                     FileManager *Files,
+                     std::shared_ptr<PCHContainerOperations> PCHContainerOps,
+                     DiagnosticConsumer *DiagConsumer) override {
+    Out = ASTUnit::LoadFromCompilerInvocation(
+        Invocation, std::move(PCHContainerOps),
+        CompilerInstance::createDiagnostics(&Invocation->getDiagnosticOpts(),
+                                            DiagConsumer,
+                                            /*ShouldOwnClient=*/false),
+        Files);
+    return Out && !Out->getDiagnostics().hasErrorOccurred();
+  }
+
+private:
+  std::unique_ptr<ASTUnit> &Out;
+};
+
+} // namespace
+
+std::unique_ptr<ASTUnit> roofline::buildASTUnit(
+    const tooling::CompileCommand &Cmd,
+    const tooling::ArgumentsAdjuster &Adjust,
+    const std::vector<VirtualFile> &VirtualFiles, std::string &Diagnostics) {
+  llvm::raw_string_ostream DiagOS(Diagnostics);
+  tooling::CommandLineArguments Args;
+  llvm::IntrusiveRefCntPtr<FileManager> Files =
+      prepareCommand(Cmd, Adjust, VirtualFiles, Args, DiagOS);
+  if (!Files)
+    return nullptr;
+  std::unique_ptr<ASTUnit> Unit;
+  UnitBuilder Action(Unit);
+  TextDiagnosticPrinter Printer(DiagOS, new DiagnosticOptions());
+  tooling::ToolInvocation Invocation(std::move(Args), &Action, Files.get(),
+                                     std::make_shared<PCHContainerOperations>());
+  Invocation.setDiagnosticConsumer(&Printer);
+  if (!Invocation.run())
+    return nullptr;
+  // Printer goes out of scope here; what the AST reports later (an
+  // import's notes) is not this file's to print.
+  Unit->getDiagnostics().setClient(new IgnoringDiagConsumer(),
+                                   /*ShouldOwnClient=*/true);
+  return Unit;
+}
+
+TUResult roofline::runFrontendOnFile(
+    const tooling::CompileCommand &Cmd, const FrontendOptions &Opts,
+    const tooling::ArgumentsAdjuster &Adjust,
+    const std::vector<VirtualFile> &VirtualFiles, bool LoopExtents) {
+  TUResult R;
+  llvm::raw_string_ostream DiagOS(R.Diagnostics);
+  tooling::CommandLineArguments Args;
+  llvm::IntrusiveRefCntPtr<FileManager> Files =
+      prepareCommand(Cmd, Adjust, VirtualFiles, Args, DiagOS);
+  if (!Files)
+    return R;
 
   std::unique_ptr<tooling::FrontendActionFactory> Factory =
       newExtractNestsFactory(Opts, R.Nests);

@@ -7,6 +7,8 @@
 #include "roofline/Report/Report.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -183,4 +185,29 @@ std::string roofline::programPlotSection(const ProgramSummary &S,
          (S.Complete ? std::string()
                      : "<p>Incomplete: the text report lists what was left "
                        "out.</p>\n");
+}
+
+std::string roofline::programSVGPath(StringRef PlotFile, StringRef Entry) {
+  std::string Name;
+  for (char C : Entry)
+    Name += isAlnum(C) || C == '_' || C == '.' || C == '-' ? C : '_';
+  SmallString<256> Path(PlotFile);
+  sys::path::replace_extension(Path, "");
+  return (Path + ".pass-" + Name + ".svg").str();
+}
+
+Expected<std::string> roofline::writeProgramSVG(const ProgramSummary &S,
+                                                const Machine &M,
+                                                StringRef PlotFile) {
+  std::string SVG = renderProgramSVG(S, M);
+  if (SVG.empty())
+    return std::string();
+  std::string Path = programSVGPath(PlotFile, S.Entry);
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
+  if (EC)
+    return createStringError(EC, "cannot write '%s': %s", Path.c_str(),
+                             EC.message().c_str());
+  OS << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" << SVG;
+  return Path;
 }

@@ -7,6 +7,7 @@
 #include "roofline/Frontend/CompileFlags.h"
 #include "roofline/Report/Baseline.h"
 #include "roofline/Report/JsonStream.h"
+#include "roofline/Report/ProgramPlot.h"
 #include "roofline/Report/Suppressions.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -298,3 +299,14 @@ TEST(JsonStreamTest, SameTextAsTheWholeObject) {
 }
 
 } // namespace
+
+// --plot=FILE.svg --entry=E: each pass's chart beside FILE, named by E
+// (docs/network-report.md, "The plot").
+TEST(ProgramPlotTest, PassSvgIsNamedAfterThePlotAndTheEntry) {
+  EXPECT_EQ(roofline::programSVGPath("out/r.svg", "forward"),
+            "out/r.pass-forward.svg");
+  EXPECT_EQ(roofline::programSVGPath("r.SVG", "ns::forward"),
+            "r.pass-ns__forward.svg");
+  EXPECT_EQ(roofline::programSVGPath("a.b/r.svg", "f-1.x_y"),
+            "a.b/r.pass-f-1.x_y.svg");
+}

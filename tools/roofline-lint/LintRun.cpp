@@ -15,6 +15,7 @@
 #include "roofline/Config/GlobList.h"
 #include "roofline/Config/LineFilter.h"
 #include "roofline/Frontend/CompileFlags.h"
+#include "roofline/Frontend/CrossTU.h"
 #include "roofline/Frontend/Inputs.h"
 #include "roofline/Report/AdviceFindings.h"
 #include "roofline/Report/Baseline.h"
@@ -1259,6 +1260,14 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
     Adjust = tooling::combineAdjusters(
         Adjust, tooling::getInsertArgumentAdjuster(
                     After, tooling::ArgumentInsertPosition::END));
+
+  // --entry with -p follows calls into the database's other files.
+  if (!EntryOpt.empty() && Req.FromBuildDir && Req.DB) {
+    auto CrossTU = std::make_shared<CrossTUDefinitions>(
+        Req.DB->getAllCompileCommands(), Adjust, Req.VirtualFiles);
+    for (FileJob &J : Work)
+      J.Settings.FOpts.CrossTU = CrossTU;
+  }
 
   // Run: workers fill Results[I]; the loop below takes them in order.
   std::vector<std::optional<FileResult>> Results(Work.size());

@@ -481,6 +481,13 @@ int main(int Argc, const char **Argv) {
       PO.HtmlSections.push_back(programPlotSection(P, *Out.Combined.M));
     if (Error E = writeRooflinePlot(Out.Combined, PlotFile, PO))
       return usageError(toString(std::move(E)));
+    // An SVG holds one chart: each pass's goes into a file of its own.
+    if (sys::path::extension(PlotFile).equals_insensitive(".svg"))
+      for (const ProgramSummary &P : Out.Programs)
+        if (Expected<std::string> W =
+                writeProgramSVG(P, *Out.Combined.M, PlotFile);
+            !W)
+          return usageError(toString(W.takeError()));
   }
   return Out.ExitCode;
 }

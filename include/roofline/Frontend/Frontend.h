@@ -27,6 +27,8 @@ class FrontendActionFactory;
 
 namespace roofline {
 
+class CrossTUDefinitions;
+
 struct FrontendOptions {
   /// --param NAME=VALUE: overrides any value the source gives.
   std::map<std::string, int64_t> Params;
@@ -51,6 +53,10 @@ struct FrontendOptions {
   /// name (`c.dim = 288;` in main), set by the program walk: below every
   /// other source, and only for a size that is a field (docs/network-report.md).
   std::map<std::string, int64_t> FieldLiterals;
+  /// With `-p` and `--entry`: the compile database's other translation
+  /// units, where the walk looks for a callee this one only declares
+  /// (CrossTU.h); null: no lookup.
+  std::shared_ptr<CrossTUDefinitions> CrossTU;
 };
 
 /// A warning the front end finds about a nest: a malformed `// roofline:`

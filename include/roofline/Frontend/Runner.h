@@ -13,10 +13,12 @@
 
 #include "roofline/Frontend/Frontend.h"
 
+#include "clang/Frontend/ASTUnit.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
 
 #include <map>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -51,6 +53,15 @@ TUResult runFrontendOnFile(const clang::tooling::CompileCommand &Cmd,
                            const clang::tooling::ArgumentsAdjuster &Adjust,
                            const std::vector<VirtualFile> &VirtualFiles,
                            bool LoopExtents = false);
+
+/// Parses \p Cmd's file as runFrontendOnFile does and keeps its AST (the
+/// cross-TU definitions, CrossTU.h); null when it does not compile, with
+/// clang's messages in \p Diagnostics.
+std::unique_ptr<clang::ASTUnit>
+buildASTUnit(const clang::tooling::CompileCommand &Cmd,
+             const clang::tooling::ArgumentsAdjuster &Adjust,
+             const std::vector<VirtualFile> &VirtualFiles,
+             std::string &Diagnostics);
 
 } // namespace roofline
 

@@ -1,0 +1,4 @@
+void norm(float *x, int n) {
+  for (int i = 0; i < n; i++)
+    x[i] = x[i] * 2.0f;
+}
