@@ -12,8 +12,9 @@
 //  2. box union (read-only or write-only arrays, unit-step loops with
 //     parameter bounds, subscripts +-iv + c): coordinate compression;
 //  3. at concrete sizes, the union of the references' images, walking
-//     only the loops each reference depends on (ImageCount.h), when the
-//     order of reads and writes does not matter;
+//     only the loops each reference depends on (ImageCount.h); where the
+//     order of reads and writes matters, each element's earliest write
+//     against its reads, ranked in execution order;
 //  4. enumeration with a dense bitmap or hash set (sizes known, few
 //     iterations of the loops the array depends on), in program order.
 //
@@ -43,6 +44,9 @@ struct ImageCountOptions {
   int64_t StepBudget = int64_t(1) << 24;
   /// Largest element box (bits of one bitmap) allowed for one array.
   int64_t MaxBoxElements = int64_t(1) << 30;
+  /// Largest element box of an array counted in the order of its accesses
+  /// (a 64-bit rank per element: 64 MiB).
+  int64_t MaxOrderedElements = int64_t(1) << 23;
 };
 
 struct FootprintOptions {

@@ -3,6 +3,7 @@
 #include "ImageCount.h"
 
 #include <algorithm>
+#include <limits>
 
 using namespace roofline;
 using namespace roofline::detail;
@@ -342,6 +343,273 @@ bool coveredByRead(const Access &W, const Stmt &S) {
   return false;
 }
 
+//===----------------------------------------------------------------------===//
+// In the order of the accesses: each element's first access (an array whose
+// writes are not all covered by a read in their statement)
+//===----------------------------------------------------------------------===//
+
+/// The element box of the bitmaps: an element's bit is the sum over its
+/// subscripts of (Key - Lo) * Stride, below Size.
+struct ElementBox {
+  std::vector<Int128> Lo, Hi, Stride;
+  Int128 Size = 0;
+};
+
+/// One reference walked in execution order. Its statement instances are
+/// ranked by their 2d+1 schedule (outermost loop value, position in that
+/// loop's body, next loop value, ...), each value counted from the end its
+/// loop starts at, in a mixed radix wide enough for every loop at that
+/// depth: the rank orders the instances of all statements of the nest.
+struct TimedRef {
+  std::vector<CBnd> First, Last;
+  std::vector<int64_t> Step;
+  /// Nothing below uses the loop (no subscript of the reference, no bound):
+  /// every iteration repeats the first one's accesses, later.
+  std::vector<char> Once;
+  std::vector<Int128> Weight, Origin; ///< rank += Weight * |value - Origin|
+  Int128 Base = 0;                    ///< the positions' part of the rank
+  std::vector<CAff> Subs;
+  bool Write = false;
+};
+
+/// Position of each loop of \p C (after the first) and of \p S in the body
+/// of the loop around it; false when one is not there.
+bool schedulePositions(const Chain &C, const Stmt *S,
+                       std::vector<size_t> &Pos) {
+  for (size_t D = 0; D < C.size(); ++D) {
+    const std::vector<Node> &Body = C[D]->Body;
+    size_t P = 0;
+    for (; P < Body.size(); ++P) {
+      const Node &N = Body[P];
+      if (D + 1 < C.size() ? N.isLoop() && &N.loop() == C[D + 1]
+                           : !N.isLoop() && &N.S == S)
+        break;
+    }
+    if (P == Body.size())
+      return false;
+    Pos.push_back(P);
+  }
+  return true;
+}
+
+/// Calls Emit(element bit, rank) for every statement instance of the
+/// reference in execution order, except the repeats of Once loops.
+class TimedWalk {
+public:
+  using EmitFn = llvm::function_ref<bool(uint64_t Bit, Int128 Rank)>;
+  TimedWalk(const TimedRef &R, const ElementBox &Box, EmitFn Emit,
+            int64_t &Steps, int64_t Budget)
+      : R(R), Box(Box), Emit(Emit), Steps(Steps), Budget(Budget),
+        Vals(R.First.size(), 0) {}
+
+  /// False when the budget is spent or a value falls outside the box.
+  bool run() { return visit(0, R.Base); }
+
+private:
+  const TimedRef &R;
+  const ElementBox &Box;
+  EmitFn Emit;
+  int64_t &Steps;
+  int64_t Budget;
+  std::vector<Int128> Vals;
+
+  bool visit(size_t P, Int128 Rank) {
+    if (++Steps > Budget)
+      return false;
+    if (P == Vals.size()) {
+      Int128 Bit = 0, K;
+      for (size_t D = 0; D < R.Subs.size(); ++D) {
+        if (!R.Subs[D].eval(Vals.data(), K) || K < Box.Lo[D] ||
+            K > Box.Hi[D])
+          return false;
+        Bit += (K - Box.Lo[D]) * Box.Stride[D];
+      }
+      return Emit(static_cast<uint64_t>(Bit), Rank);
+    }
+    Int128 F, L;
+    if (!R.First[P].eval(Vals.data(), F) || !R.Last[P].eval(Vals.data(), L))
+      return false;
+    std::optional<Int128> Trip = tripOf(F, L, R.Step[P]);
+    if (!Trip)
+      return false;
+    for (Int128 T = 0; T < *Trip; ++T) {
+      Vals[P] = F + T * R.Step[P];
+      Int128 Off = R.Step[P] > 0 ? Vals[P] - R.Origin[P]
+                                 : R.Origin[P] - Vals[P];
+      if (!visit(P + 1, Rank + R.Weight[P] * Off))
+        return false;
+      if (R.Once[P])
+        break;
+    }
+    return true;
+  }
+};
+
+/// Compiles the references of \p Name with their ranks; false with \p Why.
+bool makeTimedRefs(const std::string &Name, const std::vector<StmtSite> &Stmts,
+                   const Env &Known, std::vector<TimedRef> &Refs,
+                   std::string &Why) {
+  struct Site {
+    const Access *A;
+    const Chain *C;
+    std::vector<size_t> Pos;
+  };
+  std::vector<Site> Sites;
+  for (const StmtSite &S : Stmts) {
+    std::vector<size_t> Pos;
+    for (const Access &A : S.S->Accesses) {
+      if (A.ArrayName != Name)
+        continue;
+      if (Pos.empty() && !schedulePositions(S.Loops, S.S, Pos)) {
+        Why = "a statement of " + Name + " is not found in its loops";
+        return false;
+      }
+      Sites.push_back({&A, &S.Loops, Pos});
+    }
+  }
+  // The hull of every loop's values (interval arithmetic over the loops
+  // around it), and the radix of each depth: the widest loop there, and
+  // the last position in a body there.
+  std::vector<Int128> Width, Positions;
+  std::vector<const Site *> RefSite;
+  for (Site &S : Sites) {
+    TimedRef R;
+    std::map<std::string, unsigned> Slots;
+    std::vector<Interval> SlotHull;
+    const Chain &C = *S.C;
+    for (size_t P = 0; P < C.size(); ++P) {
+      CBnd F, L;
+      if (!compileBound(C[P]->First, Slots, Known, F) ||
+          !compileBound(C[P]->Last, Slots, Known, L)) {
+        Why = "a bound of a loop around " + Name + " has no value";
+        return false;
+      }
+      std::optional<Interval> FI = intervalOf(F, SlotHull),
+                              LI = intervalOf(L, SlotHull);
+      if (!FI || !LI) {
+        Why = "the bounds of the loops around " + Name + " overflow";
+        return false;
+      }
+      Interval H{std::min(FI->first, LI->first),
+                 std::max(FI->second, LI->second)};
+      SlotHull.push_back(H);
+      Slots[C[P]->IV] = P;
+      R.First.push_back(std::move(F));
+      R.Last.push_back(std::move(L));
+      R.Step.push_back(C[P]->Step);
+      R.Origin.push_back(C[P]->Step > 0 ? H.first : H.second);
+      if (Width.size() <= P) {
+        Width.push_back(0);
+        Positions.push_back(0);
+      }
+      Width[P] = std::max(Width[P], H.second - H.first + 1);
+      Positions[P] = std::max(Positions[P], static_cast<Int128>(S.Pos[P] + 1));
+    }
+    for (const auto &Sub : S.A->Subscripts) {
+      CAff A;
+      if (!Sub || !compileAffine(*Sub, Slots, Known, A)) {
+        Why = "a subscript of " + Name + " has no value";
+        return false;
+      }
+      R.Subs.push_back(std::move(A));
+    }
+    for (size_t P = 0; P < C.size(); ++P) {
+      bool Used = false;
+      for (const auto &Sub : S.A->Subscripts)
+        Used |= Sub->uses(C[P]->IV);
+      for (size_t Q = P + 1; Q < C.size(); ++Q)
+        Used |= boundsUse(*C[Q], C[P]->IV);
+      R.Once.push_back(!Used);
+    }
+    // `C[i][j] += ...` is a read and a write at one rank: a tie between a
+    // read and a write goes to the read (Footprint.h).
+    for (bool Write : {false, true})
+      if (Write ? S.A->IsWrite : S.A->IsRead) {
+        R.Write = Write;
+        Refs.push_back(R);
+        RefSite.push_back(&S);
+      }
+  }
+  // Weights, innermost first: position of the last depth, its value, ...
+  std::vector<Int128> ValueWeight(Width.size()), PosWeight(Width.size());
+  Int128 W = 1;
+  const Int128 Limit = std::numeric_limits<uint64_t>::max();
+  for (size_t D = Width.size(); D-- > 0;) {
+    PosWeight[D] = W;
+    W *= Positions[D];
+    ValueWeight[D] = W;
+    if (Width[D] > Limit || W > Limit / Width[D]) {
+      Why = "the iterations around " + Name + " are too many to rank";
+      return false;
+    }
+    W *= Width[D];
+  }
+  for (size_t I = 0; I < Refs.size(); ++I)
+    for (size_t P = 0; P < Refs[I].First.size(); ++P) {
+      Refs[I].Weight.push_back(ValueWeight[P]);
+      Refs[I].Base += PosWeight[P] * static_cast<Int128>(RefSite[I]->Pos[P]);
+    }
+  return true;
+}
+
+/// Elements whose first access is a read, and elements written, of an
+/// array whose first reads depend on the order of its accesses: the
+/// earliest write of each element (its rank), then every read that comes
+/// no later.
+std::optional<ImageCountResult>
+countInAccessOrder(const std::string &Name, const std::vector<StmtSite> &Stmts,
+                   const Env &Known, const ElementBox &Box,
+                   const ImageCountOptions &Opts, int64_t &Steps,
+                   std::string &Why) {
+  if (Box.Size > Opts.MaxOrderedElements) {
+    Why = "the elements of " + Name + " span a box of more than " +
+          std::to_string(Opts.MaxOrderedElements) +
+          " elements (the order of its accesses needs a rank per element)";
+    return std::nullopt;
+  }
+  std::vector<TimedRef> Refs;
+  if (!makeTimedRefs(Name, Stmts, Known, Refs, Why))
+    return std::nullopt;
+  const uint64_t Never = std::numeric_limits<uint64_t>::max();
+  std::vector<uint64_t> FirstWrite(static_cast<size_t>(Box.Size), Never);
+  Bitmap ReadFirst(static_cast<size_t>(Box.Size));
+  auto Write = [&](uint64_t Bit, Int128 Rank) {
+    uint64_t &F = FirstWrite[Bit];
+    F = std::min(F, static_cast<uint64_t>(Rank));
+    return true;
+  };
+  auto Read = [&](uint64_t Bit, Int128 Rank) {
+    if (static_cast<uint64_t>(Rank) <= FirstWrite[Bit])
+      ReadFirst.set(Bit);
+    return true;
+  };
+  for (int Pass = 0; Pass < 2; ++Pass)
+    for (const TimedRef &R : Refs) {
+      if (R.Write != (Pass == 0))
+        continue;
+      TimedWalk::EmitFn Emit = Pass == 0 ? TimedWalk::EmitFn(Write)
+                                         : TimedWalk::EmitFn(Read);
+      if (!TimedWalk(R, Box, Emit, Steps, Opts.StepBudget).run()) {
+        if (Steps > Opts.StepBudget) {
+          // Not OverBudget: walking each reference on its own can take
+          // more steps than enumerating the nest once (heat-3d's seven
+          // references to B), so the enumeration may still do.
+          Why = "counting the elements of " + Name +
+                " in the order of its accesses takes more than " +
+                std::to_string(Opts.StepBudget) + " steps";
+        } else {
+          Why = "the subscripts of " + Name + " overflow";
+        }
+        return std::nullopt;
+      }
+    }
+  ImageCountResult Out;
+  Out.Read = ReadFirst.count();
+  for (uint64_t F : FirstWrite)
+    Out.Written += F != Never;
+  return Out;
+}
+
 } // namespace
 
 std::optional<ImageCountResult>
@@ -367,11 +635,8 @@ detail::countArrayImages(const std::string &Name,
       }
       Walkers.push_back(std::move(*W));
     }
-  if (HasRead && Ordered) {
-    Why = "which element of " + Name + " is first read depends on the order "
-          "of its accesses";
-    return std::nullopt;
-  }
+  // Which element is first read depends on the order of the accesses.
+  bool InOrder = HasRead && Ordered;
   ImageCountResult R;
   if (Walkers.empty())
     return R;
@@ -452,6 +717,10 @@ detail::countArrayImages(const std::string &Name,
       return std::nullopt;
     }
   }
+
+  if (InOrder)
+    return countInAccessOrder(Name, Stmts, Known, ElementBox{Lo, Hi, Stride, Size},
+                              Opts, Steps, Why);
 
   // Pass 2: the union of the images, of all references and of the writes.
   bool Mixed = HasRead && HasWrite;

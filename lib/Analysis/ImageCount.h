@@ -10,10 +10,16 @@
 // run of elements. The images of all references of the array are united in a
 // bitmap over the array's element box, so the count is exact.
 //
-// The order of accesses is not simulated, so the array must not need it:
-// read-only, write-only, or every write covered by a read of the same
-// element in the same statement (`C[i][j] += ...`, `A[i][j] /= A[j][j]`),
-// in which case every element's first access is a read.
+// When every write is covered by a read of the same element in the same
+// statement (`C[i][j] += ...`, `A[i][j] /= A[j][j]`), or the array is
+// read-only or write-only, the order of the accesses does not matter. When
+// it does (`W[i + j] = ...` in one statement, `... = W[j + k]` in another),
+// each reference is walked in execution order, the loops nothing below uses
+// at their first value, and each statement instance is ranked by its 2d+1
+// schedule (loop values and body positions, lexicographic): an element is
+// first read when a read of it ranks no later than its earliest write (a
+// tie is one statement instance, whose reads come first). That keeps a
+// 64-bit rank per element of the box (at most MaxOrderedElements).
 //
 //===----------------------------------------------------------------------===//
 
