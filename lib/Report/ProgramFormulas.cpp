@@ -252,7 +252,8 @@ void roofline::printProgramFormulasText(raw_ostream &OS,
   for (const auto &[Name, V] : F.Walk.Variables)
     if (Used.count(Name))
       Sizes.push_back(Name);
-  OS << "  pass totals (symbolic, in the sizes " << join(Sizes, ", ")
+  OS << "  pass totals (symbolic"
+     << (Sizes.empty() ? "" : ", in the sizes " + join(Sizes, ", "))
      << (F.Walk.LeftOut.empty() ? "" : "; incomplete, see below") << "):\n";
   auto Line = [&](const char *What, const SymbolicCount &C,
                   const std::optional<Rational> &At) {
@@ -262,7 +263,7 @@ void roofline::printProgramFormulasText(raw_ostream &OS,
       return;
     }
     OS << C.Formula->str();
-    if (At)
+    if (At && !C.Formula->isConstant())
       OS << " = " << At->str() << " at the sizes above";
     OS << "\n";
   };
