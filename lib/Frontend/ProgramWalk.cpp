@@ -134,6 +134,7 @@ public:
     }
     Sym.finish();
     noteFieldLiterals();
+    noteAssumedFields();
   }
 
   /// Which sizes came from struct fields the file sets (and which could
@@ -314,11 +315,35 @@ private:
       return evalNonNull(IntLeft ? BO->getRHS() : BO->getLHS(), F);
     }
     if (const auto *ME = dyn_cast<MemberExpr>(E))
-      if (std::optional<std::string> Path = memberText(ME))
+      if (std::optional<std::string> Path = memberText(ME)) {
         if (std::optional<int64_t> V =
                 given(*Path, ME->getMemberDecl()->getName()))
           return *V != 0;
+        return fieldNonNull(*Path);
+      }
     return std::nullopt;
+  }
+
+  /// A pointer field of a struct (a model's weights, `params.qkvb`): taken
+  /// as not null, as the entry's pointers are (a pass runs on real
+  /// buffers), and said in a note; `--param NAME=0` says one is null.
+  std::optional<bool> fieldNonNull(const std::string &Path) {
+    if (AssumedFields.insert(Path).second && AssumedFields.size() <= 8)
+      AssumedFieldOrder.push_back(Path);
+    return true;
+  }
+
+  void noteAssumedFields() {
+    if (AssumedFields.empty())
+      return;
+    std::string More = AssumedFields.size() > AssumedFieldOrder.size()
+                           ? ", and " + std::to_string(AssumedFields.size() -
+                                                       AssumedFieldOrder.size()) +
+                                 " more"
+                           : "";
+    Out.Notes.push_back("pointer fields of structs are taken as not null (" +
+                        llvm::join(AssumedFieldOrder, ", ") + More +
+                        "); --param NAME=0 says one is");
   }
 
   std::optional<bool> evalCond(const Expr *E, const Frame &F) {
@@ -1409,6 +1434,8 @@ private:
   /// value): nothing numeric is recorded.
   int NumericOff = 0;
   std::set<std::string> UsedFields, RefusedFields;
+  std::set<std::string> AssumedFields;        ///< pointer fields taken as not null
+  std::vector<std::string> AssumedFieldOrder; ///< the first few, for the note
   std::vector<const FunctionDecl *> Stack;
   int64_t Steps = 0;
   std::map<std::pair<const Stmt *, std::string>, BuiltNest> Built;

@@ -279,7 +279,7 @@ void roofline::printProgramFormulasText(raw_ostream &OS,
          << "\n";
   }
   for (const auto &[Name, A] : F.Walk.Atoms)
-    OS << "    " << Name << ": " << A.Num.str() << " / " << A.Den.str()
+    OS << "    " << Name << ": " << Name.substr(6, Name.size() - 7)
        << " rounded down\n";
   for (const std::string &A : F.Walk.Assumptions)
     OS << "    assumes: " << A << "\n";

@@ -97,7 +97,7 @@ void nested(float *x, int L, int H, int n) {
 // HEADS-NEXT: FLOPs: floor(dim/n_heads)*n_heads*n_layers = 18 at the sizes above
 // HEADS-NEXT: MACs: 0
 // HEADS-NEXT: compulsory bytes: 8*floor(dim/n_heads)*n_heads*n_layers = 144 at the sizes above
-// HEADS-NEXT: floor(dim/n_heads): dim / n_heads rounded down
+// HEADS-NEXT: floor(dim/n_heads): dim/n_heads rounded down
 // HEADS-NEXT: assumes: n_heads >= 0 (the loop at line 35 runs)
 // HEADS-NEXT: assumes: n_layers >= 0 (the loop at line 34 runs)
 
