@@ -135,6 +135,16 @@ NestBuilder::sizeOfVar(const VarDecl *VD, std::string &Why) {
     return std::nullopt;
   SizeName S;
   S.Name = declName(VD);
+  // In an --entry walk a local of the function outside the nest (a layer
+  // loop's `l`, `loff = l * seq * kv_dim`) has the value the walk gives
+  // this call: a size of the call (docs/network-report.md).
+  if (!isa<ParmVarDecl>(VD) && VD->isLocalVarDecl() && Nest &&
+      !SM.isPointWithin(VD->getLocation(), Nest->getBeginLoc(),
+                        Nest->getEndLoc()) &&
+      Opts.CallParams.count(FD->getNameAsString() + ":" + S.Name)) {
+    S.Origin = "call";
+    return S;
+  }
   if (const auto *PVD = dyn_cast<ParmVarDecl>(VD)) {
     if (isModified(VD)) {
       Why = "'" + S.Name + "', a variable computed at run time";

@@ -561,7 +561,8 @@ private:
     }
     if (isa<WhileStmt, DoStmt, CXXForRangeStmt>(S) ||
         isa<OMPExecutableDirective>(S)) {
-      if (isa<CXXForRangeStmt>(S) || !reachesFunctions(S))
+      if (isa<CXXForRangeStmt, OMPExecutableDirective>(S) ||
+          !reachesFunctions(S))
         countNest(S, F, Times);
       else
         leaveOut(F, S->getBeginLoc(),
@@ -1175,7 +1176,10 @@ private:
                  ? Num
                  : Sym.arith('/', Num, Sum(P.Derived->Denominator));
     }
-    if (P.Origin == "field")
+    // A field by its name, whatever gave its value (`p->dim`, --param dim).
+    if (P.Origin == "field" ||
+        (P.Origin != "container" &&
+         P.Name.find_first_of(".>") != std::string::npos))
       return Sym.size(P.Name.substr(P.Name.find_last_of(".>") + 1), P.Value);
     static const std::set<std::string> Fixed = {
         "macro", "constexpr", "const", "template", "local", "literal"};
@@ -1312,11 +1316,14 @@ private:
     }
     if (const auto *FS = dyn_cast<ForStmt>(S)) {
       bool Inner = false;
-      if (!onlyCarries(FS->getBody(), Inner) || !Inner)
-        return false;
-      HasCall = true;
+      if (onlyCarries(FS->getBody(), Inner) && Inner)
+        HasCall = true;
+      // Else a nest of its own, counted at each iteration's sizes (a layer
+      // loop with the residual beside its calls: llama2.c's forward).
       return true;
     }
+    if (isa<OMPExecutableDirective>(S))
+      return true; // a worksharing nest, as above
     if (const auto *IS = dyn_cast<IfStmt>(S))
       return onlyCarries(IS->getThen(), HasCall) &&
              onlyCarries(IS->getElse(), HasCall);
@@ -1337,6 +1344,12 @@ private:
     if (!Target)
       return false;
     Target = Target->IgnoreParenImpCasts();
+    // A pointer field set to a row (`s->k = s->key_cache + loff`): set-up,
+    // no work; the nests that use it say what they make of it.
+    if (isa<MemberExpr>(Target) && Target->getType()->isPointerType()) {
+      HasCall |= reachesFunctions(E);
+      return true;
+    }
     // A variable or a field of one: a scalar, not an array element.
     while (const auto *ME = dyn_cast<MemberExpr>(Target)) {
       if (ME->isArrow())
