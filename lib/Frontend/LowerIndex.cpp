@@ -135,10 +135,13 @@ NestBuilder::sizeOfVar(const VarDecl *VD, std::string &Why) {
     return std::nullopt;
   SizeName S;
   S.Name = declName(VD);
-  // In an --entry walk a local of the function outside the nest (a layer
-  // loop's `l`, `loff = l * seq * kv_dim`) has the value the walk gives
-  // this call: a size of the call (docs/network-report.md).
+  // In an --entry walk a local the function updates outside the nest (a
+  // layer loop's `l`, which `loff = l * seq * kv_dim` uses) has the value
+  // the walk gives this call: a size of the call, not a run-time variable
+  // (docs/network-report.md). Locals computed once stay what they are
+  // (C3 = 3 * C, hs = C / NH).
   if (!isa<ParmVarDecl>(VD) && VD->isLocalVarDecl() && Nest &&
+      isModified(VD) &&
       !SM.isPointWithin(VD->getLocation(), Nest->getBeginLoc(),
                         Nest->getEndLoc()) &&
       Opts.CallParams.count(FD->getNameAsString() + ":" + S.Name)) {
