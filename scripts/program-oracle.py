@@ -31,18 +31,30 @@ calls across the files.
    event); its executions are then left out of its function's. The pass must be complete (nothing
    left out) and every nest the oracle ran must be a row.
 
+3. With --check-formulas, the pass's formulas (programs[0].symbolic: the
+   totals as polynomials in the sizes, docs/network-report.md "Symbolic
+   totals") are evaluated at the driver's sizes, exactly (fractions, floor()
+   for C's '/' on sizes) and compared with the oracle's sums: every formula
+   row, every function's FLOPs and bytes, the pass's FLOPs and bytes. A
+   formula that is null fails.
+
 Prints one line per row, function and total (ok / MISMATCH) and
   rows: N   functions: F   failing: X
 and exits 1 when X > 0. --self-test-inject-error adds one FLOP to the
-oracle's first row and one byte to its last, to show the comparison fails.
+oracle's first row and one byte to its last, to show the comparison fails;
+--self-test-wrong-coefficient adds one to the first coefficient of every
+formula, to show the formula check fails.
 """
 import argparse
 import importlib.util
 import json
+import math
 import os
+import re
 import shutil
 import subprocess
 import sys
+from fractions import Fraction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 _spec = importlib.util.spec_from_file_location(
@@ -205,7 +217,62 @@ def run_tool(args, params):
     return progs[0]
 
 
-def compare(tool, rows):
+def evaluate_formula(text, sizes):
+    """The tool's polynomial text ("(N^2 + N)/2", "floor(dim/n_heads)")
+    at integer sizes, exactly."""
+    env = {k: Fraction(v) for k, v in sizes.items()}
+    env["floor"] = math.floor
+    return eval(text.replace("^", "**"), {"__builtins__": {}}, env)
+
+
+def wrong_coefficient(text):
+    """One coefficient of the formula off by one (the self-test)."""
+    if text is None:
+        return None
+    m = re.search(r"(\d+)\*", text)
+    if not m:
+        return "2*(" + text + ")"
+    return text[:m.start(1)] + str(int(m.group(1)) + 1) + text[m.end(1):]
+
+
+def compare_formulas(tool, rows, per_fn, sizes, wrong, check):
+    """The formulas at the driver's sizes against the oracle's sums."""
+    sym = tool.get("symbolic") or {}
+
+    def at(label, formula, why, want):
+        if wrong:
+            formula = wrong_coefficient(formula)
+        if formula is None:
+            check("formula " + label + " (none: %s)" % why, want, None)
+            return
+        try:
+            got = evaluate_formula(formula, sizes)
+        except Exception as e:  # a size the driver does not give
+            check("formula %s = %s (%s)" % (label, formula, e), want, None)
+            return
+        check("formula %s = %s" % (label, formula), want,
+              int(got) if got == int(got) else got)
+
+    for r in sym.get("rows", []):
+        key = (r["path"], r["function"], r["line"])
+        want = rows.get(key, [0, 0, 0])
+        label = "%s line %d (%s)" % (r["function"], r["line"], r["path"])
+        at(label + " flops", r.get("flops"), r.get("flops_why_not"), want[1])
+        at(label + " bytes", r.get("bytes"), r.get("bytes_why_not"), want[2])
+    for f in tool["functions"]:
+        want = per_fn.get(f["function"], [0, 0, 0])
+        at("function %s flops" % f["function"], f.get("flops_formula"),
+           f.get("flops_formula_why_not"), want[1])
+        at("function %s bytes" % f["function"], f.get("bytes_formula"),
+           f.get("bytes_formula_why_not"), want[2])
+    t = tool["totals"]
+    at("pass flops", t.get("flops_formula"), t.get("flops_formula_why_not"),
+       sum(r[1] for r in rows.values()))
+    at("pass bytes", t.get("bytes_formula"), t.get("bytes_formula_why_not"),
+       sum(r[2] for r in rows.values()))
+
+
+def compare(tool, rows, sizes=None, formulas=False, wrong=False):
     lines, failing = [], 0
 
     def check(label, want, got):
@@ -263,6 +330,8 @@ def compare(tool, rows):
         failing += 1
         lines.append("MISMATCH functions: oracle %s tool %s" % (
             sorted(per_fn), sorted(f["function"] for f in tool["functions"])))
+    if formulas:
+        compare_formulas(tool, rows, per_fn, sizes, wrong, check)
     t = tool["totals"]
     check("pass flops", sum(r[1] for r in rows.values()), int(t["flops"]))
     check("pass bytes", sum(r[2] for r in rows.values()), int(t["bytes"]))
@@ -286,6 +355,9 @@ def main():
     ap.add_argument("--define", action="append", default=[],
                     help="NAME=VALUE #defined before the driver (its sizes)")
     ap.add_argument("--self-test-inject-error", action="store_true")
+    ap.add_argument("--check-formulas", action="store_true",
+                    help="also check the symbolic totals at these sizes")
+    ap.add_argument("--self-test-wrong-coefficient", action="store_true")
     args = ap.parse_args()
 
     nests = []
@@ -300,7 +372,10 @@ def main():
         rows[keys[0]][1] += 1
         rows[keys[-1]][2] += 1
     tool = run_tool(args, params)
-    lines, failing = compare(tool, rows)
+    lines, failing = compare(
+        tool, rows, params,
+        args.check_formulas or args.self_test_wrong_coefficient,
+        args.self_test_wrong_coefficient)
     print("\n".join(lines))
     print("rows: %d   functions: %d   failing: %d" % (
         len(rows), len(tool["functions"]), failing))

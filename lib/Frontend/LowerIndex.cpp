@@ -135,6 +135,19 @@ NestBuilder::sizeOfVar(const VarDecl *VD, std::string &Why) {
     return std::nullopt;
   SizeName S;
   S.Name = declName(VD);
+  // In an --entry walk a local the function updates outside the nest (a
+  // layer loop's `l`, which `loff = l * seq * kv_dim` uses) has the value
+  // the walk gives this call: a size of the call, not a run-time variable
+  // (docs/network-report.md). Locals computed once stay what they are
+  // (C3 = 3 * C, hs = C / NH).
+  if (!isa<ParmVarDecl>(VD) && VD->isLocalVarDecl() && Nest &&
+      isModified(VD) &&
+      !SM.isPointWithin(VD->getLocation(), Nest->getBeginLoc(),
+                        Nest->getEndLoc()) &&
+      Opts.CallParams.count(FD->getNameAsString() + ":" + S.Name)) {
+    S.Origin = "call";
+    return S;
+  }
   if (const auto *PVD = dyn_cast<ParmVarDecl>(VD)) {
     if (isModified(VD)) {
       Why = "'" + S.Name + "', a variable computed at run time";

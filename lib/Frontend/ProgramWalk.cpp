@@ -15,6 +15,7 @@
 #include "FieldLiterals.h"
 #include "NestBuilder.h"
 #include "roofline/Frontend/CrossTU.h"
+#include "ProgramSymbolic.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
@@ -49,6 +50,8 @@ struct Frame {
   /// "acts+256"): lets the pass what-ifs see that one call's output is the
   /// next call's input (docs/network-report.md, "What-ifs").
   std::map<const VarDecl *, std::string> Buffer;
+  /// Each integer as a polynomial in the entry's sizes (ProgramSymbolic.h).
+  std::map<const VarDecl *, SymVal> Syms;
   std::string Path;
   SourceLoc Via; ///< the entry's call this frame descends from
 };
@@ -105,6 +108,8 @@ public:
       std::optional<int64_t> V = given(P->getName(), "");
       if (V && P->getType()->isIntegerType())
         F.Ints[P] = *V;
+      if (P->getType()->isIntegerType())
+        F.Syms[P] = Sym.size(P->getNameAsString(), V);
       if (P->getType()->isPointerType()) {
         // The pass is run on real buffers: an entry's pointers are taken
         // as non-null unless --param says otherwise (a stated assumption).
@@ -121,12 +126,17 @@ public:
                           "null (" + llvm::join(AssumedNonNull, ", ") +
                           "); --param " + Entry->getNameAsString() +
                           ":NAME=0 says one is");
-    if (walk(Entry->getBody(), F, 1) == Flow::Abort)
+    if (walk(Entry->getBody(), F, 1) == Flow::Abort) {
       leaveOut(F, Entry->getBeginLoc(),
                "the walk stopped after " + std::to_string(MaxSteps) +
                    " loop iterations and calls; what follows is not counted",
                0);
+      Sym.leftOut("the walk stopped after " + std::to_string(MaxSteps) +
+                  " loop iterations and calls");
+    }
+    Sym.finish();
     noteFieldLiterals();
+    noteAssumedFields();
   }
 
   /// Which sizes came from struct fields the file sets (and which could
@@ -359,11 +369,35 @@ private:
       return evalNonNull(IntLeft ? BO->getRHS() : BO->getLHS(), F);
     }
     if (const auto *ME = dyn_cast<MemberExpr>(E))
-      if (std::optional<std::string> Path = memberText(ME))
+      if (std::optional<std::string> Path = memberText(ME)) {
         if (std::optional<int64_t> V =
                 given(*Path, ME->getMemberDecl()->getName()))
           return *V != 0;
+        return fieldNonNull(*Path);
+      }
     return std::nullopt;
+  }
+
+  /// A pointer field of a struct (a model's weights, `params.qkvb`): taken
+  /// as not null, as the entry's pointers are (a pass runs on real
+  /// buffers), and said in a note; `--param NAME=0` says one is null.
+  std::optional<bool> fieldNonNull(const std::string &Path) {
+    if (AssumedFields.insert(Path).second && AssumedFields.size() <= 8)
+      AssumedFieldOrder.push_back(Path);
+    return true;
+  }
+
+  void noteAssumedFields() {
+    if (AssumedFields.empty())
+      return;
+    std::string More = AssumedFields.size() > AssumedFieldOrder.size()
+                           ? ", and " + std::to_string(AssumedFields.size() -
+                                                       AssumedFieldOrder.size()) +
+                                 " more"
+                           : "";
+    Out.Notes.push_back("pointer fields of structs are taken as not null (" +
+                        llvm::join(AssumedFieldOrder, ", ") + More +
+                        "); --param NAME=0 says one is");
   }
 
   std::optional<bool> evalCond(const Expr *E, const Frame &F) {
@@ -479,6 +513,9 @@ private:
   void assign(const VarDecl *VD, const Expr *Init, Frame &F) {
     QualType T = VD->getType();
     if (T->isIntegerType()) {
+      F.Syms[VD] = Init ? evalSym(Init, F)
+                        : SymVal::none("'" + VD->getNameAsString() +
+                                       "' is not initialized");
       std::optional<int64_t> V = Init ? evalInt(Init, F) : std::nullopt;
       if (V)
         F.Ints[VD] = *V;
@@ -503,6 +540,7 @@ private:
   /// writes a tracked variable forgets it.
   void update(const Expr *E, Frame &F) {
     E = E->IgnoreParenImpCasts();
+    symUpdate(E, F);
     if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->isIncrementDecrementOp()) {
       const auto *DRE = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParenImpCasts());
       const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
@@ -577,7 +615,8 @@ private:
     }
     if (isa<WhileStmt, DoStmt, CXXForRangeStmt>(S) ||
         isa<OMPExecutableDirective>(S)) {
-      if (isa<CXXForRangeStmt>(S) || !reachesFunctions(S))
+      if (isa<CXXForRangeStmt, OMPExecutableDirective>(S) ||
+          !reachesFunctions(S))
         countNest(S, F, Times);
       else
         leaveOut(F, S->getBeginLoc(),
@@ -592,6 +631,8 @@ private:
         walk(IS->getInit(), F, Times);
       walkCalls(IS->getCond(), F, Times);
       std::optional<bool> C = evalCond(IS->getCond(), F);
+      if (C && Sym.active())
+        symCondition(IS->getCond(), *C, F);
       if (C)
         return walk(*C ? IS->getThen() : IS->getElse(), F, Times);
       for (const Stmt *Branch : {IS->getThen(), IS->getElse()})
@@ -627,34 +668,59 @@ private:
   }
 
   /// Steps through a loop that only carries calls, one iteration at a time.
+  /// Its formulas come from the first iteration, summed over the loop's
+  /// variable (symLoopBegin); a loop whose bound has no value is walked
+  /// once for them alone.
   Flow walkLoop(const ForStmt *FS, Frame &F, int64_t Times) {
     if (FS->getInit())
       walk(FS->getInit(), F, Times);
-    while (true) {
-      if (++Steps > MaxSteps)
-        return Flow::Abort;
+    bool SymOn = Sym.active();
+    SymLoop SL;
+    if (SymOn)
+      SL = symLoopBegin(FS, F);
+    Flow Result = Flow::Next;
+    for (bool First = true;; First = false) {
+      if (++Steps > MaxSteps) {
+        Result = Flow::Abort;
+        break;
+      }
       std::optional<bool> C =
           FS->getCond() ? evalCond(FS->getCond(), F) : std::nullopt;
+      if (First && SymOn && (!C || !*C))
+        symLoopBodyOnly(FS, SL, F, Times);
       if (!C) {
-        leaveOut(F, FS->getBeginLoc(),
-                 "the loop's condition '" +
-                     (FS->getCond() ? text(FS->getCond()) : std::string()) +
-                     "' has no value here (give its sizes with --param): "
-                     "the calls in it are not counted (" +
-                     calleesIn(FS->getBody()) + ")",
-                 Times);
-        return Flow::Next;
+        if (!NumericOff)
+          leaveOutNumeric(
+              F, FS->getBeginLoc(),
+              "the loop's condition '" +
+                  (FS->getCond() ? text(FS->getCond()) : std::string()) +
+                  "' has no value here (give its sizes with --param): "
+                  "the calls in it are not counted (" +
+                  calleesIn(FS->getBody()) + ")",
+              Times);
+        break;
       }
       if (!*C)
-        return Flow::Next;
+        break;
+      if (!First)
+        Sym.mute();
       Flow R = walk(FS->getBody(), F, Times);
-      if (R == Flow::Abort || R == Flow::Return)
-        return R;
+      if (!First)
+        Sym.unmute();
+      if (First && SymOn)
+        symLoopFlow(R, SL);
+      if (R == Flow::Abort || R == Flow::Return) {
+        Result = R;
+        break;
+      }
       if (R == Flow::Break)
-        return Flow::Next;
+        break;
       if (FS->getInc())
         update(FS->getInc(), F);
     }
+    if (SymOn)
+      symLoopEnd(SL, F);
+    return Result;
   }
 
   /// Calls inside an expression, in the order they run (arguments first).
@@ -749,6 +815,7 @@ private:
       if (P->getType()->isIntegerType()) {
         if (std::optional<int64_t> V = evalInt(A, F))
           Callee2.Ints[P] = *V;
+        Callee2.Syms[P] = evalSym(A, F);
       } else if (P->getType()->isPointerType()) {
         if (std::optional<bool> NN = evalNonNull(A, F))
           Callee2.NonNull[P] = *NN;
@@ -756,7 +823,8 @@ private:
           Callee2.Buffer[P] = *Buf;
       }
     }
-    ++Out.CallsFollowed;
+    if (!NumericOff)
+      ++Out.CallsFollowed;
     Stack.push_back(Def);
     walk(Def->getBody(), Callee2, Times);
     Stack.pop_back();
@@ -776,6 +844,414 @@ private:
       return Callee; // an explicitly qualified call is not virtual
     return MD->getDevirtualizedMethod(MCE->getImplicitObjectArgument(),
                                       /*IsAppleKext=*/false);
+  }
+
+  struct BuiltNest {
+    bool Ok = false;
+    LoopNest Nest;
+    std::string Why;
+    /// The nest's counts, for its formulas (computed on first use).
+    std::optional<NestCounts> Counts;
+    std::string CountsWhy;
+    bool Counted = false;
+  };
+
+  //===------------------------------------------------------------------===//
+  // Formulas: the same pass as polynomials in the entry's sizes
+  // (ProgramSymbolic.h; docs/network-report.md, "Symbolic totals")
+  //===------------------------------------------------------------------===//
+
+  static char arithOp(BinaryOperatorKind Op) {
+    if (BinaryOperator::isCompoundAssignmentOp(Op))
+      Op = BinaryOperator::getOpForCompoundAssignment(Op);
+    switch (Op) {
+    case BO_Add: return '+';
+    case BO_Sub: return '-';
+    case BO_Mul: return '*';
+    case BO_Div: return '/';
+    case BO_Rem: return '%';
+    case BO_Shl: return '<';
+    case BO_Shr: return '>';
+    default: return 0;
+    }
+  }
+
+  static const VarDecl *varOf(const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  }
+
+  static SymVal symOf(const VarDecl *VD, const Frame &F) {
+    if (auto It = F.Syms.find(VD); It != F.Syms.end())
+      return It->second;
+    return SymVal::none("'" + VD->getNameAsString() +
+                        "' has no closed form in the pass's sizes");
+  }
+
+  /// \p E as a polynomial in the entry's sizes, as evalInt computes it.
+  SymVal evalSym(const Expr *E, const Frame &F) {
+    if (!E || E->isValueDependent())
+      return SymVal::none("a dependent expression");
+    if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
+      return evalSym(D->getExpr(), F);
+    E = E->IgnoreParenCasts();
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (F.Syms.count(VD))
+          return symOf(VD, F);
+    } else if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      // A struct field is a size of the pass named by the field.
+      if (ME->getType()->isIntegerType())
+        if (std::optional<std::string> Path = memberText(ME)) {
+          std::string Field = ME->getMemberDecl()->getNameAsString();
+          return Sym.size(Field, given(*Path, Field));
+        }
+    } else if (const auto *UO = dyn_cast<UnaryOperator>(E)) {
+      if (UO->getOpcode() == UO_Minus)
+        return Sym.arith('-', SymbolicRollup::constant(0),
+                         evalSym(UO->getSubExpr(), F));
+      if (UO->getOpcode() == UO_Plus)
+        return evalSym(UO->getSubExpr(), F);
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      char Op = BO->isAssignmentOp() ? 0 : arithOp(BO->getOpcode());
+      if (Op && BO->getLHS()->getType()->isIntegerType() &&
+          BO->getRHS()->getType()->isIntegerType())
+        return Sym.arith(Op, evalSym(BO->getLHS(), F),
+                         evalSym(BO->getRHS(), F));
+    } else if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      std::optional<bool> C = evalCond(CO->getCond(), F);
+      SymDependence D = symDependence(CO->getCond(), F);
+      if (C && D.Why.empty() && D.Depends.empty())
+        return evalSym(*C ? CO->getTrueExpr() : CO->getFalseExpr(), F);
+      return SymVal::none("'" + text(E) +
+                          "' (a choice on the sizes, a min or max) has no "
+                          "closed form");
+    }
+    // Constants, enumerators, macros, sizeof, constexpr variables.
+    Expr::EvalResult R;
+    if (E->getType()->isIntegralOrEnumerationType() &&
+        E->EvaluateAsInt(R, Ctx) && R.Val.getInt().getSignificantBits() <= 64)
+      return SymbolicRollup::constant(R.Val.getInt().getExtValue());
+    return SymVal::none("'" + text(E) + "' has no closed form in the pass's "
+                        "sizes");
+  }
+
+  /// `++x`, `x += e` on an integer variable, as update does with numbers
+  /// (`x = e` is assign's).
+  void symUpdate(const Expr *E, Frame &F) {
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && UO->isIncrementDecrementOp()) {
+      if (const VarDecl *VD = varOf(UO->getSubExpr());
+          VD && VD->getType()->isIntegerType())
+        F.Syms[VD] = Sym.arith(UO->isIncrementOp() ? '+' : '-', symOf(VD, F),
+                               SymbolicRollup::constant(1));
+      return;
+    }
+    const auto *BO = dyn_cast<BinaryOperator>(E);
+    if (!BO || !BO->isCompoundAssignmentOp())
+      return;
+    const VarDecl *VD = varOf(BO->getLHS());
+    if (!VD || !VD->getType()->isIntegerType())
+      return;
+    char Op = arithOp(BO->getOpcode());
+    F.Syms[VD] = Op ? Sym.arith(Op, symOf(VD, F), evalSym(BO->getRHS(), F))
+                    : SymVal::none("'" + text(E) + "' has no closed form");
+  }
+
+  /// What a condition's value depends on: the differences of the sizes it
+  /// compares, or why one has no closed form.
+  struct SymDependence {
+    std::vector<Polynomial> Depends;
+    std::string Why;
+    bool Varying = false; ///< Why may differ between a loop's iterations
+  };
+
+  SymDependence symDependence(const Expr *E, const Frame &F) {
+    SymDependence D;
+    E = E->IgnoreParenImpCasts();
+    if (E->getType()->isPointerType())
+      return D; // null or not: no size
+    auto Add = [&](const SymVal &V) {
+      if (!V.known()) {
+        if (D.Why.empty())
+          D.Why = V.Why;
+        D.Varying |= V.Varying;
+      } else if (!V.P->isConstant())
+        D.Depends.push_back(*V.P);
+    };
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && UO->getOpcode() == UO_LNot)
+      return symDependence(UO->getSubExpr(), F);
+    if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
+      if (BO->isLogicalOp()) {
+        D = symDependence(BO->getLHS(), F);
+        SymDependence R = symDependence(BO->getRHS(), F);
+        D.Depends.insert(D.Depends.end(), R.Depends.begin(), R.Depends.end());
+        if (D.Why.empty())
+          D.Why = R.Why;
+        D.Varying |= R.Varying;
+        return D;
+      }
+      if (BO->isEqualityOp() && !BO->getLHS()->getType()->isIntegerType())
+        return D;
+      if (BO->isComparisonOp()) {
+        Add(Sym.arith('-', evalSym(BO->getLHS(), F), evalSym(BO->getRHS(), F)));
+        return D;
+      }
+    }
+    Add(evalSym(E, F));
+    return D;
+  }
+
+  /// A branch the walk takes on a condition it evaluated: on sizes, it is
+  /// an assumption of the formulas; on a loop's variable, the loop's
+  /// iterations differ and its formulas are not the first one's sum.
+  void symCondition(const Expr *Cond, bool Taken, const Frame &F) {
+    SymDependence D = symDependence(Cond, F);
+    std::string Where = "'" + text(Cond) + "' (line " +
+                        std::to_string(fileLoc(SM, Cond->getBeginLoc()).Line) +
+                        ")";
+    if (!D.Why.empty()) {
+      if (D.Varying)
+        Sym.taintLoop("the branch on " + Where + " may go another way in "
+                      "other iterations: " + D.Why);
+      else
+        Sym.assume(Where + " is " + (Taken ? "true" : "false") +
+                   ", as at the given sizes (" + D.Why + ")");
+      return;
+    }
+    for (const Polynomial &P : D.Depends)
+      if (Sym.taintLoopsUsing(P, "the branch on " + Where +
+                                     " depends on the loop's variable"))
+        return;
+    if (!D.Depends.empty())
+      Sym.assume(Where + " is " + (Taken ? "true" : "false") +
+                 ", as at the given sizes");
+  }
+
+  struct SymLoop {
+    const VarDecl *IV = nullptr;
+    SymVal First, Last;
+    std::set<const VarDecl *> Carried;
+    std::string Where;
+  };
+
+  /// Variables declared outside \p Body that it assigns: their values
+  /// differ from one iteration to the next.
+  static void assignedIn(const Stmt *S, const Stmt *Body,
+                         const SourceManager &SM,
+                         std::set<const VarDecl *> &Out) {
+    if (!S)
+      return;
+    const Expr *Target = nullptr;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+      Target = BO->getLHS();
+    else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+             UO && UO->isIncrementDecrementOp())
+      Target = UO->getSubExpr();
+    if (Target)
+      if (const VarDecl *VD = varOf(Target);
+          VD && !SM.isPointWithin(VD->getLocation(), Body->getBeginLoc(),
+                                  Body->getEndLoc()))
+        Out.insert(VD);
+    for (const Stmt *C : S->children())
+      assignedIn(C, Body, SM, Out);
+  }
+
+  /// The loop's variable when the increment steps it by one.
+  static const VarDecl *unitStepVar(const Expr *Inc) {
+    if (!Inc)
+      return nullptr;
+    Inc = Inc->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(Inc);
+        UO && UO->isIncrementOp())
+      return varOf(UO->getSubExpr());
+    if (const auto *BO = dyn_cast<BinaryOperator>(Inc);
+        BO && BO->getOpcode() == BO_AddAssign)
+      if (const auto *IL =
+              dyn_cast<IntegerLiteral>(BO->getRHS()->IgnoreParenImpCasts());
+          IL && IL->getValue() == 1)
+        return varOf(BO->getLHS());
+    return nullptr;
+  }
+
+  /// Opens the loop's sum: `for (i = a; i < b; i++)` (or `<=`) sums its
+  /// body over i = a .. b - 1, i a fresh variable while the first
+  /// iteration is walked; any other form keeps no formula, with why.
+  SymLoop symLoopBegin(const ForStmt *FS, Frame &F) {
+    SymLoop SL;
+    unsigned Line = fileLoc(SM, FS->getBeginLoc()).Line;
+    SL.Where = "line " + std::to_string(Line);
+    assignedIn(FS->getBody(), FS->getBody(), SM, SL.Carried);
+    std::string Why;
+    const VarDecl *IV = unitStepVar(FS->getInc());
+    const auto *Cond =
+        FS->getCond()
+            ? dyn_cast<BinaryOperator>(FS->getCond()->IgnoreParenImpCasts())
+            : nullptr;
+    if (!IV || !IV->getType()->isIntegerType() || !Cond || SL.Carried.count(IV))
+      Why = "the loop at " + SL.Where +
+            " is not 'for (i = a; i < b; i++)': its iterations are not summed";
+    else {
+      BinaryOperatorKind Op = Cond->getOpcode();
+      const Expr *Bound = nullptr;
+      if (varOf(Cond->getLHS()) == IV && (Op == BO_LT || Op == BO_LE))
+        Bound = Cond->getRHS();
+      else if (varOf(Cond->getRHS()) == IV && (Op == BO_GT || Op == BO_GE))
+        Bound = Cond->getLHS();
+      std::set<const VarDecl *> InBound;
+      if (Bound)
+        assignedInBound(Bound, InBound);
+      bool Moves = llvm::any_of(InBound, [&](const VarDecl *VD) {
+        return VD == IV || SL.Carried.count(VD);
+      });
+      if (!Bound || Moves)
+        Why = "the loop at " + SL.Where + "'s condition '" + text(Cond) +
+              "' is not a fixed bound: its iterations are not summed";
+      else {
+        SL.First = symOf(IV, F);
+        SymVal B = evalSym(Bound, F);
+        SL.Last = (Op == BO_LT || Op == BO_GT)
+                      ? Sym.arith('-', B, SymbolicRollup::constant(1))
+                      : B;
+      }
+    }
+    std::string Name =
+        (IV ? IV->getNameAsString() : std::string("i")) + "#" + std::to_string(Line);
+    Sym.beginLoop(Name);
+    if (!Why.empty())
+      Sym.taintLoop(Why);
+    else
+      SL.IV = IV;
+    if (SL.IV)
+      F.Syms[IV] = SymVal::of(Polynomial::var(Name));
+    for (const VarDecl *VD : SL.Carried)
+      if (VD->getType()->isIntegerType())
+        F.Syms[VD] = SymVal::none("'" + VD->getNameAsString() +
+                                      "' changes from one iteration of the "
+                                      "loop at " + SL.Where + " to the next",
+                                  /*Varying=*/true);
+    return SL;
+  }
+
+  /// The variables a loop bound reads.
+  static void assignedInBound(const Stmt *S, std::set<const VarDecl *> &Out) {
+    if (!S)
+      return;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        Out.insert(VD);
+    for (const Stmt *C : S->children())
+      assignedInBound(C, Out);
+  }
+
+  /// How the first iteration ended: leaving the loop early means the
+  /// iterations are not alike.
+  void symLoopFlow(Flow R, const SymLoop &SL) {
+    if (R == Flow::Break || R == Flow::Return)
+      Sym.taintLoop("the loop at " + SL.Where + " leaves its first iteration "
+                    "early (break or return): its iterations are not summed");
+  }
+
+  /// A loop whose bound has no value here (or that runs no iteration at
+  /// these sizes): its body walked once for the formulas alone, on a copy
+  /// of the frame, with nothing numeric recorded.
+  void symLoopBodyOnly(const ForStmt *FS, const SymLoop &SL, const Frame &F,
+                       int64_t Times) {
+    Frame Copy = F;
+    if (SL.IV)
+      Copy.Ints.erase(SL.IV);
+    for (const VarDecl *VD : SL.Carried)
+      Copy.Ints.erase(VD);
+    ++NumericOff;
+    Flow R = walk(FS->getBody(), Copy, Times);
+    --NumericOff;
+    symLoopFlow(R, SL);
+  }
+
+  void symLoopEnd(const SymLoop &SL, Frame &F) {
+    Sym.endLoop(SL.First, SL.Last, SL.Where);
+    std::string After = "changed by the loop at " + SL.Where;
+    bool Varying = Sym.inLoop(); // an enclosing loop may run this one anew
+    if (SL.IV)
+      F.Syms[SL.IV] = SymVal::none(
+          "'" + SL.IV->getNameAsString() + "', " + After, Varying);
+    for (const VarDecl *VD : SL.Carried)
+      if (VD->getType()->isIntegerType())
+        F.Syms[VD] = SymVal::none(
+            "'" + VD->getNameAsString() + "', " + After, Varying);
+  }
+
+  /// The nest's counts as formulas, each size bound to the polynomial the
+  /// walk has for it. The formulas come from the nest built without the
+  /// call's values (only which pointers are null), so that they hold at
+  /// every size, not only at this call's; the row is \p Numeric's.
+  void symNest(const Stmt *L, const BuiltNest &Numeric, const Frame &F) {
+    std::string Key;
+    BuiltNest &R = builtNest(L, F, /*WithSizes=*/false, Key);
+    std::string Fn =
+        Numeric.Nest.Function.substr(0, Numeric.Nest.Function.find(" ["));
+    if (R.Ok && !R.Counted) {
+      R.Counted = true;
+      if (llvm::Expected<NestCounts> C = analyzeNest(R.Nest))
+        R.Counts = std::move(*C);
+      else
+        R.CountsWhy = llvm::toString(C.takeError());
+    }
+    if (!R.Ok || !R.Counts) {
+      Sym.addUncounted(F.Path, Fn, Numeric.Nest.Loc,
+                       "without its sizes, " + (R.Ok ? R.CountsWhy : R.Why));
+      return;
+    }
+    std::map<std::string, SymVal> Bind;
+    for (const roofline::Param &P : R.Nest.Params)
+      Bind[P.Name] = bindParam(P, R.Nest, F, 0);
+    Sym.addNest(F.Path, Fn, Numeric.Nest.Loc, *R.Counts, Bind);
+  }
+
+  /// A size of a nest in the pass's terms: the frame's variable of that
+  /// name, a derived size from its parts, a field by its name, a constant
+  /// the source fixes, or a global size by its name.
+  SymVal bindParam(const roofline::Param &P, const LoopNest &N, const Frame &F,
+                   int Depth) {
+    std::string Base = P.Name.substr(P.Name.find(':') + 1);
+    for (const auto &[VD, V] : F.Syms)
+      if (VD->getNameAsString() == Base)
+        return V;
+    if (P.Derived && Depth < 8) {
+      auto Sum = [&](const std::vector<SizeTerm> &Terms) {
+        SymVal S = SymbolicRollup::constant(0);
+        for (const SizeTerm &T : Terms) {
+          SymVal Term = SymbolicRollup::constant(T.Coeff);
+          for (const std::string &Factor : T.Factors) {
+            const roofline::Param *Q = N.findParam(Factor);
+            Term = Sym.arith('*', Term,
+                             Q ? bindParam(*Q, N, F, Depth + 1)
+                               : SymVal::none("the size '" + Factor +
+                                              "' is not known"));
+          }
+          S = Sym.arith('+', S, Term);
+        }
+        return S;
+      };
+      SymVal Num = Sum(P.Derived->Numerator);
+      return P.Derived->isProduct()
+                 ? Num
+                 : Sym.arith('/', Num, Sum(P.Derived->Denominator));
+    }
+    // A field by its name, whatever gave its value (`p->dim`, --param dim).
+    if (P.Origin == "field" ||
+        (P.Origin != "container" &&
+         P.Name.find_first_of(".>") != std::string::npos))
+      return Sym.size(P.Name.substr(P.Name.find_last_of(".>") + 1), P.Value);
+    static const std::set<std::string> Fixed = {
+        "macro", "constexpr", "const", "template", "local", "literal"};
+    if (P.Value && Fixed.count(P.Origin))
+      return SymbolicRollup::constant(*P.Value);
+    if (P.Origin == "global")
+      return Sym.size(Base, P.Value);
+    return SymVal::none("'" + P.Name + "' (" + P.Origin +
+                        ") has no closed form in the pass's sizes");
   }
 
   //===------------------------------------------------------------------===//
@@ -817,40 +1293,53 @@ private:
     return B;
   }
 
-  /// The nest at \p L built with the frame's values as the call's sizes.
-  void countNest(const Stmt *L, Frame &F, int64_t Times) {
+  /// The nest at \p L as the frame's call runs it: with its integer values
+  /// as the call's sizes, or (for its formulas) with none of them, only
+  /// which pointers are null. Built once per statement and values (\p Key).
+  BuiltNest &builtNest(const Stmt *L, const Frame &F, bool WithSizes,
+                       std::string &Key) {
     FrontendOptions O = Opts;
     O.Entries.clear();
     std::string Fn = F.FD->getNameAsString();
-    std::string Key;
-    for (const auto &[VD, V] : F.Ints) {
-      O.CallParams[Fn + ":" + VD->getNameAsString()] = V;
-      Key += VD->getNameAsString() + "=" + std::to_string(V) + ";";
-    }
+    Key = WithSizes ? "" : "formulas;";
+    if (WithSizes)
+      for (const auto &[VD, V] : F.Ints) {
+        O.CallParams[Fn + ":" + VD->getNameAsString()] = V;
+        Key += VD->getNameAsString() + "=" + std::to_string(V) + ";";
+      }
     for (const auto &[VD, NN] : F.NonNull) {
       O.CallParams[Fn + ":" + VD->getNameAsString()] = NN;
       Key += VD->getNameAsString() + (NN ? "!=0;" : "==0;");
     }
     auto Memo = Built.find({L, Key});
-    if (Memo == Built.end()) {
-      NestBuilder B(Ctx, F.FD, Calls, O, CaseAssignment{});
-      BuiltNest R;
-      R.Ok = B.build(L, R.Nest);
-      if (!B.unassignedCases().empty()) {
-        R.Ok = false;
-        R.Why = "the nest depends on '" + B.unassignedCases().front().second +
-                "', whose value is not known at this call (give it with "
-                "--param " + Fn + ":<name>=...)";
-      } else if (!R.Ok) {
-        R.Why = "nest not analyzed: " + B.reason();
-      }
-      Memo = Built.emplace(std::make_pair(L, Key), std::move(R)).first;
+    if (Memo != Built.end())
+      return Memo->second;
+    NestBuilder B(Ctx, F.FD, Calls, O, CaseAssignment{});
+    BuiltNest R;
+    R.Ok = B.build(L, R.Nest);
+    if (!B.unassignedCases().empty()) {
+      R.Ok = false;
+      R.Why = "the nest depends on '" + B.unassignedCases().front().second +
+              "', whose value is not known at this call (give it with "
+              "--param " + Fn + ":<name>=...)";
+    } else if (!R.Ok) {
+      R.Why = "nest not analyzed: " + B.reason();
     }
-    const BuiltNest &R = Memo->second;
+    return Built.emplace(std::make_pair(L, Key), std::move(R)).first->second;
+  }
+
+  /// The nest at \p L built with the frame's values as the call's sizes.
+  void countNest(const Stmt *L, Frame &F, int64_t Times) {
+    std::string Key;
+    BuiltNest &R = builtNest(L, F, /*WithSizes=*/true, Key);
     if (!R.Ok) {
       leaveOut(F, L->getBeginLoc(), R.Why, Times);
       return;
     }
+    if (Sym.active())
+      symNest(L, R, F);
+    if (NumericOff)
+      return;
     auto [It, New] = NestIndex.try_emplace({F.Path, L, Key}, Out.Nests.size());
     if (New) {
       ProgramNest P;
@@ -890,11 +1379,14 @@ private:
     }
     if (const auto *FS = dyn_cast<ForStmt>(S)) {
       bool Inner = false;
-      if (!onlyCarries(FS->getBody(), Inner) || !Inner)
-        return false;
-      HasCall = true;
+      if (onlyCarries(FS->getBody(), Inner) && Inner)
+        HasCall = true;
+      // Else a nest of its own, counted at each iteration's sizes (a layer
+      // loop with the residual beside its calls: llama2.c's forward).
       return true;
     }
+    if (isa<OMPExecutableDirective>(S))
+      return true; // a worksharing nest, as above
     if (const auto *IS = dyn_cast<IfStmt>(S))
       return onlyCarries(IS->getThen(), HasCall) &&
              onlyCarries(IS->getElse(), HasCall);
@@ -915,6 +1407,12 @@ private:
     if (!Target)
       return false;
     Target = Target->IgnoreParenImpCasts();
+    // A pointer field set to a row (`s->k = s->key_cache + loff`): set-up,
+    // no work; the nests that use it say what they make of it.
+    if (isa<MemberExpr>(Target) && Target->getType()->isPointerType()) {
+      HasCall |= reachesFunctions(E);
+      return true;
+    }
     // A variable or a field of one: a scalar, not an array element.
     while (const auto *ME = dyn_cast<MemberExpr>(Target)) {
       if (ME->isArrow())
@@ -983,6 +1481,15 @@ private:
   void leaveOut(const Frame &F, SourceLocation L, std::string What,
                 int64_t Times) {
     SourceLoc At = fileLoc(SM, L);
+    Sym.leftOut(F.Path + " (line " + std::to_string(At.Line) + "): " + What);
+    if (!NumericOff)
+      leaveOutNumeric(F, L, std::move(What), Times);
+  }
+
+  /// A left-out line of the numeric pass only.
+  void leaveOutNumeric(const Frame &F, SourceLocation L, std::string What,
+                       int64_t Times) {
+    SourceLoc At = fileLoc(SM, L);
     auto Key = std::make_tuple(F.Path, At.Line, At.Column, What);
     auto [It, New] = LeftIndex.try_emplace(Key, Out.LeftOut.size());
     if (New)
@@ -992,18 +1499,16 @@ private:
       T = INT64_MAX;
   }
 
-  struct BuiltNest {
-    bool Ok = false;
-    LoopNest Nest;
-    std::string Why;
-  };
-
   ASTContext &Ctx;
   const SourceManager &SM;
   const CallSiteCollector &Calls;
   const FrontendOptions &Opts;
   const FieldLiterals &Fields;
   ProgramResult &Out;
+  SymbolicRollup Sym{Out.Symbolic};
+  /// > 0 while walking a loop body for its formulas only (its bound has no
+  /// value): nothing numeric is recorded.
+  int NumericOff = 0;
   std::set<std::string> UsedFields, RefusedFields;
   struct ComputedValue {
     std::optional<int64_t> Value;
@@ -1012,6 +1517,8 @@ private:
   std::map<std::string, ComputedValue> ComputedValues;
   /// While a computed field's formula is evaluated: the values it reads.
   std::vector<std::string> *Reading = nullptr;
+  std::set<std::string> AssumedFields;        ///< pointer fields taken as not null
+  std::vector<std::string> AssumedFieldOrder; ///< the first few, for the note
   std::vector<const FunctionDecl *> Stack;
   int64_t Steps = 0;
   std::map<std::pair<const Stmt *, std::string>, BuiltNest> Built;

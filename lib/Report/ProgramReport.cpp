@@ -90,6 +90,61 @@ std::string where(const SourceLoc &L) {
 
 std::string num(double V) { return formatRate(V, ""); }
 
+/// "flops_formula" next to "flops": the polynomial's text, or null and
+/// "flops_formula_why_not" (docs/json.md).
+void putFormula(json::Object &J, const char *Key, const SymbolicCount &C) {
+  std::string K = std::string(Key) + "_formula";
+  J[K] = formulaJson(C);
+  if (!C.Formula)
+    J[K + "_why_not"] = C.WhyNot;
+}
+
+void addFormulasJson(json::Object &Totals, const ProgramFormulas &F) {
+  if (!F.Computed)
+    return;
+  putFormula(Totals, "flops", F.Flops);
+  putFormula(Totals, "macs", F.Macs);
+  putFormula(Totals, "bytes", F.Bytes);
+}
+
+void addFunctionFormulasJson(json::Object &J, const std::string &Function,
+                             const ProgramFormulas &F) {
+  for (const ProgramFormulaFunction &Fn : F.Functions)
+    if (Fn.Function == Function) {
+      putFormula(J, "flops", Fn.Flops);
+      putFormula(J, "bytes", Fn.Bytes);
+      return;
+    }
+  SymbolicCount None{std::nullopt, "no formula row for this function"};
+  putFormula(J, "flops", None);
+  putFormula(J, "bytes", None);
+}
+
+/// A row's formulas where the row is its nest's only one on its chain
+/// (a nest's cases share one formula: programs[].symbolic.rows).
+void addNestFormulasJson(json::Object &J, const ProgramRow &R,
+                         const ProgramSummary &S) {
+  if (!S.Formulas.Computed)
+    return;
+  auto Same = [&](const SourceLoc &A) {
+    return A.File == R.Loc.File && A.Line == R.Loc.Line &&
+           A.Column == R.Loc.Column;
+  };
+  size_t Numeric = llvm::count_if(S.Rows, [&](const ProgramRow &O) {
+    return O.Path == R.Path && Same(O.Loc);
+  });
+  for (const ProgramSymbolicRow &Sy : S.Formulas.Walk.Rows)
+    if (Sy.Path == R.Path && Same(Sy.Loc)) {
+      SymbolicCount Shared{std::nullopt,
+                           "one formula for the nest's cases together: "
+                           "programs[].symbolic.rows"};
+      putFormula(J, "flops", Numeric == 1 ? Sy.Flops : Shared);
+      putFormula(J, "macs", Numeric == 1 ? Sy.Macs : Shared);
+      putFormula(J, "bytes", Numeric == 1 ? Sy.Bytes : Shared);
+      return;
+    }
+}
+
 } // namespace
 
 ProgramSummary roofline::summarizeProgram(const ProgramResult &P,
@@ -146,6 +201,7 @@ ProgramSummary roofline::summarizeProgram(const ProgramResult &P,
   });
   sumCallees(S);
   addProgramCosts(S, Runs, M);
+  S.Formulas = summarizeProgramFormulas(P.Symbolic, S);
   return S;
 }
 
@@ -205,6 +261,7 @@ void roofline::printProgramText(raw_ostream &OS, const ProgramSummary &S) {
                     num(C.Flops), bytesText(C.Bytes))
          << C.Function << "\n";
   }
+  printProgramFormulasText(OS, S.Formulas);
   printProgramCostsText(OS, S);
   bool Header = false;
   auto LeftHeader = [&] {
@@ -249,6 +306,7 @@ json::Value roofline::programJson(const ProgramSummary &S) {
       {"memory_bound_time_s", S.MemoryTime},
       {"bound", S.MemoryTime * 2 >= S.Time ? "memory-bound" : "compute-bound"},
       {"complete", S.Complete}};
+  addFormulasJson(*O["totals"].getAsObject(), S.Formulas);
   json::Array Rows;
   for (const ProgramRow &R : S.Rows) {
     json::Object J{{"function", R.Function},
@@ -265,6 +323,7 @@ json::Value roofline::programJson(const ProgramSummary &S) {
       J["share"] = S.Time > 0 ? R.Time / S.Time : 0.0;
       J["verdict"] = boundKindName(R.Bound);
       J["work_is_range"] = R.WorkIsRange;
+      addNestFormulasJson(J, R, S);
     } else {
       J["why_not"] = R.WhyNot;
     }
@@ -272,13 +331,16 @@ json::Value roofline::programJson(const ProgramSummary &S) {
   }
   O["nests"] = std::move(Rows);
   json::Array Callees;
-  for (const ProgramCallee &C : S.Callees)
-    Callees.push_back(json::Object{{"function", C.Function},
-                                   {"executions", C.Executions},
-                                   {"flops", C.Flops},
-                                   {"bytes", C.Bytes},
-                                   {"time_floor_s", C.Time},
-                                   {"share", S.Time > 0 ? C.Time / S.Time : 0.0}});
+  for (const ProgramCallee &C : S.Callees) {
+    json::Object J{{"function", C.Function},
+                   {"executions", C.Executions},
+                   {"flops", C.Flops},
+                   {"bytes", C.Bytes},
+                   {"time_floor_s", C.Time},
+                   {"share", S.Time > 0 ? C.Time / S.Time : 0.0}};
+    addFunctionFormulasJson(J, C.Function, S.Formulas);
+    Callees.push_back(std::move(J));
+  }
   O["functions"] = std::move(Callees);
   json::Array Left;
   for (const ProgramLeftOut &L : S.LeftOut)
@@ -295,5 +357,6 @@ json::Value roofline::programJson(const ProgramSummary &S) {
   if (S.WhatIf.Computed)
     O["what_if"] = programWhatIfJson(S.WhatIf);
   O["launch_costs"] = programCostsJson(S);
+  O["symbolic"] = programFormulasJson(S.Formulas);
   return O;
 }

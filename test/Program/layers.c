@@ -80,15 +80,30 @@ void forward(float *acts, float *h, float *g, float *y, const float *params,
 // TEXT-DAG: 2 2.3 k 2 KiB {{.*}} memory-bound gelu ({{.*}}layers.c:44) via forward > block > gelu
 // TEXT-DAG: 2 64 768 B {{.*}} memory-bound residual ({{.*}}layers.c:51) via forward > block > residual
 // TEXT: per function:
+// The same totals as polynomials in the sizes (docs/network-report.md,
+// "Symbolic totals"), each term by hand from the counts above: matmul
+// 2*BT*C*4C twice, gelu 9*4*BT*C, residual BT*C FLOPs per layer.
+// TEXT: pass totals (symbolic, in the sizes B, C, L, T):
+// TEXT-NEXT: FLOPs: 16*B*C^2*L*T + 37*B*C*L*T = 10560 at the sizes above
+// TEXT-NEXT: MACs: 8*B*C^2*L*T + 4*B*C*L*T = 4352 at the sizes above
+// TEXT-NEXT: compulsory bytes: 84*B*C*L*T + 32*C^2*L + 16*C*L = 9728 at the sizes above
+// TEXT-NEXT: per function FLOPs:
+// TEXT-NEXT: gelu: 36*B*C*L*T
+// TEXT-NEXT: matmul: 16*B*C^2*L*T
+// TEXT-NEXT: residual: B*C*L*T
 // TEXT-NOT: left out
 
 // JSON: "programs": [
 // JSON: "bound": "memory-bound",
 // JSON-NEXT: "bytes": 9728,
+// JSON-NEXT: "bytes_formula": "84*B*C*L*T + 32*C^2*L + 16*C*L",
 // JSON-NEXT: "complete": true,
 // JSON-NEXT: "flops": 10560,
+// JSON-NEXT: "flops_formula": "16*B*C^2*L*T + 37*B*C*L*T",
 
 // NOL: remark: pass 'forward' on rtx-a6000: nothing counted, see 'left out' [roofline-program]
+// The formulas need no layer count: the loop's body is walked once for them.
+// NOL: FLOPs: 16*B*C^2*L*T + 37*B*C*L*T{{$}}
 // NOL: left out (not in the totals):
 // NOL-NEXT: layers.c:65: forward: the loop's condition 'l < L' has no value here (give its sizes with --param): the calls in it are not counted (calls to block)
 

@@ -14,10 +14,12 @@
 #ifndef ROOFLINE_FRONTEND_PROGRAM_H
 #define ROOFLINE_FRONTEND_PROGRAM_H
 
+#include "roofline/Analysis/Polynomial.h"
 #include "roofline/IR/LoopNest.h"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -49,6 +51,47 @@ struct ProgramLeftOut {
   int64_t Times = 0; ///< how often the pass reaches it (0: unknown)
 };
 
+/// A count as a polynomial in the pass's sizes, or why there is none.
+struct SymbolicCount {
+  std::optional<Polynomial> Formula;
+  std::string WhyNot; ///< when Formula is absent
+};
+
+/// One nest along one call chain, all its executions summed, as
+/// polynomials (docs/network-report.md, "Symbolic totals").
+struct ProgramSymbolicRow {
+  std::string Path;
+  std::string Function; ///< without its case
+  SourceLoc Loc;
+  SymbolicCount Flops, Macs, Bytes; ///< bytes: compulsory per execution
+  bool WorkIsRange = false;         ///< FLOPs are the upper end
+};
+
+/// A size the formulas use that is no polynomial of the others, named
+/// "floor(Num/Den)": Num / Den rounded down (C's '/' on non-negative sizes,
+/// a strided loop's trip count).
+struct SymbolicAtom {
+  Polynomial Num, Den;
+};
+
+/// The pass's counts as polynomials in the entry's sizes: its integer
+/// parameters and the struct fields it reads (named by field: `dim` for
+/// p->dim). The walk binds each callee's sizes to the call's arguments,
+/// sums over the loops around calls, and keeps what has no closed form
+/// as a reason, never a dropped term.
+struct ProgramSymbolic {
+  std::vector<ProgramSymbolicRow> Rows;
+  std::map<std::string, SymbolicAtom> Atoms;
+  /// The free sizes, with the value the walk had for each (if any).
+  std::map<std::string, std::optional<int64_t>> Variables;
+  /// Conditions on the sizes the formulas rest on (branches the walk took
+  /// on a size, footprint formulas' ranges).
+  std::vector<std::string> Assumptions;
+  /// What the formulas leave out that the numeric walk did not (in loops
+  /// only the formulas enter: a bound with no value).
+  std::vector<std::string> LeftOut;
+};
+
 struct ProgramResult {
   std::string Entry;
   bool Found = false; ///< the entry has a body in this translation unit
@@ -63,6 +106,8 @@ struct ProgramResult {
   std::vector<std::string> Notes;
   /// --param and config keys the walk used (not "unused").
   std::set<std::string> UsedParams;
+  /// The same pass as polynomials in the sizes.
+  ProgramSymbolic Symbolic;
 };
 
 } // namespace roofline

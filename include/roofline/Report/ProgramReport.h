@@ -13,6 +13,7 @@
 
 #include "roofline/Frontend/Program.h"
 #include "roofline/Machine/Machine.h"
+#include "roofline/Report/ProgramFormulas.h"
 #include "roofline/Report/ProgramWhatIf.h"
 #include "roofline/Report/ProgramCosts.h"
 #include "roofline/Roofline/Roofline.h"
@@ -66,6 +67,8 @@ struct ProgramSummary {
   ProgramWhatIfs WhatIf;
   /// Launch latency and host-link costs (ProgramCosts.h).
   ProgramCosts Costs;
+  /// The totals as polynomials in the sizes (ProgramFormulas.h).
+  ProgramFormulas Formulas;
 };
 
 /// Counts every nest of \p P and judges it on \p M with compulsory bytes
