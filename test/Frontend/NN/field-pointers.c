@@ -27,7 +27,7 @@ void log_step(void);
 // CHECK: write s->key_cache[i + layer*p->dim*p->seq_len + p->dim*pos]
 // CHECK-NEXT: read s->x[i]
 // CHECK: write s->value_cache[i + layer*p->dim*p->seq_len + p->dim*pos]
-// NUM: field-pointers.c:[[@LINE+7]]:3: note: 0 MACs, 8 FLOPs (f32: 8); 96 bytes compulsory
+// NUM: field-pointers.c:[[@LINE+6]]:3: note: 0 MACs, 8 FLOPs (f32: 8); 96 bytes compulsory
 void kv(RunState *s, Config *p, int layer, int pos) {
   int dim = p->dim;
   int loff = layer * p->seq_len * dim;
@@ -49,7 +49,7 @@ static void axpy(float *y, const float *a, int n) {
 // CHECK-NOT: array
 // CHECK: readwrite s->key_cache[i + p->dim + p->dim*pos]
 // CHECK-NEXT: read s->key_cache[i + p->dim*pos]
-// NUM: field-pointers.c:[[@LINE+5]]:3: note: 16 MACs, 32 FLOPs (f32: 32); 96 bytes compulsory
+// NUM: field-pointers.c:[[@LINE+4]]:3: note: 16 MACs, 32 FLOPs (f32: 32); 96 bytes compulsory
 void chained(RunState *s, Config *p, int pos) {
   s->k = s->key_cache + pos * p->dim;
   s->v = s->k + p->dim;
@@ -75,7 +75,7 @@ void conditional(RunState *s, Config *p, int pos) {
     s->k[i] = 0.0f;
 }
 
-// NUM: field-pointers.c:[[@LINE+3]]:3: note: loop nest not analyzed: access 's->k[i]': field 's->k' is assigned after the nest
+// NUM: field-pointers.c:[[@LINE+2]]:3: note: loop nest not analyzed: access 's->k[i]': field 's->k' is assigned after the nest
 void after(RunState *s, Config *p, int pos) {
   for (int i = 0; i < p->dim; i++)
     s->k[i] = 0.0f;

@@ -8,13 +8,13 @@
 #include <cstring>
 
 // CHECK-LABEL: nest @attend
-// CHECK:      for i_set = 0 to C - 1 @[[@LINE+6]]:5 {
-// CHECK-NEXT:   stmt @[[@LINE+5]]:5 {
+// CHECK:      for i_set = 0 to C - 1 @[[@LINE+9]]:5 {
+// CHECK-NEXT:   stmt @[[@LINE+8]]:5 {
 // CHECK-NEXT:     write xb[i_set]
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 // CHECK-NEXT: for t = 0 to T - 1
-// NUM: mem-calls.cpp:[[@LINE+3]]:3: note: 24 MACs, 48 FLOPs (f32: 48); 140 bytes compulsory
+// NUM: mem-calls.cpp:[[@LINE+2]]:3: note: 24 MACs, 48 FLOPs (f32: 48); 140 bytes compulsory
 void attend(float *xb, const float *att, const float *v, int T, int C) {
   for (int t0 = 0; t0 < 1; t0++) {
     memset(xb, 0, C * sizeof(float));
