@@ -80,6 +80,10 @@ FORMS = {
 }
 
 
+# Forms added after the others (see Gen.side).
+SIDE_FORMS = ("fieldptr", "memcall")
+
+
 class MustRefuse(Exception):
     pass
 
@@ -589,7 +593,12 @@ class Gen:
     def __init__(self, rng, name, forms):
         self.rng = rng
         self.n = NNNest(name)
-        self.on = {f: rng.random() < p for f, p in forms.items()}
+        self.on = {f: rng.random() < p for f, p in forms.items() if f not in SIDE_FORMS}
+        # The later forms draw from a stream of their own, seeded from the
+        # main one without advancing it: with them the other nests of a seed
+        # stay what they were.
+        self.side = random.Random("%s/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side.random() < forms[f] for f in SIDE_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -1796,16 +1805,20 @@ class Gen:
             self.add_pinc(outer_levels)
         if self.on["counter"] and not any(getattr(x, "pinc", None) for x in outer_levels):
             self.add_counter(outer_levels)
+        main, self.rng = self.rng, self.side
         if self.on["memcall"]:
-            for _ in range(rng.choice([1, 1, 2])):
+            for _ in range(self.rng.choice([1, 1, 2])):
                 self.add_memcall(outer_levels)
+        self.rng = main
         if n.pre.stmts and n.pre.stmts[0][0] == "for":
             n.root = n.pre.stmts[0]
         self.freeze(n.pre)
         for h in n.helpers:
             self.freeze_stmts(h.body)
         if self.on["fieldptr"]:
+            main, self.rng = self.rng, self.side
             self.fieldify()
+            self.rng = main
         return n
 
     # memcall: memset / memcpy of a row block of a view inside the nest
