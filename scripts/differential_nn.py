@@ -73,7 +73,15 @@ FORMS = {
     "group": 0.06,      # grouped loops (a whole nest): x[i] * s[i / G],
                         # j += G over groups, int r = i < L ? 2 : 1 and
                         # p = v == 0 ? a : b (docs/user-guide.md)
+    "fieldptr": 0.15,   # pointers before the nest held in struct fields:
+                        # st->r0 = A0 + off; st->r0[i] (llama2.c's s->k)
+    "memcall": 0.15,    # memset(row, 0, n * sizeof(T)) / memcpy(dst, src,
+                        # n * sizeof(T)) of a row block inside the nest
 }
+
+
+# Forms added after the others (see Gen.side).
+SIDE_FORMS = ("fieldptr", "memcall")
 
 
 class MustRefuse(Exception):
@@ -192,7 +200,7 @@ def ie_text(e, sp, prec=0):
 #   ("pinc", name, ie) ("ds", name, ty, de|None) ("darr", name, ty, n)
 #   ("cinc", name, ie): an int counter advanced (k++ / ++k / k += E)
 #   ("asg", lhs, op, de, ty) ("if", kind, cond, [then], [else]) ("cont",)
-#   ("call", helper, [args])
+#   ("call", helper, [args]) ("mem", MemCall): memset / memcpy of a run
 
 class Base:
     """A memory object: a pointer argument, a global C array, a vector..."""
@@ -247,6 +255,15 @@ class RFor:
         self.leaf = True
 
 
+class MemCall:
+    """memset(dst, 0, count * sizeof(T)) or memcpy(dst, src, count *
+    sizeof(T)): a loop of its own in the tool's IR (id in the loop ids)."""
+
+    def __init__(self, mid, kind, dst, src, count, ty):
+        self.id, self.kind, self.dst, self.src = mid, kind, dst, src
+        self.count, self.ty = count, ty
+
+
 class Helper:
     def __init__(self, name, ret, params, body, ret_expr):
         self.name, self.ret, self.params = name, ret, params  # params: (kind, name)
@@ -275,7 +292,7 @@ class Render:
     def pe(self, p):
         t = p[0]
         if t == "base":
-            return p[1]
+            return "st->" + p[1] if p[1] in self.n.field_ptrs else p[1]
         if t == "add":
             return "%s + %s" % (self.pe(p[1]), self.ie(p[2], 1))
         if t == "addr":
@@ -383,6 +400,11 @@ class Render:
                 b.nullable and b.cname == root[1] for b in self.n.bases))
             if const:
                 self.cptr.add(s[1])
+            if s[1] in self.n.field_ptrs:
+                if s[1] in self.n.field_twice and root[0] == "base":
+                    out.append("%sst->%s = %s;" % (ind, s[1], self.pe(root)))
+                out.append("%sst->%s = %s;" % (ind, s[1], self.pe(s[3])))
+                return
             out.append("%s%s%s *%s = %s;" % (ind, "const " if const else "", ft[s[2]], s[1],
                                              self.pe(s[3])))
         elif t == "pinc":
@@ -415,6 +437,13 @@ class Render:
             out.append(ind + "continue;")
         elif t == "call":
             out.append("%s%s(%s);" % (ind, s[1].name, ", ".join(self.arg(a) for a in s[2])))
+        elif t == "mem":
+            M = s[1]
+            n = "%s * sizeof(%s)" % (self.ie(M.count, 2), ft[M.ty])
+            if M.kind == "set":
+                out.append("%smemset(%s, 0, %s);" % (ind, self.pe(M.dst), n))
+            else:
+                out.append("%smemcpy(%s, %s, %s);" % (ind, self.pe(M.dst), self.pe(M.src), n))
         else:
             raise ValueError(t)
 
@@ -455,6 +484,7 @@ FILE_HEADER = """#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 struct Dims { int rows; int cols; int depth; };
 #define GELU_C sqrtf(2.0f / M_PI)
@@ -487,6 +517,8 @@ class NNNest:
         self.plain_loops = True
         self.loops_checkable = True
         self.size_in_data = False
+        self.field_ptrs = set()   # pointers held in fields of *st (fieldptr)
+        self.field_twice = set()  # ... assigned twice (must not be counted)
 
     # Rendering
     def cpp(self, mode):
@@ -510,12 +542,19 @@ class NNNest:
         for name, kind in self.flags:
             if kind == "int":
                 args.append("int %s" % name)
+        if self.field_ptrs:
+            args.append("%s_State *st" % self.name)
         if mode == "sym":
             if self.struct_param:
                 args.append(self.struct_param)
             args += ["int N", "int M", "int K"]
         body = []
         R.stmts(self.pre.decls + self.pre.stmts, "  ", body)
+        if self.field_ptrs:
+            types = {s[1]: s[2] for s in self.pre.decls if s[0] == "dptr"}
+            out.append("struct %s_State { %s };" % (self.name, " ".join(
+                "%s%s *%s;" % ("const " if f in R.cptr else "", FT_C[types[f]], f)
+                for f in sorted(self.field_ptrs))))
         out.append("void %s(%s) {\n%s\n}" % (self.name, ", ".join(args), "\n".join(body)))
         return "\n".join(out) + "\n"
 
@@ -554,7 +593,12 @@ class Gen:
     def __init__(self, rng, name, forms):
         self.rng = rng
         self.n = NNNest(name)
-        self.on = {f: rng.random() < p for f, p in forms.items()}
+        self.on = {f: rng.random() < p for f, p in forms.items() if f not in SIDE_FORMS}
+        # The later forms draw from a stream of their own, seeded from the
+        # main one without advancing it: with them the other nests of a seed
+        # stay what they were.
+        self.side = random.Random("%s/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side.random() < forms[f] for f in SIDE_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -1143,8 +1187,12 @@ class Gen:
                 self.emit(lv_o, ("asg", y, "+=", ("s", s), ft))
 
     def nullable_base(self, ivs):
+        known = set(id(b) for b in self.n.bases)
         v = self.get_view([e for _, e, _ in ivs], fresh=True)
-        if v.base.kind != "ptr" or v.offset is not None or not v.rowmajor:
+        # get_view returns a view in use when the bases run out: renaming
+        # its base would leave the references already made to the old name
+        if v.base.kind != "ptr" or v.offset is not None or not v.rowmajor or \
+                id(v.base) in known:
             raise TooBig()
         v.base.nullable = True
         v.base.cname = self.fresh("bias")  # a name no other argument has
@@ -1757,12 +1805,105 @@ class Gen:
             self.add_pinc(outer_levels)
         if self.on["counter"] and not any(getattr(x, "pinc", None) for x in outer_levels):
             self.add_counter(outer_levels)
+        main, self.rng = self.rng, self.side
+        if self.on["memcall"]:
+            for _ in range(self.rng.choice([1, 1, 2])):
+                self.add_memcall(outer_levels)
+        self.rng = main
         if n.pre.stmts and n.pre.stmts[0][0] == "for":
             n.root = n.pre.stmts[0]
         self.freeze(n.pre)
         for h in n.helpers:
             self.freeze_stmts(h.body)
+        if self.on["fieldptr"]:
+            main, self.rng = self.rng, self.side
+            self.fieldify()
+            self.rng = main
         return n
+
+    # memcall: memset / memcpy of a row block of a view inside the nest
+    def add_memcall(self, outer_levels):
+        """At a random place of a loop body: memset(A + off, 0, n *
+        sizeof(T)) or memcpy(A + off, B + off, n * sizeof(T)), where the
+        leading dimensions of a row-major view are fixed by loop variables
+        of the same extent around it and n is the product of the rest."""
+        rng = self.rng
+        lv = rng.choice(outer_levels)
+        scope = self.scope_ivs(lv)
+
+        def plain(v):
+            return (v.base.kind == "ptr" and not v.base.nullable and v.rowmajor
+                    and v.offset is None)
+        cands = [v for v in self.views if plain(v)]
+        if not cands or rng.random() < 0.3:
+            k = rng.randrange(len(scope) + 1)
+            v = self.get_view([e for _, e, _ in scope[:k]] + [self.pick_ext(allow_prod=False)],
+                              fresh=True)
+            if not plain(v):
+                return
+        else:
+            v = rng.choice(cands)
+        fixed, used = [], set()
+        for dim in v.dims[:-1]:
+            m = [iv for iv, ext, _ in scope if ext is not None and ext.key() == dim.key()
+                 and iv not in used]
+            if not m:
+                break
+            used.add(m[0])
+            fixed.append(m[0])
+        fixed = fixed[:rng.randrange(len(fixed) + 1)] if rng.random() < 0.3 else fixed
+        off = None
+        for iv, st in zip(fixed, v.strides):
+            off = ie_add(off, ie_mul(("v", iv), st.ie()))
+        count = Sz(1)
+        for d in v.dims[len(fixed):]:
+            count = count.times(d)
+
+        def at(b):
+            return ("base", b.cname) if off is None else ("add", ("base", b.cname), off)
+        kind = "copy" if rng.random() < 0.45 else "set"
+        src = None
+        if kind == "copy":
+            w = self.get_view(v.dims, ty=v.base.ty)
+            if not plain(w) or [st.key() for st in w.strides] != [st.key() for st in v.strides]:
+                w = View(self.new_base("ptr", v.base.ty), v.dims, self.row_strides(v.dims))
+                self.views.append(w)
+            src = at(w.base)
+        v.base.written = True
+        self.loop_id += 1
+        M = MemCall(self.loop_id, kind, at(v.base), src, count.ie(), v.base.ty)
+        lv.stmts.insert(rng.randrange(len(lv.stmts) + 1), ("mem", M))
+        self.feat("memset" if kind == "set" else "memcpy")
+
+    # fieldptr: pointers before the nest held in the fields of a struct
+    def fieldify(self):
+        """Pointers declared before the nest become fields of *st, assigned
+        there (llama2.c's s->k = s->key_cache + loff); one in ten is first
+        assigned the bare array (assigned twice: never counted as exact)."""
+        rng, n = self.rng, self.n
+        stepped = set()
+
+        def walk(sts):
+            for x in sts:
+                if x[0] == "pinc":
+                    stepped.add(x[1])
+                elif x[0] == "for":
+                    walk(x[1].body)
+                elif x[0] == "rfor":
+                    walk(x[1].body)
+                elif x[0] == "if":
+                    walk(x[3])
+                    walk(x[4])
+        walk(n.pre.decls + n.pre.stmts)
+        for x in n.pre.decls:
+            if x[0] == "dptr" and x[1] not in stepped and rng.random() < 0.8:
+                n.field_ptrs.add(x[1])
+                if rng.random() < 0.1:
+                    n.field_twice.add(x[1])
+        if n.field_ptrs:
+            self.feat("field-pointer")
+            if n.field_twice:
+                self.feat("field-pointer-twice")
 
     def group_nest(self):
         """Form 'group': a whole nest of grouped loops, as quantized and
@@ -1935,7 +2076,7 @@ def stmt_has_loop(sts, case=None):
     of that case does not have it)."""
     for s in sts:
         t = s[0]
-        if t in ("for", "rfor"):
+        if t in ("for", "rfor", "mem"):
             return True
         if t == "if" and s[1] == "inv" and case is not None:
             taken = s[3] if guard_value(s[2], True, case) else s[4]
@@ -2163,6 +2304,16 @@ class Sites:
                     self.walk(s[4], env, loops, guards, ctx, branch)
             elif t == "call":
                 self.call(s, s[1], s[2], env, loops, guards, ctx, branch)
+            elif t == "mem":
+                # a loop of its own: every reference moves each iteration
+                M = s[1]
+                key = (M.id, ctx)
+                here = frozenset([key])
+                if M.src is not None:
+                    d, b = self.pinfo(M.src, env)
+                    self.site(M, 0, d | here, b, loops + [key], [], ctx, branch)
+                d, b = self.pinfo(M.dst, env)
+                self.site(M, 1, d | here, b, loops + [key], [], ctx, branch)
 
 
 # --- The interpreter -----------------------------------------------------------
@@ -2574,9 +2725,27 @@ class Interp:
             elif t == "dintd":
                 self.ev(s[2])
                 self.env[s[1]] = D
+            elif t == "mem":
+                self.memcall(s[1])
             else:
                 raise ValueError(t)
         return None
+
+    def memcall(self, M):
+        """memset / memcpy: a leaf loop over count elements, no work."""
+        key = (M.id, self.ctx)
+        self.lentry[key] += 1
+        n = self.iev(M.count)
+        if n <= 0:
+            self.empty_entry = True
+        dst = self.pev(M.dst)
+        src = self.pev(M.src) if M.src is not None else None
+        for k in range(n):
+            self.ltotal[key] += 1
+            self.iterations += 1
+            if src is not None:
+                self.acc(src, k, 0, M)
+            self.acc(dst, k, 1, M)
 
     def loop(self, L):
         key = (L.id, self.ctx)
@@ -2635,6 +2804,8 @@ def loop_order(sts, out):
         elif s[0] == "rfor":
             out.append(s[1].id)
             loop_order(s[1].body, out)
+        elif s[0] == "mem":
+            out.append(s[1].id)
         elif s[0] == "if":
             loop_order(s[3], out)
             loop_order(s[4], out)
@@ -2754,8 +2925,21 @@ def generate(rng, name, forms):
     return n
 
 
-def file_cpp(nests, mode, sizes):
-    head = FILE_HEADER
+# memset / memcpy element by element, so that the native check's load and
+# store tracing sees them (the C library's are not instrumented).
+NATIVE_MEM = """template <class T> T *memset(T *d, int c, size_t n) {
+  for (size_t i = 0; i < n / sizeof(T); ++i) d[i] = (T)c;
+  return d;
+}
+template <class T> T *memcpy(T *d, const T *s, size_t n) {
+  for (size_t i = 0; i < n / sizeof(T); ++i) d[i] = s[i];
+  return d;
+}
+"""
+
+
+def file_cpp(nests, mode, sizes, native=False):
+    head = FILE_HEADER + (NATIVE_MEM if native else "")
     if mode == "const":
         head += "".join("constexpr int %s = %d;\n" % (p, sizes[p]) for p in BASE_SIZES)
     return head + "\n".join(n.cpp(mode) for n in nests)
@@ -3599,6 +3783,9 @@ def native_driver(nests, cases, sizes):
         for name, kind in n.flags:
             if kind == "int":
                 args.append("1" if case[name] else "0")
+        if n.field_ptrs:
+            out.append("    %s_State st_%s = {};" % (n.name, n.name))
+            args.append("&st_%s" % n.name)
         out.append("    rl_trace(true);")
         out.append("    %s(%s);" % (n.name, ", ".join(args)))
         out.append('    rl_end("%s");' % n.name)
@@ -3635,7 +3822,7 @@ def native_check(count, seed, clang="clang++-19"):
         cases = {n.name: {f: rng.random() < 0.5 for f, _ in n.flags} for n in nests}
         src = os.path.join(tmp, "b%d.cpp" % batch)
         with open(src, "w") as fh:
-            fh.write(file_cpp(nests, "const", sizes))
+            fh.write(file_cpp(nests, "const", sizes, native=True))
             fh.write(native_driver(nests, cases, sizes))
         exe = src + ".exe"
         p = subprocess.run([clang, "-std=c++17", "-O0", "-w",

@@ -223,7 +223,12 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
     Why = "'" + text(S) + "' is not an array";
     return std::nullopt;
   }
-  if (isa<MemberExpr>(S)) {
+  if (const auto *ME = dyn_cast<MemberExpr>(S)) {
+    // A pointer field the function assigns before the nest (s->k).
+    if (std::optional<View> V = assignedFieldView(ME, Why))
+      return V;
+    if (!Why.empty())
+      return std::nullopt;
     std::optional<std::string> Path = memberPath(S, Why);
     if (!Path)
       return std::nullopt;

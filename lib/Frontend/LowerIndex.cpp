@@ -77,7 +77,8 @@ bool NestBuilder::isModifiedWithin(const VarDecl *VD,
 }
 
 std::optional<std::string> NestBuilder::memberPath(const Expr *E,
-                                                   std::string &Why) {
+                                                   std::string &Why,
+                                                   bool AnyField) {
   const auto *ME = dyn_cast<MemberExpr>(strip(E));
   if (!ME)
     return std::nullopt;
@@ -87,7 +88,7 @@ std::optional<std::string> NestBuilder::memberPath(const Expr *E,
     return std::nullopt;
   }
   for (const FunctionFrame &Fr : Frames)
-    if (Fr.Modified.Fields.count(F)) {
+    if (!AnyField && Fr.Modified.Fields.count(F)) {
       Why = "field '" + text(ME) + "' is assigned in the function";
       return std::nullopt;
     }

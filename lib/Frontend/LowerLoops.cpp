@@ -683,6 +683,9 @@ bool NestBuilder::lowerStmt(const clang::Stmt *S, Loop &Parent) {
                                      "beside data");
   } else if (const auto *E = dyn_cast<Expr>(S)) {
     const auto *CE = dyn_cast<CallExpr>(strip(E));
+    if (CE)
+      if (std::optional<bool> Done = lowerMemCall(CE, Parent))
+        return *Done;
     std::string Why;
     if (CE && !isa<CXXOperatorCallExpr>(CE) && !isa<CXXMemberCallExpr>(CE) &&
         inlinableCallee(CE, Why))

@@ -155,26 +155,28 @@ public:
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->isAssignmentOp())
-      note(BO->getLHS());
+      note(BO->getLHS(), BO);
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
     if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
-      note(UO->getSubExpr());
+      note(UO->getSubExpr(), UO);
     return true;
   }
 
 private:
   // Statements, not source locations: inside one macro expansion every
   // token has the same file location.
-  void note(const Expr *E) {
+  void note(const Expr *E, const clang::Stmt *Site) {
     E = strip(E);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
         Sites.Vars[VD].push_back(DRE);
     } else if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
         Sites.Fields.insert(F);
+        Sites.FieldSites[F].push_back(Site);
+      }
     }
   }
 };

@@ -69,6 +69,10 @@ struct ModificationSites {
                  llvm::SmallVector<const clang::Stmt *, 2>>
       Vars;
   llvm::DenseSet<const clang::FieldDecl *> Fields;
+  /// The assignments, steps and address-ofs of each field in Fields.
+  llvm::DenseMap<const clang::FieldDecl *,
+                 llvm::SmallVector<const clang::Stmt *, 2>>
+      FieldSites;
 };
 ModificationSites modificationsIn(const clang::Stmt *S);
 bool containsStmt(const clang::Stmt *S, const clang::Stmt *Needle);
@@ -195,8 +199,11 @@ private:
   std::optional<SizeName> sizeOf(const clang::Expr *E, std::string &Why);
   std::optional<SizeName> sizeOfVar(const clang::VarDecl *VD,
                                     std::string &Why);
+  /// `s->att`, `cfg.dim`: a field's name as the report gives it; refused
+  /// where the field is assigned in the function, unless \p AnyField.
   std::optional<std::string> memberPath(const clang::Expr *E,
-                                        std::string &Why);
+                                        std::string &Why,
+                                        bool AnyField = false);
   void addParam(const SizeName &S);
   std::optional<int64_t> givenValue(const std::string &Name,
                                     std::string &Origin,
@@ -398,6 +405,22 @@ private:
                     bool Write);
   std::optional<View> viewOf(const clang::Expr *E, std::string &Why);
   std::optional<View> viewOfDecl(const clang::VarDecl *VD, std::string &Why);
+  // --- Pointer fields assigned in the function (LowerFieldPointers.cpp) ---
+  /// The view a pointer field holds where the nest's function assigns it
+  /// once, before the nest; nullopt with an empty \p Why where the function
+  /// does not assign it.
+  std::optional<View> assignedFieldView(const clang::MemberExpr *ME,
+                                        std::string &Why);
+  std::string fieldAssignmentProblem(const clang::BinaryOperator *Assign,
+                                     const clang::MemberExpr *Use);
+  std::string escapeBetween(const clang::Stmt *From,
+                            const clang::MemberExpr *Use);
+  // --- memset, memcpy, std::fill, std::copy (LowerMemCalls.cpp) ---
+  /// A call that sets or copies a run of elements, lowered as the loop it
+  /// is; nullopt where \p CE is no such call.
+  std::optional<bool> lowerMemCall(const clang::CallExpr *CE, Loop &Parent);
+  std::optional<IndexPoly> elementCount(const clang::Expr *Bytes,
+                                        int64_t ElemBytes, std::string &Why);
   std::optional<unsigned> baseOf(const clang::ValueDecl *D,
                                  const std::string &Name,
                                  clang::QualType DeclType,
@@ -486,6 +509,8 @@ private:
   llvm::DenseMap<const clang::VarDecl *, CounterInfo> Counters;
   llvm::DenseMap<const clang::VarDecl *, std::string> CounterRefusals;
   std::shared_ptr<clang::ParentMap> Parents; ///< of the nest's function
+  /// Pointer fields being resolved (a field assigned from itself).
+  llvm::DenseSet<const clang::FieldDecl *> FieldsInProgress;
   /// Sizes a guard on a loop variable times a size was counted at.
   std::map<std::string, int64_t> PinnedSizes;
 };

@@ -199,6 +199,53 @@ inline Counted min(const Counted &A, const Counted &B) {
 inline Counted abs(Counted X) { return ::fabsf(X); }
 } // namespace std
 
+// memset / memcpy / memmove on a typed array: element by element, so that
+// the load/store tracing sees each element (the C library's are not
+// instrumented); the tool counts them so (docs/user-guide.md, "memset and
+// memcpy"). A byte count that is not a whole number of elements stops the
+// run. Templates: a typed pointer matches better than the library's void *.
+namespace oracle {
+[[noreturn]] inline void partialElements(const char *Function) {
+  fprintf(stderr, "nn-oracle: %s of a partial element\n", Function);
+  abort();
+}
+} // namespace oracle
+template <class T, std::enable_if_t<!std::is_void_v<T>, int> = 0>
+inline T *memset(T *D, int C, size_t N) {
+  if (N % sizeof(T))
+    oracle::partialElements("memset");
+  unsigned char Bytes[sizeof(T)];
+  for (unsigned char &B : Bytes)
+    B = static_cast<unsigned char>(C);
+  T Pattern;
+  __builtin_memcpy(static_cast<void *>(&Pattern), Bytes, sizeof(T));
+  for (size_t I = 0; I < N / sizeof(T); ++I)
+    D[I] = Pattern;
+  return D;
+}
+template <class T, std::enable_if_t<!std::is_void_v<T>, int> = 0>
+inline T *memmove(T *D, const T *S, size_t N) {
+  if (N % sizeof(T))
+    oracle::partialElements("memcpy");
+  size_t Count = N / sizeof(T);
+  if (D < S)
+    for (size_t I = 0; I < Count; ++I)
+      D[I] = S[I];
+  else
+    for (size_t I = Count; I-- > 0;)
+      D[I] = S[I];
+  return D;
+}
+template <class T, std::enable_if_t<!std::is_void_v<T>, int> = 0>
+inline T *memcpy(T *D, const T *S, size_t N) {
+  return memmove(D, S, N);
+}
+namespace std {
+using ::memcpy; // std::memcpy(d, s, n) of a typed array: the same
+using ::memmove;
+using ::memset;
+} // namespace std
+
 namespace oracle {
 /// Deterministic values in [Lo, Hi) (integers: [Lo, Hi - 1]).
 template <class T> void fill(T *Data, size_t Count, double Lo, double Hi) {

@@ -1,0 +1,239 @@
+//===- LowerFieldPointers.cpp - Pointer fields assigned in the function ---===//
+//
+// llama2.c's forward sets `s->k = s->key_cache + loff + pos * kv_dim;` and
+// then uses `s->k[i]` (or passes s->k on). Such a field is resolved like a
+// local row pointer (`float *x = inp + b*T*C`): to the array it points into
+// with its offset, exactly. Only where its value at the nest is provably the
+// one assigned: one plain assignment in the function, a statement of its
+// own outside any loop or branch, before the nest, and no call in between
+// that could reach the struct (docs/design.md, "Pointer fields").
+//
+//===----------------------------------------------------------------------===//
+
+#include "NestBuilder.h"
+
+#include "clang/AST/ParentMap.h"
+#include "llvm/Support/SaveAndRestore.h"
+
+using namespace clang;
+using namespace roofline;
+using namespace roofline::frontend;
+
+namespace {
+
+/// Whether a value of record \p R contains one of \p Held (itself, or a
+/// field by value, through arrays).
+bool recordHolds(const RecordDecl *R, const RecordDecl *Held,
+                 unsigned Depth = 0) {
+  if (!R || Depth > 8)
+    return false;
+  if (R->getCanonicalDecl() == Held->getCanonicalDecl())
+    return true;
+  const RecordDecl *Def = R->getDefinition();
+  if (!Def)
+    return false;
+  for (const FieldDecl *F : Def->fields()) {
+    QualType T = F->getType().getCanonicalType();
+    while (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr()))
+      T = AT->getElementType().getCanonicalType();
+    if (const auto *RT = T->getAs<RecordType>())
+      if (recordHolds(RT->getDecl(), Held, Depth + 1))
+        return true;
+  }
+  return false;
+}
+
+/// Whether a callee receiving a value of type \p T may reach a struct of
+/// record \p Held: a pointer or reference to one (or to what holds one), or
+/// an untyped pointer.
+bool mayReach(QualType T, const RecordDecl *Held) {
+  T = T.getNonReferenceType().getCanonicalType();
+  bool Indirect = false;
+  while (T->isPointerType() || T->isArrayType()) {
+    Indirect = true;
+    T = T->isPointerType() ? T->getPointeeType().getCanonicalType()
+                           : QualType(T->getArrayElementTypeNoTypeQual(), 0)
+                                 .getCanonicalType();
+  }
+  if (Indirect && T->isVoidType())
+    return true;
+  if (const auto *RT = T->getAs<RecordType>())
+    return recordHolds(RT->getDecl(), Held);
+  return false;
+}
+
+/// The variable (or `this`) a member chain starts from.
+const Expr *memberRoot(const MemberExpr *ME) {
+  const Expr *Base = strip(ME->getBase());
+  while (const auto *Inner = dyn_cast<MemberExpr>(Base))
+    Base = strip(Inner->getBase());
+  return Base;
+}
+
+/// Every statement below \p S, in tree order.
+void collect(const clang::Stmt *S, std::vector<const clang::Stmt *> &Out) {
+  if (!S)
+    return;
+  Out.push_back(S);
+  if (const auto *CS = dyn_cast<CapturedStmt>(S))
+    collect(CS->getCapturedStmt(), Out);
+  for (const clang::Stmt *C : S->children())
+    collect(C, Out);
+}
+
+} // namespace
+
+std::optional<NestBuilder::View>
+NestBuilder::assignedFieldView(const MemberExpr *ME, std::string &Why) {
+  const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+  if (!F || !ME->getType()->isPointerType())
+    return std::nullopt;
+  const ModificationSites &Mod = Frames.front().Modified;
+  auto Sites = Mod.FieldSites.find(F);
+  if (Sites == Mod.FieldSites.end())
+    return std::nullopt;
+  // Only the nest's own function may assign it, and the use is its own (an
+  // argument it passes to an inlined call included), not a callee's.
+  for (size_t I = 1; I < Frames.size(); ++I)
+    if (Frames[I].Modified.Fields.count(F))
+      return std::nullopt;
+  if (Frames.size() > 1 && !containsStmt(Frames.front().FD->getBody(), ME))
+    return std::nullopt;
+  std::optional<std::string> Path = memberPath(ME, Why, /*AnyField=*/true);
+  if (!Path)
+    return std::nullopt;
+  std::string Field = "field '" + *Path + "'";
+  if (Sites->second.size() != 1) {
+    Why = Field + " is assigned " + std::to_string(Sites->second.size()) +
+          " times in the function: its value at the nest is not one known "
+          "pointer";
+    return std::nullopt;
+  }
+  const auto *Assign = dyn_cast<BinaryOperator>(Sites->second.front());
+  if (!Assign || Assign->getOpcode() != BO_Assign) {
+    Why = Field + " is advanced, or its address taken, in the function ('" +
+          text(Sites->second.front()) + "')";
+    return std::nullopt;
+  }
+  if (std::string Problem = fieldAssignmentProblem(Assign, ME);
+      !Problem.empty()) {
+    Why = Field + " " + Problem;
+    return std::nullopt;
+  }
+  if (!FieldsInProgress.insert(F).second) {
+    Why = Field + " is assigned from itself";
+    return std::nullopt;
+  }
+  // The value is computed where it is assigned, before the nest: no loop
+  // variable is in scope there.
+  std::optional<View> V;
+  std::string Inner;
+  {
+    llvm::SaveAndRestore HideIVs(IVs, {});
+    V = viewOf(Assign->getRHS(), Inner);
+  }
+  FieldsInProgress.erase(F);
+  if (!V) {
+    Why = Field + " = '" + text(Assign->getRHS()) + "': " + Inner;
+    return std::nullopt;
+  }
+  std::string Note = Field + " is '" + text(Assign->getRHS()) +
+                     "', assigned at line " +
+                     std::to_string(loc(Assign->getBeginLoc()).Line) +
+                     " before the nest";
+  if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
+    Notes.push_back(std::move(Note));
+  return V;
+}
+
+/// Why the one assignment \p Assign of a field does not give its value at
+/// the nest ("is assigned in a loop"); empty where it does.
+std::string NestBuilder::fieldAssignmentProblem(const BinaryOperator *Assign,
+                                                const MemberExpr *Use) {
+  std::string Inner;
+  std::optional<std::string> Assigned =
+      memberPath(Assign->getLHS(), Inner, /*AnyField=*/true);
+  std::optional<std::string> Used = memberPath(Use, Inner, /*AnyField=*/true);
+  if (!Assigned || !Used || *Assigned != *Used)
+    return "is assigned through another path ('" + text(Assign->getLHS()) +
+           "'), which may be the same struct";
+  if (containsStmt(Nest, Assign))
+    return "is assigned inside the nest";
+  SourceLocation AssignEnd = SM.getExpansionLoc(Assign->getEndLoc());
+  SourceLocation NestBegin = SM.getExpansionLoc(Nest->getBeginLoc());
+  if (!SM.isBeforeInTranslationUnit(AssignEnd, NestBegin))
+    return "is assigned after the nest";
+  const ParentMap &PM = functionParents();
+  const clang::Stmt *P = PM.getParent(Assign);
+  if (!P || isa<Expr>(P) || isa<DeclStmt>(P))
+    return "is assigned inside an expression or a declaration ('" +
+           text(P ? P : Assign) + "')";
+  for (; P; P = PM.getParent(P)) {
+    if (isa<CompoundStmt>(P))
+      continue;
+    if (isa<ForStmt>(P) || isa<WhileStmt>(P) || isa<DoStmt>(P) ||
+        isa<CXXForRangeStmt>(P))
+      return "is assigned in a loop: its value at the nest is the last "
+             "iteration's";
+    if (isa<IfStmt>(P) || isa<SwitchStmt>(P) || isa<SwitchCase>(P))
+      return "is assigned conditionally ('" +
+             StringRef(P->getStmtClassName()).drop_back(4).lower() +
+             "' at line " + std::to_string(loc(P->getBeginLoc()).Line) + ")";
+    return "is assigned inside a '" + std::string(P->getStmtClassName()) +
+           "'";
+  }
+  return escapeBetween(Assign, Use);
+}
+
+/// Why the struct holding \p Use's field may change between \p From and the
+/// nest: a call that receives it (or what holds it), a call at all where it
+/// is a global or `*this`, an assignment of it as a whole. Empty if none.
+std::string NestBuilder::escapeBetween(const clang::Stmt *From,
+                                       const MemberExpr *Use) {
+  const RecordDecl *Held = cast<FieldDecl>(Use->getMemberDecl())->getParent();
+  const Expr *Root = memberRoot(Use);
+  bool Global = isa<CXXThisExpr>(Root);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Root))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      Global = VD->hasGlobalStorage();
+  SourceLocation Begin = SM.getExpansionLoc(From->getEndLoc());
+  SourceLocation End = SM.getExpansionLoc(Nest->getBeginLoc());
+  std::vector<const clang::Stmt *> All;
+  collect(Frames.front().FD->getBody(), All);
+  for (const clang::Stmt *S : All) {
+    SourceLocation L = SM.getExpansionLoc(S->getBeginLoc());
+    if (!SM.isBeforeInTranslationUnit(Begin, L) ||
+        !SM.isBeforeInTranslationUnit(L, End))
+      continue;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S))
+      if (BO->isAssignmentOp() && mayReach(BO->getLHS()->getType(), Held))
+        return "may change before the nest: '" + text(BO->getLHS()) +
+               "' is assigned as a whole at line " +
+               std::to_string(loc(BO->getBeginLoc()).Line);
+    std::vector<const Expr *> Args;
+    std::string Callee;
+    if (const auto *CE = dyn_cast<CallExpr>(S)) {
+      const FunctionDecl *FD = CE->getDirectCallee();
+      if (FD && FD->getIdentifier() && mathFunctionName(FD->getName()))
+        continue;
+      Callee = FD ? declName(FD) : text(CE->getCallee());
+      Args.assign(CE->arg_begin(), CE->arg_end());
+      if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE))
+        Args.push_back(MCE->getImplicitObjectArgument());
+    } else if (const auto *CC = dyn_cast<CXXConstructExpr>(S)) {
+      Callee = CC->getConstructor()->getNameAsString();
+      Args.assign(CC->arg_begin(), CC->arg_end());
+    } else {
+      continue;
+    }
+    std::string Line = std::to_string(loc(S->getBeginLoc()).Line);
+    if (Global)
+      return "may change before the nest: the struct is reachable by every "
+             "function, and '" + Callee + "' is called at line " + Line;
+    for (const Expr *A : Args)
+      if (A && mayReach(A->IgnoreParenCasts()->getType(), Held))
+        return "may change before the nest: '" + Callee + "' receives '" +
+               text(A) + "' at line " + Line + " (the struct escapes)";
+  }
+  return "";
+}
