@@ -31,7 +31,7 @@ or macros of them (and sizes, in the constexpr build) is folded and free;
 scalars and local arrays inside the nest move no bytes. No-reuse loads and
 stores: each executed reference, except one whose address does not depend on
 the loop directly around it (found by a dataflow pass over the AST), which
-moves once per entry of that loop.
+moves once per entry of that loop that runs at least one iteration.
 """
 
 import random
@@ -2224,6 +2224,7 @@ class Interp:
         self.top = Rec()
         self.caps = [self.top]
         self.iterations = 0
+        # lentry: entries of each loop that run an iteration (no-reuse moves)
         self.ltotal, self.lentry = Counter(), Counter()
         self.steps = 0
         self.data_fp = False
@@ -2580,7 +2581,6 @@ class Interp:
 
     def loop(self, L):
         key = (L.id, self.ctx)
-        self.lentry[key] += 1
         v = self.iev(L.start)
         op = OPS[L.op]
         ran = False
@@ -2604,17 +2604,20 @@ class Interp:
                 v += self.env[L.step]
             else:
                 v += L.step
+        if ran:
+            self.lentry[key] += 1
         met, held = self.guard_hits.pop()
         if not ran or (met and not held):
             self.empty_entry = True
 
     def rfor(self, R):
         key = (R.id, self.ctx)
-        self.lentry[key] += 1
         b = R.base
         n = b.length if b.length is not None else b.len_sz.value(self.senv)
         if n <= 0:
             self.empty_entry = True
+        else:
+            self.lentry[key] += 1
         for k in range(n):
             self.ltotal[key] += 1
             if R.leaf:
