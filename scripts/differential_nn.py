@@ -31,7 +31,8 @@ or macros of them (and sizes, in the constexpr build) is folded and free;
 scalars and local arrays inside the nest move no bytes. No-reuse loads and
 stores: each executed reference, except one whose address does not depend on
 the loop directly around it (found by a dataflow pass over the AST), which
-moves once per entry of that loop that runs at least one iteration.
+moves once per entry of that loop on which it executes (none when the loop
+runs no iteration or its guard holds on none).
 """
 
 import random
@@ -2224,8 +2225,14 @@ class Interp:
         self.top = Rec()
         self.caps = [self.top]
         self.iterations = 0
-        # lentry: entries of each loop that run an iteration (no-reuse moves)
-        self.ltotal, self.lentry = Counter(), Counter()
+        self.ltotal = Counter()
+        # No-reuse: a reference whose address does not depend on its loop
+        # moves once per entry of that loop on which it executes (loaded in
+        # the preheader behind the trip-count test; an entry whose guard
+        # holds on no iteration moves nothing). lserial numbers the entries
+        # of each loop, hentry counts per site the entries it executed on.
+        self.lserial, self.hentry, self.hseen = Counter(), Counter(), {}
+        self.hinfo = nest.sites.info
         self.steps = 0
         self.data_fp = False
         self.empty_entry = False
@@ -2244,7 +2251,14 @@ class Interp:
             raise MustRefuse("an address depends on loaded data (gather)")
         addr = off + idx
         r = self.caps[-1]
-        r.sx[(id(node), self.ctx, kind)] += 1
+        site = (id(node), self.ctx, kind)
+        r.sx[site] += 1
+        info = self.hinfo.get(site)
+        if info is not None and info[1]:  # hoisted: once per entry it runs on
+            entry = (info[0], self.lserial[info[0]])
+            if self.hseen.get(site) != entry:
+                self.hseen[site] = entry
+                self.hentry[site] += 1
         if r is self.top:
             f = self.fp.setdefault(base, {})
             if addr not in f:
@@ -2581,6 +2595,7 @@ class Interp:
 
     def loop(self, L):
         key = (L.id, self.ctx)
+        self.lserial[key] += 1
         v = self.iev(L.start)
         op = OPS[L.op]
         ran = False
@@ -2604,20 +2619,17 @@ class Interp:
                 v += self.env[L.step]
             else:
                 v += L.step
-        if ran:
-            self.lentry[key] += 1
         met, held = self.guard_hits.pop()
         if not ran or (met and not held):
             self.empty_entry = True
 
     def rfor(self, R):
         key = (R.id, self.ctx)
+        self.lserial[key] += 1
         b = R.base
         n = b.length if b.length is not None else b.len_sz.value(self.senv)
         if n <= 0:
             self.empty_entry = True
-        else:
-            self.lentry[key] += 1
         for k in range(n):
             self.ltotal[key] += 1
             if R.leaf:
@@ -2670,7 +2682,7 @@ def expected(nest, sizes, case, mode):
     for (nid, ctx, kind), (lk, hoisted, guards, base) in S.info.items():
         if hoisted:
             ok = all(guard_value(c, pol, case) for c, pol in guards)
-            m = it.lentry[lk] if ok else 0
+            m = it.hentry[(nid, ctx, kind)] if ok else 0
         else:
             m = it.top.sx[(nid, ctx, kind)]
         (stores if kind else loads)[base] += m
