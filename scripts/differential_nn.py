@@ -31,7 +31,8 @@ or macros of them (and sizes, in the constexpr build) is folded and free;
 scalars and local arrays inside the nest move no bytes. No-reuse loads and
 stores: each executed reference, except one whose address does not depend on
 the loop directly around it (found by a dataflow pass over the AST), which
-moves once per entry of that loop.
+moves once per entry of that loop on which it executes (none when the loop
+runs no iteration or its guard holds on none).
 """
 
 import random
@@ -2375,7 +2376,14 @@ class Interp:
         self.top = Rec()
         self.caps = [self.top]
         self.iterations = 0
-        self.ltotal, self.lentry = Counter(), Counter()
+        self.ltotal = Counter()
+        # No-reuse: a reference whose address does not depend on its loop
+        # moves once per entry of that loop on which it executes (loaded in
+        # the preheader behind the trip-count test; an entry whose guard
+        # holds on no iteration moves nothing). lserial numbers the entries
+        # of each loop, hentry counts per site the entries it executed on.
+        self.lserial, self.hentry, self.hseen = Counter(), Counter(), {}
+        self.hinfo = nest.sites.info
         self.steps = 0
         self.data_fp = False
         self.empty_entry = False
@@ -2394,7 +2402,14 @@ class Interp:
             raise MustRefuse("an address depends on loaded data (gather)")
         addr = off + idx
         r = self.caps[-1]
-        r.sx[(id(node), self.ctx, kind)] += 1
+        site = (id(node), self.ctx, kind)
+        r.sx[site] += 1
+        info = self.hinfo.get(site)
+        if info is not None and info[1]:  # hoisted: once per entry it runs on
+            entry = (info[0], self.lserial[info[0]])
+            if self.hseen.get(site) != entry:
+                self.hseen[site] = entry
+                self.hentry[site] += 1
         if r is self.top:
             f = self.fp.setdefault(base, {})
             if addr not in f:
@@ -2749,7 +2764,7 @@ class Interp:
 
     def loop(self, L):
         key = (L.id, self.ctx)
-        self.lentry[key] += 1
+        self.lserial[key] += 1
         v = self.iev(L.start)
         op = OPS[L.op]
         ran = False
@@ -2779,7 +2794,7 @@ class Interp:
 
     def rfor(self, R):
         key = (R.id, self.ctx)
-        self.lentry[key] += 1
+        self.lserial[key] += 1
         b = R.base
         n = b.length if b.length is not None else b.len_sz.value(self.senv)
         if n <= 0:
@@ -2838,7 +2853,7 @@ def expected(nest, sizes, case, mode):
     for (nid, ctx, kind), (lk, hoisted, guards, base) in S.info.items():
         if hoisted:
             ok = all(guard_value(c, pol, case) for c, pol in guards)
-            m = it.lentry[lk] if ok else 0
+            m = it.hentry[(nid, ctx, kind)] if ok else 0
         else:
             m = it.top.sx[(nid, ctx, kind)]
         (stores if kind else loads)[base] += m

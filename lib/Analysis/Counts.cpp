@@ -14,7 +14,9 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <algorithm>
 #include <cassert>
+#include <deque>
 #include <optional>
 #include <set>
 
@@ -290,6 +292,266 @@ std::string tripText(const Loop &L) {
     return Diff + " + 1";
   return "(" + Diff + ")/" + std::to_string(S) + " + 1";
 }
+
+/// The entries of a chain's innermost loop (or of its last two, a loop run
+/// in groups) that run at least one iteration. A reference invariant in the
+/// innermost loop moves once per such entry: a compiler keeps it in a
+/// register, loaded in the loop's preheader behind its trip-count test
+/// (docs/design.md, "no-reuse"). Values are exact (a chain of one-iteration
+/// loops counts them). Formulas: the entries' where the loop always runs, 0
+/// where it never does, the entries' with a stated assumption where whether
+/// it runs depends on the sizes alone, the outer loop's range narrowed where
+/// it depends on one outer loop variable with coefficient +-1 (`j < i`:
+/// i from 1), else none, with the reason.
+class NonEmptyEntries {
+public:
+  NonEmptyEntries(ChainCounter &CC, std::vector<std::string> &Notes)
+      : CC(CC), Notes(Notes) {}
+
+  /// \p C's loops at levels From.. are restricted; \p Entries counts the
+  /// entries of level From (the executions of the body of C[From - 1]).
+  Cnt count(const Chain &C, size_t From, const Cnt &Entries) {
+    std::vector<size_t> Pending;
+    for (size_t M = From; M < C.size(); ++M)
+      if (!CC.tripAtLeast(C, M, 1))
+        Pending.push_back(M);
+    if (Pending.empty())
+      return Entries;
+
+    // A loop runs iff lo <= hi: with lo = max(f_i) and hi = min(l_j), iff
+    // every span l_j - f_i is >= 0.
+    std::string Opaque; // a loop whose spans are not affine expressions
+    std::vector<Span> SizeOnly, OnIVs;
+    for (size_t M : Pending) {
+      const Loop &L = *C[M];
+      std::optional<std::vector<AffineExpr>> Spans = spans(L);
+      if (!Spans) {
+        if (Opaque.empty())
+          Opaque = L.IV;
+        continue;
+      }
+      for (AffineExpr &D : *Spans) {
+        if (D.isConstant()) {
+          if (D.constant() < 0)
+            return Cnt::exactly(0); // never runs
+          continue;
+        }
+        (ivsUsed(C, M, D).empty() ? SizeOnly : OnIVs).push_back({&L, std::move(D)});
+      }
+    }
+
+    Cnt R;
+    if (Opaque.empty() && OnIVs.empty())
+      sizeOnlyValue(SizeOnly, Entries, R);
+    else
+      syntheticValue(C, From, Pending, R);
+
+    if (!Opaque.empty()) {
+      R.WhyF = "loop " + Opaque + " may run no iteration on some entries, "
+               "and its bounds (a '/', or a min/max the other way round) "
+               "leave no no-reuse formula";
+      return R;
+    }
+    if (OnIVs.size() > 1) {
+      R.WhyF = "whether loop " + OnIVs[0].L->IV + " runs depends on several "
+               "conditions on outer loop variables: no no-reuse formula";
+      return R;
+    }
+    if (OnIVs.empty()) {
+      R.F = Entries.F;
+      R.WhyF = Entries.WhyF;
+    } else {
+      narrowedFormula(C, From, OnIVs[0], Entries, R);
+    }
+    if (R.F)
+      for (const Span &S : SizeOnly)
+        assume(S.D, "the no-reuse formulas assume loop " + S.L->IV +
+                        " runs an iteration on every entry",
+               "loop " + S.L->IV + " runs no iteration", R);
+    return R;
+  }
+
+private:
+  struct Span {
+    const Loop *L;
+    AffineExpr D; ///< L runs where D >= 0 (and its other spans are)
+  };
+
+  ChainCounter &CC;
+  std::vector<std::string> &Notes;
+  std::deque<Loop> Synthetic; ///< chains keep pointers into it
+
+  /// A formula resting on \p D >= 0: noted where a size has no value,
+  /// dropped with the reason where it fails at the sizes.
+  void assume(const AffineExpr &D, const std::string &Note,
+              const std::string &Fails, Cnt &R) {
+    std::optional<Int128> V = evalAffine(D, CC.known());
+    if (!V) {
+      std::string N = Note + ": " + D.str() + " >= 0";
+      if (std::find(Notes.begin(), Notes.end(), N) == Notes.end())
+        Notes.push_back(N);
+    } else if (*V < 0 && R.F) {
+      R.F.reset();
+      R.WhyF = "at these sizes " + Fails + " (" + D.str() +
+               " < 0), which the no-reuse formula cannot say";
+    }
+  }
+
+  /// lo and hi of \p L's iterations (First/Last, swapped downward).
+  static const Bound &lo(const Loop &L) { return L.Step > 0 ? L.First : L.Last; }
+  static const Bound &hi(const Loop &L) { return L.Step > 0 ? L.Last : L.First; }
+  /// Whether lo is the max of its terms and hi the min of theirs.
+  static bool conjunctive(const Loop &L) {
+    return (lo(L).Terms.size() == 1 || lo(L).Kind == Bound::Max) &&
+           (hi(L).Terms.size() == 1 || hi(L).Kind == Bound::Min);
+  }
+
+  /// l_j - f_i for every pair of terms (L runs iff all are >= 0); nullopt
+  /// where a term has a divisor or the bounds are not conjunctive.
+  static std::optional<std::vector<AffineExpr>> spans(const Loop &L) {
+    if (!conjunctive(L))
+      return std::nullopt;
+    std::vector<AffineExpr> Out;
+    for (const BoundTerm &H : hi(L).Terms)
+      for (const BoundTerm &F : lo(L).Terms) {
+        if (H.Divisor != 1 || F.Divisor != 1)
+          return std::nullopt;
+        std::optional<AffineExpr> D = H.Expr.sub(F.Expr);
+        if (!D)
+          return std::nullopt;
+        Out.push_back(std::move(*D));
+      }
+    return Out;
+  }
+
+  /// The levels below \p M of \p C whose IVs \p D uses.
+  static std::vector<size_t> ivsUsed(const Chain &C, size_t M,
+                                     const AffineExpr &D) {
+    std::vector<size_t> Out;
+    for (size_t K = 0; K < M; ++K)
+      if (D.uses(C[K]->IV))
+        Out.push_back(K);
+    return Out;
+  }
+
+  void sizeOnlyValue(const std::vector<Span> &SizeOnly, const Cnt &Entries,
+                     Cnt &R) {
+    R.V = Entries.V;
+    R.WhyV = Entries.WhyV;
+    for (const Span &S : SizeOnly) {
+      std::optional<Int128> V = evalAffine(S.D, CC.known());
+      if (!V) {
+        R.V.reset();
+        R.WhyV = "whether loop " + S.L->IV + " runs is unknown (" +
+                 S.D.str() + " >= 0?)";
+        return;
+      }
+      if (*V < 0) {
+        R.V = 0;
+        return;
+      }
+    }
+  }
+
+  /// Each restricted loop becomes one loop per lower term f_i, from f_i to
+  /// min(hi, f_i): one iteration iff the loop runs, so the chain counts the
+  /// entries that run.
+  void syntheticValue(const Chain &C, size_t From,
+                      const std::vector<size_t> &Pending, Cnt &R) {
+    Chain S(C.begin(), C.begin() + From);
+    for (size_t M : Pending) {
+      const Loop &L = *C[M];
+      for (size_t K = From; K < C.size(); ++K)
+        if (K != M && (lo(L).uses(C[K]->IV) || hi(L).uses(C[K]->IV))) {
+          R.WhyV = "loop " + L.IV + "'s bounds use " + C[K]->IV +
+                   ": its entries that run cannot be counted";
+          return;
+        }
+      if (!conjunctive(L)) {
+        R.WhyV = "loop " + L.IV + " runs where one of several bounds holds: "
+                 "its entries that run cannot be counted";
+        return;
+      }
+      for (const BoundTerm &F : lo(L).Terms) {
+        Loop &One = Synthetic.emplace_back();
+        One.IV = L.IV + "#runs" + std::to_string(Synthetic.size());
+        One.First.Terms = {F};
+        One.Last.Kind = Bound::Min;
+        One.Last.Terms = hi(L).Terms;
+        One.Last.Terms.push_back(F);
+        S.push_back(&One);
+      }
+    }
+    Cnt N = CC.count(S);
+    R.V = N.V;
+    R.WhyV = N.WhyV;
+  }
+
+  /// The formula where the loop runs iff \p S.D = a*q + r >= 0 for one
+  /// outer loop variable q (a = +-1, unit step): the chain with q's range
+  /// cut to where it holds, resting on that range not being empty.
+  void narrowedFormula(const Chain &C, size_t From, const Span &S,
+                       const Cnt &Entries, Cnt &R) {
+    std::string Why = "whether loop " + S.L->IV + " runs depends on " +
+                      "outer loop variables in a way the formula does not "
+                      "follow: no no-reuse formula";
+    std::vector<size_t> Used = ivsUsed(C, From, S.D);
+    if (Used.size() != 1) {
+      R.WhyF = Why;
+      return;
+    }
+    const Loop &Q = *C[Used[0]];
+    int64_t A = S.D.coeff(Q.IV);
+    if ((A != 1 && A != -1) || (Q.Step != 1 && Q.Step != -1) ||
+        !lo(Q).isAffine() || !hi(Q).isAffine()) {
+      R.WhyF = Why;
+      return;
+    }
+    // a = 1: q >= -r; a = -1: q <= r.
+    std::optional<AffineExpr> Rest = S.D.sub(AffineExpr::var(Q.IV, A));
+    std::optional<AffineExpr> Cut = Rest ? (A > 0 ? Rest->scale(-1) : Rest)
+                                         : std::nullopt;
+    const AffineExpr &Old = A > 0 ? lo(Q).affine() : hi(Q).affine();
+    std::optional<AffineExpr> Gain = Cut ? Cut->sub(Old) : std::nullopt;
+    if (!Gain || !Gain->isConstant()) {
+      R.WhyF = Why;
+      return;
+    }
+    if (A > 0 ? Gain->constant() <= 0 : Gain->constant() >= 0) {
+      R.F = Entries.F; // holds wherever q is
+      R.WhyF = Entries.WhyF;
+      return;
+    }
+    Loop &N = Synthetic.emplace_back();
+    N.IV = Q.IV;
+    N.Step = Q.Step;
+    Bound NewLo = A > 0 ? Bound::single(*Cut) : lo(Q);
+    Bound NewHi = A > 0 ? hi(Q) : Bound::single(*Cut);
+    N.First = Q.Step > 0 ? NewLo : NewHi;
+    N.Last = Q.Step > 0 ? NewHi : NewLo;
+    std::optional<AffineExpr> Width = NewHi.affine().sub(NewLo.affine());
+    std::optional<AffineExpr> Trip =
+        Width ? Width->addConstant(1) : std::nullopt;
+    if (!Trip || !ivsUsed(C, Used[0], *Trip).empty()) {
+      R.WhyF = Why;
+      return;
+    }
+    if (Trip->isConstant() && Trip->constant() < 0) {
+      R.F = Polynomial(); // q's cut range is always empty
+      return;
+    }
+    Chain P(C.begin(), C.begin() + From);
+    P[Used[0]] = &N;
+    Cnt Narrowed = CC.count(P);
+    R.F = Narrowed.F;
+    R.WhyF = Narrowed.WhyF;
+    if (R.F && !Trip->isConstant())
+      assume(*Trip,
+             "the no-reuse formulas assume loop " + Q.IV + " has values "
+             "where loop " + S.L->IV + " runs",
+             "loop " + S.L->IV + " runs for no value of " + Q.IV, R);
+  }
+};
 
 } // namespace
 
@@ -570,10 +832,13 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
       ArrStores(Names.size(), Cnt::exactly(0));
   std::vector<char> Accessed(Names.size(), false);
   const Cnt Once = Cnt::exactly(1);
+  NonEmptyEntries NonEmpty(CC, R.Notes);
+  std::vector<std::optional<Cnt>> Runs(W.Loops.size());
   for (size_t I = 0; I < W.Stmts.size(); ++I) {
     const LoopInfo &LI = W.Loops[W.StmtLoop[I]];
     const Cnt &Exec = Totals[W.StmtLoop[I]];
-    // Entries of the innermost loop: executions of its parent's body.
+    // Entries of the innermost loop: executions of its parent's body; a
+    // hoisted reference moves on those that run an iteration.
     // A source loop run in groups (LoopNest.h, Loop::GroupInner) is the
     // innermost loop and its parent together.
     bool Group = LI.Orig->GroupInner && LI.Parent >= 0;
@@ -588,7 +853,11 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
       for (const auto &Sub : A.Subscripts)
         Hoisted &= Sub && !Sub->uses(LI.Ren->IV) &&
                    !(Group && Sub->uses(Src->Ren->IV));
-      const Cnt &Moves = Hoisted ? Entries : Exec;
+      std::optional<Cnt> &Run = Runs[W.StmtLoop[I]];
+      if (Hoisted && !Run)
+        Run = NonEmpty.count(LI.Loops, LI.Loops.size() - (Group ? 2 : 1),
+                             Entries);
+      const Cnt &Moves = Hoisted ? *Run : Exec;
       if (A.IsRead) {
         ArrLoads[Arr].addScaled(Moves, 1);
         Loads.addScaled(Moves, 1);

@@ -8,7 +8,8 @@
 //  - a loop runs IV = First, First+Step, ... while <= Last (>= for Step < 0);
 //  - no-reuse: an access whose subscripts are all affine and do not use the
 //    IV of its statement's innermost loop is counted once per entry of that
-//    loop, every other access once per execution of its statement;
+//    loop that runs an iteration, every other access once per execution of
+//    its statement;
 //  - compulsory: within one statement execution reads happen before writes;
 //    an element counts as read when its first access reads it.
 //
@@ -151,16 +152,18 @@ private:
   }
 
   void enterLoop(const Loop &L) {
-    // Accesses invariant in L of the statements directly inside L move once
-    // per entry of L.
-    for (const Node &N : L.Body)
-      if (!N.isLoop())
-        for (const Access &A : N.S.Accesses)
-          if (hoisted(A, L.IV))
-            countAccess(A);
     bool Innermost = !hasLoop(L);
     size_t Index = LoopIndex.at(&L);
     int64_t First = eval(L.First), Last = eval(L.Last);
+    // Accesses invariant in L of the statements directly inside L move once
+    // per entry of L that runs an iteration (loaded in its preheader, behind
+    // the trip-count test).
+    if (L.Step > 0 ? First <= Last : First >= Last)
+      for (const Node &N : L.Body)
+        if (!N.isLoop())
+          for (const Access &A : N.S.Accesses)
+            if (hoisted(A, L.IV))
+              countAccess(A);
     auto Saved = Env.find(L.IV) == Env.end()
                      ? std::optional<int64_t>()
                      : std::optional<int64_t>(Env[L.IV]);

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 using namespace roofline;
@@ -386,6 +387,59 @@ TEST(CountsTest, LoopsEmptyForSomeOuterIterations) {
     EXPECT_EQ(val(C.Iterations), B.Iterations) << NV;
     EXPECT_EQ(val(arr(C, "x").ElementsRead), B.Arrays["x"].Read) << NV;
     EXPECT_FALSE(C.Iterations.Formula.has_value()) << NV;
+  }
+}
+
+TEST(CountsTest, HoistedMovesOnlyOnEntriesThatRun) {
+  // s[i] is invariant in j and kept in a register, loaded behind the j
+  // loop's trip-count test: it moves once per entry that runs an iteration
+  // (docs/design.md, "no-reuse"). j < i runs none at i = 0, so N - 1 of the
+  // N entries move it; the formula cuts i's range to i >= 1 and says so.
+  using Sizes = std::initializer_list<std::optional<int64_t>>;
+  for (std::optional<int64_t> NV : Sizes{std::nullopt, 0, 1, 6}) {
+    Node Root = upto("i", v("N"),
+                     {loop("j", b(k(0)), b(v("i") - 1),
+                           {stmt({rw("s", {v("i")}), rd("x", {v("j")})})})});
+    LoopNest N = nest(std::move(Root), {{"N", NV}},
+                      {{"s", Precision::F32}, {"x", Precision::F32}});
+    NestCounts C = analyze(N);
+    if (!NV) {
+      EXPECT_EQ(fstr(arr(C, "s").Loads), "N - 1");
+      EXPECT_NE(std::find(C.Notes.begin(), C.Notes.end(),
+                          "the no-reuse formulas assume loop i has values "
+                          "where loop j runs: N - 1 >= 0"),
+                C.Notes.end());
+      continue;
+    }
+    brute::Counts B = brute::run(N);
+    Int128 Runs = *NV > 0 ? *NV - 1 : 0;
+    EXPECT_EQ(B.Arrays["s"].Loads, Runs) << *NV;
+    EXPECT_EQ(val(arr(C, "s").Loads), Runs) << *NV;
+    EXPECT_EQ(val(arr(C, "s").Stores), Runs) << *NV;
+    EXPECT_EQ(val(C.BytesNoReuse), B.BytesNoReuse) << *NV;
+    // At N = 0 the cut range is empty: the formula N - 1 would say -1.
+    EXPECT_EQ(arr(C, "s").Loads.Formula.has_value(), *NV > 0) << *NV;
+  }
+  // k < K runs on every entry or on none: the formula states K >= 1, the
+  // value at K = 0 is 0.
+  for (std::optional<int64_t> KV : Sizes{std::nullopt, 0, 3}) {
+    Node Root = upto("i", v("R"),
+                     {upto("k", v("K"),
+                           {stmt({rw("c", {v("i")}), rd("a", {v("k")})})})});
+    LoopNest N = nest(std::move(Root), {{"R", 4}, {"K", KV}},
+                      {{"c", Precision::F32}, {"a", Precision::F32}});
+    NestCounts C = analyze(N);
+    bool Noted = std::find(C.Notes.begin(), C.Notes.end(),
+                           "the no-reuse formulas assume loop k runs an "
+                           "iteration on every entry: K - 1 >= 0") !=
+                 C.Notes.end();
+    EXPECT_EQ(Noted, !KV);
+    if (!KV) {
+      EXPECT_EQ(fstr(arr(C, "c").Loads), "R");
+      continue;
+    }
+    EXPECT_EQ(val(arr(C, "c").Loads), *KV ? 4 : 0) << *KV;
+    EXPECT_EQ(val(C.BytesNoReuse), brute::run(N).BytesNoReuse) << *KV;
   }
 }
 
