@@ -87,12 +87,8 @@ struct Cnt {
   Count toCount() const;
 };
 
-/// floor(A / B) for B > 0.
-Int128 floorDiv(Int128 A, Int128 B);
-
-/// Evaluates \p E with every name in \p Values; nullopt on an unbound name
-/// or overflow.
-std::optional<Int128> evalAffine(const AffineExpr &E, const Env &Values);
+/// Evaluates \p B with every name in \p Values (evalAffine, IR/Affine.h);
+/// nullopt on an unbound name or overflow.
 std::optional<Int128> evalBound(const Bound &B, const Env &Values);
 /// Trip count of a loop with concrete bounds (negative when empty).
 std::optional<Int128> tripOf(Int128 First, Int128 Last, int64_t Step);
