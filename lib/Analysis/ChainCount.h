@@ -26,6 +26,7 @@
 
 #include "roofline/Analysis/Counts.h"
 #include "roofline/Analysis/Polynomial.h"
+#include "roofline/IR/AffineEval.h"
 #include "roofline/IR/LoopNest.h"
 
 #include "llvm/ADT/ArrayRef.h"

@@ -11,6 +11,8 @@
 #include "ChainCount.h"
 #include "Footprint.h"
 
+#include "roofline/IR/RenameIVs.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 

@@ -2,6 +2,8 @@
 
 #include "IterationSpace.h"
 
+#include "roofline/IR/RenameIVs.h"
+
 #include <cmath>
 #include <set>
 

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "roofline/Analysis/Rational.h"
-#include "roofline/IR/Affine.h"
+#include "roofline/IR/AffineEval.h"
 
 #include <algorithm>
 

@@ -6,6 +6,7 @@
 
 #include "roofline/Analysis/Counts.h"
 #include "roofline/Analysis/Dependence.h"
+#include "roofline/IR/AffineEval.h"
 #include "roofline/Roofline/NestVerdict.h"
 
 #include "llvm/ADT/StringExtras.h"

@@ -1,6 +1,7 @@
 //===- Affine.cpp - Affine expressions -------------------------------------===//
 
 #include "roofline/IR/Affine.h"
+#include "roofline/IR/AffineEval.h"
 
 
 using namespace roofline;

@@ -1,6 +1,7 @@
 //===- Delinearize.cpp - Linear indices split into rows, provably --------===//
 
 #include "roofline/IR/Delinearize.h"
+#include "roofline/IR/AffineEval.h"
 
 #include "llvm/ADT/StringRef.h"
 

@@ -1,6 +1,7 @@
 //===- LoopNest.cpp - LoopNest IR helpers ----------------------------------===//
 
 #include "roofline/IR/LoopNest.h"
+#include "roofline/IR/RenameIVs.h"
 
 #include <algorithm>
 #include <set>

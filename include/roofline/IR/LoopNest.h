@@ -16,7 +16,6 @@
 #include <cstdint>
 #include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -204,19 +203,6 @@ struct SkippedNest {
 bool hasScratch(const LoopNest &N);
 /// \p N without its scratch arrays and their accesses: what memory sees.
 LoopNest withoutScratch(const LoopNest &N);
-
-/// Replaces the variable \p Old by \p New in the bounds and subscripts of
-/// \p Body, except inside a loop that redeclares \p Old (it hides the
-/// outer one there). Access text and statement values stay as written: the
-/// analyses rename, the report quotes the source.
-void renameUses(std::vector<Node> &Body, const std::string &Old,
-                const std::string &New);
-
-/// Renames every IV of \p L that shadows a name in \p Scope (an enclosing
-/// IV or a size) to "IV.<n>", \p Counter numbering them, so that a name
-/// identifies one variable along every chain of loops (the analyses
-/// substitute by name).
-void uniquifyIVs(Loop &L, std::set<std::string> &Scope, unsigned &Counter);
 
 /// Stable textual form used by --dump-ir and the lit tests.
 std::string printNest(const LoopNest &N);
