@@ -5,6 +5,8 @@
 #include "IterationSpace.h"
 #include "PhaseModel.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -126,6 +128,9 @@ public:
     CellFull.assign(NumCells, 0);
     Part.assign(NumCells, 0);
     PartStamp.assign(NumCells, -1);
+    GroupSum.assign(NumCells, 0);
+    Largest.assign(NumCells, 0);
+    GroupStamp.assign(NumCells, -1);
     for (const auto &[Name, A] : Arrays) {
       Box Whole;
       for (double E : A.G->Extent)
@@ -161,6 +166,12 @@ private:
   /// where PartStamp is the phase's start).
   std::vector<double> Part;
   std::vector<int64_t> PartStamp;
+  /// phaseBytes' scratch per cell: one group's parts summed (valid where
+  /// GroupStamp is the group's Generation), and the largest group part of
+  /// the phase (valid where PartStamp is).
+  std::vector<double> GroupSum, Largest;
+  std::vector<int64_t> GroupStamp;
+  int64_t Generation = 0;
   StepTree Tree;
   int64_t Now = 0, NestStart = 0;
   NestState *Cur = nullptr;
@@ -257,8 +268,8 @@ private:
     unsigned Lb = Cfg.Levels.empty() ? 64 : Cfg.Levels.front().LineBytes;
     // Per dimension: the blocks the box meets and how many of its values
     // fall in each.
-    std::vector<int64_t> Lo(Dims), Hi(Dims);
-    std::vector<std::vector<double>> In(Dims);
+    llvm::SmallVector<int64_t, 4> Lo(Dims), Hi(Dims);
+    llvm::SmallVector<llvm::SmallVector<double, 16>, 4> In(Dims);
     double Elements = 1;
     for (size_t D = 0; D < Dims; ++D) {
       const DimBox &X = B[D];
@@ -292,23 +303,30 @@ private:
     double PerElement =
         linesOf(B, *A.G, Lb, true, true) * Lb / std::max(1.0, Elements);
     int64_t Total = NumCellsOf(A);
-    std::vector<int64_t> I = Lo;
+    // The last dimension fastest: the outer dimensions' index and product
+    // once per row of cells (the same operations, in the same order, as
+    // per cell).
+    double CellCount = static_cast<double>(std::max<int64_t>(1, Total));
+    llvm::SmallVector<int64_t, 4> I = Lo;
     for (bool More = Dims > 0; More;) {
-      size_t Index = 0;
-      double N = Density * PerElement;
-      for (size_t D = 0; D < Dims; ++D) {
-        Index = Index * static_cast<size_t>(A.Count[D]) +
-                static_cast<size_t>(I[D]);
-        N *= In[D][static_cast<size_t>(I[D] - Lo[D])];
+      size_t Last = Dims - 1, Row = 0;
+      double Outer = Density * PerElement;
+      for (size_t D = 0; D < Last; ++D) {
+        Row = Row * static_cast<size_t>(A.Count[D]) + static_cast<size_t>(I[D]);
+        Outer *= In[D][static_cast<size_t>(I[D] - Lo[D])];
       }
-      if (N > 0)
-        Out.push_back({A.First + Index, N,
-                       (static_cast<double>(Index) + 0.5) /
-                           static_cast<double>(std::max<int64_t>(1, Total)),
-                       &It->first, Group, Write});
-      // Next cell, the last dimension fastest.
+      Row *= static_cast<size_t>(A.Count[Last]);
+      for (int64_t K = Lo[Last]; K <= Hi[Last]; ++K) {
+        size_t Index = Row + static_cast<size_t>(K);
+        double N = Outer * In[Last][static_cast<size_t>(K - Lo[Last])];
+        if (N > 0)
+          Out.push_back({A.First + Index, N,
+                         (static_cast<double>(Index) + 0.5) / CellCount,
+                         &It->first, Group, Write});
+      }
+      // Next row.
       More = false;
-      for (size_t D = Dims; D-- > 0;) {
+      for (size_t D = Last; D-- > 0;) {
         if (++I[D] <= Hi[D]) {
           More = true;
           break;
@@ -401,15 +419,31 @@ private:
     return PartStamp[C] == PhaseStart ? Part[C] : Else;
   }
 
+  /// \p T in order of rank, stably. cellsOf writes each box's cells in
+  /// rank order, so a step is a few sorted runs: merging them is the
+  /// stable sort's result at a fraction of its cost.
+  static void sortByRank(std::vector<Touched> &T) {
+    auto Less = [](const Touched &A, const Touched &B) {
+      return A.Rank < B.Rank;
+    };
+    auto RunEnd = [&](std::vector<Touched>::iterator From) {
+      return std::is_sorted_until(From, T.end(), Less);
+    };
+    auto End = RunEnd(T.begin());
+    while (End != T.end()) {
+      auto Next = RunEnd(End);
+      std::inplace_merge(T.begin(), End, Next, Less);
+      End = Next;
+    }
+  }
+
   /// One step: moves the cells to the top of the stack; with \p H, counts
   /// the first touches since \p PhaseStart that hit, each for the bytes of
   /// the cell the whole phase touches (partOf; the stack distance of its
   /// first line stands for the rest).
   void touchStep(std::vector<Touched> &T, int64_t PhaseStart, PhaseHits *H) {
     ++Now;
-    std::stable_sort(T.begin(), T.end(), [](const Touched &A, const Touched &B) {
-      return A.Rank < B.Rank;
-    });
+    sortByRank(T);
     for (const Touched &X : T) {
       Cell &C = Cells[X.Cell];
       if (C.Last == Now) { // touched again in this step
@@ -467,6 +501,26 @@ private:
     }
   }
 
+  /// Sums per array by its name's address (a key of Arrays: cellsOf's
+  /// Touched::Array), without comparing names; a function has few arrays.
+  class ArraySums {
+  public:
+    double &operator[](const std::string *Array) {
+      for (auto &[A, Sum] : Sums)
+        if (A == Array)
+          return Sum;
+      Sums.push_back({Array, 0});
+      return Sums.back().second;
+    }
+    void moveInto(std::map<std::string, double> &Out) const {
+      for (const auto &[A, Sum] : Sums)
+        Out[*A] = Sum;
+    }
+
+  private:
+    std::vector<std::pair<const std::string *, double>> Sums;
+  };
+
   /// What a phase touches over all its steps (the hull of each group's
   /// step boxes), per array summed over the groups and united; the
   /// united bytes of each cell go to Part.
@@ -484,7 +538,7 @@ private:
     struct PerGroup {
       const PhaseTouch *Key = nullptr;
       Box Hull;
-      std::map<size_t, std::pair<double, double>> Parts; ///< sum, max
+      std::vector<const Touched *> Parts; ///< its steps' parts, in order
     };
     std::map<unsigned, PerGroup> Groups;
     for (const std::vector<PhaseTouch> &Step : R.Steps)
@@ -505,39 +559,42 @@ private:
         }
       }
     for (const std::vector<Touched> &Step : Steps)
-      for (const Touched &X : Step) {
-        auto &P = Groups[X.Group].Parts[X.Cell];
-        P.first += X.Bytes;
-        P.second = std::max(P.second, X.Bytes);
-      }
+      for (const Touched &X : Step)
+        Groups[X.Group].Parts.push_back(&X);
     PhaseFootprint Out;
-    std::vector<size_t> Seen;
     std::vector<std::pair<size_t, const std::string *>> Cells;
-    std::map<size_t, double> Largest; ///< per cell, the largest group part
+    ArraySums Summed, United;
     for (auto &[Id, G] : Groups) {
       if (!G.Key)
         continue;
+      // Its steps' parts of each cell summed (GroupSum, where GroupStamp
+      // is this group's).
+      ++Generation;
+      for (const Touched *X : G.Parts) {
+        if (GroupStamp[X->Cell] != Generation) {
+          GroupStamp[X->Cell] = Generation;
+          GroupSum[X->Cell] = 0;
+        }
+        GroupSum[X->Cell] += X->Bytes;
+      }
       std::vector<Touched> H;
       cellsOf(G.Key->Array, G.Hull, G.Key->Density, H);
       for (const Touched &X : H) {
         // The union of the steps' parts: their sum where they do not
         // overlap, at most the hull's part, at least the largest one.
-        auto It = G.Parts.find(X.Cell);
-        double Sum = It == G.Parts.end() ? 0 : It->second.first;
-        double Max = It == G.Parts.end() ? 0 : It->second.second;
+        double Sum = GroupStamp[X.Cell] == Generation ? GroupSum[X.Cell] : 0;
         double B = std::min(Sum, X.Bytes);
-        (void)Max;
         if (B <= 0)
           continue;
         if (PartStamp[X.Cell] != PhaseStart) {
           PartStamp[X.Cell] = PhaseStart;
           Part[X.Cell] = 0;
+          Largest[X.Cell] = 0;
           Cells.push_back({X.Cell, X.Array});
         }
         Part[X.Cell] += B;
-        Out.Summed[*X.Array] += B;
-        double &L = Largest[X.Cell];
-        L = std::max(L, B);
+        Summed[X.Array] += B;
+        Largest[X.Cell] = std::max(Largest[X.Cell], B);
       }
     }
     // Groups of one array overlap: a cell holds at most itself (and at
@@ -545,9 +602,11 @@ private:
     for (const auto &[C, Name] : Cells) {
       double &B = Part[C];
       B = std::max(Largest[C], std::min(B, std::max(CellFull[C], 1.0)));
-      Out.United[*Name] += B;
+      United[Name] += B;
       Out.Total += B;
     }
+    Summed.moveInto(Out.Summed);
+    United.moveInto(Out.United);
     return Out;
   }
 

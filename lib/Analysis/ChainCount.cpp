@@ -19,29 +19,6 @@ static const char *const TooIrregular =
 // Concrete arithmetic
 //===----------------------------------------------------------------------===//
 
-Int128 detail::floorDiv(Int128 A, Int128 B) {
-  assert(B > 0 && "floorDiv by a non-positive divisor");
-  Int128 Q = A / B;
-  if ((A % B) != 0 && A < 0)
-    --Q;
-  return Q;
-}
-
-std::optional<Int128> detail::evalAffine(const AffineExpr &E,
-                                         const Env &Values) {
-  Int128 V = E.constant();
-  for (const auto &[Name, C] : E.terms()) {
-    auto It = Values.find(Name);
-    if (It == Values.end())
-      return std::nullopt;
-    Int128 P;
-    if (__builtin_mul_overflow(static_cast<Int128>(C), It->second, &P) ||
-        __builtin_add_overflow(V, P, &V))
-      return std::nullopt;
-  }
-  return V;
-}
-
 std::optional<Int128> detail::evalBound(const Bound &B, const Env &Values) {
   std::optional<Int128> R;
   for (const BoundTerm &T : B.Terms) {

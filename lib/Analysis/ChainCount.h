@@ -26,6 +26,7 @@
 
 #include "roofline/Analysis/Counts.h"
 #include "roofline/Analysis/Polynomial.h"
+#include "roofline/IR/AffineEval.h"
 #include "roofline/IR/LoopNest.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -87,12 +88,8 @@ struct Cnt {
   Count toCount() const;
 };
 
-/// floor(A / B) for B > 0.
-Int128 floorDiv(Int128 A, Int128 B);
-
-/// Evaluates \p E with every name in \p Values; nullopt on an unbound name
-/// or overflow.
-std::optional<Int128> evalAffine(const AffineExpr &E, const Env &Values);
+/// Evaluates \p B with every name in \p Values (evalAffine, IR/Affine.h);
+/// nullopt on an unbound name or overflow.
 std::optional<Int128> evalBound(const Bound &B, const Env &Values);
 /// Trip count of a loop with concrete bounds (negative when empty).
 std::optional<Int128> tripOf(Int128 First, Int128 Last, int64_t Step);

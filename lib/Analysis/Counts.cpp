@@ -11,6 +11,8 @@
 #include "ChainCount.h"
 #include "Footprint.h"
 
+#include "roofline/IR/RenameIVs.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -78,50 +80,7 @@ llvm::Error validate(const Loop &L) {
   return llvm::Error::success();
 }
 
-void renameUses(std::vector<Node> &Body, const std::string &Old,
-                const std::string &New) {
-  AffineExpr V = AffineExpr::var(New);
-  auto Fix = [&](AffineExpr &E) {
-    if (E.uses(Old))
-      E = *E.substitute(Old, V); // coefficient * 1: cannot overflow
-  };
-  for (Node &N : Body) {
-    if (!N.isLoop()) {
-      for (Access &A : N.S.Accesses)
-        for (auto &S : A.Subscripts)
-          if (S)
-            Fix(*S);
-      continue;
-    }
-    Loop &L = N.loop();
-    for (BoundTerm &T : L.First.Terms)
-      Fix(T.Expr);
-    for (BoundTerm &T : L.Last.Terms)
-      Fix(T.Expr);
-    if (L.IV != Old) // a redeclaration hides Old in its body
-      renameUses(L.Body, Old, New);
-  }
-}
-
-/// Renames IVs that shadow an enclosing IV or a parameter, so that names
-/// identify variables along every chain (the engines substitute by name).
-void uniquify(Loop &L, std::set<std::string> &Scope, unsigned &Counter) {
-  if (Scope.count(L.IV)) {
-    std::string New;
-    do
-      New = L.IV + "." + std::to_string(++Counter);
-    while (Scope.count(New));
-    renameUses(L.Body, L.IV, New);
-    L.IV = New;
-  }
-  Scope.insert(L.IV);
-  for (Node &N : L.Body)
-    if (N.isLoop())
-      uniquify(N.loop(), Scope, Counter);
-  Scope.erase(L.IV);
-}
-
-/// Whether uniquify would rename anything (it copies nothing then).
+/// Whether uniquifyIVs would rename anything (it copies nothing then).
 bool needsRenaming(const Loop &L, llvm::SmallVectorImpl<const std::string *> &Scope) {
   for (const std::string *S : Scope)
     if (*S == L.IV)
@@ -740,7 +699,7 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
         Scope.insert(*Names[I]);
       Renamed = N.Root;
       unsigned Counter = 0;
-      uniquify(*Renamed, Scope, Counter);
+      uniquifyIVs(*Renamed, Scope, Counter);
     }
   }
   const Loop &Root = Renamed ? *Renamed : N.Root;

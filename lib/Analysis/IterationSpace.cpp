@@ -2,6 +2,8 @@
 
 #include "IterationSpace.h"
 
+#include "roofline/IR/RenameIVs.h"
+
 #include <cmath>
 #include <set>
 
@@ -162,58 +164,13 @@ bool roofline::detail::hasShadowing(const LoopNest &N) {
   return shadows(N.Root, Scope);
 }
 
-namespace {
-
-void renameIn(std::vector<Node> &Body, const std::string &From,
-              const std::string &To) {
-  auto Expr = [&](AffineExpr &E) {
-    if (E.uses(From))
-      if (std::optional<AffineExpr> R = E.substitute(From, AffineExpr::var(To)))
-        E = *R;
-  };
-  for (Node &N : Body) {
-    if (N.isLoop()) {
-      Loop &L = N.loop();
-      for (BoundTerm &T : L.First.Terms)
-        Expr(T.Expr);
-      for (BoundTerm &T : L.Last.Terms)
-        Expr(T.Expr);
-      if (L.IV != From) // a redeclaration hides From in its body
-        renameIn(L.Body, From, To);
-      continue;
-    }
-    for (Access &A : N.S.Accesses)
-      for (std::optional<AffineExpr> &Sub : A.Subscripts)
-        if (Sub)
-          Expr(*Sub);
-  }
-}
-
-void uniquify(Loop &L, std::set<std::string> &Scope, unsigned &Counter) {
-  if (Scope.count(L.IV)) {
-    std::string New;
-    do
-      New = L.IV + "." + std::to_string(++Counter);
-    while (Scope.count(New));
-    renameIn(L.Body, L.IV, New);
-    L.IV = New;
-  }
-  Scope.insert(L.IV);
-  for (Node &N : L.Body)
-    if (N.isLoop())
-      uniquify(N.loop(), Scope, Counter);
-  Scope.erase(L.IV);
-}
-
-} // namespace
-
 LoopNest roofline::detail::withUniqueIVs(const LoopNest &N) {
   LoopNest Out = N;
   std::set<std::string> Scope;
   for (const Param &P : N.Params)
     Scope.insert(P.Name);
   unsigned Counter = 0;
-  uniquify(Out.Root, Scope, Counter);
+  uniquifyIVs(Out.Root, Scope, Counter);
   return Out;
 }
 

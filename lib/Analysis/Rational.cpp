@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "roofline/Analysis/Rational.h"
+#include "roofline/IR/AffineEval.h"
 
 #include <algorithm>
 
@@ -45,14 +46,6 @@ UInt128 gcdU(UInt128 A, UInt128 B) {
 /// INT128_MIN for both.
 Int128 gcdS(Int128 A, Int128 B) {
   return static_cast<Int128>(gcdU(magnitude(A), magnitude(B)));
-}
-
-/// floor(A / B) for B > 0.
-Int128 floorDiv(Int128 A, Int128 B) {
-  Int128 Q = A / B;
-  if ((A % B) != 0 && A < 0)
-    --Q;
-  return Q;
 }
 
 /// Exact three-way comparison of A/B and C/D (B, D > 0) without forming

@@ -6,6 +6,7 @@
 
 #include "roofline/Analysis/Counts.h"
 #include "roofline/Analysis/Dependence.h"
+#include "roofline/IR/AffineEval.h"
 #include "roofline/Roofline/NestVerdict.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 using namespace roofline;
 
@@ -358,20 +360,19 @@ reorderedCounts(const std::vector<LoopNest> &Sources, const Program &P,
 /// size has none or the value overflows.
 std::optional<int64_t> valueAt(const AffineExpr &E, const LoopNest &N,
                                const GenOptions &O) {
-  int64_t V = E.constant();
-  for (const auto &[Name, Coef] : E.terms()) {
-    std::optional<int64_t> X;
-    if (auto It = O.Values.find(Name); It != O.Values.end())
-      X = It->second;
-    for (const Param &P : N.Params)
-      if (!X && P.Name == Name)
-        X = P.Value;
-    int64_t T;
-    if (!X || __builtin_mul_overflow(Coef, *X, &T) ||
-        __builtin_add_overflow(V, T, &V))
-      return std::nullopt;
-  }
-  return V;
+  std::optional<__int128> V =
+      evalAffine(E, [&](const std::string &Name) -> std::optional<__int128> {
+        if (auto It = O.Values.find(Name); It != O.Values.end())
+          return It->second;
+        for (const Param &P : N.Params)
+          if (P.Name == Name && P.Value)
+            return *P.Value;
+        return std::nullopt;
+      });
+  if (!V || *V < std::numeric_limits<int64_t>::min() ||
+      *V > std::numeric_limits<int64_t>::max())
+    return std::nullopt;
+  return static_cast<int64_t>(*V);
 }
 
 /// Distinct elements of a convolution operand: per dimension, a loop's

@@ -1,9 +1,35 @@
 //===- Affine.cpp - Affine expressions -------------------------------------===//
 
 #include "roofline/IR/Affine.h"
+#include "roofline/IR/AffineEval.h"
 
 
 using namespace roofline;
+
+std::optional<__int128> roofline::evalAffine(
+    const AffineExpr &E,
+    llvm::function_ref<std::optional<__int128>(const std::string &)> ValueOf) {
+  __int128 V = E.constant();
+  for (const auto &[Name, C] : E.terms()) {
+    std::optional<__int128> X = ValueOf(Name);
+    __int128 P;
+    if (!X || __builtin_mul_overflow(static_cast<__int128>(C), *X, &P) ||
+        __builtin_add_overflow(V, P, &V))
+      return std::nullopt;
+  }
+  return V;
+}
+
+std::optional<__int128>
+roofline::evalAffine(const AffineExpr &E,
+                     const std::map<std::string, __int128> &Values) {
+  return evalAffine(E, [&](const std::string &Name) -> std::optional<__int128> {
+    auto It = Values.find(Name);
+    if (It == Values.end())
+      return std::nullopt;
+    return It->second;
+  });
+}
 
 AffineExpr AffineExpr::var(const std::string &Name, int64_t Coeff) {
   AffineExpr E;

@@ -1,6 +1,7 @@
 //===- Delinearize.cpp - Linear indices split into rows, provably --------===//
 
 #include "roofline/IR/Delinearize.h"
+#include "roofline/IR/AffineEval.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -30,14 +31,9 @@ std::optional<int64_t> roofline::sizeValue(const std::string &Name,
 
 std::optional<__int128> roofline::evalSizes(const AffineExpr &E,
                                             const SizeValues &Values) {
-  __int128 R = E.constant();
-  for (const auto &[Name, C] : E.terms()) {
-    std::optional<int64_t> V = sizeValue(Name, Values);
-    if (!V)
-      return std::nullopt;
-    R += static_cast<__int128>(C) * *V; // |C|, |V| < 2^63: no overflow
-  }
-  return R;
+  return evalAffine(E, [&](const std::string &Name) -> std::optional<__int128> {
+    return sizeValue(Name, Values);
+  });
 }
 
 /// The value a strided loop's variable ends at (or starts from, for the

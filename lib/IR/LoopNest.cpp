@@ -1,6 +1,7 @@
 //===- LoopNest.cpp - LoopNest IR helpers ----------------------------------===//
 
 #include "roofline/IR/LoopNest.h"
+#include "roofline/IR/RenameIVs.h"
 
 #include <algorithm>
 #include <set>
@@ -88,6 +89,48 @@ std::string DerivedSize::str() const {
     return Simple ? T : "(" + T + ")";
   };
   return Wrap(Num, Numerator) + " / " + Wrap(Den, Denominator);
+}
+
+void roofline::renameUses(std::vector<Node> &Body, const std::string &Old,
+                          const std::string &New) {
+  AffineExpr V = AffineExpr::var(New);
+  auto Fix = [&](AffineExpr &E) {
+    if (E.uses(Old))
+      E = *E.substitute(Old, V); // coefficient * 1: cannot overflow
+  };
+  for (Node &N : Body) {
+    if (!N.isLoop()) {
+      for (Access &A : N.S.Accesses)
+        for (std::optional<AffineExpr> &S : A.Subscripts)
+          if (S)
+            Fix(*S);
+      continue;
+    }
+    Loop &L = N.loop();
+    for (BoundTerm &T : L.First.Terms)
+      Fix(T.Expr);
+    for (BoundTerm &T : L.Last.Terms)
+      Fix(T.Expr);
+    if (L.IV != Old)
+      renameUses(L.Body, Old, New);
+  }
+}
+
+void roofline::uniquifyIVs(Loop &L, std::set<std::string> &Scope,
+                           unsigned &Counter) {
+  if (Scope.count(L.IV)) {
+    std::string New;
+    do
+      New = L.IV + "." + std::to_string(++Counter);
+    while (Scope.count(New));
+    renameUses(L.Body, L.IV, New);
+    L.IV = New;
+  }
+  Scope.insert(L.IV);
+  for (Node &N : L.Body)
+    if (N.isLoop())
+      uniquifyIVs(N.loop(), Scope, Counter);
+  Scope.erase(L.IV);
 }
 
 bool roofline::hasScratch(const LoopNest &N) {

@@ -109,6 +109,32 @@ private:
   Expected<double> getPositive(const YNode &N, StringRef Field,
                                const Twine &Ctx, bool Whole) const;
   Expected<bool> getBool(const YNode &N, StringRef Field) const;
+
+  /// The top level's sections, read after its scalar fields, and the lines
+  /// of their keys (where a message about one points).
+  struct Sections {
+    const YNode *Peaks = nullptr, *CorePeaks = nullptr, *Memory = nullptr,
+                *Sources = nullptr;
+    unsigned PeaksLine = 1, CorePeaksLine = 1, MemoryLine = 1, SourcesLine = 1;
+  };
+  /// The scanner's first diagnostic, where it reported one.
+  std::string ScanError;
+
+  /// The one document's root mapping.
+  Expected<YNode> readRoot();
+  /// The top level's scalar fields into \p M; its sections into \p S.
+  Error parseTopFields(const YNode &Root, Machine &M, Sections &S) const;
+  Error parsePeaks(const YNode &Peaks, unsigned Line, Machine &M) const;
+  Error parseCorePeaks(const YNode &CorePeaks, unsigned Line, Machine &M) const;
+  Error parseMemory(const YNode &Memory, unsigned Line, Machine &M) const;
+  /// Level \p I (0: main memory) of 'memory'; \p M has the ones before.
+  Expected<MemoryLevel> parseLevel(const YNode &L, size_t I,
+                                   const Machine &M) const;
+  Error parseLevelField(StringRef Key, const YNode &V, unsigned KeyLine,
+                        bool IsMain, const std::string &Ctx,
+                        MemoryLevel &Level) const;
+  Error parseSources(const YNode &Sources, unsigned Line, const YNode &Peaks,
+                     Machine &M) const;
 };
 
 Expected<YNode> MachineParser::convert(yaml::Node *N) {
@@ -240,9 +266,8 @@ constexpr StringRef TensorKeys[] = {"f64-tensor", "tf32-tensor", "f16-tensor",
                                     "bf16-tensor", "fp8-tensor", "i8-tensor",
                                     "i4-tensor"};
 
-Expected<Machine> MachineParser::parse() {
+Expected<YNode> MachineParser::readRoot() {
   // Capture the scanner's own diagnostics instead of printing them.
-  std::string ScanError;
   SM.setDiagHandler(
       [](const SMDiagnostic &D, void *Ctx) {
         auto *Out = static_cast<std::string *>(Ctx);
@@ -276,40 +301,39 @@ Expected<Machine> MachineParser::parse() {
     return error(Root ? Root->Line : 1,
                  "a machine file must be a mapping of fields (name, kind, "
                  "capacity_bytes, peaks, memory, ...)");
+  return std::move(*Root);
+}
 
+Error MachineParser::parseTopFields(const YNode &Root, Machine &M,
+                                    Sections &S) const {
   static constexpr StringRef TopKeys[] = {
       "name",    "description", "kind",   "capacity_bytes", "line_bytes",
       "write_allocate", "peaks", "core_peaks", "memory", "sources",
       "host_link_bandwidth", "launch_latency"};
-  if (Error E = checkKeys(*Root, TopKeys,
+  if (Error E = checkKeys(Root, TopKeys,
                           {"name", "kind", "capacity_bytes", "peaks", "memory"},
                           "", 1))
-    return std::move(E);
+    return E;
 
-  Machine M;
-  M.Path = Path;
-  const YNode *PeaksNode = nullptr, *MemoryNode = nullptr, *SourcesNode = nullptr,
-              *CorePeaksNode = nullptr;
-  unsigned CorePeaksLine = 1;
-  unsigned PeaksLine = 1, MemoryLine = 1, SourcesLine = 1;
   std::optional<unsigned> LineBytes;
   std::optional<bool> WriteAllocate;
-  for (size_t I = 0; I < Root->Keys.size(); ++I) {
-    StringRef Key = Root->Keys[I];
-    const YNode &V = Root->Children[I];
+  for (size_t I = 0; I < Root.Keys.size(); ++I) {
+    StringRef Key = Root.Keys[I];
+    const YNode &V = Root.Children[I];
     if (Key == "name") {
-      Expected<std::string> S = getString(V, Key, "");
-      if (!S)
-        return S.takeError();
-      if (StringRef(*S).find_first_of(" \t/") != StringRef::npos)
+      Expected<std::string> Str = getString(V, Key, "");
+      if (!Str)
+        return Str.takeError();
+      if (StringRef(*Str).find_first_of(" \t/") != StringRef::npos)
         return error(V.Line, "'name' must be a single word (no spaces or "
-                             "slashes), got '" + *S + "'");
-      M.Name = *S;
+                             "slashes), got '" +
+                                 *Str + "'");
+      M.Name = *Str;
     } else if (Key == "description") {
-      Expected<std::string> S = getString(V, Key, "");
-      if (!S)
-        return S.takeError();
-      M.Description = *S;
+      Expected<std::string> Str = getString(V, Key, "");
+      if (!Str)
+        return Str.takeError();
+      M.Description = *Str;
     } else if (Key == "kind") {
       if (V.Kind != YNode::Scalar || (V.Value != "gpu" && V.Value != "cpu"))
         return error(V.Line, "'kind' must be 'gpu' or 'cpu', got " +
@@ -341,17 +365,17 @@ Expected<Machine> MachineParser::parse() {
         return D.takeError();
       (Key == "launch_latency" ? M.LaunchLatencyS : M.HostLinkBytesPerS) = *D;
     } else if (Key == "peaks") {
-      PeaksNode = &V;
-      PeaksLine = Root->KeyLines[I];
+      S.Peaks = &V;
+      S.PeaksLine = Root.KeyLines[I];
     } else if (Key == "core_peaks") {
-      CorePeaksNode = &V;
-      CorePeaksLine = Root->KeyLines[I];
+      S.CorePeaks = &V;
+      S.CorePeaksLine = Root.KeyLines[I];
     } else if (Key == "memory") {
-      MemoryNode = &V;
-      MemoryLine = Root->KeyLines[I];
+      S.Memory = &V;
+      S.MemoryLine = Root.KeyLines[I];
     } else if (Key == "sources") {
-      SourcesNode = &V;
-      SourcesLine = Root->KeyLines[I];
+      S.Sources = &V;
+      S.SourcesLine = Root.KeyLines[I];
     }
   }
   if (M.Description.empty())
@@ -360,23 +384,26 @@ Expected<Machine> MachineParser::parse() {
   // line to write it; CPUs move 64-byte lines and write-allocate.
   M.LineBytes = LineBytes ? *LineBytes : (M.Kind == "gpu" ? 128 : 64);
   M.WriteAllocate = WriteAllocate ? *WriteAllocate : M.Kind == "cpu";
+  return Error::success();
+}
 
-  // peaks
-  if (PeaksNode->Kind != YNode::Mapping)
-    return error(PeaksLine, "'peaks' must be a mapping of precision to "
-                                  "FLOP/s, got " +
-                                      Twine(PeaksNode->kindName()));
+Error MachineParser::parsePeaks(const YNode &Peaks, unsigned Line,
+                                Machine &M) const {
+  if (Peaks.Kind != YNode::Mapping)
+    return error(Line, "'peaks' must be a mapping of precision to "
+                       "FLOP/s, got " +
+                           Twine(Peaks.kindName()));
   {
     SmallVector<StringRef, 16> Allowed(std::begin(PrecisionKeys),
                                        std::end(PrecisionKeys));
     Allowed.append(std::begin(TensorKeys), std::end(TensorKeys));
-    if (Error E = checkKeys(*PeaksNode, Allowed, {"f32"}, " in 'peaks'", PeaksLine))
-      return std::move(E);
+    if (Error E = checkKeys(Peaks, Allowed, {"f32"}, " in 'peaks'", Line))
+      return E;
   }
-  for (size_t I = 0; I < PeaksNode->Keys.size(); ++I) {
-    const std::string &Key = PeaksNode->Keys[I];
+  for (size_t I = 0; I < Peaks.Keys.size(); ++I) {
+    const std::string &Key = Peaks.Keys[I];
     Expected<double> D =
-        getPositive(PeaksNode->Children[I], Key, " (in 'peaks')", false);
+        getPositive(Peaks.Children[I], Key, " (in 'peaks')", false);
     if (!D)
       return D.takeError();
     if (std::optional<Precision> P = parsePrecision(Key);
@@ -385,141 +412,178 @@ Expected<Machine> MachineParser::parse() {
     else
       M.TensorPeak[Key] = *D;
   }
+  return Error::success();
+}
 
-  // core_peaks: one core's peak per precision (optional; the 1-thread
-  // roof of roofline-run's % roof).
-  if (CorePeaksNode) {
-    if (CorePeaksNode->Kind != YNode::Mapping)
-      return error(CorePeaksLine, "'core_peaks' must be a mapping of precision "
-                                  "to FLOP/s, got " +
-                                      Twine(CorePeaksNode->kindName()));
-    if (Error E = checkKeys(*CorePeaksNode, PrecisionKeys, {}, " in 'core_peaks'",
-                            CorePeaksLine))
-      return std::move(E);
-    for (size_t I = 0; I < CorePeaksNode->Keys.size(); ++I) {
-      const std::string &Key = CorePeaksNode->Keys[I];
-      Expected<double> D = getPositive(CorePeaksNode->Children[I], Key,
-                                       " (in 'core_peaks')", false);
-      if (!D)
-        return D.takeError();
-      if (std::optional<Precision> P = parsePrecision(Key);
-          P && *P != Precision::Unknown)
-        M.CorePeak[*P] = *D;
-    }
+// core_peaks: one core's peak per precision (optional; the 1-thread roof of
+// roofline-run's % roof).
+Error MachineParser::parseCorePeaks(const YNode &CorePeaks, unsigned Line,
+                                    Machine &M) const {
+  if (CorePeaks.Kind != YNode::Mapping)
+    return error(Line, "'core_peaks' must be a mapping of precision "
+                       "to FLOP/s, got " +
+                           Twine(CorePeaks.kindName()));
+  if (Error E =
+          checkKeys(CorePeaks, PrecisionKeys, {}, " in 'core_peaks'", Line))
+    return E;
+  for (size_t I = 0; I < CorePeaks.Keys.size(); ++I) {
+    const std::string &Key = CorePeaks.Keys[I];
+    Expected<double> D =
+        getPositive(CorePeaks.Children[I], Key, " (in 'core_peaks')", false);
+    if (!D)
+      return D.takeError();
+    if (std::optional<Precision> P = parsePrecision(Key);
+        P && *P != Precision::Unknown)
+      M.CorePeak[*P] = *D;
   }
+  return Error::success();
+}
 
-  // memory
-  if (MemoryNode->Kind != YNode::Sequence || MemoryNode->Children.empty())
-    return error(MemoryLine,
+Error MachineParser::parseMemory(const YNode &Memory, unsigned Line,
+                                 Machine &M) const {
+  if (Memory.Kind != YNode::Sequence || Memory.Children.empty())
+    return error(Line,
                  "'memory' must be a non-empty sequence of levels (main "
                  "memory first), got " +
-                     Twine(MemoryNode->Kind == YNode::Sequence
-                               ? "an empty sequence"
-                               : MemoryNode->kindName()));
-  for (size_t I = 0; I < MemoryNode->Children.size(); ++I) {
-    const YNode &L = MemoryNode->Children[I];
-    if (L.Kind != YNode::Mapping)
-      return error(L.Line, "each 'memory' level must be a mapping {name, "
-                           "bandwidth, size}, got " +
-                               Twine(L.kindName()));
-    bool IsMain = I == 0;
-    static constexpr StringRef LevelKeys[] = {"name", "bandwidth", "size",
-                                              "instances", "line_bytes",
-                                              "ways"};
-    SmallVector<StringRef, 3> Required = {"name", "bandwidth"};
-    if (!IsMain)
-      Required.push_back("size");
-    // Name the level in messages as soon as it has one.
-    std::string Named;
-    for (size_t J = 0; J < L.Keys.size(); ++J)
-      if (L.Keys[J] == "name" && L.Children[J].Kind == YNode::Scalar)
-        Named = " '" + L.Children[J].Value + "'";
-    std::string Where = (" in memory level " + Twine(I + 1) + Named +
-                         (IsMain ? " (main memory)" : ""))
-                            .str();
-    if (Error E = checkKeys(L, LevelKeys, Required, Where, L.Line))
-      return std::move(E);
-    MemoryLevel Level;
-    for (size_t J = 0; J < L.Keys.size(); ++J)
-      if (L.Keys[J] == "name") {
-        Expected<std::string> S = getString(L.Children[J], "name", Where);
-        if (!S)
-          return S.takeError();
-        Level.Name = *S;
-      }
-    if (M.findLevel(Level.Name))
-      return error(L.Line, "duplicate memory level '" + Level.Name + "'");
-    std::string Ctx = " (in memory level '" + Level.Name + "')";
-    for (size_t J = 0; J < L.Keys.size(); ++J) {
-      StringRef Key = L.Keys[J];
-      const YNode &V = L.Children[J];
-      if (Key == "name")
-        continue;
-      if (Key == "size" && IsMain)
-        return error(L.KeyLines[J], "'size' does not apply to main memory '" +
-                                        Level.Name +
-                                        "'; its size is 'capacity_bytes'");
-      Expected<double> D = getPositive(V, Key, Ctx, Key != "bandwidth");
-      if (!D)
-        return D.takeError();
-      if (Key == "bandwidth") {
-        Level.BandwidthBytesPerS = *D;
-      } else if (Key == "size") {
-        Level.SizeBytes = *D;
-      } else if (Key == "instances") {
-        // Bounded before the conversion: a double beyond unsigned's range
-        // does not convert (undefined behaviour; found by fuzz-machine).
-        if (*D > MaxInstances)
-          return error(V.Line, "'instances' must be at most " +
-                                   Twine(MaxInstances) + ", got " + V.Value +
-                                   Ctx);
-        Level.Instances = static_cast<unsigned>(*D);
-      } else if (Key == "ways") {
-        if (IsMain)
-          return error(L.KeyLines[J], "'ways' does not apply to main memory '" +
-                                          Level.Name + "'");
-        if (*D > 1024)
-          return error(V.Line, "'ways' must be at most 1024 lines per set, "
-                               "got " +
-                                   V.Value + Ctx);
-        Level.Ways = static_cast<unsigned>(*D);
-      } else if (Key == "line_bytes") {
-        if (*D > 65536 || !isPowerOf2_64(static_cast<uint64_t>(*D)))
-          return error(V.Line, "'line_bytes' must be a power of two, got " +
-                                   V.Value + Ctx);
-        Level.LineBytes = static_cast<unsigned>(*D);
-      }
-    }
-    M.Levels.push_back(std::move(Level));
+                     Twine(Memory.Kind == YNode::Sequence ? "an empty sequence"
+                                                          : Memory.kindName()));
+  for (size_t I = 0; I < Memory.Children.size(); ++I) {
+    Expected<MemoryLevel> Level = parseLevel(Memory.Children[I], I, M);
+    if (!Level)
+      return Level.takeError();
+    M.Levels.push_back(std::move(*Level));
   }
+  return Error::success();
+}
 
-  // sources: every key must name a figure of this file, so a typo cannot
-  // leave a figure silently unsourced.
-  if (SourcesNode) {
-    if (SourcesNode->Kind != YNode::Mapping)
-      return error(SourcesLine,
-                   "'sources' must be a mapping of field to text, got " +
-                       Twine(SourcesNode->kindName()));
-    for (size_t I = 0; I < SourcesNode->Keys.size(); ++I) {
-      const std::string &Key = SourcesNode->Keys[I];
-      bool Known = llvm::is_contained(PeaksNode->Keys, Key) ||
-                   M.findLevel(Key) || Key == "capacity_bytes" ||
-                   (Key == "host_link_bandwidth" && M.HostLinkBytesPerS) ||
-                   (Key == "launch_latency" && M.LaunchLatencyS);
-      if (!Known)
-        return error(SourcesNode->KeyLines[I],
-                     "unknown field '" + Key +
-                         "' in 'sources' (expected a key of 'peaks', a "
-                         "memory level name, 'capacity_bytes', "
-                         "'host_link_bandwidth' or 'launch_latency' of this "
-                         "file)");
-      Expected<std::string> S =
-          getString(SourcesNode->Children[I], Key, " (in 'sources')");
+Expected<MemoryLevel> MachineParser::parseLevel(const YNode &L, size_t I,
+                                                const Machine &M) const {
+  if (L.Kind != YNode::Mapping)
+    return error(L.Line, "each 'memory' level must be a mapping {name, "
+                         "bandwidth, size}, got " +
+                             Twine(L.kindName()));
+  bool IsMain = I == 0;
+  static constexpr StringRef LevelKeys[] = {"name",      "bandwidth",  "size",
+                                            "instances", "line_bytes", "ways"};
+  SmallVector<StringRef, 3> Required = {"name", "bandwidth"};
+  if (!IsMain)
+    Required.push_back("size");
+  // Name the level in messages as soon as it has one.
+  std::string Named;
+  for (size_t J = 0; J < L.Keys.size(); ++J)
+    if (L.Keys[J] == "name" && L.Children[J].Kind == YNode::Scalar)
+      Named = " '" + L.Children[J].Value + "'";
+  std::string Where = (" in memory level " + Twine(I + 1) + Named +
+                       (IsMain ? " (main memory)" : ""))
+                          .str();
+  if (Error E = checkKeys(L, LevelKeys, Required, Where, L.Line))
+    return std::move(E);
+  MemoryLevel Level;
+  for (size_t J = 0; J < L.Keys.size(); ++J)
+    if (L.Keys[J] == "name") {
+      Expected<std::string> S = getString(L.Children[J], "name", Where);
       if (!S)
         return S.takeError();
-      M.Sources[Key] = *S;
+      Level.Name = *S;
     }
+  if (M.findLevel(Level.Name))
+    return error(L.Line, "duplicate memory level '" + Level.Name + "'");
+  std::string Ctx = " (in memory level '" + Level.Name + "')";
+  for (size_t J = 0; J < L.Keys.size(); ++J)
+    if (L.Keys[J] != "name")
+      if (Error E = parseLevelField(L.Keys[J], L.Children[J], L.KeyLines[J],
+                                    IsMain, Ctx, Level))
+        return std::move(E);
+  return Level;
+}
+
+Error MachineParser::parseLevelField(StringRef Key, const YNode &V,
+                                     unsigned KeyLine, bool IsMain,
+                                     const std::string &Ctx,
+                                     MemoryLevel &Level) const {
+  if (Key == "size" && IsMain)
+    return error(KeyLine, "'size' does not apply to main memory '" +
+                              Level.Name + "'; its size is 'capacity_bytes'");
+  Expected<double> D = getPositive(V, Key, Ctx, Key != "bandwidth");
+  if (!D)
+    return D.takeError();
+  if (Key == "bandwidth") {
+    Level.BandwidthBytesPerS = *D;
+  } else if (Key == "size") {
+    Level.SizeBytes = *D;
+  } else if (Key == "instances") {
+    // Bounded before the conversion: a double beyond unsigned's range
+    // does not convert (undefined behaviour; found by fuzz-machine).
+    if (*D > MaxInstances)
+      return error(V.Line, "'instances' must be at most " +
+                               Twine(MaxInstances) + ", got " + V.Value + Ctx);
+    Level.Instances = static_cast<unsigned>(*D);
+  } else if (Key == "ways") {
+    if (IsMain)
+      return error(KeyLine,
+                   "'ways' does not apply to main memory '" + Level.Name + "'");
+    if (*D > 1024)
+      return error(V.Line, "'ways' must be at most 1024 lines per set, "
+                           "got " +
+                               V.Value + Ctx);
+    Level.Ways = static_cast<unsigned>(*D);
+  } else if (Key == "line_bytes") {
+    if (*D > 65536 || !isPowerOf2_64(static_cast<uint64_t>(*D)))
+      return error(V.Line,
+                   "'line_bytes' must be a power of two, got " + V.Value + Ctx);
+    Level.LineBytes = static_cast<unsigned>(*D);
   }
+  return Error::success();
+}
+
+// sources: every key must name a figure of this file, so a typo cannot
+// leave a figure silently unsourced.
+Error MachineParser::parseSources(const YNode &Sources, unsigned Line,
+                                  const YNode &Peaks, Machine &M) const {
+  if (Sources.Kind != YNode::Mapping)
+    return error(Line, "'sources' must be a mapping of field to text, got " +
+                           Twine(Sources.kindName()));
+  for (size_t I = 0; I < Sources.Keys.size(); ++I) {
+    const std::string &Key = Sources.Keys[I];
+    bool Known = llvm::is_contained(Peaks.Keys, Key) || M.findLevel(Key) ||
+                 Key == "capacity_bytes" ||
+                 (Key == "host_link_bandwidth" && M.HostLinkBytesPerS) ||
+                 (Key == "launch_latency" && M.LaunchLatencyS);
+    if (!Known)
+      return error(Sources.KeyLines[I],
+                   "unknown field '" + Key +
+                       "' in 'sources' (expected a key of 'peaks', a "
+                       "memory level name, 'capacity_bytes', "
+                       "'host_link_bandwidth' or 'launch_latency' of this "
+                       "file)");
+    Expected<std::string> S =
+        getString(Sources.Children[I], Key, " (in 'sources')");
+    if (!S)
+      return S.takeError();
+    M.Sources[Key] = *S;
+  }
+  return Error::success();
+}
+
+Expected<Machine> MachineParser::parse() {
+  Expected<YNode> Root = readRoot();
+  if (!Root)
+    return Root.takeError();
+  Machine M;
+  M.Path = Path;
+  Sections S;
+  if (Error E = parseTopFields(*Root, M, S))
+    return std::move(E);
+  if (Error E = parsePeaks(*S.Peaks, S.PeaksLine, M))
+    return std::move(E);
+  if (S.CorePeaks)
+    if (Error E = parseCorePeaks(*S.CorePeaks, S.CorePeaksLine, M))
+      return std::move(E);
+  if (Error E = parseMemory(*S.Memory, S.MemoryLine, M))
+    return std::move(E);
+  if (S.Sources)
+    if (Error E = parseSources(*S.Sources, S.SourcesLine, *S.Peaks, M))
+      return std::move(E);
   return M;
 }
 

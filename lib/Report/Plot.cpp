@@ -165,6 +165,29 @@ private:
   std::string placeLabel(double AX, double AY, const std::string &Text,
                          const std::string &Extra);
   std::string tipOf(const Mark &K) const;
+
+  /// Nests drawn at one spot: one label names them all.
+  struct PointGroup {
+    double PX = 0, PY = 0;
+    std::vector<size_t> Marks;
+  };
+  /// Keeps labels off a point of radius \p Rad.
+  void reserve(double PX, double PY, double Rad);
+  // The parts of svg(), in drawing order.
+  void svgHeader(llvm::raw_ostream &OS) const;
+  void svgAxes(llvm::raw_ostream &OS) const;
+  std::vector<PointGroup> reservePoints();
+  void svgComputeRoofs(llvm::raw_ostream &OS,
+                       std::vector<std::string> &RoofLabels);
+  void svgMemoryRoofs(llvm::raw_ostream &OS,
+                      std::vector<std::string> &RoofLabels);
+  std::vector<std::string> svgRidges(llvm::raw_ostream &OS);
+  void svgLevelPoints(llvm::raw_ostream &OS);
+  void svgRanges(llvm::raw_ostream &OS, std::vector<std::string> &Labels);
+  void svgPoints(llvm::raw_ostream &OS, const std::vector<PointGroup> &Groups,
+                 std::vector<std::string> &Labels);
+  void svgMeasured(llvm::raw_ostream &OS, std::vector<std::string> &Labels);
+  void svgLegend(llvm::raw_ostream &OS) const;
 };
 
 void PlotBuilder::collect() {
@@ -375,11 +398,13 @@ std::string PlotBuilder::tipOf(const Mark &K) const {
   return T;
 }
 
-std::string PlotBuilder::svg(bool ForHTML) {
+void PlotBuilder::reserve(double PX, double PY, double Rad) {
+  Taken.push_back({PX - Rad, PY - Rad, PX + Rad, PY + Rad});
+}
+
+/// The <svg> element's opening, its defs, background, title and subtitle.
+void PlotBuilder::svgHeader(llvm::raw_ostream &OS) const {
   const Machine &M = machine();
-  Taken.clear();
-  std::string S;
-  llvm::raw_string_ostream OS(S);
   double W = O.Width, H = O.Height;
   OS << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"roofline\" width=\""
      << px(W) << "\" height=\"" << px(H) << "\" viewBox=\"0 0 " << px(W)
@@ -407,7 +432,9 @@ std::string PlotBuilder::svg(bool ForHTML) {
         "fill=\"#555555\">"
      << esc(M.Name) << ", " << trafficModelName(R.Model)
      << " traffic; attainable = min(peak, AI x bandwidth)</text>\n";
+}
 
+void PlotBuilder::svgAxes(llvm::raw_ostream &OS) const {
   // Grid and ticks.
   OS << "<g class=\"grid\">\n";
   std::vector<Tick> XT = logTicks(X.Lo, X.Hi), YT = logTicks(Y.Lo, Y.Hi);
@@ -451,27 +478,22 @@ std::string PlotBuilder::svg(bool ForHTML) {
              ? " (GOP/s for integers)"
              : "")
      << "</text>\n</g>\n";
+}
 
-  // Where every nest goes, first: labels placed later keep off the points.
-  struct PointGroup {
-    double PX = 0, PY = 0;
-    std::vector<size_t> Marks;
-  };
+// Where every nest goes, first: labels placed later keep off the points.
+std::vector<PlotBuilder::PointGroup> PlotBuilder::reservePoints() {
   std::vector<PointGroup> Groups;
-  auto Reserve = [&](double PX, double PY, double Rad) {
-    Taken.push_back({PX - Rad, PY - Rad, PX + Rad, PY + Rad});
-  };
   for (size_t I = 0; I < Marks.size(); ++I) {
     const Mark &K = Marks[I];
     if (K.IsRange) {
       for (size_t J = 0; J < K.Sizes.size(); J += 4)
-        Reserve(X.toPixel(K.AIs[J]), Y.toPixel(K.Perfs[J]), 6);
-      Reserve(X.toPixel(K.AIs.back()), Y.toPixel(K.Perfs.back()), 7);
+        reserve(X.toPixel(K.AIs[J]), Y.toPixel(K.Perfs[J]), 6);
+      reserve(X.toPixel(K.AIs.back()), Y.toPixel(K.Perfs.back()), 7);
       continue;
     }
     double AI = std::isfinite(K.AI) ? K.AI : X.Hi;
     double PX = X.toPixel(AI), PY = Y.toPixel(K.Perf);
-    Reserve(PX, PY, 8);
+    reserve(PX, PY, 8);
     // Nests at the same spot (the three steps of the unfused example) share
     // one label.
     auto G = std::find_if(Groups.begin(), Groups.end(), [&](const PointGroup &P) {
@@ -483,14 +505,15 @@ std::string PlotBuilder::svg(bool ForHTML) {
     else
       G->Marks.push_back(I);
   }
+  return Groups;
+}
 
-  // Roofs. Memory roofs climb from the left edge to the highest peak;
-  // compute roofs run flat from the fastest level's ridge to the right edge,
-  // drawn thick from the main-memory ridge on: that polyline is the
-  // roofline of main memory, the seed's blue line.
-  double MaxPeak = Roofs.back().Peak;
-  std::vector<std::string> RoofLabels;
-  OS << "<g class=\"roofs\" clip-path=\"url(#plot-area)\" fill=\"none\">\n";
+// Compute roofs run flat from the fastest level's ridge to the right edge,
+// drawn thick from the main-memory ridge on: that polyline is the roofline
+// of main memory, the seed's blue line.
+void PlotBuilder::svgComputeRoofs(llvm::raw_ostream &OS,
+                                  std::vector<std::string> &RoofLabels) {
+  const Machine &M = machine();
   double FastestBW = 0;
   for (const MemoryLevel &L : M.Levels)
     FastestBW = std::max(FastestBW, L.BandwidthBytesPerS);
@@ -519,6 +542,13 @@ std::string PlotBuilder::svg(bool ForHTML) {
                          PeakColor + "\">" + esc(Text) + "</text>");
     Taken.push_back({Right - 4 - TW, PY - 19, Right - 4, PY - 2});
   }
+}
+
+// Memory roofs climb from the left edge to the highest peak.
+void PlotBuilder::svgMemoryRoofs(llvm::raw_ostream &OS,
+                                 std::vector<std::string> &RoofLabels) {
+  const Machine &M = machine();
+  double MaxPeak = Roofs.back().Peak;
   for (size_t I = 0; I < M.Levels.size(); ++I) {
     const MemoryLevel &L = M.Levels[I];
     bool Main = I == 0;
@@ -583,10 +613,12 @@ std::string PlotBuilder::svg(bool ForHTML) {
                          " " + px(LPX) + " " + px(LPY) + ")\">" + esc(Text) +
                          "</text>");
   }
-  OS << "</g>\n";
+}
 
-  // Ridge points: where each memory roof meets each compute roof; the main
-  // memory's are labelled.
+// Ridge points: where each memory roof meets each compute roof; the main
+// memory's are labelled.
+std::vector<std::string> PlotBuilder::svgRidges(llvm::raw_ostream &OS) {
+  const Machine &M = machine();
   OS << "<g class=\"ridges\">\n";
   std::vector<std::string> RidgeLabels;
   for (size_t I = 0; I < M.Levels.size(); ++I) {
@@ -605,7 +637,7 @@ std::string PlotBuilder::svg(bool ForHTML) {
          << "\" fill=\"#ffffff\" stroke=\""
          << (I == 0 ? plotcolors::MainMemory : CacheColors[(I - 1) % 4])
          << "\" stroke-width=\"2\"><title>" << esc(Tip) << "</title></circle>\n";
-      Reserve(PX, PY, 5);
+      reserve(PX, PY, 5);
     }
   }
   for (const PeakRoof &F : Roofs) {
@@ -616,10 +648,12 @@ std::string PlotBuilder::svg(bool ForHTML) {
           " class=\"ridge-label\" fill=\"#1f3b73\""));
   }
   OS << "</g>\n";
+  return RidgeLabels;
+}
 
-  // Nests. A nest whose slowest level is a cache also gets a hollow point
-  // at that level's intensity, joined to its main point.
-  OS << "<g class=\"nests\">\n";
+// A nest whose slowest level is a cache also gets a hollow point at that
+// level's intensity, joined to its main point.
+void PlotBuilder::svgLevelPoints(llvm::raw_ostream &OS) {
   for (const Mark &K : Marks) {
     const NestVerdict &J = K.A->Judged;
     if (K.IsRange || !J.Levels || !J.V || !J.Levels->Bottleneck ||
@@ -643,9 +677,12 @@ std::string PlotBuilder::svg(bool ForHTML) {
        << "\" stroke-width=\"1\" stroke-dasharray=\"2 3\"/><circle cx=\""
        << px(PX) << "\" cy=\"" << px(PY) << "\" r=\"4\" fill=\"#ffffff\" "
        << "stroke=\"" << K.Color << "\" stroke-width=\"1.5\"/></g>\n";
-    Reserve(PX, PY, 5);
+    reserve(PX, PY, 5);
   }
-  std::vector<std::string> Labels;
+}
+
+void PlotBuilder::svgRanges(llvm::raw_ostream &OS,
+                            std::vector<std::string> &Labels) {
   for (const Mark &K : Marks) {
     if (!K.IsRange)
       continue;
@@ -693,6 +730,11 @@ std::string PlotBuilder::svg(bool ForHTML) {
     Labels.push_back(placeLabel(X.toPixel(K.AIs[Mid]), Y.toPixel(K.Perfs[Mid]),
                                 Text, " class=\"nest-label\" fill=\"#b35900\""));
   }
+}
+
+void PlotBuilder::svgPoints(llvm::raw_ostream &OS,
+                            const std::vector<PointGroup> &Groups,
+                            std::vector<std::string> &Labels) {
   for (const PointGroup &G : Groups) {
     for (size_t I : G.Marks) {
       const Mark &K = Marks[I];
@@ -727,65 +769,53 @@ std::string PlotBuilder::svg(bool ForHTML) {
     Labels.push_back(
         placeLabel(G.PX, G.PY, Text, " class=\"nest-label\" fill=\"#222222\""));
   }
-  OS << "</g>\n";
-  // Measured kernels (roofline-run): predicted hollow, measured filled, an
-  // arrow from the prediction to the measurement.
-  if (!O.Measured.empty()) {
-    OS << "<g class=\"measured\">\n";
-    for (const MeasuredPoint &P : O.Measured) {
-      if (!(P.Intensity > 0) || !(P.Measured > 0) || !(P.Predicted > 0))
-        continue;
-      double PX = X.toPixel(P.Intensity);
-      double PYp = Y.toPixel(P.Predicted), PYm = Y.toPixel(P.Measured);
-      std::string Tip = P.Label + "\nAI " + formatG(P.Intensity, 4) +
-                        " FLOP/B; predicted " +
-                        formatRate(P.Predicted, "FLOP/s") + ", measured " +
-                        formatRate(P.Measured, "FLOP/s") + " (" +
-                        formatG(100 * P.Measured / P.Predicted, 3) + "%)";
-      OS << "<g class=\"measured-kernel\" data-kernel=\"" << esc(P.Label)
-         << "\" data-intensity=\"" << dataNum(P.Intensity)
-         << "\" data-predicted=\"" << dataNum(P.Predicted)
-         << "\" data-measured=\"" << dataNum(P.Measured) << "\" data-tip=\""
-         << esc(Tip) << "\"><title>" << esc(Tip) << "</title>";
-      // The arrow stops short of the filled point's edge.
-      double Len = std::fabs(PYm - PYp);
-      if (Len > 12) {
-        double Dir = PYm > PYp ? 1 : -1;
-        OS << "<line class=\"measured-arrow\" x1=\"" << px(PX) << "\" y1=\""
-           << px(PYp + Dir * 6) << "\" x2=\"" << px(PX) << "\" y2=\""
-           << px(PYm - Dir * 7) << "\" stroke=\"#555555\" stroke-width=\"1.5\" "
-           << "marker-end=\"url(#measured-arrow)\"/>";
-      }
-      OS << "<circle class=\"predicted-point\" cx=\"" << px(PX) << "\" cy=\""
-         << px(PYp) << "\" r=\"6\" fill=\"#ffffff\" stroke=\""
-         << plotcolors::Measured << "\" stroke-width=\"2\"/>";
-      OS << "<circle class=\"measured-point\" cx=\"" << px(PX) << "\" cy=\""
-         << px(PYm) << "\" r=\"6\" fill=\"" << plotcolors::Measured
-         << "\" stroke=\"#ffffff\" stroke-width=\"1.5\"/></g>\n";
-      Reserve(PX, PYp, 7);
-      Reserve(PX, PYm, 7);
-      Labels.push_back(placeLabel(PX, PYm, P.Label,
-                                  " class=\"measured-label\" fill=\"#7a1f5c\""));
-    }
-    OS << "</g>\n";
-  }
-  if (Marks.empty() && O.Measured.empty())
-    OS << "<text class=\"empty\" x=\"" << px((Left + Right) / 2) << "\" y=\""
-       << px((Top + Bottom) / 2)
-       << "\" text-anchor=\"middle\" fill=\"#888888\">no analyzed loop "
-          "nests</text>\n";
-  // Labels last, above every line; a white halo keeps them readable.
-  OS << "<g class=\"labels\" paint-order=\"stroke\" stroke=\"#ffffff\" "
-        "stroke-width=\"3\" stroke-linejoin=\"round\">\n";
-  for (const std::string &L : RoofLabels)
-    OS << L << "\n";
-  for (const std::string &L : RidgeLabels)
-    OS << L << "\n";
-  for (const std::string &L : Labels)
-    OS << L << "\n";
-  OS << "</g>\n";
+}
 
-  // Legend.
+// Measured kernels (roofline-run): predicted hollow, measured filled, an
+// arrow from the prediction to the measurement.
+void PlotBuilder::svgMeasured(llvm::raw_ostream &OS,
+                              std::vector<std::string> &Labels) {
+  OS << "<g class=\"measured\">\n";
+  for (const MeasuredPoint &P : O.Measured) {
+    if (!(P.Intensity > 0) || !(P.Measured > 0) || !(P.Predicted > 0))
+      continue;
+    double PX = X.toPixel(P.Intensity);
+    double PYp = Y.toPixel(P.Predicted), PYm = Y.toPixel(P.Measured);
+    std::string Tip = P.Label + "\nAI " + formatG(P.Intensity, 4) +
+                      " FLOP/B; predicted " +
+                      formatRate(P.Predicted, "FLOP/s") + ", measured " +
+                      formatRate(P.Measured, "FLOP/s") + " (" +
+                      formatG(100 * P.Measured / P.Predicted, 3) + "%)";
+    OS << "<g class=\"measured-kernel\" data-kernel=\"" << esc(P.Label)
+       << "\" data-intensity=\"" << dataNum(P.Intensity)
+       << "\" data-predicted=\"" << dataNum(P.Predicted)
+       << "\" data-measured=\"" << dataNum(P.Measured) << "\" data-tip=\""
+       << esc(Tip) << "\"><title>" << esc(Tip) << "</title>";
+    // The arrow stops short of the filled point's edge.
+    double Len = std::fabs(PYm - PYp);
+    if (Len > 12) {
+      double Dir = PYm > PYp ? 1 : -1;
+      OS << "<line class=\"measured-arrow\" x1=\"" << px(PX) << "\" y1=\""
+         << px(PYp + Dir * 6) << "\" x2=\"" << px(PX) << "\" y2=\""
+         << px(PYm - Dir * 7) << "\" stroke=\"#555555\" stroke-width=\"1.5\" "
+         << "marker-end=\"url(#measured-arrow)\"/>";
+    }
+    OS << "<circle class=\"predicted-point\" cx=\"" << px(PX) << "\" cy=\""
+       << px(PYp) << "\" r=\"6\" fill=\"#ffffff\" stroke=\""
+       << plotcolors::Measured << "\" stroke-width=\"2\"/>";
+    OS << "<circle class=\"measured-point\" cx=\"" << px(PX) << "\" cy=\""
+       << px(PYm) << "\" r=\"6\" fill=\"" << plotcolors::Measured
+       << "\" stroke=\"#ffffff\" stroke-width=\"1.5\"/></g>\n";
+    reserve(PX, PYp, 7);
+    reserve(PX, PYm, 7);
+    Labels.push_back(placeLabel(PX, PYm, P.Label,
+                                " class=\"measured-label\" fill=\"#7a1f5c\""));
+  }
+  OS << "</g>\n";
+}
+
+void PlotBuilder::svgLegend(llvm::raw_ostream &OS) const {
+  const Machine &M = machine();
   double LX = Right + 18, LY = Top + 6;
   OS << "<g class=\"legend\" transform=\"translate(" << px(LX) << " "
      << px(LY) << ")\">\n";
@@ -846,6 +876,47 @@ std::string PlotBuilder::svg(bool ForHTML) {
          "kernel: measured");
   }
   OS << "</g>\n";
+}
+
+std::string PlotBuilder::svg(bool ForHTML) {
+  Taken.clear();
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  svgHeader(OS);
+  svgAxes(OS);
+  std::vector<PointGroup> Groups = reservePoints();
+  // Roofs.
+  std::vector<std::string> RoofLabels;
+  OS << "<g class=\"roofs\" clip-path=\"url(#plot-area)\" fill=\"none\">\n";
+  svgComputeRoofs(OS, RoofLabels);
+  svgMemoryRoofs(OS, RoofLabels);
+  OS << "</g>\n";
+  std::vector<std::string> RidgeLabels = svgRidges(OS);
+  // Nests.
+  OS << "<g class=\"nests\">\n";
+  svgLevelPoints(OS);
+  std::vector<std::string> Labels;
+  svgRanges(OS, Labels);
+  svgPoints(OS, Groups, Labels);
+  OS << "</g>\n";
+  if (!O.Measured.empty())
+    svgMeasured(OS, Labels);
+  if (Marks.empty() && O.Measured.empty())
+    OS << "<text class=\"empty\" x=\"" << px((Left + Right) / 2) << "\" y=\""
+       << px((Top + Bottom) / 2)
+       << "\" text-anchor=\"middle\" fill=\"#888888\">no analyzed loop "
+          "nests</text>\n";
+  // Labels last, above every line; a white halo keeps them readable.
+  OS << "<g class=\"labels\" paint-order=\"stroke\" stroke=\"#ffffff\" "
+        "stroke-width=\"3\" stroke-linejoin=\"round\">\n";
+  for (const std::string &L : RoofLabels)
+    OS << L << "\n";
+  for (const std::string &L : RidgeLabels)
+    OS << L << "\n";
+  for (const std::string &L : Labels)
+    OS << L << "\n";
+  OS << "</g>\n";
+  svgLegend(OS);
   if (ForHTML)
     OS << "<!-- hover a point or a roof for its numbers -->\n";
   OS << "</svg>\n";

@@ -196,10 +196,80 @@ std::optional<TimeResult> roofline::parseTimeLine(llvm::StringRef Line) {
   return T;
 }
 
-UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
+namespace {
+
+/// One runUnit: the unit's variants through build, check and time.
+class UnitRun {
+public:
+  UnitRun(const UnitManifest &M, const RunOptions &O) : M(M), O(O) {}
+  UnitResult run();
+
+private:
+  const UnitManifest &M;
+  const RunOptions &O;
   UnitResult U;
-  U.Manifest = M;
-  U.Seed = O.Seed;
+  const ManifestVariant *Naive = nullptr;
+  std::vector<LibraryBaseline> Libs;
+  BaselineSource Cublas; ///< cuBLAS beside the CUDA variants
+  bool WantCuda = false;
+  unsigned Count = 0; ///< what the progress counts: variants and baselines
+  std::string Work, CxxPath;
+  std::vector<std::string> Flags, Includes, NvccFlags;
+  std::string Nvcc, NoCuda, NoDevice, Arch;
+  std::vector<Step> Steps;
+  std::map<std::string, size_t> StepOf;
+  std::optional<size_t> CudaDriverStep, CublasStep;
+  VariantResult CublasResult;
+  std::vector<Driver> Drivers;
+
+  void note(const std::string &S) {
+    U.BaselineNote += (U.BaselineNote.empty() ? "" : "; ") + S;
+  }
+  void progress(unsigned I, const std::string &Phase) const {
+    if (O.Progress)
+      O.Progress(M.Unit, I, Count, Phase);
+  }
+  void failAll(VariantStatus S, const std::string &Why);
+  unsigned indexOf(const VariantResult *V) const {
+    return static_cast<unsigned>(V - U.Variants.data()) + 1;
+  }
+  std::string seedArg() const { return "--seed=" + std::to_string(O.Seed); }
+
+  void selectVariants();
+  void findBaselines();
+  bool findCompiler();
+  // 1. Build.
+  void findCuda();
+  void probeCudaDevice();
+  Step compile(const std::string &Name, const std::string &Src) const;
+  Step nvccCompile(const std::string &Name, const std::string &Src,
+                   const std::string &Output) const;
+  void addCompileSteps();
+  void addCublasStep();
+  Step link(const std::string &Out, const std::vector<std::string> &Objs,
+            const std::vector<std::string> &LinkLibs,
+            size_t DriverStep = 0) const;
+  std::vector<std::string> objectsOf(const std::vector<VariantResult *> &Vs);
+  void linkVariants(bool Cuda);
+  void dropCudaDriversWithoutDevice();
+  void linkLibraryBaselines();
+  void linkCublas();
+  // 2. Check.
+  void checkDriver(Driver &D);
+  void useBlisArchs();
+  // 3. Time.
+  void timeDriver(Driver &D);
+};
+
+void UnitRun::failAll(VariantStatus S, const std::string &Why) {
+  for (VariantResult &V : U.Variants)
+    if (V.Status == VariantStatus::Ok) {
+      V.Status = S;
+      V.Reason = Why;
+    }
+}
+
+void UnitRun::selectVariants() {
   for (const ManifestVariant &V : M.Variants) {
     if (!O.Variants.empty() && !O.Variants.count(V.Name) &&
         !O.Variants.count(V.DriverName))
@@ -222,53 +292,33 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
     R.Predicted = V.Predicted;
     U.Variants.push_back(std::move(R));
   }
-  // Drivers point into U.Variants: room for the baselines now, so that
-  // adding them later moves nothing.
-  U.Variants.reserve(U.Variants.size() + 3);
-  const ManifestVariant *Naive = M.find("naive");
-  auto Note = [&](const std::string &S) {
-    U.BaselineNote += (U.BaselineNote.empty() ? "" : "; ") + S;
-  };
-  std::vector<LibraryBaseline> Libs;
+}
+
+void UnitRun::findBaselines() {
   if (O.Baselines) {
     Libs = cpuLibraries(M);
     for (const LibraryBaseline &L : Libs)
       if (L.Src.Code.empty())
-        Note("no " + L.Label + " baseline: " + L.Src.WhyNot);
+        note("no " + L.Label + " baseline: " + L.Src.WhyNot);
   }
-  bool AnyLib = std::any_of(Libs.begin(), Libs.end(), [](const LibraryBaseline &L) {
-    return !L.Src.Code.empty();
-  });
-  bool WantCuda = std::any_of(U.Variants.begin(), U.Variants.end(),
-                              [&](const VariantResult &V) { return V.Cuda; });
+  WantCuda = std::any_of(U.Variants.begin(), U.Variants.end(),
+                         [&](const VariantResult &V) { return V.Cuda; });
   // cuBLAS beside the CUDA variants, as OpenBLAS beside the CPU ones.
-  BaselineSource Cublas;
   if (O.Baselines && WantCuda) {
     Cublas = cublasBaseline(M);
     if (Cublas.Code.empty())
-      Note("no cuBLAS baseline: " + Cublas.WhyNot);
+      note("no cuBLAS baseline: " + Cublas.WhyNot);
   }
-  if (U.Variants.empty() && !AnyLib)
-    return U;
-  unsigned N = static_cast<unsigned>(U.Variants.size()) + !Cublas.Code.empty();
-  for (const LibraryBaseline &L : Libs)
-    N += !L.Src.Code.empty();
-  auto Progress = [&](unsigned I, const std::string &Phase) {
-    if (O.Progress)
-      O.Progress(M.Unit, I, N, Phase);
-  };
-  auto FailAll = [&](VariantStatus S, const std::string &Why) {
-    for (VariantResult &V : U.Variants)
-      if (V.Status == VariantStatus::Ok) {
-        V.Status = S;
-        V.Reason = Why;
-      }
-  };
+}
 
-  std::string Work = absolute("roofline-run", M.Dir);
+/// The work directory, the C++ compiler and its flags; false (every
+/// variant failed) without them.
+bool UnitRun::findCompiler() {
+  Work = absolute("roofline-run", M.Dir);
   if (std::error_code EC = fs::create_directories(Work)) {
-    FailAll(VariantStatus::BuildFailed, "cannot create " + Work + ": " + EC.message());
-    return U;
+    failAll(VariantStatus::BuildFailed,
+            "cannot create " + Work + ": " + EC.message());
+    return false;
   }
   std::string Cxx = O.Cxx;
   if (Cxx.empty())
@@ -276,13 +326,12 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
       Cxx = E;
   if (Cxx.empty())
     Cxx = M.Cxx;
-  std::string CxxPath = findTool(Cxx);
+  CxxPath = findTool(Cxx);
   if (CxxPath.empty()) {
-    FailAll(VariantStatus::BuildFailed, "no C++ compiler '" + Cxx + "'");
-    return U;
+    failAll(VariantStatus::BuildFailed, "no C++ compiler '" + Cxx + "'");
+    return false;
   }
   // The manifest's flags are relative to the unit directory.
-  std::vector<std::string> Flags, Includes;
   for (const std::string &F : M.Flags) {
     if (llvm::StringRef(F).starts_with("-I") && F.size() > 2) {
       Flags.push_back("-I" + absolute(F.substr(2), M.Dir));
@@ -291,67 +340,83 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
       Flags.push_back(F);
     }
   }
-  auto Compile = [&](const std::string &Name, const std::string &Src) {
-    Step S;
-    S.Name = Name;
-    S.Output = Work + "/" + Name + ".o";
-    S.Cmd = {CxxPath};
-    S.Cmd.insert(S.Cmd.end(), Flags.begin(), Flags.end());
-    S.Cmd.insert(S.Cmd.end(), {"-c", Src, "-o", S.Output});
-    return S;
-  };
+  return true;
+}
 
-  // 1. Build.
-  Progress(1, "building");
-  std::string Nvcc;
-  std::string NoCuda, NoDevice, Arch;
-  if (WantCuda) {
-    if (O.Nvcc == "none")
-      NoCuda = "no CUDA toolchain (--nvcc=none)";
-    else if ((Nvcc = findTool(O.Nvcc.empty() ? "nvcc" : O.Nvcc,
-                              {"/usr/local/cuda/bin"}))
-                 .empty())
-      NoCuda = "no CUDA toolchain (nvcc not found)";
+void UnitRun::findCuda() {
+  if (!WantCuda)
+    return;
+  if (O.Nvcc == "none")
+    NoCuda = "no CUDA toolchain (--nvcc=none)";
+  else if ((Nvcc = findTool(O.Nvcc.empty() ? "nvcc" : O.Nvcc,
+                            {"/usr/local/cuda/bin"}))
+               .empty())
+    NoCuda = "no CUDA toolchain (nvcc not found)";
+  if (NoCuda.empty())
+    probeCudaDevice();
+}
+
+// Ask the device first: its compute capability picks -arch; without one
+// the variants are still built (default arch), then skipped.
+void UnitRun::probeCudaDevice() {
+  progress(1, "probing the CUDA device");
+  std::string Probe = Work + "/cuda-probe";
+  std::string Src = Probe + ".cu";
+  writeText(Src, "#include <cstdio>\n#include <cuda_runtime.h>\n"
+                 "int main() {\n  int N = 0;\n"
+                 "  cudaError_t E = cudaGetDeviceCount(&N);\n"
+                 "  if (E != cudaSuccess) {\n"
+                 "    std::printf(\"%s\\n\", cudaGetErrorString(E));\n"
+                 "    return 1;\n  }\n"
+                 "  if (N == 0) {\n    std::printf(\"no device\\n\");\n"
+                 "    return 1;\n  }\n"
+                 "  cudaDeviceProp P;\n  cudaGetDeviceProperties(&P, 0);\n"
+                 "  std::printf(\"sm_%d%d\\n\", P.major, P.minor);\n"
+                 "  return 0;\n}\n");
+  std::vector<std::string> Cmd = {Nvcc, Src, "-o", Probe};
+  ProcessResult B = runProcess(Nvcc, Cmd, O.BuildTimeoutS);
+  if (!B.ok()) {
+    NoDevice = "the device probe did not build: " + firstErrorLine(B.Err);
+    return;
   }
-  if (WantCuda && NoCuda.empty()) {
-    // Ask the device first: its compute capability picks -arch; without
-    // one the variants are still built (default arch), then skipped.
-    Progress(1, "probing the CUDA device");
-    std::string Probe = Work + "/cuda-probe";
-    std::string Src = Probe + ".cu";
-    writeText(Src, "#include <cstdio>\n#include <cuda_runtime.h>\n"
-                   "int main() {\n  int N = 0;\n"
-                   "  cudaError_t E = cudaGetDeviceCount(&N);\n"
-                   "  if (E != cudaSuccess) {\n"
-                   "    std::printf(\"%s\\n\", cudaGetErrorString(E));\n"
-                   "    return 1;\n  }\n"
-                   "  if (N == 0) {\n    std::printf(\"no device\\n\");\n"
-                   "    return 1;\n  }\n"
-                   "  cudaDeviceProp P;\n  cudaGetDeviceProperties(&P, 0);\n"
-                   "  std::printf(\"sm_%d%d\\n\", P.major, P.minor);\n"
-                   "  return 0;\n}\n");
-    std::vector<std::string> Cmd = {Nvcc, Src, "-o", Probe};
-    ProcessResult B = runProcess(Nvcc, Cmd, O.BuildTimeoutS);
-    if (!B.ok()) {
-      NoDevice = "the device probe did not build: " + firstErrorLine(B.Err);
-    } else {
-      ProcessResult R = runProcess(Probe, {Probe}, O.TimeoutS);
-      std::string Said = llvm::StringRef(R.Out).trim().str();
-      if (R.ok() && llvm::StringRef(Said).starts_with("sm_"))
-        Arch = "-arch=" + Said;
-      else
-        NoDevice = Said.empty() ? R.describe(O.TimeoutS) : Said;
-    }
-  }
-  std::vector<Step> Steps;
-  Steps.push_back(Compile("driver", absolute(M.DriverFile, M.Dir)));
-  Steps.push_back(Compile("reference", absolute(M.ReferenceFile, M.Dir)));
-  std::optional<size_t> CudaDriverStep;
+  ProcessResult R = runProcess(Probe, {Probe}, O.TimeoutS);
+  std::string Said = llvm::StringRef(R.Out).trim().str();
+  if (R.ok() && llvm::StringRef(Said).starts_with("sm_"))
+    Arch = "-arch=" + Said;
+  else
+    NoDevice = Said.empty() ? R.describe(O.TimeoutS) : Said;
+}
+
+Step UnitRun::compile(const std::string &Name, const std::string &Src) const {
+  Step S;
+  S.Name = Name;
+  S.Output = Work + "/" + Name + ".o";
+  S.Cmd = {CxxPath};
+  S.Cmd.insert(S.Cmd.end(), Flags.begin(), Flags.end());
+  S.Cmd.insert(S.Cmd.end(), {"-c", Src, "-o", S.Output});
+  return S;
+}
+
+Step UnitRun::nvccCompile(const std::string &Name, const std::string &Src,
+                          const std::string &Output) const {
+  Step S;
+  S.Name = Name;
+  S.Output = Output;
+  S.Cmd = {Nvcc};
+  S.Cmd.insert(S.Cmd.end(), NvccFlags.begin(), NvccFlags.end());
+  S.Cmd.insert(S.Cmd.end(), {"-c", Src, "-o", S.Output});
+  return S;
+}
+
+/// The unit's driver and reference (steps 0 and 1), the CUDA driver, the
+/// variants and the CPU library baselines.
+void UnitRun::addCompileSteps() {
+  Steps.push_back(compile("driver", absolute(M.DriverFile, M.Dir)));
+  Steps.push_back(compile("reference", absolute(M.ReferenceFile, M.Dir)));
   if (WantCuda && NoCuda.empty() && !M.CudaDriverFile.empty()) {
     CudaDriverStep = Steps.size();
-    Steps.push_back(Compile("cuda_driver", absolute(M.CudaDriverFile, M.Dir)));
+    Steps.push_back(compile("cuda_driver", absolute(M.CudaDriverFile, M.Dir)));
   }
-  std::vector<std::string> NvccFlags;
   for (const std::string &F : M.CudaFlags.empty()
                                   ? std::vector<std::string>{"-std=c++17", "-O3"}
                                   : M.CudaFlags)
@@ -360,7 +425,6 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
   NvccFlags.insert(NvccFlags.end(), Includes.begin(), Includes.end());
   if (!Arch.empty())
     NvccFlags.push_back(Arch);
-  std::map<std::string, size_t> StepOf;
   for (VariantResult &V : U.Variants) {
     std::string Src = absolute(V.File, M.Dir);
     if (V.Cuda) {
@@ -369,18 +433,12 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
         V.Reason = NoCuda;
         continue;
       }
-      Step S;
-      S.Name = V.Name;
-      S.Output = Work + "/" + V.Name + ".cu.o";
-      S.Cmd = {Nvcc};
-      S.Cmd.insert(S.Cmd.end(), NvccFlags.begin(), NvccFlags.end());
-      S.Cmd.insert(S.Cmd.end(), {"-c", Src, "-o", S.Output});
       StepOf[V.Name] = Steps.size();
-      Steps.push_back(std::move(S));
+      Steps.push_back(nvccCompile(V.Name, Src, Work + "/" + V.Name + ".cu.o"));
       continue;
     }
     StepOf[V.Name] = Steps.size();
-    Steps.push_back(Compile(V.Name, Src));
+    Steps.push_back(compile(V.Name, Src));
   }
   for (LibraryBaseline &L : Libs) {
     if (L.Src.Code.empty())
@@ -388,136 +446,130 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
     std::string Src = Work + "/" + L.Src.Name + ".cpp";
     if (writeText(Src, L.Src.Code)) {
       L.Step = Steps.size();
-      Steps.push_back(Compile(L.Src.Name, Src));
+      Steps.push_back(compile(L.Src.Name, Src));
     } else {
-      Note("no " + L.Label + " baseline: cannot write " + Src);
+      note("no " + L.Label + " baseline: cannot write " + Src);
     }
   }
-  // The cuBLAS baseline is host C++ (library calls, the host side of
-  // roofline_cuda_host.h): nvcc compiles it, with the CUDA headers.
-  std::optional<size_t> CublasStep;
-  VariantResult CublasResult;
-  if (!Cublas.Code.empty()) {
-    CublasResult.Name = "cublas";
-    CublasResult.Baseline = true;
-    CublasResult.Cuda = true;
-    CublasResult.Threads = "GPU";
-    CublasResult.Description = Cublas.Call + "; cudaEvents, data on the device";
-    if (Naive)
-      CublasResult.Predicted = Naive->Predicted;
-    std::string Src = Work + "/cublas.cpp";
-    if (!NoCuda.empty()) {
-      CublasResult.Status = VariantStatus::Skipped;
-      CublasResult.Reason = NoCuda;
-    } else if (!writeText(Src, Cublas.Code)) {
-      CublasResult.Status = VariantStatus::BuildFailed;
-      CublasResult.Reason = "cannot write " + Src;
-    } else {
-      Step S;
-      S.Name = "cublas";
-      S.Output = Work + "/cublas.o";
-      S.Cmd = {Nvcc};
-      S.Cmd.insert(S.Cmd.end(), NvccFlags.begin(), NvccFlags.end());
-      S.Cmd.insert(S.Cmd.end(), {"-c", Src, "-o", S.Output});
-      CublasStep = Steps.size();
-      Steps.push_back(std::move(S));
-    }
+}
+
+// The cuBLAS baseline is host C++ (library calls, the host side of
+// roofline_cuda_host.h): nvcc compiles it, with the CUDA headers.
+void UnitRun::addCublasStep() {
+  if (Cublas.Code.empty())
+    return;
+  CublasResult.Name = "cublas";
+  CublasResult.Baseline = true;
+  CublasResult.Cuda = true;
+  CublasResult.Threads = "GPU";
+  CublasResult.Description = Cublas.Call + "; cudaEvents, data on the device";
+  if (Naive)
+    CublasResult.Predicted = Naive->Predicted;
+  std::string Src = Work + "/cublas.cpp";
+  if (!NoCuda.empty()) {
+    CublasResult.Status = VariantStatus::Skipped;
+    CublasResult.Reason = NoCuda;
+  } else if (!writeText(Src, Cublas.Code)) {
+    CublasResult.Status = VariantStatus::BuildFailed;
+    CublasResult.Reason = "cannot write " + Src;
+  } else {
+    CublasStep = Steps.size();
+    Steps.push_back(nvccCompile("cublas", Src, Work + "/cublas.o"));
   }
-  runSteps(Steps, O.Jobs, O.BuildTimeoutS);
-  for (size_t I : {0, 1})
-    if (!Steps[I].R.ok()) {
-      FailAll(VariantStatus::BuildFailed,
-              "the unit's " + Steps[I].Name + " did not build: " +
-                  buildFailure(Steps[I], O.BuildTimeoutS));
-      return U;
-    }
-  std::vector<std::string> LdFlags(M.LdFlags.begin(), M.LdFlags.end());
-  auto Link = [&](const std::string &Out, const std::vector<std::string> &Objs,
-                  const std::vector<std::string> &Libs, size_t DriverStep = 0) {
-    Step S;
-    S.Name = "link";
-    S.Output = Out;
-    S.Cmd = {CxxPath, Steps[DriverStep].Output, Steps[1].Output};
-    S.Cmd.insert(S.Cmd.end(), Objs.begin(), Objs.end());
-    S.Cmd.insert(S.Cmd.end(), LdFlags.begin(), LdFlags.end());
-    S.Cmd.insert(S.Cmd.end(), Libs.begin(), Libs.end());
-    S.Cmd.insert(S.Cmd.end(), {"-o", Out});
-    S.R = runProcess(S.Cmd.front(), S.Cmd, O.BuildTimeoutS);
-    return S;
-  };
-  std::vector<Driver> Drivers;
-  // CPU and CUDA variants link into separate drivers, so that a CUDA
-  // runtime that is missing costs only the CUDA variants.
-  for (bool Cuda : {false, true}) {
-    std::vector<VariantResult *> Built;
-    for (VariantResult &V : U.Variants) {
-      if (V.Status != VariantStatus::Ok || V.Cuda != Cuda)
-        continue;
-      const Step &S = Steps[StepOf[V.Name]];
-      if (!S.R.ok()) {
-        V.Status = VariantStatus::BuildFailed;
-        V.Reason = buildFailure(S, O.BuildTimeoutS);
-        continue;
-      }
-      Built.push_back(&V);
-    }
-    if (Built.empty())
+}
+
+Step UnitRun::link(const std::string &Out, const std::vector<std::string> &Objs,
+                   const std::vector<std::string> &LinkLibs,
+                   size_t DriverStep) const {
+  Step S;
+  S.Name = "link";
+  S.Output = Out;
+  S.Cmd = {CxxPath, Steps[DriverStep].Output, Steps[1].Output};
+  S.Cmd.insert(S.Cmd.end(), Objs.begin(), Objs.end());
+  S.Cmd.insert(S.Cmd.end(), M.LdFlags.begin(), M.LdFlags.end());
+  S.Cmd.insert(S.Cmd.end(), LinkLibs.begin(), LinkLibs.end());
+  S.Cmd.insert(S.Cmd.end(), {"-o", Out});
+  S.R = runProcess(S.Cmd.front(), S.Cmd, O.BuildTimeoutS);
+  return S;
+}
+
+std::vector<std::string>
+UnitRun::objectsOf(const std::vector<VariantResult *> &Vs) {
+  std::vector<std::string> Os;
+  for (VariantResult *V : Vs)
+    Os.push_back(Steps[StepOf[V->Name]].Output);
+  return Os;
+}
+
+// CPU and CUDA variants link into separate drivers, so that a CUDA runtime
+// that is missing costs only the CUDA variants.
+void UnitRun::linkVariants(bool Cuda) {
+  std::vector<VariantResult *> Built;
+  for (VariantResult &V : U.Variants) {
+    if (V.Status != VariantStatus::Ok || V.Cuda != Cuda)
       continue;
-    std::vector<std::string> Libs;
-    size_t DriverStep = 0;
-    if (Cuda) {
-      Libs = cudaLinkFlags(Nvcc, O.BuildTimeoutS);
-      if (CudaDriverStep) {
-        DriverStep = *CudaDriverStep;
-        if (!Steps[DriverStep].R.ok()) {
-          for (VariantResult *V : Built) {
-            V->Status = VariantStatus::BuildFailed;
-            V->Reason = "the unit's CUDA driver did not build: " +
-                        buildFailure(Steps[DriverStep], O.BuildTimeoutS);
-          }
-          continue;
-        }
-      }
+    const Step &S = Steps[StepOf[V.Name]];
+    if (!S.R.ok()) {
+      V.Status = VariantStatus::BuildFailed;
+      V.Reason = buildFailure(S, O.BuildTimeoutS);
+      continue;
     }
-    auto Objs = [&](const std::vector<VariantResult *> &Vs) {
-      std::vector<std::string> Os;
-      for (VariantResult *V : Vs)
-        Os.push_back(Steps[StepOf[V->Name]].Output);
-      return Os;
-    };
-    std::string Out = Work + (Cuda ? "/driver-cuda" : "/driver");
-    Step L = Link(Out, Objs(Built), Libs, DriverStep);
-    if (!L.R.ok()) {
-      // Find the objects that do not link on their own.
-      std::vector<VariantResult *> Good;
-      for (VariantResult *V : Built) {
-        Step One = Link(Work + "/link-test", Objs({V}), Libs, DriverStep);
-        if (One.R.ok()) {
-          Good.push_back(V);
-        } else {
-          V->Status = VariantStatus::BuildFailed;
-          V->Reason = "link: " + buildFailure(One, O.BuildTimeoutS);
-        }
-      }
-      fs::remove(Work + "/link-test");
-      Built = Good;
-      if (Built.empty())
-        continue;
-      L = Link(Out, Objs(Built), Libs, DriverStep);
-      if (!L.R.ok()) {
+    Built.push_back(&V);
+  }
+  if (Built.empty())
+    return;
+  std::vector<std::string> LinkLibs;
+  size_t DriverStep = 0;
+  if (Cuda) {
+    LinkLibs = cudaLinkFlags(Nvcc, O.BuildTimeoutS);
+    if (CudaDriverStep) {
+      DriverStep = *CudaDriverStep;
+      if (!Steps[DriverStep].R.ok()) {
         for (VariantResult *V : Built) {
           V->Status = VariantStatus::BuildFailed;
-          V->Reason = "link: " + buildFailure(L, O.BuildTimeoutS);
+          V->Reason = "the unit's CUDA driver did not build: " +
+                      buildFailure(Steps[DriverStep], O.BuildTimeoutS);
         }
-        continue;
+        return;
       }
     }
-    Driver D;
-    D.Path = Out;
-    D.Variants = Built;
-    Drivers.push_back(std::move(D));
   }
-  // A CUDA driver runs only where a device answers.
+  std::string Out = Work + (Cuda ? "/driver-cuda" : "/driver");
+  Step L = link(Out, objectsOf(Built), LinkLibs, DriverStep);
+  if (!L.R.ok()) {
+    // Find the objects that do not link on their own.
+    std::vector<VariantResult *> Good;
+    for (VariantResult *V : Built) {
+      Step One =
+          link(Work + "/link-test", objectsOf({V}), LinkLibs, DriverStep);
+      if (One.R.ok()) {
+        Good.push_back(V);
+      } else {
+        V->Status = VariantStatus::BuildFailed;
+        V->Reason = "link: " + buildFailure(One, O.BuildTimeoutS);
+      }
+    }
+    fs::remove(Work + "/link-test");
+    Built = Good;
+    if (Built.empty())
+      return;
+    L = link(Out, objectsOf(Built), LinkLibs, DriverStep);
+    if (!L.R.ok()) {
+      for (VariantResult *V : Built) {
+        V->Status = VariantStatus::BuildFailed;
+        V->Reason = "link: " + buildFailure(L, O.BuildTimeoutS);
+      }
+      return;
+    }
+  }
+  Driver D;
+  D.Path = Out;
+  D.Variants = Built;
+  Drivers.push_back(std::move(D));
+}
+
+// A CUDA driver runs only where a device answers.
+void UnitRun::dropCudaDriversWithoutDevice() {
   for (auto It = Drivers.begin(); It != Drivers.end();) {
     if (NoDevice.empty() || !llvm::StringRef(It->Path).ends_with("driver-cuda")) {
       ++It;
@@ -529,6 +581,9 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
     }
     It = Drivers.erase(It);
   }
+}
+
+void UnitRun::linkLibraryBaselines() {
   for (const LibraryBaseline &Lib : Libs) {
     if (!Lib.Step)
       continue;
@@ -541,15 +596,16 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
       R.Predicted = Naive->Predicted;
     const Step &S = Steps[*Lib.Step];
     if (!S.R.ok()) {
-      Note("no " + Lib.Label + " baseline: " +
+      note("no " + Lib.Label + " baseline: " +
            (llvm::StringRef(S.R.Err).contains(Lib.Header)
                 ? Lib.Header + " not found (install " + Lib.Package + ")"
                 : buildFailure(S, O.BuildTimeoutS)));
       continue;
     }
-    Step L = Link(Work + "/driver-" + Lib.Src.Name, {S.Output}, {Lib.Link});
+    Step L = link(Work + "/driver-" + Lib.Src.Name, {S.Output}, {Lib.Link});
     if (!L.R.ok()) {
-      Note("no " + Lib.Label + " baseline: link: " + buildFailure(L, O.BuildTimeoutS));
+      note("no " + Lib.Label +
+           " baseline: link: " + buildFailure(L, O.BuildTimeoutS));
       continue;
     }
     U.Variants.push_back(std::move(R));
@@ -559,95 +615,94 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
     D.Env = Lib.Env;
     Drivers.push_back(std::move(D));
   }
+}
 
-  if (!Cublas.Code.empty()) {
-    std::optional<Step> L;
-    if (CublasStep && !Steps[*CublasStep].R.ok()) {
+void UnitRun::linkCublas() {
+  std::optional<Step> L;
+  if (CublasStep && !Steps[*CublasStep].R.ok()) {
+    CublasResult.Status = VariantStatus::BuildFailed;
+    CublasResult.Reason = buildFailure(Steps[*CublasStep], O.BuildTimeoutS);
+  } else if (CublasStep) {
+    std::vector<std::string> LinkLibs = cudaLinkFlags(Nvcc, O.BuildTimeoutS);
+    LinkLibs.insert(LinkLibs.end() - 1, "-lcublas");
+    L = link(Work + "/driver-cublas", {Steps[*CublasStep].Output}, LinkLibs);
+    if (!L->R.ok()) {
       CublasResult.Status = VariantStatus::BuildFailed;
-      CublasResult.Reason = buildFailure(Steps[*CublasStep], O.BuildTimeoutS);
-    } else if (CublasStep) {
-      std::vector<std::string> Libs = cudaLinkFlags(Nvcc, O.BuildTimeoutS);
-      Libs.insert(Libs.end() - 1, "-lcublas");
-      L = Link(Work + "/driver-cublas", {Steps[*CublasStep].Output}, Libs);
-      if (!L->R.ok()) {
-        CublasResult.Status = VariantStatus::BuildFailed;
-        CublasResult.Reason = "link: " + buildFailure(*L, O.BuildTimeoutS);
-      } else if (!NoDevice.empty()) {
-        CublasResult.Status = VariantStatus::Skipped;
-        CublasResult.Reason = "no CUDA device (" + NoDevice + "); built, not run";
-      }
-    }
-    U.Variants.push_back(std::move(CublasResult));
-    if (U.Variants.back().Status == VariantStatus::Ok && L) {
-      Driver D;
-      D.Path = L->Output;
-      D.Variants = {&U.Variants.back()};
-      Drivers.push_back(std::move(D));
+      CublasResult.Reason = "link: " + buildFailure(*L, O.BuildTimeoutS);
+    } else if (!NoDevice.empty()) {
+      CublasResult.Status = VariantStatus::Skipped;
+      CublasResult.Reason = "no CUDA device (" + NoDevice + "); built, not run";
     }
   }
+  U.Variants.push_back(std::move(CublasResult));
+  if (U.Variants.back().Status == VariantStatus::Ok && L) {
+    Driver D;
+    D.Path = L->Output;
+    D.Variants = {&U.Variants.back()};
+    Drivers.push_back(std::move(D));
+  }
+}
 
-  // 2. Check.
-  std::string Seed = "--seed=" + std::to_string(O.Seed);
-  auto IndexOf = [&](const VariantResult *V) {
-    return static_cast<unsigned>(V - U.Variants.data()) + 1;
+void UnitRun::checkDriver(Driver &D) {
+  std::string Seed = seedArg();
+  progress(indexOf(D.Variants.front()), "checking");
+  std::vector<std::string> Names;
+  for (VariantResult *V : D.Variants)
+    Names.push_back(V->Name);
+  std::vector<std::string> Cmd = {D.Path, "check", Seed,
+                                  "--only=" + llvm::join(Names, ",")};
+  // One limit for the batch: a hang costs it once, then the variants that
+  // did not report are checked one by one, each with the limit.
+  ProcessResult All = runProcess(D.Path, Cmd, O.TimeoutS, D.Env);
+  std::set<std::string> Seen;
+  auto Take = [&](const std::string &Out) {
+    llvm::SmallVector<llvm::StringRef, 16> Lines;
+    llvm::StringRef(Out).split(Lines, '\n', -1, false);
+    for (llvm::StringRef Line : Lines) {
+      bool Ok = false;
+      CheckResult C;
+      std::string Name = parseCheckLine(Line, Ok, C);
+      VariantResult *V = findResult(D.Variants, Name);
+      if (!V)
+        continue;
+      Seen.insert(Name);
+      V->Check = C;
+      if (!Ok) {
+        V->Status = C.First == "not built" ? VariantStatus::BuildFailed
+                                           : VariantStatus::Wrong;
+        V->Reason = C.First.empty() ? "wrong results" : C.First;
+        if (V->Status == VariantStatus::Wrong && C.Bad)
+          V->Reason = std::to_string(C.Bad) + " of " +
+                      std::to_string(C.Checked) + " wrong; first " + C.First;
+      }
+    }
   };
-  for (Driver &D : Drivers) {
-    Progress(IndexOf(D.Variants.front()), "checking");
-    std::vector<std::string> Names;
-    for (VariantResult *V : D.Variants)
-      Names.push_back(V->Name);
-    std::vector<std::string> Cmd = {D.Path, "check", Seed,
-                                    "--only=" + llvm::join(Names, ",")};
-    // One limit for the batch: a hang costs it once, then the variants
-    // that did not report are checked one by one, each with the limit.
-    ProcessResult All = runProcess(D.Path, Cmd, O.TimeoutS, D.Env);
-    std::set<std::string> Seen;
-    auto Take = [&](const std::string &Out) {
-      llvm::SmallVector<llvm::StringRef, 16> Lines;
-      llvm::StringRef(Out).split(Lines, '\n', -1, false);
-      for (llvm::StringRef Line : Lines) {
-        bool Ok = false;
-        CheckResult C;
-        std::string Name = parseCheckLine(Line, Ok, C);
-        VariantResult *V = findResult(D.Variants, Name);
-        if (!V)
-          continue;
-        Seen.insert(Name);
-        V->Check = C;
-        if (!Ok) {
-          V->Status = C.First == "not built" ? VariantStatus::BuildFailed
-                                             : VariantStatus::Wrong;
-          V->Reason = C.First.empty() ? "wrong results" : C.First;
-          if (V->Status == VariantStatus::Wrong && C.Bad)
-            V->Reason = std::to_string(C.Bad) + " of " +
-                        std::to_string(C.Checked) + " wrong; first " + C.First;
-        }
-      }
-    };
-    Take(All.Out);
-    // A crash or hang loses the lines of the variants after it: check
-    // those one at a time to find which.
-    for (VariantResult *V : D.Variants) {
-      if (Seen.count(V->Name))
-        continue;
-      Progress(IndexOf(V), "checking");
-      std::vector<std::string> One = {D.Path, "check", Seed, "--only=" + V->Name};
-      ProcessResult R = runProcess(D.Path, One, O.TimeoutS, D.Env);
-      Take(R.Out);
-      if (Seen.count(V->Name))
-        continue;
-      V->Status = R.TimedOut ? VariantStatus::TimedOut : VariantStatus::Crashed;
-      V->Reason = R.describe(O.TimeoutS) + " in the check";
-      std::string E = firstErrorLine(R.Err);
-      if (!E.empty() && !R.TimedOut)
-        V->Reason += ": " + E;
-    }
+  Take(All.Out);
+  // A crash or hang loses the lines of the variants after it: check those
+  // one at a time to find which.
+  for (VariantResult *V : D.Variants) {
+    if (Seen.count(V->Name))
+      continue;
+    progress(indexOf(V), "checking");
+    std::vector<std::string> One = {D.Path, "check", Seed, "--only=" + V->Name};
+    ProcessResult R = runProcess(D.Path, One, O.TimeoutS, D.Env);
+    Take(R.Out);
+    if (Seen.count(V->Name))
+      continue;
+    V->Status = R.TimedOut ? VariantStatus::TimedOut : VariantStatus::Crashed;
+    V->Reason = R.describe(O.TimeoutS) + " in the check";
+    std::string E = firstErrorLine(R.Err);
+    if (!E.empty() && !R.TimedOut)
+      V->Reason += ": " + E;
   }
+}
 
-  // A library that runs reference kernels on a CPU it does not know (BLIS
-  // 0.9 on AMD Zen 5: "generic") is run with the sub-configuration for the
-  // instruction sets the CPU has, if that checks too: a baseline at its
-  // best, and the table says so.
+// A library that runs reference kernels on a CPU it does not know (BLIS
+// 0.9 on AMD Zen 5: "generic") is run with the sub-configuration for the
+// instruction sets the CPU has, if that checks too: a baseline at its
+// best, and the table says so.
+void UnitRun::useBlisArchs() {
+  std::string Seed = seedArg();
   for (Driver &D : Drivers)
     for (VariantResult *V : D.Variants) {
       if (!V->Baseline || V->Status != VariantStatus::Ok || !V->Check)
@@ -665,46 +720,105 @@ UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
         bool Ok = false;
         CheckResult C;
         if (parseCheckLine(Line, Ok, C) == V->Name && Ok && C.Library == *Arch) {
-          Note(V->Name + ": BLIS takes this CPU for '" + V->Check->Library +
+          note(V->Name + ": BLIS takes this CPU for '" + V->Check->Library +
                "' (its reference kernels); run with its '" + *Arch +
-               "' kernels (BLIS_ARCH_TYPE), which this CPU's instruction sets run");
+               "' kernels (BLIS_ARCH_TYPE), which this CPU's instruction sets "
+               "run");
           V->Check = C;
           D.Env = Env;
         }
       }
     }
+}
+
+void UnitRun::timeDriver(Driver &D) {
+  for (VariantResult *V : D.Variants) {
+    if (V->Status != VariantStatus::Ok)
+      continue;
+    progress(indexOf(V), "timing");
+    double WS = V->Predicted.Known ? V->Predicted.BytesCompulsory
+                : Naive && Naive->Predicted.Known
+                    ? Naive->Predicted.BytesCompulsory
+                    : 0;
+    unsigned Buffers = rotationBuffers(WS, O.LLCBytes);
+    std::vector<std::string> Cmd = {D.Path,
+                                    "time",
+                                    V->Name,
+                                    "--reps=" + std::to_string(O.Reps),
+                                    "--min-time=" + std::to_string(O.MinTime),
+                                    "--buffers=" + std::to_string(Buffers)};
+    ProcessResult R = runProcess(D.Path, Cmd, O.TimeoutS, D.Env);
+    std::optional<TimeResult> T;
+    if (R.ok())
+      T = parseTimeLine(R.Out);
+    if (!T) {
+      V->Status = R.TimedOut ? VariantStatus::TimedOut : VariantStatus::Crashed;
+      V->Reason = R.describe(O.TimeoutS) + " while timing";
+      std::string E = firstErrorLine(R.Err);
+      if (!E.empty() && !R.TimedOut)
+        V->Reason += ": " + E;
+      continue;
+    }
+    // A device timer picks its own copies (for the device's L2).
+    if (T->Clock != "device")
+      T->Buffers = Buffers;
+    V->Time = *T;
+  }
+}
+
+UnitResult UnitRun::run() {
+  U.Manifest = M;
+  U.Seed = O.Seed;
+  selectVariants();
+  // Drivers point into U.Variants: room for the baselines now, so that
+  // adding them later moves nothing.
+  U.Variants.reserve(U.Variants.size() + 3);
+  Naive = M.find("naive");
+  findBaselines();
+  bool AnyLib =
+      std::any_of(Libs.begin(), Libs.end(),
+                  [](const LibraryBaseline &L) { return !L.Src.Code.empty(); });
+  if (U.Variants.empty() && !AnyLib)
+    return std::move(U);
+  Count = static_cast<unsigned>(U.Variants.size()) + !Cublas.Code.empty();
+  for (const LibraryBaseline &L : Libs)
+    Count += !L.Src.Code.empty();
+  if (!findCompiler())
+    return std::move(U);
+
+  // 1. Build.
+  progress(1, "building");
+  findCuda();
+  addCompileSteps();
+  addCublasStep();
+  runSteps(Steps, O.Jobs, O.BuildTimeoutS);
+  for (size_t I : {0, 1})
+    if (!Steps[I].R.ok()) {
+      failAll(VariantStatus::BuildFailed,
+              "the unit's " + Steps[I].Name +
+                  " did not build: " + buildFailure(Steps[I], O.BuildTimeoutS));
+      return std::move(U);
+    }
+  for (bool Cuda : {false, true})
+    linkVariants(Cuda);
+  dropCudaDriversWithoutDevice();
+  linkLibraryBaselines();
+  if (!Cublas.Code.empty())
+    linkCublas();
+
+  // 2. Check.
+  for (Driver &D : Drivers)
+    checkDriver(D);
+  useBlisArchs();
 
   // 3. Time.
   for (Driver &D : Drivers)
-    for (VariantResult *V : D.Variants) {
-      if (V->Status != VariantStatus::Ok)
-        continue;
-      Progress(IndexOf(V), "timing");
-      double WS = V->Predicted.Known ? V->Predicted.BytesCompulsory
-                  : Naive && Naive->Predicted.Known
-                      ? Naive->Predicted.BytesCompulsory
-                      : 0;
-      unsigned Buffers = rotationBuffers(WS, O.LLCBytes);
-      std::vector<std::string> Cmd = {
-          D.Path, "time", V->Name, "--reps=" + std::to_string(O.Reps),
-          "--min-time=" + std::to_string(O.MinTime),
-          "--buffers=" + std::to_string(Buffers)};
-      ProcessResult R = runProcess(D.Path, Cmd, O.TimeoutS, D.Env);
-      std::optional<TimeResult> T;
-      if (R.ok())
-        T = parseTimeLine(R.Out);
-      if (!T) {
-        V->Status = R.TimedOut ? VariantStatus::TimedOut : VariantStatus::Crashed;
-        V->Reason = R.describe(O.TimeoutS) + " while timing";
-        std::string E = firstErrorLine(R.Err);
-        if (!E.empty() && !R.TimedOut)
-          V->Reason += ": " + E;
-        continue;
-      }
-      // A device timer picks its own copies (for the device's L2).
-      if (T->Clock != "device")
-        T->Buffers = Buffers;
-      V->Time = *T;
-    }
-  return U;
+    timeDriver(D);
+  return std::move(U);
+}
+
+} // namespace
+
+UnitResult roofline::runUnit(const UnitManifest &M, const RunOptions &O) {
+  return UnitRun(M, O).run();
 }

@@ -1067,6 +1067,391 @@ cl::OptionCategory &roofline::programOptionCategory() {
 
 bool roofline::configOnlyRequested() { return DumpConfig || ListChecks; }
 
+//===----------------------------------------------------------------------===//
+// The run
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Where the reports go. Text and SARIF may go to several places (the log
+/// and a file); the JSON report is assembled once.
+struct ReportSinks {
+  std::vector<raw_ostream *> Text, Sarif;
+  raw_ostream *Json = nullptr, *IR = nullptr;
+};
+
+Expected<ReportSinks> sortSinks(const LintRequest &Req) {
+  ReportSinks S;
+  for (const LintSink &K : Req.Sinks) {
+    reportStreams().push_back(K.OS);
+    if (K.Kind == LintOutput::Text)
+      S.Text.push_back(K.OS);
+    else if (K.Kind == LintOutput::Sarif)
+      S.Sarif.push_back(K.OS);
+    else if (K.Kind == LintOutput::Json && S.Json)
+      return createStringError(inconvertibleErrorCode(),
+                               "--output: one json report per run");
+    else
+      (K.Kind == LintOutput::Json ? S.Json : S.IR) = K.OS;
+  }
+  return S;
+}
+
+/// --dump-config and --list-checks: the configuration of the first input.
+Error printConfiguration(const LintRequest &Req, SettingsResolver &Resolver,
+                         raw_ostream &OS) {
+  std::string For = Req.Inputs.empty() ? normalizePath("./.")
+                                       : normalizePath(Req.Inputs.front());
+  Expected<Config> C = Resolver.effective(
+      // A directory: as for a file directly in it.
+      sys::fs::is_directory(For) ? For + "/-" : For);
+  if (!C)
+    return C.takeError();
+  if (ListChecks) {
+    listChecks(OS, *C);
+    return Error::success();
+  }
+  Config Full = Resolver.withDefaults(std::move(*C));
+  OS << "# roofline-lint configuration for " << For << "\n# from: ";
+  std::vector<std::string> From;
+  for (const std::string &S : Full.Sources)
+    From.push_back(S);
+  OS << (From.empty() ? std::string("defaults") : join(From, ", ")) << "\n";
+  OS << dumpConfig(Full);
+  return Error::success();
+}
+
+/// The translation units to parse: the sources named, and for a header
+/// named explicitly (a pre-commit hook's staged header) one that includes
+/// it.
+struct UnitList {
+  std::vector<std::string> Units;
+  std::map<std::string, std::set<std::string>> HeadersOf;
+  std::set<std::string> Named;
+};
+
+UnitList translationUnits(const LintRequest &Req,
+                          const std::vector<std::string> &Files) {
+  UnitList U;
+  for (const std::string &F : Files) {
+    if (!isHeaderFile(F)) {
+      if (U.Named.insert(F).second)
+        U.Units.push_back(F);
+      continue;
+    }
+    std::optional<std::string> TU =
+        translationUnitFor(F, headerCandidates(Req, Files, F));
+    if (!TU) {
+      note("'" + F + "' is a header that no translation unit" +
+           (Req.FromBuildDir ? " of the compilation database" : " beside it") +
+           " includes: skipped");
+      continue;
+    }
+    U.HeadersOf[*TU].insert(F);
+    if (!llvm::is_contained(Files, *TU) && !llvm::is_contained(U.Units, *TU))
+      U.Units.push_back(*TU);
+  }
+  return U;
+}
+
+/// What each file is analyzed with, and the files left out.
+struct JobList {
+  std::vector<FileJob> Work;
+  std::set<std::string> ConfigErrors;
+  DroppedFlags Dropped;
+  size_t OutsideFilter = 0; ///< files with no line in the line filter
+};
+
+// Settings and compile commands for every file, before any parsing: a bad
+// config stops the run with nothing half-done.
+JobList fileJobs(const LintRequest &Req, const UnitList &U,
+                 SettingsResolver &Resolver,
+                 std::optional<LineNarrowing> &Narrow,
+                 std::vector<roofline::FileError> &FileErrors, bool &HadErrors) {
+  JobList L;
+  for (const std::string &F : U.Units) {
+    FileJob J;
+    J.File = F;
+    Expected<Config> C = Resolver.effective(F);
+    if (!C) {
+      std::string Msg = toString(C.takeError());
+      if (L.ConfigErrors.insert(Msg).second)
+        printErr(Msg + "\n");
+      continue;
+    }
+    Expected<FileSettings> S = Resolver.settings(*C);
+    if (!S) {
+      std::string Msg = toString(S.takeError());
+      std::string From = C->Sources.empty() ? "" : " (" + C->Sources.back() + ")";
+      if (L.ConfigErrors.insert(Msg + From).second)
+        error(Msg + From);
+      continue;
+    }
+    J.Settings = std::move(*S);
+    J.ReportMain = U.Named.count(F) > 0;
+    J.OwnHeaderFilter = J.Settings.FOpts.HeaderFilter;
+    if (auto H = U.HeadersOf.find(F); H != U.HeadersOf.end()) {
+      J.Headers = H->second;
+      std::string &Filter = J.Settings.FOpts.HeaderFilter;
+      for (const std::string &Header : J.Headers)
+        Filter += (Filter.empty() ? "" : "|") + headerNameRegex(Header);
+    }
+    if (Narrow && J.Headers.empty() && !Narrow->wantsFile(F, J.Settings)) {
+      ++L.OutsideFilter; // no line of it is asked for
+      continue;
+    }
+    std::vector<tooling::CompileCommand> Cmds = Req.DB->getCompileCommands(F);
+    if (Cmds.empty()) {
+      error("no compile command for '" + F + "' in the compilation database");
+      FileErrors.push_back({F, "no compile command in the compilation database"});
+      HadErrors = true;
+      continue;
+    }
+    J.Cmd = adjustedCommand(Cmds.front(), J.Settings, L.Dropped);
+    L.Work.push_back(std::move(J));
+  }
+  return L;
+}
+
+/// The request's adjuster with --extra-arg-before and --extra-arg (and the
+/// arguments after "--") added.
+tooling::ArgumentsAdjuster argumentAdjuster(const LintRequest &Req) {
+  std::vector<std::string> Before(ExtraArgBefore.begin(), ExtraArgBefore.end());
+  std::vector<std::string> After(ExtraArg.begin(), ExtraArg.end());
+  After.insert(After.end(), Req.TrailingArgs.begin(), Req.TrailingArgs.end());
+  tooling::ArgumentsAdjuster Adjust = Req.Adjust;
+  if (!Before.empty())
+    Adjust = tooling::combineAdjusters(
+        Adjust, tooling::getInsertArgumentAdjuster(
+                    Before, tooling::ArgumentInsertPosition::BEGIN));
+  if (!After.empty())
+    Adjust = tooling::combineAdjusters(
+        Adjust, tooling::getInsertArgumentAdjuster(
+                    After, tooling::ArgumentInsertPosition::END));
+  return Adjust;
+}
+
+/// The files' analyses: on -j threads, started at once, or one at a time
+/// when the run asks for the next.
+class FileAnalyses {
+public:
+  FileAnalyses(const LintRequest &Req, const std::vector<FileJob> &Work,
+               tooling::ArgumentsAdjuster Adjust, const Baseline *BP,
+               bool LoopExtents)
+      : Req(Req), Work(Work), Adjust(std::move(Adjust)), BP(BP),
+        LoopExtents(LoopExtents), Results(Work.size()) {
+    unsigned Threads = Jobs == 0 ? hardware_concurrency().compute_thread_count()
+                                 : Jobs.getValue();
+    // One file: its nests are analyzed on the -j threads (parallelForChunks
+    // in the analysis); several: the files are, each nest by nest in turn.
+    // Unless -j says so, a file needs many nests to be worth the threads.
+    parallel::strategy = hardware_concurrency(Work.size() == 1 ? Threads : 1);
+    setMinParallelItems(Jobs == 0 ? MinNestsForThreads : 2);
+    Threads = std::max(1u, std::min<unsigned>(Threads, Work.size()));
+    if (Threads > 1) {
+      Pool.emplace(hardware_concurrency(Threads));
+      for (size_t I = 0; I < Work.size(); ++I)
+        Done.push_back(Pool->async([this, I] { Results[I] = analyze(I); }));
+    }
+  }
+
+  /// File \p I's result (analyzed now without threads).
+  std::optional<FileResult> &take(size_t I) {
+    if (Pool)
+      Done[I].wait();
+    else
+      Results[I] = analyze(I);
+    return Results[I];
+  }
+
+  void wait() {
+    if (Pool)
+      Pool->wait();
+  }
+
+private:
+  FileResult analyze(size_t I) const {
+    return analyzeFile(Req, Work[I], Adjust, BP, LoopExtents);
+  }
+
+  const LintRequest &Req;
+  const std::vector<FileJob> &Work;
+  tooling::ArgumentsAdjuster Adjust;
+  const Baseline *BP;
+  bool LoopExtents;
+  // Workers fill Results[I]; the run takes them in order.
+  std::vector<std::optional<FileResult>> Results;
+  std::vector<std::shared_future<void>> Done;
+  std::optional<DefaultThreadPool> Pool; // last: it stops first
+};
+
+/// What the run gathers from its files, in input order.
+struct RunCollector {
+  RunCollector(const LintRequest &Req, const ReportSinks &Sinks,
+               std::optional<LineNarrowing> &Narrow, LintOutcome &Out,
+               std::vector<roofline::FileError> &FileErrors, bool &HadErrors)
+      : Req(Req), Sinks(Sinks), Narrow(Narrow), Out(Out),
+        FileErrors(FileErrors), HadErrors(HadErrors) {}
+
+  /// Reports \p Res, file \p Job's result; whether it went into the
+  /// reports (false: it did not compile, or --dump-ir printed it).
+  Expected<bool> take(const FileJob &Job, FileResult &Res);
+
+  const LintRequest &Req;
+  const ReportSinks &Sinks;
+  std::optional<LineNarrowing> &Narrow;
+  LintOutcome &Out;
+  std::vector<roofline::FileError> &FileErrors;
+  bool &HadErrors;
+
+  std::vector<Finding> AllFindings;
+  size_t NestCount = 0, SkippedCount = 0;
+  JsonReportWriter Json;
+  std::vector<BaselineNest> NewBaseline;
+  SeenSet Seen;
+  SourceLines SourceCache;
+  std::set<std::string> SeenNoLintProblems;
+  std::set<std::string> EntriesFound;
+};
+
+Expected<bool> RunCollector::take(const FileJob &Job, FileResult &Res) {
+  if (!Res.TU.Diagnostics.empty())
+    printErr(Res.TU.Diagnostics);
+  for (const std::string &P : Res.TU.Nests.ParamNames)
+    Out.ParamNames.insert(P);
+  if (!Res.TU.Compiled) {
+    error("'" + Job.File +
+          "' does not compile: its loop nests are not analyzed");
+    FileErrors.push_back({Job.File, "does not compile"});
+    HadErrors = true;
+    return false;
+  }
+  if (Sinks.IR) {
+    for (const LoopNest &N : Res.TU.Nests.Nests)
+      *Sinks.IR << printNest(N);
+    for (const SkippedNest &S : Res.TU.Nests.Skipped)
+      *Sinks.IR << "skipped @" << S.Function << " at " << S.Loc.File << ":"
+                << S.Loc.Line << ":" << S.Loc.Column << ": " << S.Reason
+                << "\n";
+    return false;
+  }
+  if (Job.Settings.Policy.Checks.contains("roofline-nolint"))
+    for (const std::string &P : Res.NoLintProblems)
+      if (SeenNoLintProblems.insert(P).second)
+        printErr(P + "\n");
+  if (!Job.Headers.empty())
+    keepNamedHeaders(Res, Job);
+  if (Narrow)
+    Narrow->apply(Res);
+  dropSeenHeaderNests(Res, Job.File, Seen);
+  for (const ProgramSummary &P : Res.Programs) {
+    EntriesFound.insert(P.Entry);
+    if (Req.KeepNests)
+      Out.Programs.push_back(P);
+  }
+  if (!Sinks.Text.empty()) {
+    std::string Text;
+    raw_string_ostream TOS(Text);
+    printFileText(TOS, Res, Req.ShowSource, SourceCache, VerbosityOpt, Quiet);
+    for (const ProgramSummary &P : Res.Programs)
+      printProgramText(TOS, P);
+    for (raw_ostream *T : Sinks.Text) {
+      *T << Text;
+      T->flush(); // a file at a time: CI logs show progress
+    }
+  }
+  if (!WriteBaselineOpt.empty()) {
+    std::vector<BaselineNest> E = baselineEntries(Res.R, Res.Ord);
+    NewBaseline.insert(NewBaseline.end(), E.begin(), E.end());
+  }
+  NestCount += Res.R.Nests.size();
+  SkippedCount += Res.R.Skipped.size();
+  if (Res.JsonRest) {
+    // Spool the nests in report order; keep only the small parts.
+    for (const AnalyzedNest &A : Res.R.Nests) {
+      auto It = Res.NestJson.find(keyOf(A.Nest.Loc, A.Nest.Function));
+      if (It != Res.NestJson.end())
+        if (Error E = Json.addNest(It->second))
+          return std::move(E);
+    }
+    Json.addFile(std::move(*Res.JsonRest));
+  }
+  appendTo(Req.KeepNests ? &Out.Combined : nullptr, AllFindings, Res);
+  return true;
+}
+
+/// The SARIF log of \p Findings, one line of text.
+std::string sarifText(const LintRequest &Req,
+                      const std::vector<Finding> &Findings,
+                      const std::vector<roofline::FileError> &FileErrors,
+                      bool WithBaseline) {
+  SarifOptions SO;
+  SO.ToolVersion = Req.ToolVersion;
+  std::string Base = DocsUrl;
+  if (!Base.empty() && Base.back() != '/')
+    Base += '/';
+  SO.DocsBaseUri = Base.empty() ? "" : Base + "diagnostics/";
+  SO.InformationUri = Base.empty() ? "" : Base + "roofline-lint.md";
+  SmallString<256> Cwd;
+  sys::fs::current_path(Cwd);
+  SO.SourceRoot = std::string(Cwd);
+  SO.WithBaseline = WithBaseline;
+  SO.Errors = FileErrors;
+  return jsonText(toSarif(Findings, SO)) + "\n";
+}
+
+/// --write-baseline's file.
+Error writeBaselineFile(const std::vector<BaselineNest> &Nests) {
+  std::error_code EC;
+  raw_fd_ostream BOS(WriteBaselineOpt, EC);
+  if (EC)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot write '" + WriteBaselineOpt +
+                                 "': " + EC.message());
+  SmallString<256> Dir(WriteBaselineOpt);
+  sys::path::remove_filename(Dir);
+  BOS << formatv("{0:2}", baselineToJSON(Nests, Dir.empty() ? StringRef(".")
+                                                            : Dir.str()))
+      << "\n";
+  return Error::success();
+}
+
+/// --baseline's file, where one is given.
+Expected<std::optional<Baseline>> loadBaseline() {
+  if (BaselineOpt.empty())
+    return std::nullopt;
+  Expected<Baseline> Loaded = Baseline::load(BaselineOpt);
+  if (!Loaded)
+    return Loaded.takeError();
+  if (std::optional<std::string> W = Loaded->matchesNothing())
+    warning(*W);
+  return std::optional<Baseline>(std::move(*Loaded));
+}
+
+/// The JSON report, the SARIF log and --write-baseline's file.
+Error writeReports(const LintRequest &Req, const ReportSinks &Sinks,
+                   RunCollector &C, const RunSummary &Sum, bool WithBaseline) {
+  if (Sinks.Json) {
+    // Even when no file could be analyzed, CI gets an object to read.
+    for (auto &KV : ciFields(C.AllFindings, C.FileErrors, Sum))
+      C.Json.set(KV.first, std::move(KV.second));
+    C.Json.set("version", 1);
+    if (Error E = C.Json.write(*Sinks.Json))
+      return E;
+  }
+  if (!Sinks.Sarif.empty()) {
+    std::string Sarif =
+        sarifText(Req, C.AllFindings, C.FileErrors, WithBaseline);
+    for (raw_ostream *S : Sinks.Sarif)
+      *S << Sarif;
+  }
+  if (!WriteBaselineOpt.empty())
+    return writeBaselineFile(C.NewBaseline);
+  return Error::success();
+}
+
+} // namespace
+
 LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
   LintOutcome Out;
   auto Fail = [&](const Twine &Msg) {
@@ -1079,21 +1464,9 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
     Out.ExitCode = 2;
     return std::move(Out);
   };
-  // Text and SARIF may go to several places (the log and a file); the
-  // JSON report is assembled once.
-  std::vector<raw_ostream *> TextOS, SarifOS;
-  raw_ostream *JsonOS = nullptr, *IROS = nullptr;
-  for (const LintSink &K : Req.Sinks) {
-    reportStreams().push_back(K.OS);
-    if (K.Kind == LintOutput::Text)
-      TextOS.push_back(K.OS);
-    else if (K.Kind == LintOutput::Sarif)
-      SarifOS.push_back(K.OS);
-    else if (K.Kind == LintOutput::Json && JsonOS)
-      return Fail("--output: one json report per run");
-    else
-      (K.Kind == LintOutput::Json ? JsonOS : IROS) = K.OS;
-  }
+  Expected<ReportSinks> Sinks = sortSinks(Req);
+  if (!Sinks)
+    return Fail(toString(Sinks.takeError()));
 
   Expected<Config> CmdLayer = commandLineLayer(Req);
   if (!CmdLayer)
@@ -1103,24 +1476,8 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
     return Fail(toString(std::move(E)));
 
   if (DumpConfig || ListChecks) {
-    std::string For = Req.Inputs.empty() ? normalizePath("./.")
-                                         : normalizePath(Req.Inputs.front());
-    Expected<Config> C = Resolver.effective(
-        // A directory: as for a file directly in it.
-        sys::fs::is_directory(For) ? For + "/-" : For);
-    if (!C)
-      return Fail(toString(C.takeError()));
-    if (ListChecks) {
-      listChecks(OS, *C);
-      return Out;
-    }
-    Config Full = Resolver.withDefaults(std::move(*C));
-    OS << "# roofline-lint configuration for " << For << "\n# from: ";
-    std::vector<std::string> From;
-    for (const std::string &S : Full.Sources)
-      From.push_back(S);
-    OS << (From.empty() ? std::string("defaults") : join(From, ", ")) << "\n";
-    OS << dumpConfig(Full);
+    if (Error E = printConfiguration(Req, Resolver, OS))
+      return Fail(toString(std::move(E)));
     return Out;
   }
 
@@ -1142,125 +1499,40 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
   for (const std::string &E : InputErrors)
     FileErrors.push_back({"", E});
 
-  std::optional<Baseline> B;
-  if (!BaselineOpt.empty()) {
-    Expected<Baseline> Loaded = Baseline::load(BaselineOpt);
-    if (!Loaded)
-      return Fail(toString(Loaded.takeError()));
-    B = std::move(*Loaded);
-    if (std::optional<std::string> W = B->matchesNothing())
-      warning(*W);
-  }
+  Expected<std::optional<Baseline>> Loaded = loadBaseline();
+  if (!Loaded)
+    return Fail(toString(Loaded.takeError()));
+  std::optional<Baseline> &B = *Loaded;
 
-  // A header named explicitly (a pre-commit hook's staged header) is
-  // analyzed through a translation unit that includes it.
-  std::vector<std::string> Units;
-  std::map<std::string, std::set<std::string>> HeadersOf;
-  std::set<std::string> Named;
-  for (const std::string &F : *Files) {
-    if (!isHeaderFile(F)) {
-      if (Named.insert(F).second)
-        Units.push_back(F);
-      continue;
-    }
-    std::optional<std::string> TU =
-        translationUnitFor(F, headerCandidates(Req, *Files, F));
-    if (!TU) {
-      note("'" + F + "' is a header that no translation unit" +
-           (Req.FromBuildDir ? " of the compilation database" : " beside it") +
-           " includes: skipped");
-      continue;
-    }
-    HeadersOf[*TU].insert(F);
-    if (!llvm::is_contained(*Files, *TU) && !llvm::is_contained(Units, *TU))
-      Units.push_back(*TU);
-  }
-
-  // Settings and compile commands for every file, before any parsing: a
-  // bad config stops the run with nothing half-done.
-  std::vector<FileJob> Work;
-  std::set<std::string> ConfigErrors;
-  DroppedFlags Dropped;
-  size_t OutsideFilter = 0;
-  for (const std::string &F : Units) {
-    FileJob J;
-    J.File = F;
-    Expected<Config> C = Resolver.effective(F);
-    if (!C) {
-      std::string Msg = toString(C.takeError());
-      if (ConfigErrors.insert(Msg).second)
-        printErr(Msg + "\n");
-      continue;
-    }
-    Expected<FileSettings> S = Resolver.settings(*C);
-    if (!S) {
-      std::string Msg = toString(S.takeError());
-      std::string From = C->Sources.empty() ? "" : " (" + C->Sources.back() + ")";
-      if (ConfigErrors.insert(Msg + From).second)
-        error(Msg + From);
-      continue;
-    }
-    J.Settings = std::move(*S);
-    J.ReportMain = Named.count(F) > 0;
-    J.OwnHeaderFilter = J.Settings.FOpts.HeaderFilter;
-    if (auto H = HeadersOf.find(F); H != HeadersOf.end()) {
-      J.Headers = H->second;
-      std::string &Filter = J.Settings.FOpts.HeaderFilter;
-      for (const std::string &Header : J.Headers)
-        Filter += (Filter.empty() ? "" : "|") + headerNameRegex(Header);
-    }
-    if (Narrow && J.Headers.empty() && !Narrow->wantsFile(F, J.Settings)) {
-      ++OutsideFilter; // no line of it is asked for
-      continue;
-    }
-    std::vector<tooling::CompileCommand> Cmds = Req.DB->getCompileCommands(F);
-    if (Cmds.empty()) {
-      error("no compile command for '" + F + "' in the compilation database");
-      FileErrors.push_back({F, "no compile command in the compilation database"});
-      HadErrors = true;
-      continue;
-    }
-    J.Cmd = adjustedCommand(Cmds.front(), J.Settings, Dropped);
-    Work.push_back(std::move(J));
-  }
-  if (!ConfigErrors.empty()) {
+  UnitList Units = translationUnits(Req, *Files);
+  JobList Plan = fileJobs(Req, Units, Resolver, Narrow, FileErrors, HadErrors);
+  std::vector<FileJob> &Work = Plan.Work;
+  if (!Plan.ConfigErrors.empty()) {
     Out.ExitCode = 2;
     return Out;
   }
   if (Work.empty() && !HadErrors) {
-    if (OutsideFilter || !HeadersOf.empty() || Units.size() < Files->size()) {
+    if (Plan.OutsideFilter || !Units.HeadersOf.empty() ||
+        Units.Units.size() < Files->size()) {
       // Nothing to report is a clean run: a pull request that changed no
       // loop, a hook given only headers nothing includes.
-      if (!Quiet && OutsideFilter)
-        note("no line of the " + Twine(OutsideFilter) + " input file" +
-             (OutsideFilter == 1 ? "" : "s") + " is in the line filter" +
+      if (!Quiet && Plan.OutsideFilter)
+        note("no line of the " + Twine(Plan.OutsideFilter) + " input file" +
+             (Plan.OutsideFilter == 1 ? "" : "s") + " is in the line filter" +
              (DiffOpt.empty() ? "" : " (changed since " + DiffOpt + ")"));
       return Out;
     }
     return Fail("no input files (try --help)");
   }
-  noteDroppedFlags(Dropped);
+  noteDroppedFlags(Plan.Dropped);
 
   if (B)
     if (std::optional<std::string> W = baselineMismatch(
             *B, Work.empty() ? "" : Work.front().Settings.M->Name,
-            Work.empty() ? ""
-                          : trafficModelName(Work.front().Settings.Model)))
+            Work.empty() ? "" : trafficModelName(Work.front().Settings.Model)))
       warning(*W);
 
-  std::vector<std::string> Before(ExtraArgBefore.begin(), ExtraArgBefore.end());
-  std::vector<std::string> After(ExtraArg.begin(), ExtraArg.end());
-  After.insert(After.end(), Req.TrailingArgs.begin(), Req.TrailingArgs.end());
-  tooling::ArgumentsAdjuster Adjust = Req.Adjust;
-  if (!Before.empty())
-    Adjust = tooling::combineAdjusters(
-        Adjust, tooling::getInsertArgumentAdjuster(
-                    Before, tooling::ArgumentInsertPosition::BEGIN));
-  if (!After.empty())
-    Adjust = tooling::combineAdjusters(
-        Adjust, tooling::getInsertArgumentAdjuster(
-                    After, tooling::ArgumentInsertPosition::END));
-
+  tooling::ArgumentsAdjuster Adjust = argumentAdjuster(Req);
   // --entry with -p follows calls into the database's other files.
   if (!EntryOpt.empty() && Req.FromBuildDir && Req.DB) {
     auto CrossTU = std::make_shared<CrossTUDefinitions>(
@@ -1268,179 +1540,49 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
     for (FileJob &J : Work)
       J.Settings.FOpts.CrossTU = CrossTU;
   }
-
-  // Run: workers fill Results[I]; the loop below takes them in order.
-  std::vector<std::optional<FileResult>> Results(Work.size());
-  const Baseline *BP = B ? &*B : nullptr;
-  bool LoopExtents = Narrow.has_value();
-  std::vector<std::shared_future<void>> Done;
-  std::optional<DefaultThreadPool> Pool;
-  unsigned Threads = Jobs == 0 ? hardware_concurrency().compute_thread_count()
-                               : Jobs.getValue();
-  // One file: its nests are analyzed on the -j threads (parallelForChunks
-  // in the analysis); several: the files are, each nest by nest in turn.
-  // Unless -j says so, a file needs many nests to be worth the threads.
-  parallel::strategy = hardware_concurrency(Work.size() == 1 ? Threads : 1);
-  setMinParallelItems(Jobs == 0 ? MinNestsForThreads : 2);
-  Threads = std::max(1u, std::min<unsigned>(Threads, Work.size()));
-  if (Threads > 1) {
-    Pool.emplace(hardware_concurrency(Threads));
-    for (size_t I = 0; I < Work.size(); ++I)
-      Done.push_back(Pool->async([&, I] {
-        Results[I] = analyzeFile(Req, Work[I], Adjust, BP, LoopExtents);
-      }));
-  }
-
+  FileAnalyses Analyses(Req, Work, Adjust, B ? &*B : nullptr,
+                        /*LoopExtents=*/Narrow.has_value());
   Report &All = Out.Combined;
   All.M = Work.empty() ? nullptr : Work.front().Settings.M;
-  All.Model = Work.empty() ? TrafficModel::Compulsory
-                            : Work.front().Settings.Model;
-  std::vector<Finding> AllFindings;
-  size_t NestCount = 0, SkippedCount = 0;
-  JsonReportWriter Json;
-  std::vector<BaselineNest> NewBaseline;
-  SeenSet Seen;
-  SourceLines SourceCache;
-  std::set<std::string> SeenNoLintProblems;
-  std::set<std::string> EntriesFound;
+  All.Model =
+      Work.empty() ? TrafficModel::Compulsory : Work.front().Settings.Model;
+  RunCollector C(Req, *Sinks, Narrow, Out, FileErrors, HadErrors);
   for (size_t I = 0; I < Work.size(); ++I) {
-    if (Pool)
-      Done[I].wait();
-    else
-      Results[I] = analyzeFile(Req, Work[I], Adjust, BP, LoopExtents);
-    FileResult &Res = *Results[I];
-    if (!Res.TU.Diagnostics.empty())
-      printErr(Res.TU.Diagnostics);
-    for (const std::string &P : Res.TU.Nests.ParamNames)
-      Out.ParamNames.insert(P);
-    if (!Res.TU.Compiled) {
-      error("'" + Work[I].File +
-            "' does not compile: its loop nests are not analyzed");
-      FileErrors.push_back({Work[I].File, "does not compile"});
-      HadErrors = true;
-      Results[I].reset();
-      continue;
-    }
-    if (IROS) {
-      for (const LoopNest &N : Res.TU.Nests.Nests)
-        *IROS << printNest(N);
-      for (const SkippedNest &S : Res.TU.Nests.Skipped)
-        *IROS << "skipped @" << S.Function << " at " << S.Loc.File << ":"
-              << S.Loc.Line << ":" << S.Loc.Column << ": " << S.Reason << "\n";
-      Results[I].reset();
-      continue;
-    }
-    if (Work[I].Settings.Policy.Checks.contains("roofline-nolint"))
-      for (const std::string &P : Res.NoLintProblems)
-        if (SeenNoLintProblems.insert(P).second)
-          printErr(P + "\n");
-    if (!Work[I].Headers.empty())
-      keepNamedHeaders(Res, Work[I]);
-    if (Narrow)
-      Narrow->apply(Res);
-    dropSeenHeaderNests(Res, Work[I].File, Seen);
-    for (const ProgramSummary &P : Res.Programs) {
-      EntriesFound.insert(P.Entry);
-      if (Req.KeepNests)
-        Out.Programs.push_back(P);
-    }
-    if (!TextOS.empty()) {
-      std::string Text;
-      raw_string_ostream TOS(Text);
-      printFileText(TOS, Res, Req.ShowSource, SourceCache, VerbosityOpt, Quiet);
-      for (const ProgramSummary &P : Res.Programs)
-        printProgramText(TOS, P);
-      for (raw_ostream *T : TextOS) {
-        *T << Text;
-        T->flush(); // a file at a time: CI logs show progress
-      }
-    }
-    if (!WriteBaselineOpt.empty()) {
-      std::vector<BaselineNest> E = baselineEntries(Res.R, Res.Ord);
-      NewBaseline.insert(NewBaseline.end(), E.begin(), E.end());
-    }
-    NestCount += Res.R.Nests.size();
-    SkippedCount += Res.R.Skipped.size();
-    if (Res.JsonRest) {
-      // Spool the nests in report order; keep only the small parts.
-      for (const AnalyzedNest &A : Res.R.Nests) {
-        auto It = Res.NestJson.find(keyOf(A.Nest.Loc, A.Nest.Function));
-        if (It != Res.NestJson.end())
-          if (Error E = Json.addNest(It->second))
-            return Fail(toString(std::move(E)));
-      }
-      Json.addFile(std::move(*Res.JsonRest));
-    }
-    appendTo(Req.KeepNests ? &All : nullptr, AllFindings, Res);
-    if (I + 1 < Work.size()) {
-      Results[I].reset(); // keep memory flat in the number of files
-    } else {
+    std::optional<FileResult> &Res = Analyses.take(I);
+    Expected<bool> Reported = C.take(Work[I], *Res);
+    if (!Reported)
+      return Fail(toString(Reported.takeError()));
+    if (*Reported && I + 1 == Work.size())
       // The process ends soon: its last file's nests are not torn down,
       // as clang's -disable-free (reachable, so leak checkers stay quiet).
-      BuryPointer(std::make_unique<FileResult>(std::move(*Results[I])));
-      Results[I].reset();
-    }
+      BuryPointer(std::make_unique<FileResult>(std::move(*Res)));
+    Res.reset(); // keep memory flat in the number of files
   }
-  if (Pool)
-    Pool->wait();
+  Analyses.wait();
 
-  RunSummary Sum = summarize(AllFindings, Work.size());
-  Sum.Nests = NestCount;
-  Sum.Skipped = SkippedCount;
+  RunSummary Sum = summarize(C.AllFindings, Work.size());
+  Sum.Nests = C.NestCount;
+  Sum.Skipped = C.SkippedCount;
   Sum.FileErrors = FileErrors.size();
-  if (JsonOS) {
-    // Even when no file could be analyzed, CI gets an object to read.
-    for (auto &KV : ciFields(AllFindings, FileErrors, Sum))
-      Json.set(KV.first, std::move(KV.second));
-    Json.set("version", 1);
-    if (Error E = Json.write(*JsonOS))
-      return Fail(toString(std::move(E)));
-  }
-  if (!SarifOS.empty()) {
-    SarifOptions SO;
-    SO.ToolVersion = Req.ToolVersion;
-    std::string Base = DocsUrl;
-    if (!Base.empty() && Base.back() != '/')
-      Base += '/';
-    SO.DocsBaseUri = Base.empty() ? "" : Base + "diagnostics/";
-    SO.InformationUri = Base.empty() ? "" : Base + "roofline-lint.md";
-    SmallString<256> Cwd;
-    sys::fs::current_path(Cwd);
-    SO.SourceRoot = std::string(Cwd);
-    SO.WithBaseline = B.has_value();
-    SO.Errors = FileErrors;
-    std::string Sarif = jsonText(toSarif(AllFindings, SO)) + "\n";
-    for (raw_ostream *S : SarifOS)
-      *S << Sarif;
-  }
+  if (Error E = writeReports(Req, *Sinks, C, Sum, B.has_value()))
+    return Fail(toString(std::move(E)));
 
-  if (!WriteBaselineOpt.empty()) {
-    std::error_code EC;
-    raw_fd_ostream BOS(WriteBaselineOpt, EC);
-    if (EC)
-      return Fail("cannot write '" + WriteBaselineOpt + "': " + EC.message());
-    SmallString<256> Dir(WriteBaselineOpt);
-    sys::path::remove_filename(Dir);
-    BOS << formatv("{0:2}", baselineToJSON(NewBaseline,
-                                           Dir.empty() ? StringRef(".") : Dir.str()))
-        << "\n";
-  }
-
-  if (!Quiet && !IROS &&
+  if (!Quiet && !Sinks->IR &&
       (Sum.Errors || Sum.Warnings || Sum.Suppressed || Sum.AcceptedByBaseline ||
        HadErrors))
     printSummary(Sum, Work.size(), FileErrors.size(), B.has_value());
 
   // An empty or loop-free input says so rather than leaving a silent pass
   // that looks like a run that checked something.
-  if (!Quiet && !TextOS.empty() && !HadErrors && !NestCount && !SkippedCount)
+  if (!Quiet && !Sinks->Text.empty() && !HadErrors && !C.NestCount &&
+      !C.SkippedCount)
     printErr("roofline-lint: no loop nests found " +
              std::string(Narrow ? "on the filtered lines of " : "in ") +
              std::to_string(Work.size()) + " file" +
              (Work.size() == 1 ? "" : "s") + "\n");
 
   for (const std::string &E : EntryOpt)
-    if (!EntriesFound.count(E) && !Work.empty()) {
+    if (!C.EntriesFound.count(E) && !Work.empty()) {
       error("--entry=" + E + ": no function of that name with a body in " +
             (Work.size() == 1 ? "the input file" : "the input files"));
       HadErrors = true;

@@ -177,44 +177,20 @@ json::Value statsJSON(const Stats &S) {
                       {"samples", std::move(A)}};
 }
 
-} // namespace
+/// The CPUs the measurements run on: the first alone, and all at once.
+struct Team {
+  std::vector<int> One, All;
+  bool multi() const { return All.size() > 1; }
+};
 
-int main(int Argc, const char **Argv) {
-  InitLLVM X(Argc, Argv);
-  cl::HideUnrelatedOptions(Category);
-  if (!cl::ParseCommandLineOptions(
-          Argc, Argv,
-          "roofline-probe: measure this machine's roofline\n\n"
-          "Peak FLOP/s (f64, f32, int8) on one core and on all cores, and the "
-          "bandwidth\nof every cache level and of DRAM; prints a table and "
-          "writes a machine file.\n\n"
-          "  roofline-probe -o host.yaml && roofline-lint "
-          "--machine=host.yaml file.cpp\n"
-          "  roofline-probe --save && roofline-lint --machine=host file.cpp\n",
-          &errs()))
-    return 2;
+/// A level whose bandwidth is measured: a cache, or DRAM.
+struct Level {
+  std::string Name;
+  const CacheLevel *Cache; // null for DRAM
+};
 
-  auto Started = std::chrono::steady_clock::now();
-  HostInfo H = readHostInfo();
-  CpuFeatures F = detectCpuFeatures();
-  std::vector<int> All = H.Cpus;
-  if (ThreadsOpt > 0 && ThreadsOpt < All.size())
-    All.resize(ThreadsOpt);
-  std::vector<int> One = {All.front()};
-  MeasureOptions O;
-  O.Samples = SamplesOpt ? SamplesOpt : (Quick ? 3 : 7);
-  O.TargetSeconds = Quick ? 0.01 : 0.08;
-  bool Multi = All.size() > 1;
-
-  progress("measuring " + H.ModelName + ", " + Twine(All.size()) +
-           " CPUs; features: " + F.list());
-  progress("clock (dependent integer adds)");
-  // The median of five short samples: a sample the OS preempted is slow.
-  Stats Clock;
-  for (int I = 0; I < 5; ++I)
-    Clock.Samples.push_back(measureClockHz(Quick ? 0.005 : 0.04));
-  double MeasuredHz = Clock.median();
-
+std::vector<Result> measurePeaks(const CpuFeatures &F, const Team &T,
+                                 const MeasureOptions &O) {
   std::vector<Result> Results;
   for (const ComputeKernel &K : computeKernels(F)) {
     Result R;
@@ -224,31 +200,40 @@ int main(int Argc, const char **Argv) {
     R.Isa = K.Isa;
     R.Detail = formatv("{0} x {1}-bit chains", K.Chains, K.VectorBits).str();
     progress(R.What + " (" + K.Isa + "), 1 thread");
-    R.One = runCompute(K, One, O);
+    R.One = runCompute(K, T.One, O);
     R.All = R.One;
     R.AllThreads = 1;
-    if (Multi) {
-      progress(R.What + " (" + K.Isa + "), " + Twine(All.size()) + " threads");
-      R.All = runCompute(K, All, O);
-      R.AllThreads = All.size();
+    if (T.multi()) {
+      progress(R.What + " (" + K.Isa + "), " + Twine(T.All.size()) +
+               " threads");
+      R.All = runCompute(K, T.All, O);
+      R.AllThreads = T.All.size();
     }
     Results.push_back(std::move(R));
   }
+  return Results;
+}
 
-  // Working sets: half of a private cache per thread, half of a shared one
-  // split among its threads; for DRAM every array is at least 4x the
-  // last-level cache (STREAM's rule), split among the threads.
-  double LLC = 0;
-  for (const CacheLevel &C : H.Caches)
-    LLC = std::max(LLC, C.SizeBytes * C.Instances);
-  struct Level {
-    std::string Name;
-    const CacheLevel *Cache; // null for DRAM
-  };
+/// Every cache level, then DRAM.
+std::vector<Level> bandwidthLevels(const HostInfo &H) {
   std::vector<Level> Levels;
   for (const CacheLevel &C : H.Caches)
     Levels.push_back({"L" + std::to_string(C.Level), &C});
   Levels.push_back({"DRAM", nullptr});
+  return Levels;
+}
+
+// Working sets: half of a private cache per thread, half of a shared one
+// split among its threads; for DRAM every array is at least 4x the
+// last-level cache (STREAM's rule), split among the threads.
+std::vector<Result> measureBandwidths(const HostInfo &H,
+                                      const std::vector<Level> &Levels,
+                                      const CpuFeatures &F, const Team &T,
+                                      const MeasureOptions &O) {
+  double LLC = 0;
+  for (const CacheLevel &C : H.Caches)
+    LLC = std::max(LLC, C.SizeBytes * C.Instances);
+  std::vector<Result> Results;
   for (const Level &L : Levels) {
     for (const BandwidthKernel &K : bandwidthKernels(F)) {
       auto PerThread = [&](unsigned Threads) {
@@ -269,35 +254,37 @@ int main(int Argc, const char **Argv) {
                                          bytesStr(R.Bytes / K.Arrays))
                                      .str();
       progress(R.What + " (" + R.Detail + "), 1 thread");
-      R.One = runBandwidth(K, One, O, N1);
+      R.One = runBandwidth(K, T.One, O, N1);
       R.All = R.One;
-      if (Multi) {
-        size_t NA = elementsFor(PerThread(All.size()), K.Arrays);
+      if (T.multi()) {
+        size_t NA = elementsFor(PerThread(T.All.size()), K.Arrays);
         progress(R.What + " (" + bytesStr(NA * 8.0 * K.Arrays) +
-                 " per thread), " + Twine(All.size()) + " threads");
-        R.All = runBandwidth(K, All, O, NA);
-        R.AllThreads = All.size();
+                 " per thread), " + Twine(T.All.size()) + " threads");
+        R.All = runBandwidth(K, T.All, O, NA);
+        R.AllThreads = T.All.size();
       }
       Results.push_back(std::move(R));
     }
   }
-  double Elapsed = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - Started)
-                       .count();
+  return Results;
+}
 
-  // The table.
-  raw_ostream &OS = outs();
-  OS << "roofline-probe: " << H.ModelName << ", " << All.size()
-     << " CPUs; " << F.list() << "\n";
+void printTable(raw_ostream &OS, const HostInfo &H, const CpuFeatures &F,
+                const Team &T, double MeasuredHz,
+                const std::vector<Result> &Results, const MeasureOptions &O,
+                double Elapsed) {
+  bool Multi = T.multi();
+  OS << "roofline-probe: " << H.ModelName << ", " << T.All.size() << " CPUs; "
+     << F.list() << "\n";
   OS << "clock: ";
   if (H.ClockHz > 0)
     OS << formatv("{0:f3} GHz ({1})", H.ClockHz / 1e9, H.ClockSource);
   else
     OS << "unknown to the OS";
   OS << formatv("; measured {0:f3} GHz (dependent adds)\n", MeasuredHz / 1e9);
-  OS << formatv("{0,-12} {1,-20} {2,-20} {3,-21} {4}\n", "", "kernel",
-                "size", "1 core (spread)",
-                Multi ? formatv("{0} cores (spread)", All.size()).str() : "");
+  OS << formatv("{0,-12} {1,-20} {2,-20} {3,-21} {4}\n", "", "kernel", "size",
+                "1 core (spread)",
+                Multi ? formatv("{0} cores (spread)", T.All.size()).str() : "");
   for (const Result &R : Results) {
     bool Bw = R.Kernel != "fma";
     const char *Unit = Bw ? "B/s" : (R.Key == "i8" ? "OP/s" : "FLOP/s");
@@ -308,12 +295,17 @@ int main(int Argc, const char **Argv) {
   OS << formatv("{0} samples per figure, medians; spread = (max - min) / "
                 "median; {1:f1} s in all\n",
                 O.Samples, Elapsed);
+}
 
-  // The machine file: all-cores medians; a level's bandwidth is the best
-  // of its kernels (a roof is what the best code reaches).
+/// The machine file: all-cores medians; a level's bandwidth is the best
+/// of its kernels (a roof is what the best code reaches).
+roofline::Machine machineFrom(const HostInfo &H, const Team &T,
+                              const std::vector<Level> &Levels,
+                              const std::vector<Result> &Results,
+                              const MeasureOptions &O) {
   roofline::Machine M;
   M.Name = NameOpt;
-  M.Description = H.ModelName + ", " + std::to_string(All.size()) +
+  M.Description = H.ModelName + ", " + std::to_string(T.All.size()) +
                   " CPUs (measured by roofline-probe)";
   M.Kind = "cpu";
   M.CapacityBytes = std::floor(H.MemoryBytes);
@@ -370,23 +362,31 @@ int main(int Argc, const char **Argv) {
   }
   M.Sources["capacity_bytes"] =
       Stamp + ": physical memory (sysconf _SC_PHYS_PAGES x page size)";
+  return M;
+}
 
-  std::string Comment =
-      "Measured by roofline-probe on " + today() + ": " + H.ModelName + ", " +
-      std::to_string(All.size()) + " CPUs (" + F.list() + ").\n" +
-      "Clock: " +
-      (H.ClockHz > 0 ? formatv("{0:f3} GHz from {1}", H.ClockHz / 1e9,
-                               H.ClockSource)
-                           .str()
-                     : std::string("unknown to the OS")) +
-      formatv("; {0:f3} GHz measured.\n", MeasuredHz / 1e9).str() +
-      "Peaks: all CPUs, independent FMA chains. Bandwidths: all CPUs, the\n"
-      "best of a read kernel and STREAM triad (24 B per element counted).\n"
-      "write_allocate: x86 write-back caches allocate on store (not measured)." +
-      (Quick ? std::string("\n--quick run: too short for trustworthy numbers.")
-             : std::string());
-  std::string Yaml = roofline::machineToYAML(M, Comment);
+/// The machine file's header comment: what was measured, where, and how.
+std::string machineComment(const HostInfo &H, const CpuFeatures &F,
+                           const Team &T, double MeasuredHz) {
+  return "Measured by roofline-probe on " + today() + ": " + H.ModelName +
+         ", " + std::to_string(T.All.size()) + " CPUs (" + F.list() + ").\n" +
+         "Clock: " +
+         (H.ClockHz > 0
+              ? formatv("{0:f3} GHz from {1}", H.ClockHz / 1e9, H.ClockSource)
+                    .str()
+              : std::string("unknown to the OS")) +
+         formatv("; {0:f3} GHz measured.\n", MeasuredHz / 1e9).str() +
+         "Peaks: all CPUs, independent FMA chains. Bandwidths: all CPUs, the\n"
+         "best of a read kernel and STREAM triad (24 B per element counted).\n"
+         "write_allocate: x86 write-back caches allocate on store (not "
+         "measured)." +
+         (Quick ? std::string("\n--quick run: too short for trustworthy "
+                              "numbers.")
+                : std::string());
+}
 
+/// Writes \p Yaml to -o and --save's paths; the exit code (0: written).
+int writeMachineFiles(const std::string &Yaml, raw_ostream &OS) {
   // (path, what --machine= says to use it)
   std::vector<std::pair<std::string, std::string>> Targets;
   if (!OutputFile.empty())
@@ -428,50 +428,115 @@ int main(int Argc, const char **Argv) {
     OS << "wrote " << Path << " (use it: roofline-lint --machine=" << Use
        << ")\n";
   }
+  return 0;
+}
 
-  if (!JsonFile.empty()) {
-    json::Array Rs;
-    for (const Result &R : Results)
-      Rs.push_back(json::Object{{"what", R.What},
-                                {"key", R.Key},
-                                {"kernel", R.Kernel},
-                                {"isa", R.Isa},
-                                {"detail", R.Detail},
-                                {"bytes_per_thread", R.Bytes},
-                                {"one", statsJSON(R.One)},
-                                {"all", statsJSON(R.All)},
-                                {"all_threads", int64_t(R.AllThreads)}});
-    json::Array Caches;
-    for (const CacheLevel &C : H.Caches)
-      Caches.push_back(json::Object{{"level", int64_t(C.Level)},
-                                    {"size", C.SizeBytes},
-                                    {"shared_by", int64_t(C.SharedBy)},
-                                    {"instances", int64_t(C.Instances)}});
-    std::vector<std::string> Features;
-    std::string List = F.list(); // split() points into it
-    for (StringRef W : split(List, ' '))
-      Features.push_back(W.str());
-    json::Object Root{{"cpu", H.ModelName},
-                      {"vendor", H.Vendor},
-                      {"family", H.Family},
-                      {"model", H.Model},
-                      {"cpus", int64_t(All.size())},
-                      {"features", json::Array(Features)},
-                      {"clock_hz", H.ClockHz},
-                      {"clock_source", H.ClockSource},
-                      {"measured_clock_hz", MeasuredHz},
-                      {"caches", std::move(Caches)},
-                      {"samples_per_figure", int64_t(O.Samples)},
-                      {"elapsed_s", Elapsed},
-                      {"results", std::move(Rs)}};
-    std::error_code EC;
-    raw_fd_ostream File(JsonFile, EC, sys::fs::OF_Text);
-    if (EC) {
-      WithColor::error(errs(), "roofline-probe")
-          << "cannot write '" << JsonFile << "': " << EC.message() << "\n";
-      return 2;
-    }
-    File << formatv("{0:2}", json::Value(std::move(Root))) << "\n";
+/// Every sample as JSON to --json's file (scripts/bench-probe.py); the
+/// exit code (0: written).
+int writeSamplesJson(const HostInfo &H, const CpuFeatures &F, const Team &T,
+                     double MeasuredHz, const std::vector<Result> &Results,
+                     const MeasureOptions &O, double Elapsed) {
+  json::Array Rs;
+  for (const Result &R : Results)
+    Rs.push_back(json::Object{{"what", R.What},
+                              {"key", R.Key},
+                              {"kernel", R.Kernel},
+                              {"isa", R.Isa},
+                              {"detail", R.Detail},
+                              {"bytes_per_thread", R.Bytes},
+                              {"one", statsJSON(R.One)},
+                              {"all", statsJSON(R.All)},
+                              {"all_threads", int64_t(R.AllThreads)}});
+  json::Array Caches;
+  for (const CacheLevel &C : H.Caches)
+    Caches.push_back(json::Object{{"level", int64_t(C.Level)},
+                                  {"size", C.SizeBytes},
+                                  {"shared_by", int64_t(C.SharedBy)},
+                                  {"instances", int64_t(C.Instances)}});
+  std::vector<std::string> Features;
+  std::string List = F.list(); // split() points into it
+  for (StringRef W : split(List, ' '))
+    Features.push_back(W.str());
+  json::Object Root{{"cpu", H.ModelName},
+                    {"vendor", H.Vendor},
+                    {"family", H.Family},
+                    {"model", H.Model},
+                    {"cpus", int64_t(T.All.size())},
+                    {"features", json::Array(Features)},
+                    {"clock_hz", H.ClockHz},
+                    {"clock_source", H.ClockSource},
+                    {"measured_clock_hz", MeasuredHz},
+                    {"caches", std::move(Caches)},
+                    {"samples_per_figure", int64_t(O.Samples)},
+                    {"elapsed_s", Elapsed},
+                    {"results", std::move(Rs)}};
+  std::error_code EC;
+  raw_fd_ostream File(JsonFile, EC, sys::fs::OF_Text);
+  if (EC) {
+    WithColor::error(errs(), "roofline-probe")
+        << "cannot write '" << JsonFile << "': " << EC.message() << "\n";
+    return 2;
   }
+  File << formatv("{0:2}", json::Value(std::move(Root))) << "\n";
+  return 0;
+}
+
+} // namespace
+
+int main(int Argc, const char **Argv) {
+  InitLLVM X(Argc, Argv);
+  cl::HideUnrelatedOptions(Category);
+  if (!cl::ParseCommandLineOptions(
+          Argc, Argv,
+          "roofline-probe: measure this machine's roofline\n\n"
+          "Peak FLOP/s (f64, f32, int8) on one core and on all cores, and the "
+          "bandwidth\nof every cache level and of DRAM; prints a table and "
+          "writes a machine file.\n\n"
+          "  roofline-probe -o host.yaml && roofline-lint "
+          "--machine=host.yaml file.cpp\n"
+          "  roofline-probe --save && roofline-lint --machine=host file.cpp\n",
+          &errs()))
+    return 2;
+
+  auto Started = std::chrono::steady_clock::now();
+  HostInfo H = readHostInfo();
+  CpuFeatures F = detectCpuFeatures();
+  Team T;
+  T.All = H.Cpus;
+  if (ThreadsOpt > 0 && ThreadsOpt < T.All.size())
+    T.All.resize(ThreadsOpt);
+  T.One = {T.All.front()};
+  MeasureOptions O;
+  O.Samples = SamplesOpt ? SamplesOpt : (Quick ? 3 : 7);
+  O.TargetSeconds = Quick ? 0.01 : 0.08;
+
+  progress("measuring " + H.ModelName + ", " + Twine(T.All.size()) +
+           " CPUs; features: " + F.list());
+  progress("clock (dependent integer adds)");
+  // The median of five short samples: a sample the OS preempted is slow.
+  Stats Clock;
+  for (int I = 0; I < 5; ++I)
+    Clock.Samples.push_back(measureClockHz(Quick ? 0.005 : 0.04));
+  double MeasuredHz = Clock.median();
+
+  std::vector<Result> Results = measurePeaks(F, T, O);
+  std::vector<Level> Levels = bandwidthLevels(H);
+  std::vector<Result> Bandwidths = measureBandwidths(H, Levels, F, T, O);
+  Results.insert(Results.end(), std::make_move_iterator(Bandwidths.begin()),
+                 std::make_move_iterator(Bandwidths.end()));
+  double Elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Started)
+          .count();
+
+  raw_ostream &OS = outs();
+  printTable(OS, H, F, T, MeasuredHz, Results, O, Elapsed);
+  roofline::Machine M = machineFrom(H, T, Levels, Results, O);
+  std::string Yaml =
+      roofline::machineToYAML(M, machineComment(H, F, T, MeasuredHz));
+  if (int RC = writeMachineFiles(Yaml, OS))
+    return RC;
+  if (!JsonFile.empty())
+    if (int RC = writeSamplesJson(H, F, T, MeasuredHz, Results, O, Elapsed))
+      return RC;
   return 0;
 }

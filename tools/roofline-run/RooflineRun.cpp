@@ -232,6 +232,173 @@ double lastLevelCache(const Machine *M) {
   return Best > 0 ? Best : 32.0 * 1024 * 1024;
 }
 
+/// usageError's message for every error the helpers below return.
+Error usage(const Twine &Msg) {
+  return createStringError(inconvertibleErrorCode(), Msg);
+}
+
+/// The machine the measurements are judged against: host by default;
+/// without a host file the table has no % column rather than a guessed
+/// machine (\p Note says why).
+Expected<std::optional<Machine>> runMachine(std::string &Note) {
+  Expected<Machine> L = loadMachine(MachineOpt);
+  if (L)
+    return std::optional<Machine>(std::move(*L));
+  std::string Why = toString(L.takeError());
+  if (MachineOpt.getNumOccurrences())
+    return usage(Why);
+  Note = "no roofline to compare with: " + Why +
+         " (run roofline-probe --save, or pass --machine=NAME)";
+  return std::nullopt;
+}
+
+// Inputs: emitted directories, or sources to emit (a sweep re-emits the
+// sources of a directory's units).
+Error sortInputs(bool Sweep, std::vector<std::string> &Dirs,
+                 std::vector<std::string> &Sources) {
+  for (const std::string &In : Inputs) {
+    if (fs::is_directory(In)) {
+      if (!Sweep) {
+        Dirs.push_back(In);
+        continue;
+      }
+      Expected<std::vector<std::string>> Units = loadUnitIndex(In);
+      if (!Units)
+        return Units.takeError();
+      for (const std::string &Name : *Units) {
+        Expected<UnitManifest> Man = loadManifest(In + "/" + Name);
+        if (!Man)
+          return Man.takeError();
+        if (Man->File.empty() || !fs::exists(Man->File))
+          return usage("--sizes re-emits the source, and unit '" + Name +
+                       "' names no readable file ('" + Man->File + "')");
+        if (std::find(Sources.begin(), Sources.end(), Man->File) == Sources.end())
+          Sources.push_back(Man->File);
+      }
+      continue;
+    }
+    if (!fs::exists(In))
+      return usage("no such file or directory: '" + In + "'");
+    Sources.push_back(In);
+  }
+  return Error::success();
+}
+
+// A size the source fixes (constexpr, macro) also sizes its arrays: giving
+// it another value would run past them.
+Error checkFixedSizes(const std::string &Dir, const SizePoint &P,
+                      const std::string &Src) {
+  Expected<std::vector<std::string>> Units = loadUnitIndex(Dir);
+  if (!Units) {
+    consumeError(Units.takeError());
+    return Error::success();
+  }
+  for (const std::string &Name : *Units) {
+    Expected<UnitManifest> Man = loadManifest(Dir + "/" + Name);
+    if (!Man) {
+      consumeError(Man.takeError());
+      continue;
+    }
+    for (const ManifestSize &Z : Man->Sizes)
+      for (const auto &[N, V] : P)
+        if (Z.Fixed && Z.Name == N)
+          return usage("--sizes " + N + ": '" + N + "' is a constant in " +
+                       Src + " (unit " + Name +
+                       "); sweep a kernel that takes its size as a parameter");
+  }
+  return Error::success();
+}
+
+/// Emits \p Sources at every point of \p Points; adds their directories to
+/// \p Dirs.
+Error emitSources(const char *Argv0, const std::vector<std::string> &Sources,
+                  const std::vector<SizePoint> &Points, bool Sweep,
+                  const std::set<std::string> &Filter,
+                  std::vector<std::string> &Dirs) {
+  std::string Lint = lintPath(Argv0);
+  if (Lint.empty())
+    return usage("roofline-lint not found (give --roofline-lint=PATH)");
+  std::string Base = EmitDirOpt;
+  if (Base.empty()) {
+    SmallString<128> T;
+    if (std::error_code EC = fs::createUniqueDirectory("roofline-run", T))
+      return usage("cannot create a temporary directory: " + EC.message());
+    Base = T.str().str();
+  }
+  for (const std::string &Src : Sources)
+    for (const SizePoint &P : Points) {
+      std::string D = Base + "/" + sys::path::stem(Src).str();
+      if (Sweep)
+        D += "/" + pointName(P);
+      if (Error E = emit(Lint, Src, D, P, Filter))
+        return E;
+      if (Error E = checkFixedSizes(D, P, Src))
+        return E;
+      Dirs.push_back(D);
+    }
+  return Error::success();
+}
+
+RunOptions runOptions(const std::set<std::string> &Filter, const Machine *M,
+                      bool ShowProgress) {
+  RunOptions O;
+  O.Variants = Filter;
+  O.Reps = Reps;
+  O.MinTime = MinTime;
+  O.TimeoutS = Timeout;
+  O.BuildTimeoutS = BuildTimeout;
+  O.Baselines = !NoBaseline;
+  O.Cxx = CxxOpt;
+  O.Nvcc = NvccOpt;
+  O.Jobs = Jobs;
+  O.LLCBytes = lastLevelCache(M);
+  O.Seed = SeedOpt.getNumOccurrences() ? SeedOpt.getValue()
+                                       : std::random_device()() % 1000000;
+  if (ShowProgress)
+    O.Progress = [](const std::string &Unit, unsigned I, unsigned N,
+                    const std::string &Phase) {
+      errs() << "\r\033[K[" << Unit << "] variant " << I << " of " << N << ": "
+             << Phase;
+      errs().flush();
+    };
+  return O;
+}
+
+/// --json's report of \p Results.
+Error writeRunJson(const std::vector<UnitResult> &Results, const Machine *M,
+                   const RunOptions &O, bool AnyFailed,
+                   const std::string &MachineNote, raw_ostream &OS) {
+  json::Array Runs;
+  for (const UnitResult &R : Results)
+    Runs.push_back(unitJSON(R, M));
+  json::Value MJ = nullptr;
+  if (M)
+    MJ = json::Object{
+        {"name", M->Name}, {"description", M->Description}, {"path", M->Path}};
+  json::Object Top{
+      {"version", 1},
+      {"tool", "roofline-run"},
+      {"machine", std::move(MJ)},
+      {"seed", static_cast<int64_t>(O.Seed)},
+      {"timing", json::Object{{"reps", static_cast<int64_t>(O.Reps)},
+                              {"min_time_s", O.MinTime},
+                              {"timeout_s", static_cast<int64_t>(O.TimeoutS)}}},
+      {"runs", std::move(Runs)},
+      {"failed", AnyFailed}};
+  if (!MachineNote.empty())
+    Top["machine_note"] = MachineNote;
+  if (JsonOut == "-") {
+    OS << formatv("{0:2}", json::Value(std::move(Top))) << "\n";
+    return Error::success();
+  }
+  std::error_code EC;
+  raw_fd_ostream F(JsonOut, EC);
+  if (EC)
+    return usage("cannot write '" + JsonOut + "': " + EC.message());
+  F << formatv("{0:2}", json::Value(std::move(Top))) << "\n";
+  return Error::success();
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -244,26 +411,16 @@ int main(int argc, char **argv) {
       "  roofline-run DIR        a directory written by roofline-lint --emit\n"
       "  roofline-run file.cpp   emit it first, then run\n");
 
-  // The machine: host by default; without a host file the table has no
-  // % column rather than a guessed machine.
-  std::optional<Machine> M;
   std::string MachineNote;
-  {
-    Expected<Machine> L = loadMachine(MachineOpt);
-    if (L) {
-      M = std::move(*L);
-    } else {
-      std::string Why = toString(L.takeError());
-      if (MachineOpt.getNumOccurrences())
-        return usageError(Why);
-      MachineNote = "no roofline to compare with: " + Why +
-                    " (run roofline-probe --save, or pass --machine=NAME)";
-    }
-  }
+  Expected<std::optional<Machine>> LoadedM = runMachine(MachineNote);
+  if (!LoadedM)
+    return usageError(toString(LoadedM.takeError()));
+  std::optional<Machine> &M = *LoadedM;
   if (!PlotOut.empty() && !M)
     return usageError("--plot needs a machine: " + MachineNote);
   if (!PlotOut.empty() && !isPlotPath(PlotOut))
-    return usageError("--plot file '" + PlotOut + "' must end in .svg or .html");
+    return usageError("--plot file '" + PlotOut +
+                      "' must end in .svg or .html");
 
   Expected<std::vector<SizePoint>> Points = sweepPoints();
   if (!Points)
@@ -274,94 +431,16 @@ int main(int argc, char **argv) {
   if (!Filter.empty())
     Filter.insert("naive");
 
-  // Inputs: emitted directories, or sources to emit (a sweep re-emits the
-  // sources of a directory's units).
   std::vector<std::string> Dirs, Sources;
-  for (const std::string &In : Inputs) {
-    if (fs::is_directory(In)) {
-      if (!Sweep) {
-        Dirs.push_back(In);
-        continue;
-      }
-      Expected<std::vector<std::string>> Units = loadUnitIndex(In);
-      if (!Units)
-        return usageError(toString(Units.takeError()));
-      for (const std::string &Name : *Units) {
-        Expected<UnitManifest> Man = loadManifest(In + "/" + Name);
-        if (!Man)
-          return usageError(toString(Man.takeError()));
-        if (Man->File.empty() || !fs::exists(Man->File))
-          return usageError("--sizes re-emits the source, and unit '" + Name +
-                            "' names no readable file ('" + Man->File + "')");
-        if (std::find(Sources.begin(), Sources.end(), Man->File) == Sources.end())
-          Sources.push_back(Man->File);
-      }
-      continue;
-    }
-    if (!fs::exists(In))
-      return usageError("no such file or directory: '" + In + "'");
-    Sources.push_back(In);
-  }
-  if (!Sources.empty()) {
-    std::string Lint = lintPath(argv[0]);
-    if (Lint.empty())
-      return usageError("roofline-lint not found (give --roofline-lint=PATH)");
-    std::string Base = EmitDirOpt;
-    if (Base.empty()) {
-      SmallString<128> T;
-      if (std::error_code EC = fs::createUniqueDirectory("roofline-run", T))
-        return usageError("cannot create a temporary directory: " + EC.message());
-      Base = T.str().str();
-    }
-    for (const std::string &Src : Sources)
-      for (const SizePoint &P : *Points) {
-        std::string D = Base + "/" + sys::path::stem(Src).str();
-        if (Sweep)
-          D += "/" + pointName(P);
-        if (Error E = emit(Lint, Src, D, P, Filter))
-          return usageError(toString(std::move(E)));
-        // A size the source fixes (constexpr, macro) also sizes its arrays:
-        // giving it another value would run past them.
-        if (Expected<std::vector<std::string>> Units = loadUnitIndex(D))
-          for (const std::string &Name : *Units)
-            if (Expected<UnitManifest> Man = loadManifest(D + "/" + Name)) {
-              for (const ManifestSize &Z : Man->Sizes)
-                for (const auto &[N, V] : P)
-                  if (Z.Fixed && Z.Name == N)
-                    return usageError(
-                        "--sizes " + N + ": '" + N + "' is a constant in " +
-                        Src + " (unit " + Name +
-                        "); sweep a kernel that takes its size as a parameter");
-            } else {
-              consumeError(Man.takeError());
-            }
-        else
-          consumeError(Units.takeError());
-        Dirs.push_back(D);
-      }
-  }
+  if (Error E = sortInputs(Sweep, Dirs, Sources))
+    return usageError(toString(std::move(E)));
+  if (!Sources.empty())
+    if (Error E = emitSources(argv[0], Sources, *Points, Sweep, Filter, Dirs))
+      return usageError(toString(std::move(E)));
 
-  bool ShowProgress = !NoProgress && (ProgressOpt || sys::Process::StandardErrIsDisplayed());
-  RunOptions O;
-  O.Variants = Filter;
-  O.Reps = Reps;
-  O.MinTime = MinTime;
-  O.TimeoutS = Timeout;
-  O.BuildTimeoutS = BuildTimeout;
-  O.Baselines = !NoBaseline;
-  O.Cxx = CxxOpt;
-  O.Nvcc = NvccOpt;
-  O.Jobs = Jobs;
-  O.LLCBytes = lastLevelCache(M ? &*M : nullptr);
-  O.Seed = SeedOpt.getNumOccurrences() ? SeedOpt.getValue()
-                                       : std::random_device()() % 1000000;
-  if (ShowProgress)
-    O.Progress = [](const std::string &Unit, unsigned I, unsigned N,
-                    const std::string &Phase) {
-      errs() << "\r\033[K[" << Unit << "] variant " << I << " of " << N << ": "
-             << Phase;
-      errs().flush();
-    };
+  bool ShowProgress =
+      !NoProgress && (ProgressOpt || sys::Process::StandardErrIsDisplayed());
+  RunOptions O = runOptions(Filter, M ? &*M : nullptr, ShowProgress);
 
   bool JsonToStdout = JsonOut == "-";
   raw_ostream &OS = outs();
@@ -395,36 +474,10 @@ int main(int argc, char **argv) {
     }
   }
 
-  if (!JsonOut.empty()) {
-    json::Array Runs;
-    for (const UnitResult &R : Results)
-      Runs.push_back(unitJSON(R, M ? &*M : nullptr));
-    json::Value MJ = nullptr;
-    if (M)
-      MJ = json::Object{{"name", M->Name},
-                        {"description", M->Description},
-                        {"path", M->Path}};
-    json::Object Top{{"version", 1},
-                     {"tool", "roofline-run"},
-                     {"machine", std::move(MJ)},
-                     {"seed", static_cast<int64_t>(O.Seed)},
-                     {"timing", json::Object{{"reps", static_cast<int64_t>(O.Reps)},
-                                             {"min_time_s", O.MinTime},
-                                             {"timeout_s", static_cast<int64_t>(O.TimeoutS)}}},
-                     {"runs", std::move(Runs)},
-                     {"failed", AnyFailed}};
-    if (!MachineNote.empty())
-      Top["machine_note"] = MachineNote;
-    if (JsonToStdout) {
-      OS << formatv("{0:2}", json::Value(std::move(Top))) << "\n";
-    } else {
-      std::error_code EC;
-      raw_fd_ostream F(JsonOut, EC);
-      if (EC)
-        return usageError("cannot write '" + JsonOut + "': " + EC.message());
-      F << formatv("{0:2}", json::Value(std::move(Top))) << "\n";
-    }
-  }
+  if (!JsonOut.empty())
+    if (Error E = writeRunJson(Results, M ? &*M : nullptr, O, AnyFailed,
+                               MachineNote, OS))
+      return usageError(toString(std::move(E)));
   if (!PlotOut.empty()) {
     Report R;
     R.M = &*M;
