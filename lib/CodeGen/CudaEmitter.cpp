@@ -632,11 +632,21 @@ llvm::Error emitGeneric(const UnitOut &U, const Program &P0, CudaVariantOut &V) 
   return llvm::Error::success();
 }
 
-const VariantOut *cpuVariant(const UnitOut &U, const std::string &Name) {
+const VariantOut *cpuVariant(const UnitOut &U, VariantKind Kind) {
   for (const VariantOut &V : U.Variants)
-    if (V.Name == Name && V.Skipped.empty())
+    if (V.Kind == Kind && V.Skipped.empty())
       return &V;
   return nullptr;
+}
+
+/// The CPU variant a CUDA variant takes its plan and tolerance from: the
+/// one of the same name, or of its precision (int8-mma, wgmma).
+const VariantOut *cpuVariantFor(const UnitOut &U, const std::string &CudaName) {
+  std::optional<VariantKind> K =
+      CudaName == "int8-mma" ? VariantKind::Int8
+      : CudaName == "wgmma"  ? std::optional<VariantKind>(VariantKind::Bf16)
+                             : variantNamed(CudaName);
+  return K ? cpuVariant(U, *K) : nullptr;
 }
 
 bool wantedCuda(const GenOptions &O, const std::string &V) {
@@ -667,8 +677,8 @@ const std::vector<std::string> &roofline::allCudaVariantNames() {
 
 CudaUnitOut roofline::emitCudaUnit(const UnitOut &U, const GenOptions &O) {
   CudaUnitOut Out;
-  const VariantOut *Naive = cpuVariant(U, "naive");
-  const VariantOut *Fused = cpuVariant(U, "fused");
+  const VariantOut *Naive = cpuVariant(U, VariantKind::Naive);
+  const VariantOut *Fused = cpuVariant(U, VariantKind::Fused);
   bool Group = U.Sources.size() > 1;
   std::string Why;
   std::optional<Plan> P;
@@ -729,7 +739,7 @@ CudaUnitOut roofline::emitCudaUnit(const UnitOut &U, const GenOptions &O) {
       if ((Gemv && GemmOnly.count(Name)) || (!Gemv && GemvOnly.count(Name)))
         continue;
       if (Name == "int8" || Name == "int8-mma" || Name == "bf16" || Name == "wgmma") {
-        Like = cpuVariant(U, Name == "int8-mma" ? "int8" : Name == "wgmma" ? "bf16" : Name);
+        Like = cpuVariantFor(U, Name);
         if (!Like)
           Like = Naive;
       }
@@ -855,7 +865,7 @@ llvm::Error roofline::writeCudaUnit(const UnitOut &U, const CudaUnitOut &C,
     if (llvm::Error E = Write(Dir + "/cuda_" + V.Name + ".cu", V.Code))
       return E;
     VariantOut H;
-    H.Name = "cuda_" + symbolPart(V.Name);
+    H.OtherName = "cuda_" + symbolPart(V.Name);
     H.Extra = V.Extra;
     H.HasPrepare = V.HasPrepare;
     H.SkipCompare = V.SkipCompare;
@@ -867,12 +877,12 @@ llvm::Error roofline::writeCudaUnit(const UnitOut &U, const CudaUnitOut &C,
   // (weak, like its entries: a file that did not build leaves it null).
   std::string Driver = unitDriverCode(D), Timers;
   for (const VariantOut &H : D.Variants) {
-    std::string Sym = "rl_" + U.Name + "_" + H.Name;
+    std::string Sym = "rl_" + U.Name + "_" + H.name();
     std::string At = "    V.fn = " + Sym + ";\n";
     size_t Pos = Driver.find(At);
     if (Pos == std::string::npos)
       return cudaError("the check driver of '" + U.Name +
-                       "' does not set the entry of " + H.Name);
+                       "' does not set the entry of " + H.name());
     Driver.insert(Pos + At.size(), "    V.timer = " + Sym + "_time;\n");
     Timers += "extern \"C\" int " + Sym +
               "_time(void *const *const *, int, const int64_t *, int, double, "

@@ -10,6 +10,7 @@
 #include "roofline/Roofline/NestVerdict.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -17,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 using namespace roofline;
@@ -101,26 +103,166 @@ llvm::Expected<Program> scheduled(const std::vector<LoopNest> &Sources,
   return P;
 }
 
-Schedule parseOrDie(const std::string &Text) {
-  llvm::Expected<Schedule> S = Schedule::parse(Text);
-  if (!S) {
-    llvm::consumeError(S.takeError());
-    return Schedule();
+using Rec = TransformRecord;
+
+/// The BLIS schedule of an f32 gemm: cache blocks, register block, both
+/// operands packed (docs/codegen.md).
+Schedule gemmSchedule(const ContractionInfo &C, const TileDefaults &T) {
+  Schedule S;
+  S.then(Rec::make(Rec::Tile, {C.N, C.K, C.M}, {T.NC, T.KC, T.MC}))
+      .then(Rec::make(Rec::RegBlock, {C.M, C.N}, {T.MR, T.NR}))
+      .then(Rec::make(Rec::Pack, {C.R.Array}))
+      .then(Rec::make(Rec::Pack, {C.L.Array}));
+  return S;
+}
+
+Rec parallelRecord(const std::string &Loop) {
+  return Rec::make(Rec::Parallel, {Loop});
+}
+
+/// \p S followed by \p R.
+Schedule followedBy(Schedule S, Rec R) {
+  S.then(std::move(R));
+  return S;
+}
+
+/// The automatic schedule of the tiled and parallel kinds for a
+/// contraction or convolution the micro-kernels take, or nullopt.
+std::optional<Schedule> microKernelSchedule(
+    VariantKind Kind, const LoopNest &N,
+    const std::optional<ContractionInfo> &C, const TileDefaults &T,
+    const std::function<std::optional<Schedule>(const Schedule &)> &Try) {
+  bool Par = Kind == VariantKind::Parallel;
+  bool F32Contraction = C && C->Elem == Precision::F32;
+  if (F32Contraction && C->isGemm() && C->Batch.size() <= 2) {
+    Schedule S = gemmSchedule(*C, T);
+    if (Par)
+      S.then(parallelRecord(C->M + "_1"));
+    // Packing needs every subscript of an operand to be a tiled loop: a
+    // batched operand (B[b][k][j]) takes the generic tiling instead.
+    if (std::optional<Schedule> Done = Try(S))
+      return Done;
   }
-  return *S;
+  if (!C) {
+    // A convolution: the gemm micro-kernels on gathered input panels.
+    std::string ConvWhy;
+    std::optional<ConvInfo> Conv = recognizeConvolution(N, &ConvWhy);
+    if (Conv && Conv->Elem == Precision::F32) {
+      Schedule S;
+      S.then(Rec::make(Rec::ImplicitGemm, {"mc", "nc", "kc", "mr", "nr"},
+                       {T.MC, T.NC, T.KC, T.MR, T.NR}));
+      if (Par)
+        S.then(parallelRecord(Conv->M));
+      if (std::optional<Schedule> Done = Try(S))
+        return Done;
+    }
+  }
+  if (F32Contraction && C->isGemv() && C->Batch.empty()) {
+    Schedule S;
+    S.then(Rec::make(Rec::RegBlock, {C->M}, {T.GemvRows}));
+    if (Par)
+      S.then(parallelRecord(C->M + "_1"));
+    if (std::optional<Schedule> Done = Try(S))
+      return Done;
+  }
+  return std::nullopt;
+}
+
+/// A band tiled by the generic schedule: the tiles' loops, the batch loops
+/// left whole, the band after any reorder, and the schedule.
+struct GenericTiling {
+  std::vector<std::string> Band, BatchLoops, Tiles;
+  std::optional<Schedule> Tiled;
+};
+
+/// Generic: tile the band (all of it, else all but the innermost loop), in
+/// its unit-stride order when that is legal and keeps a band to tile
+/// (distributing a zeroing statement can leave none).
+GenericTiling genericTiling(
+    const LoopNest &Source, const LoopNest &N,
+    const std::optional<ContractionInfo> &C, const GenOptions &O,
+    const std::function<std::optional<Schedule>(const Schedule &)> &Try) {
+  std::vector<std::pair<Schedule, std::vector<std::string>>> Orders;
+  if (std::optional<TransformRecord> R = unitStrideOrder(N)) {
+    Schedule S;
+    S.then(*R);
+    if (llvm::Expected<Program> P = scheduled({Source}, S, O.Values))
+      Orders.push_back({S, bandLoops(P->Nests.front().Nest)});
+    else
+      llvm::consumeError(P.takeError());
+  }
+  Orders.push_back({Schedule(), bandLoops(N)});
+  GenericTiling G;
+  for (auto &[Order, OrderBand] : Orders) {
+    G.Band = OrderBand;
+    // A batch loop has no reuse to block for; it stays whole (and is the
+    // first loop to run in parallel).
+    G.BatchLoops.clear();
+    if (C)
+      for (const std::string &X : G.Band)
+        if (std::find(C->Batch.begin(), C->Batch.end(), X) != C->Batch.end())
+          G.BatchLoops.push_back(X);
+    if (!G.BatchLoops.empty() && G.BatchLoops.size() < G.Band.size() &&
+        std::equal(G.BatchLoops.begin(), G.BatchLoops.end(), G.Band.begin()))
+      G.Band.erase(G.Band.begin(), G.Band.begin() + G.BatchLoops.size());
+    else
+      G.BatchLoops.clear();
+    for (size_t Keep = G.Band.size(); Keep >= 2 && !G.Tiled; --Keep) {
+      std::vector<std::string> Names(G.Band.begin(), G.Band.begin() + Keep);
+      G.Tiled = Try(followedBy(
+          Order, Rec::make(Rec::Tile, Names,
+                           std::vector<int64_t>(Names.size(), O.Tiles.Tile))));
+      if (G.Tiled)
+        G.Tiles = Names;
+    }
+    if (G.Tiled)
+      break;
+  }
+  return G;
+}
+
+/// parallel: the outermost loop that carries no dependence, after the
+/// tiling when there is one.
+std::optional<Schedule> parallelSchedule(
+    const GenericTiling &G, std::string &Why,
+    const std::function<std::optional<Schedule>(const Schedule &)> &Try) {
+  std::vector<std::string> Cands = G.BatchLoops;
+  for (const std::string &X : G.Tiles)
+    Cands.push_back(X + "_1");
+  for (const std::string &X : G.Band)
+    Cands.push_back(X);
+  Schedule Prefix = G.Tiled ? *G.Tiled : Schedule();
+  std::string Last;
+  for (const std::string &X : Cands) {
+    if (std::optional<Schedule> S = Try(followedBy(Prefix, parallelRecord(X))))
+      return S;
+    Last = Why;
+  }
+  Why = "no loop can run in parallel: " + Last;
+  return std::nullopt;
+}
+
+/// Why a nest has no int8 or bf16 variant, or "" when it has.
+std::string whyNotQuantized(const LoopNest &N,
+                            const std::optional<ContractionInfo> &C) {
+  if (C && C->Elem == Precision::F32)
+    return "";
+  return C ? "the contraction is not f32"
+         : recognizeConvolution(N)
+             ? "a convolution: quantize() re-synthesizes gemm, gemv and "
+               "batched gemm only"
+             : "not a contraction (gemm, gemv, batched gemm)";
 }
 
 /// The automatic schedule of a variant kind for a single nest, or why none.
-std::optional<Schedule> autoSchedule(const std::string &Kind,
-                                     const LoopNest &Source,
+/// Each candidate is built as a value and tried on the nest; the first that
+/// applies is the variant's.
+std::optional<Schedule> autoSchedule(VariantKind Kind, const LoopNest &Source,
                                      const GenOptions &O, std::string &Why) {
   Program P0 = makeProgram(Source);
   const LoopNest &N = P0.Nests.front().Nest;
-  const TileDefaults &T = O.Tiles;
   const std::optional<ContractionInfo> &C = P0.Source;
-  bool F32Contraction = C && C->Elem == Precision::F32;
-  auto Try = [&](const std::string &Text) -> std::optional<Schedule> {
-    Schedule S = parseOrDie(Text);
+  auto Try = [&](const Schedule &S) -> std::optional<Schedule> {
     llvm::Expected<Program> P = scheduled({Source}, S, O.Values);
     if (!P) {
       Why = llvm::toString(P.takeError());
@@ -128,133 +270,61 @@ std::optional<Schedule> autoSchedule(const std::string &Kind,
     }
     return S;
   };
-  if (Kind == "interchanged") {
+  switch (Kind) {
+  case VariantKind::Interchanged: {
     std::optional<TransformRecord> R = unitStrideOrder(N, &Why);
     if (!R)
       return std::nullopt;
-    Schedule S;
-    S.Records.push_back(*R);
-    return S;
+    return Schedule().then(*R);
   }
-  if (Kind == "tiled" || Kind == "parallel") {
-    std::string Base;
-    if (F32Contraction && C->isGemm() && C->Batch.size() <= 2) {
-      Base = llvm::formatv("tile({0}:{1},{2}:{3},{4}:{5}); regblock({4}:{6},{0}:{7}); "
-                           "pack({8}); pack({9})",
-                           C->N, T.NC, C->K, T.KC, C->M, T.MC, T.MR, T.NR,
-                           C->R.Array, C->L.Array)
-                 .str();
-      if (Kind == "parallel")
-        Base += "; parallel(" + C->M + "_1)";
-      if (std::optional<Schedule> S = Try(Base))
-        return S;
-      // Packing needs every subscript of an operand to be a tiled loop: a
-      // batched operand (B[b][k][j]) takes the generic tiling instead.
-      Base.clear();
-    }
-    if (!C) {
-      // A convolution: the gemm micro-kernels on gathered input panels.
-      std::string ConvWhy;
-      std::optional<ConvInfo> Conv = recognizeConvolution(N, &ConvWhy);
-      if (Conv && Conv->Elem == Precision::F32) {
-        Base = llvm::formatv("implicit_gemm(mc:{0},nc:{1},kc:{2},mr:{3},nr:{4})",
-                             T.MC, T.NC, T.KC, T.MR, T.NR)
-                   .str();
-        if (Kind == "parallel")
-          Base += "; parallel(" + Conv->M + ")";
-        if (std::optional<Schedule> S = Try(Base))
-          return S;
-        Base.clear();
-      }
-    }
-    if (F32Contraction && C->isGemv() && C->Batch.empty()) {
-      Base = "regblock(" + C->M + ":" + std::to_string(T.GemvRows) + ")";
-      if (Kind == "parallel")
-        Base += "; parallel(" + C->M + "_1)";
-      if (std::optional<Schedule> S = Try(Base))
-        return S;
-      Base.clear();
-    }
-    // Generic: tile the band (all of it, else all but the innermost loop),
-    // in its unit-stride order when that is legal and keeps a band to tile
-    // (distributing a zeroing statement can leave none).
-    std::vector<std::pair<std::string, std::vector<std::string>>> Orders;
-    if (std::optional<TransformRecord> R = unitStrideOrder(N)) {
-      Schedule S;
-      S.Records.push_back(*R);
-      if (llvm::Expected<Program> P = scheduled({Source}, S, O.Values))
-        Orders.push_back({S.str() + "; ", bandLoops(P->Nests.front().Nest)});
-      else
-        llvm::consumeError(P.takeError());
-    }
-    Orders.push_back({"", bandLoops(N)});
-    std::vector<std::string> Band, BatchLoops, Tiles;
-    std::optional<Schedule> Tiled;
-    for (auto &[Order, OrderBand] : Orders) {
-      Band = OrderBand;
-      // A batch loop has no reuse to block for; it stays whole (and is the
-      // first loop to run in parallel).
-      BatchLoops.clear();
-      if (C)
-        for (const std::string &X : Band)
-          if (std::find(C->Batch.begin(), C->Batch.end(), X) != C->Batch.end())
-            BatchLoops.push_back(X);
-      if (!BatchLoops.empty() && BatchLoops.size() < Band.size() &&
-          std::equal(BatchLoops.begin(), BatchLoops.end(), Band.begin()))
-        Band.erase(Band.begin(), Band.begin() + BatchLoops.size());
-      else
-        BatchLoops.clear();
-      for (size_t Keep = Band.size(); Keep >= 2 && !Tiled; --Keep) {
-        std::vector<std::string> Names(Band.begin(), Band.begin() + Keep);
-        Tiled = Try(Order + "tile(" + llvm::join(Names, ",") + ":" +
-                    std::to_string(T.Tile) + ")");
-        if (Tiled)
-          Tiles = Names;
-      }
-      if (Tiled)
-        break;
-    }
-    if (Kind == "tiled") {
-      if (!Tiled && Why.empty())
-        Why = "the band has " + std::to_string(Band.size()) +
-              " loop(s): nothing to tile";
-      return Tiled;
-    }
-    // parallel: the outermost loop that carries no dependence.
-    std::vector<std::string> Cands = BatchLoops;
-    for (const std::string &X : Tiles)
-      Cands.push_back(X + "_1");
-    for (const std::string &X : Band)
-      Cands.push_back(X);
-    std::string Prefix = Tiled ? Tiled->str() + "; " : "";
-    std::string Last;
-    for (const std::string &X : Cands) {
-      if (std::optional<Schedule> S = Try(Prefix + "parallel(" + X + ")"))
-        return S;
-      Last = Why;
-    }
-    if (!Tiled) {
-      // Untiled nests can still run an outer loop in parallel.
-      for (const std::string &X : Band)
-        if (std::optional<Schedule> S = Try("parallel(" + X + ")"))
-          return S;
-    }
-    Why = "no loop can run in parallel: " + Last;
+  case VariantKind::Tiled:
+  case VariantKind::Parallel: {
+    if (std::optional<Schedule> S = microKernelSchedule(Kind, N, C, O.Tiles, Try))
+      return S;
+    GenericTiling G = genericTiling(Source, N, C, O, Try);
+    if (Kind == VariantKind::Parallel)
+      return parallelSchedule(G, Why, Try);
+    if (!G.Tiled && Why.empty())
+      Why = "the band has " + std::to_string(G.Band.size()) +
+            " loop(s): nothing to tile";
+    return G.Tiled;
+  }
+  case VariantKind::Int8:
+  case VariantKind::Bf16:
+    Why = whyNotQuantized(N, C);
+    if (!Why.empty())
+      return std::nullopt;
+    return Try(Schedule().then(TransformRecord::quantize(variantName(Kind))));
+  default:
+    Why = "not a variant of a single nest";
     return std::nullopt;
   }
-  if (Kind == "int8" || Kind == "bf16") {
-    if (!F32Contraction) {
-      Why = C ? "the contraction is not f32"
-            : recognizeConvolution(N)
-                ? "a convolution: quantize() re-synthesizes gemm, gemv and "
-                  "batched gemm only"
-                : "not a contraction (gemm, gemv, batched gemm)";
-      return std::nullopt;
-    }
-    return Try("quantize(" + Kind + ")");
+}
+
+/// The fused variant's schedule: fuse; contract the intermediates local to
+/// the function that may be; a gemm that results takes the BLIS schedule
+/// (its later nests become the micro-kernel's epilogue).
+Schedule fusedSchedule(const std::vector<LoopNest> &Sources,
+                       const GenOptions &O) {
+  Schedule S;
+  S.then(Rec::make(Rec::Fuse, {}));
+  Program P = makeProgram(Sources);
+  if (llvm::Error E = applySchedule(P, S, O.Values)) {
+    // The group was formed by fusing: the record applies, or the variant
+    // reports why scheduled() refuses it.
+    llvm::consumeError(std::move(E));
+    return S;
   }
-  Why = "not a variant of a single nest";
-  return std::nullopt;
+  const std::set<std::string> &Locals = P.Nests.front().Nest.Sem.LocalArrays;
+  std::vector<std::string> Kept = contractWhereLegal(
+      P, std::vector<std::string>(Locals.begin(), Locals.end()), O.Values);
+  if (!Kept.empty())
+    S.then(Rec::make(Rec::Contract, Kept));
+  std::optional<ContractionInfo> C = recognizeContraction(P.Nests.front().Nest);
+  if (C && C->isGemm() && C->Elem == Precision::F32)
+    for (const TransformRecord &R : gemmSchedule(*C, O.Tiles).Records)
+      S.then(R);
+  return S;
 }
 
 llvm::json::Object countsJSON(const std::vector<const LoopNest *> &Nests,
@@ -460,7 +530,7 @@ llvm::Error emitVariant(const UnitOut &U, VariantOut &V) {
   if (!Extra)
     return Extra.takeError();
   V.Extra = *Extra;
-  std::string Sym = "rl_" + U.Name + "_" + V.Name;
+  std::string Sym = "rl_" + U.Name + "_" + V.name();
   std::string Why;
   std::string Kind = microKernelKind(V.P, U.Layout, &Why);
   llvm::Expected<std::string> Body =
@@ -469,7 +539,7 @@ llvm::Error emitVariant(const UnitOut &U, VariantOut &V) {
   if (!Body)
     return Body.takeError();
   V.Path = Kind.empty() ? "generic" : "micro-kernel " + Kind;
-  std::string Code = "// " + U.Name + ", variant " + V.Name +
+  std::string Code = "// " + U.Name + ", variant " + V.name() +
                      " (generated by roofline-lint --emit; do not edit).\n"
                      "// schedule: " +
                      (V.P.Applied.empty() ? std::string("(none)")
@@ -632,16 +702,69 @@ UnitOut makeUnit(const std::vector<LoopNest> &Sources, const GenOptions &O,
   return U;
 }
 
-bool wanted(const GenOptions &O, const std::string &V) {
+bool wanted(const GenOptions &O, VariantKind V) {
   return O.Variants.empty() || O.Variants.count(V);
+}
+
+/// The names of the variant kinds, by kind: the one table of them.
+struct VariantNameEntry {
+  VariantKind Kind;
+  const char *Name;
+};
+constexpr VariantNameEntry VariantNames[] = {
+    {VariantKind::Naive, "naive"},         {VariantKind::Interchanged, "interchanged"},
+    {VariantKind::Tiled, "tiled"},         {VariantKind::Parallel, "parallel"},
+    {VariantKind::Fused, "fused"},         {VariantKind::Int8, "int8"},
+    {VariantKind::Bf16, "bf16"},           {VariantKind::Scheduled, "scheduled"},
+};
+
+/// The variant of \p U's single nest of kind \p Kind (not fused).
+llvm::Expected<Program> singleNestVariant(const UnitOut &U, VariantKind Kind,
+                                          const GenOptions &O) {
+  if (Kind == VariantKind::Naive)
+    return asWritten(U.Sources);
+  if (Kind == VariantKind::Scheduled)
+    return scheduled(U.Sources, *O.User, O.Values);
+  std::string Why;
+  std::optional<Schedule> S = autoSchedule(Kind, U.Sources.front(), O, Why);
+  if (!S)
+    return genError(Why);
+  return scheduled(U.Sources, *S, O.Values);
 }
 
 } // namespace
 
+const char *roofline::variantName(VariantKind K) {
+  for (const VariantNameEntry &E : VariantNames)
+    if (E.Kind == K)
+      return E.Name;
+  llvm_unreachable("a variant kind without a name");
+}
+
+std::optional<VariantKind> roofline::variantNamed(llvm::StringRef Name) {
+  for (const VariantNameEntry &E : VariantNames)
+    if (Name == E.Name)
+      return E.Kind;
+  return std::nullopt;
+}
+
+const std::vector<VariantKind> &roofline::allVariantKinds() {
+  static const std::vector<VariantKind> Kinds = [] {
+    std::vector<VariantKind> K;
+    for (const VariantNameEntry &E : VariantNames)
+      K.push_back(E.Kind);
+    return K;
+  }();
+  return Kinds;
+}
+
 const std::vector<std::string> &roofline::allVariantNames() {
-  static const std::vector<std::string> Names = {
-      "naive", "interchanged", "tiled", "parallel", "fused", "int8", "bf16",
-      "scheduled"};
+  static const std::vector<std::string> Names = [] {
+    std::vector<std::string> N;
+    for (const VariantNameEntry &E : VariantNames)
+      N.push_back(E.Name);
+    return N;
+  }();
   return Names;
 }
 
@@ -667,46 +790,26 @@ std::vector<UnitOut> roofline::buildUnits(const std::vector<LoopNest> &Nests,
     }
     Tolerance Base;
     precisionTol(U.Sources, Base);
-    for (const std::string &Kind : allVariantNames()) {
-      if (Kind == "fused" || !wanted(O, Kind))
+    for (VariantKind Kind : allVariantKinds()) {
+      if (Kind == VariantKind::Fused || !wanted(O, Kind))
         continue;
-      if (Kind == "scheduled" && (!O.User || UserFuses))
+      if (Kind == VariantKind::Scheduled && (!O.User || UserFuses))
         continue;
       VariantOut V;
-      V.Name = Kind;
-      if (Kind == "naive") {
-        V.P = asWritten(U.Sources);
-      } else if (Kind == "scheduled") {
-        llvm::Expected<Program> P = scheduled(U.Sources, *O.User, O.Values);
-        if (!P) {
-          V.Skipped = llvm::toString(P.takeError());
-          U.Variants.push_back(std::move(V));
-          continue;
-        }
+      V.Kind = Kind;
+      llvm::Expected<Program> P = singleNestVariant(U, Kind, O);
+      if (P) {
         V.P = std::move(*P);
+        finishVariant(U, V, Base, O);
       } else {
-        std::string W;
-        std::optional<Schedule> S = autoSchedule(Kind, N, O, W);
-        if (!S) {
-          V.Skipped = W;
-          U.Variants.push_back(std::move(V));
-          continue;
-        }
-        llvm::Expected<Program> P = scheduled(U.Sources, *S, O.Values);
-        if (!P) {
-          V.Skipped = llvm::toString(P.takeError());
-          U.Variants.push_back(std::move(V));
-          continue;
-        }
-        V.P = std::move(*P);
+        V.Skipped = llvm::toString(P.takeError());
       }
-      finishVariant(U, V, Base, O);
       U.Variants.push_back(std::move(V));
     }
     Out.push_back(std::move(U));
   }
   // Fusion groups: maximal runs of one function's consecutive nests.
-  bool WantFused = wanted(O, "fused") || UserFuses;
+  bool WantFused = wanted(O, VariantKind::Fused) || UserFuses;
   for (size_t I = 0; WantFused && I < Nests.size();) {
     size_t J = I + 1;
     std::vector<LoopNest> Run{Nests[I]};
@@ -717,9 +820,7 @@ std::vector<UnitOut> roofline::buildUnits(const std::vector<LoopNest> &Nests,
       std::vector<LoopNest> Try = Run;
       Try.push_back(Nests[J]);
       Program P = makeProgram(Try);
-      TransformRecord F;
-      F.Kind = TransformRecord::Fuse;
-      if (llvm::Error E = applyRecord(P, F, O.Values)) {
+      if (llvm::Error E = applyRecord(P, Rec::make(Rec::Fuse, {}), O.Values)) {
         llvm::consumeError(std::move(E));
         break;
       }
@@ -739,49 +840,17 @@ std::vector<UnitOut> roofline::buildUnits(const std::vector<LoopNest> &Nests,
     Tolerance Base;
     precisionTol(U.Sources, Base);
     VariantOut Naive;
-    Naive.Name = "naive";
+    Naive.Kind = VariantKind::Naive;
     Naive.P = asWritten(U.Sources);
     finishVariant(U, Naive, Base, O);
     U.Variants.push_back(std::move(Naive));
-    if (wanted(O, "fused")) {
+    if (wanted(O, VariantKind::Fused)) {
       // Contract the intermediates that are local to the function; fuse a
       // contraction's epilogue into its micro-kernel.
       VariantOut V;
-      V.Name = "fused";
-      std::string Sched = "fuse";
-      Program P = makeProgram(U.Sources);
-      TransformRecord F;
-      F.Kind = TransformRecord::Fuse;
-      llvm::Error E = applyRecord(P, F, O.Values);
-      llvm::consumeError(std::move(E));
-      std::vector<std::string> Kept;
-      const std::set<std::string> Locals = P.Nests.front().Nest.Sem.LocalArrays;
-      for (const std::string &A : Locals) {
-        TransformRecord C;
-        C.Kind = TransformRecord::Contract;
-        C.Names = {A};
-        Program Q = P;
-        if (llvm::Error E2 = applyRecord(Q, C, O.Values)) {
-          llvm::consumeError(std::move(E2));
-          continue;
-        }
-        P = std::move(Q);
-        Kept.push_back(A);
-      }
-      if (!Kept.empty())
-        Sched += "; contract(" + llvm::join(Kept, ",") + ")";
-      std::optional<ContractionInfo> C =
-          recognizeContraction(P.Nests.front().Nest);
-      if (C && C->isGemm() && C->Elem == Precision::F32) {
-        const TileDefaults &T = O.Tiles;
-        Sched += llvm::formatv("; tile({0}:{1},{2}:{3},{4}:{5}); "
-                               "regblock({4}:{6},{0}:{7}); pack({8}); pack({9})",
-                               C->N, T.NC, C->K, T.KC, C->M, T.MC, T.MR, T.NR,
-                               C->R.Array, C->L.Array)
-                     .str();
-      }
+      V.Kind = VariantKind::Fused;
       llvm::Expected<Program> Fused =
-          scheduled(U.Sources, parseOrDie(Sched), O.Values);
+          scheduled(U.Sources, fusedSchedule(U.Sources, O), O.Values);
       if (!Fused) {
         V.Skipped = llvm::toString(Fused.takeError());
       } else {
@@ -792,7 +861,7 @@ std::vector<UnitOut> roofline::buildUnits(const std::vector<LoopNest> &Nests,
     }
     if (UserFuses) {
       VariantOut V;
-      V.Name = "scheduled";
+      V.Kind = VariantKind::Scheduled;
       llvm::Expected<Program> P = scheduled(U.Sources, *O.User, O.Values);
       if (!P) {
         V.Skipped = llvm::toString(P.takeError());
@@ -898,9 +967,9 @@ std::string driverCode(const UnitOut &U) {
   for (const VariantOut &V : U.Variants) {
     if (!V.Skipped.empty())
       continue;
-    S += Weak("rl_" + U.Name + "_" + V.Name);
+    S += Weak("rl_" + U.Name + "_" + V.name());
     if (V.HasPrepare)
-      S += Weak("rl_" + U.Name + "_" + V.Name + "_prepare");
+      S += Weak("rl_" + U.Name + "_" + V.name() + "_prepare");
   }
   S += "\nint main(int argc, char **argv) {\n  rl::harness::unit_desc U;\n"
        "  U.name = \"" +
@@ -914,8 +983,8 @@ std::string driverCode(const UnitOut &U) {
   for (const VariantOut &V : U.Variants) {
     if (!V.Skipped.empty())
       continue;
-    std::string Sym = "rl_" + U.Name + "_" + V.Name;
-    S += "  {\n    rl::harness::variant_desc V;\n    V.name = \"" + V.Name +
+    std::string Sym = "rl_" + U.Name + "_" + V.name();
+    S += "  {\n    rl::harness::variant_desc V;\n    V.name = \"" + V.name() +
          "\";\n    V.fn = " + Sym + ";\n    V.prepare = " +
          (V.HasPrepare ? Sym + "_prepare" : std::string("nullptr")) + ";\n";
     for (const ArgInfo &A : V.Extra)
@@ -996,7 +1065,7 @@ std::string makefile(const UnitOut &U) {
   std::string Objs;
   for (const VariantOut &V : U.Variants)
     if (V.Skipped.empty())
-      Objs += " " + V.Name + ".o";
+      Objs += " " + V.name() + ".o";
   return "# Builds the unit's driver from every variant (generated).\n"
          "CXX ?= c++\nCXXFLAGS ?= -std=c++17 -O3 -march=native -fopenmp\n"
          "CPPFLAGS += -I../runtime\nLDFLAGS += -fopenmp\n\n"
@@ -1090,16 +1159,16 @@ llvm::json::Object roofline::manifestOf(const UnitOut &U, const GenOptions &O) {
   for (const VariantOut &V : U.Variants) {
     if (!O.Cpu)
       break; // --target=cuda: writeUnits adds the CUDA entries
-    llvm::json::Object J{{"name", V.Name}, {"target", "cpu"}};
+    llvm::json::Object J{{"name", V.name()}, {"target", "cpu"}};
     if (!V.Skipped.empty()) {
       J["skipped"] = V.Skipped;
       Variants.push_back(std::move(J));
       continue;
     }
-    J["file"] = V.Name + ".cpp";
-    J["symbol"] = "rl_" + U.Name + "_" + V.Name;
+    J["file"] = V.name() + ".cpp";
+    J["symbol"] = "rl_" + U.Name + "_" + V.name();
     if (V.HasPrepare)
-      J["prepare"] = "rl_" + U.Name + "_" + V.Name + "_prepare";
+      J["prepare"] = "rl_" + U.Name + "_" + V.name() + "_prepare";
     J["schedule"] = V.P.Applied.str();
     J["path"] = V.Path;
     bool Par = V.P.Micro && V.P.Micro->Parallel;
@@ -1201,7 +1270,7 @@ llvm::Error roofline::writeUnits(const std::vector<UnitOut> &Units,
       return E;
     for (const VariantOut &V : U.Variants)
       if (O.Cpu && V.Skipped.empty())
-        if (llvm::Error E = writeFile(D + "/" + V.Name + ".cpp", V.Code))
+        if (llvm::Error E = writeFile(D + "/" + V.name() + ".cpp", V.Code))
           return E;
     if (O.Cpu) {
       if (llvm::Error E = writeFile(D + "/driver.cpp", driverCode(U)))

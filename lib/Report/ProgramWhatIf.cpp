@@ -13,6 +13,7 @@
 #include "roofline/Transform/Batch.h"
 #include "roofline/Transform/Contraction.h"
 #include "roofline/Transform/Quantize.h"
+#include "roofline/Transform/WhatIf.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -255,7 +256,7 @@ PassQuantized quantizeWeights(const std::vector<Judged> &Js, Precision To,
 }
 
 /// Every floating array and operation in \p To: the per-nest `quantize`
-/// what-if (Transform/Quantize.h) on every nest.
+/// what-if (Transform/WhatIf.h) on every nest.
 PassQuantized quantizeAll(const std::vector<Judged> &Js, const Machine &M,
                           Precision To) {
   PassQuantized Q;
@@ -263,9 +264,8 @@ PassQuantized quantizeAll(const std::vector<Judged> &Js, const Machine &M,
   Q.WeightsOnly = false;
   for (const Judged &J : Js) {
     Cost C = costOf(J);
-    if (canQuantize(J.PN->Nest, To)) {
-      NestVerdict V = judgeNest(quantizeNest(J.PN->Nest, To),
-                                quantizeCounts(J.C, To), M,
+    if (std::optional<LoopNest> QN = quantizedNest(J.PN->Nest, To)) {
+      NestVerdict V = judgeNest(*QN, quantizeCounts(J.C, To), M,
                                 TrafficModel::Compulsory, {},
                                 JudgeDetail::VerdictOnly);
       if (V.V) {

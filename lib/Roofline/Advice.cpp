@@ -4,14 +4,14 @@
 #include "roofline/Analysis/Dependence.h"
 #include "roofline/Analysis/TiledModel.h"
 #include "roofline/Transform/Batch.h"
-#include "roofline/Transform/Fusion.h"
-#include "roofline/Transform/Interchange.h"
 #include "roofline/Transform/Quantize.h"
+#include "roofline/Transform/WhatIf.h"
 #include "roofline/Support/Parallel.h"
 
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <functional>
 #include <numeric>
@@ -124,6 +124,28 @@ bool between(const SourceLoc &A, const SourceLoc &X, const SourceLoc &B) {
   return A.File == X.File && Key(A) < Key(X) && Key(X) < Key(B);
 }
 
+/// \p Ns fused by the fuse record, with those of \p Contract that the
+/// contract record takes kept in registers (the fused variant of --emit
+/// keeps the same); \p Kept gets their names.
+std::optional<LoopNest> fuseAndContract(const std::vector<LoopNest> &Ns,
+                                        const std::vector<std::string> &Contract,
+                                        std::vector<std::string> &Kept) {
+  Program P = whatIfProgram(Ns);
+  if (llvm::Error E =
+          applyRecord(P, TransformRecord::make(TransformRecord::Fuse, {}))) {
+    llvm::consumeError(std::move(E));
+    return std::nullopt;
+  }
+  Kept = contractWhereLegal(P, Contract);
+  assert(P.Nests.size() == 1 && "fuse leaves one nest");
+  return std::move(P.Nests.front().Nest);
+}
+
+std::optional<LoopNest> fuseOnly(const std::vector<LoopNest> &Ns) {
+  std::vector<std::string> None;
+  return fuseAndContract(Ns, {}, None);
+}
+
 std::vector<Group> fusionGroups(const std::vector<AdvisedNest> &Nests,
                                 const std::vector<SourceLoc> &Skipped,
                                 std::vector<IllegalFusion> &Illegal) {
@@ -149,11 +171,9 @@ std::vector<Group> fusionGroups(const std::vector<AdvisedNest> &Nests,
         break;
       }
       G.Legality = L.Reason;
-      llvm::Expected<LoopNest> F = fuseNests({&Fused, &B}, {});
-      if (!F) {
-        llvm::consumeError(F.takeError());
+      std::optional<LoopNest> F = fuseOnly({Fused, B});
+      if (!F)
         break;
-      }
       Fused = std::move(*F);
       G.Members.push_back(J);
     }
@@ -314,8 +334,10 @@ private:
   std::optional<Prediction> predictQuantized(const LoopNest &N,
                                              const NestCounts &C,
                                              Precision To) const {
-    if (Model != TrafficModel::NoReuse && Model != TrafficModel::Compulsory)
-      return predict({quantizeNest(N, To)});
+    if (Model != TrafficModel::NoReuse && Model != TrafficModel::Compulsory) {
+      std::optional<LoopNest> Q = quantizedNest(N, To);
+      return Q ? predict({*Q}) : std::nullopt;
+    }
     NestCounts Q = quantizeCounts(C, To);
     return predictCounted({{&N, &Q}}, M, Model, MOpts);
   }
@@ -448,7 +470,9 @@ void Advisor::strided(const AdvisedNest &A, NestAdvice &Out) const {
             Best = std::move(W);
           continue;
         }
-        llvm::Expected<std::vector<LoopNest>> X = interchangeNest(N, Order);
+        llvm::Expected<std::vector<LoopNest>> X = whatIfNests(
+            {N}, Schedule().then(TransformRecord::make(
+                     TransformRecord::Permute, Order)));
         if (!X) {
           llvm::consumeError(X.takeError());
           continue;
@@ -564,13 +588,13 @@ void Advisor::whatIfs(size_t I, const std::vector<Group> &Groups,
   for (const Group &G : Groups) {
     if (!std::count(G.Members.begin(), G.Members.end(), I))
       continue;
-    std::vector<const LoopNest *> Ns;
+    std::vector<LoopNest> Ns;
     std::vector<unsigned> Others;
     Prediction Sum = *Before;
     Sum.Flops = Sum.Bytes = Sum.Time = 0;
     bool Ok = true;
     for (size_t K : G.Members) {
-      Ns.push_back(Nests[K].Nest);
+      Ns.push_back(*Nests[K].Nest);
       if (K != I)
         Others.push_back(Nests[K].Nest->Loc.Line);
       std::optional<Prediction> P = current(Nests[K], M);
@@ -585,13 +609,11 @@ void Advisor::whatIfs(size_t I, const std::vector<Group> &Groups,
     if (!Ok)
       break;
     Sum.Intensity = Sum.Bytes > 0 ? Sum.Flops / Sum.Bytes : 0;
-    std::vector<std::string> Kept = intermediates(G, Nests);
-    llvm::Expected<LoopNest> F =
-        fuseNests(Ns, std::set<std::string>(Kept.begin(), Kept.end()));
-    if (!F) {
-      llvm::consumeError(F.takeError());
+    std::vector<std::string> Kept;
+    std::optional<LoopNest> F =
+        fuseAndContract(Ns, intermediates(G, Nests), Kept);
+    if (!F)
       break;
-    }
     std::optional<Prediction> After = predict({*F});
     if (!After)
       break;
@@ -653,33 +675,29 @@ std::vector<NestAdvice> Advisor::run(const std::vector<SourceLoc> &Skipped) {
   for (const Group &G : Groups) {
     if (!G.Elementwise)
       continue;
-    std::vector<std::string> Kept = intermediates(G, Nests);
-    if (Kept.empty())
+    std::vector<std::string> Candidates = intermediates(G, Nests);
+    if (Candidates.empty())
+      continue;
+    std::vector<LoopNest> Ns;
+    for (size_t K : G.Members)
+      Ns.push_back(*Nests[K].Nest);
+    std::vector<std::string> Kept;
+    std::optional<LoopNest> Fused = fuseAndContract(Ns, Candidates, Kept);
+    std::optional<LoopNest> Stored = fuseOnly(Ns);
+    if (!Fused || !Stored || Kept.empty())
       continue;
     FusionOpportunity F;
     F.Nests = G.Members;
     F.Intermediates = Kept;
     F.Legality = G.Legality;
     F.Model = trafficModelName(Model);
-    std::vector<const LoopNest *> Ns;
     bool Ok = true;
     for (size_t K : G.Members) {
-      Ns.push_back(Nests[K].Nest);
       F.Lines.push_back(Nests[K].Nest->Loc.Line);
       const NestVerdict &J = *Nests[K].Verdict;
       Ok &= J.V.has_value();
       if (J.V)
         F.BytesBefore += J.V->Bytes;
-    }
-    llvm::Expected<LoopNest> Fused =
-        fuseNests(Ns, std::set<std::string>(Kept.begin(), Kept.end()));
-    llvm::Expected<LoopNest> Stored = fuseNests(Ns, {});
-    if (!Fused || !Stored) {
-      if (!Fused)
-        llvm::consumeError(Fused.takeError());
-      if (!Stored)
-        llvm::consumeError(Stored.takeError());
-      continue;
     }
     std::optional<Prediction> A = predict({*Fused}), B = predict({*Stored});
     if (!Ok || !A || !B)

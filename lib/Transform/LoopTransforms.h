@@ -40,13 +40,18 @@ llvm::Expected<std::string> markParallel(KernelNest &K, const std::string &IV,
 llvm::Expected<std::string> packArray(KernelNest &K,
                                       const std::string &ArrayName);
 
-/// fuse: all nests of the program into the first (Fusion.cpp).
+/// fuse: all nests of the program into the first (FuseContract.cpp).
 llvm::Expected<std::string> fuseAll(Program &P, const ParamValues &Values);
-/// contract(t): temporaries to scalars (Fusion.cpp).
+/// contract(t): temporaries to scalars (FuseContract.cpp).
 llvm::Expected<std::string> contractArrays(Program &P,
                                            const std::vector<std::string> &A);
-/// quantize(int8|bf16) of a contraction (Quantize.cpp).
+/// quantize(int8|bf16), in the program's QuantizeScope: a contraction
+/// re-synthesized (QuantizeContraction.cpp) or every operand narrowed in
+/// place (quantizeEveryOperand).
 llvm::Expected<std::string> quantize(Program &P, const TransformRecord &R);
+/// quantize() with QuantizeScope::EveryOperand (Quantize.cpp).
+llvm::Expected<std::string> quantizeEveryOperand(Program &P,
+                                                 const TransformRecord &R);
 /// implicit_gemm(mc,nc,kc,mr,nr) of a convolution (Convolution.cpp).
 llvm::Expected<std::string> implicitGemm(Program &P, const TransformRecord &R);
 

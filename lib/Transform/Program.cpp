@@ -15,12 +15,15 @@ Program roofline::makeProgram(const LoopNest &N) {
   return makeProgram(std::vector<LoopNest>{N});
 }
 
-Program roofline::makeProgram(const std::vector<LoopNest> &Group) {
+Program roofline::makeProgram(const std::vector<LoopNest> &Group,
+                              const ProgramOptions &O) {
   Program P;
+  P.Quantize = O.Quantize;
   for (const LoopNest &N : Group) {
     KernelNest K;
     K.Nest = N;
-    promoteAccumulators(K.Nest, &P.Log);
+    if (O.PromoteAccumulators)
+      promoteAccumulators(K.Nest, &P.Log);
     for (const Array &A : N.Arrays)
       if (std::none_of(P.SourceArrays.begin(), P.SourceArrays.end(),
                        [&](const Array &X) { return X.Name == A.Name; }))
@@ -379,6 +382,21 @@ llvm::Error roofline::applyRecord(Program &P, const TransformRecord &R,
   detectMicroKernel(Work);
   P = std::move(Work);
   return llvm::Error::success();
+}
+
+std::vector<std::string>
+roofline::contractWhereLegal(Program &P, const std::vector<std::string> &Arrays,
+                             const ParamValues &Values) {
+  std::vector<std::string> Kept;
+  for (const std::string &A : Arrays) {
+    TransformRecord C = TransformRecord::make(TransformRecord::Contract, {A});
+    if (llvm::Error E = applyRecord(P, C, Values)) {
+      llvm::consumeError(std::move(E)); // not legal for A: A stays stored
+      continue;
+    }
+    Kept.push_back(A);
+  }
+  return Kept;
 }
 
 llvm::Error roofline::applySchedule(Program &P, const Schedule &S,

@@ -1,6 +1,18 @@
 //===- Quantize.cpp - Store and compute a nest in a narrower precision -----===//
+//
+// quantize() with QuantizeScope::EveryOperand (the what-ifs' form; the
+// contraction form is QuantizeContraction.cpp), and the counts it gives
+// derived without a second analysis.
+//
+//===----------------------------------------------------------------------===//
 
 #include "roofline/Transform/Quantize.h"
+
+#include "LoopTransforms.h"
+#include "TransformUtil.h"
+
+#include <algorithm>
+#include <cassert>
 
 using namespace roofline;
 
@@ -87,6 +99,13 @@ std::map<Precision, Count> narrowByType(const std::map<Precision, Count> &ByType
   return Out;
 }
 
+/// The Precision of a quantize record ("int8": I8, "bf16": BF16).
+Precision quantizePrecision(const TransformRecord &R) {
+  assert(R.Kind == TransformRecord::Quantize &&
+         (R.Precision == "int8" || R.Precision == "bf16"));
+  return R.Precision == "int8" ? Precision::I8 : Precision::BF16;
+}
+
 } // namespace
 
 bool roofline::canQuantize(const LoopNest &N, Precision To) {
@@ -96,13 +115,26 @@ bool roofline::canQuantize(const LoopNest &N, Precision To) {
   return false;
 }
 
-LoopNest roofline::quantizeNest(const LoopNest &N, Precision To) {
-  LoopNest Q = N;
-  for (Array &A : Q.Arrays)
-    if (narrows(A.Elem, To))
-      A.Elem = To;
-  quantizeBody(Q.Root.Body, To);
-  return Q;
+/// Precondition: some floating array of the program is wider than the
+/// target. Always legal otherwise: no iteration is reordered; numerics
+/// change by design (the advice says so).
+llvm::Expected<std::string>
+roofline::quantizeEveryOperand(Program &P, const TransformRecord &R) {
+  if (!R.Scales.empty())
+    return transformError("scales apply to the contraction form only");
+  Precision To = quantizePrecision(R);
+  if (std::none_of(P.Nests.begin(), P.Nests.end(), [&](const KernelNest &K) {
+        return canQuantize(K.Nest, To);
+      }))
+    return transformError("no floating array is wider than " + R.Precision);
+  for (KernelNest &K : P.Nests) {
+    for (Array &A : K.Nest.Arrays)
+      if (narrows(A.Elem, To))
+        A.Elem = To;
+    quantizeBody(K.Nest.Root.Body, To);
+  }
+  return "every floating array and operation wider than " + R.Precision +
+         " in " + R.Precision + "; no iteration is reordered";
 }
 
 NestCounts roofline::quantizeCounts(const NestCounts &C, Precision To) {

@@ -277,13 +277,16 @@ std::string nonAffineEpilogue(const ContractionInfo &C) {
 
 } // namespace
 
-/// Precondition: the program is one untransformed nest that is an f32
-/// contraction (recognizeContraction); scales name its operands with a
+/// Precondition (QuantizeScope::Contraction; the what-ifs' EveryOperand
+/// scope is quantizeEveryOperand): the program is one untransformed nest
+/// that is an f32 contraction (recognizeContraction); scales name its operands with a
 /// granularity they have (row: L has an M loop; col: R has an N loop).
 /// Numerics change by design: the manifest gives each precision its own
 /// tolerance.
 llvm::Expected<std::string> roofline::quantize(Program &P,
                                                const TransformRecord &R) {
+  if (P.Quantize == QuantizeScope::EveryOperand)
+    return quantizeEveryOperand(P, R);
   if (!P.Applied.empty())
     return transformError("quantize must be the first record of a schedule");
   if (!P.Source)

@@ -4,6 +4,9 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cassert>
 
 #include <optional>
 
@@ -83,6 +86,59 @@ std::vector<StringRef> splitRecords(StringRef Text) {
   return Out;
 }
 
+bool takesSizes(TransformRecord::KindTy K) {
+  return K == TransformRecord::StripMine || K == TransformRecord::Tile ||
+         K == TransformRecord::UnrollJam || K == TransformRecord::RegBlock ||
+         K == TransformRecord::ImplicitGemm;
+}
+
+/// The checks of a record that need all of it: how many names its kind
+/// takes, and each named once. \p Text names the record in the error.
+llvm::Error checkShape(const TransformRecord &T, StringRef Text) {
+  auto Count = T.Names.size();
+  if (T.Kind == TransformRecord::ImplicitGemm &&
+      T.Names != std::vector<std::string>{"mc", "nc", "kc", "mr", "nr"})
+    return bad(Text, "implicit_gemm takes the blocks mc, nc, kc, mr, nr");
+  if (T.Kind == TransformRecord::Interchange && Count != 2)
+    return bad(Text, "interchange takes two loops");
+  if ((T.Kind == TransformRecord::StripMine ||
+       T.Kind == TransformRecord::UnrollJam ||
+       T.Kind == TransformRecord::Parallel ||
+       T.Kind == TransformRecord::Vectorize) &&
+      Count != 1)
+    return bad(Text, "takes one loop");
+  for (size_t I = 0; I < Count; ++I)
+    for (size_t J = I + 1; J < Count; ++J)
+      if (T.Names[I] == T.Names[J])
+        return bad(Text, "'" + T.Names[I] + "' is named twice");
+  return llvm::Error::success();
+}
+
+/// The checks the parser makes while it reads a record, for one built as
+/// a value.
+llvm::Error checkParts(const TransformRecord &T, StringRef Text) {
+  if (T.Kind == TransformRecord::Quantize) {
+    if (T.Precision != "int8" && T.Precision != "bf16")
+      return bad(Text, "precision must be int8 or bf16");
+    for (const auto &[Arr, Gran] : T.Scales)
+      if (!isIdent(Arr) || (Gran != "row" && Gran != "col" && Gran != "tensor") ||
+          T.Precision == "bf16")
+        return bad(Text, "scale '" + Arr + ":" + Gran + "' is malformed");
+    return llvm::Error::success();
+  }
+  if (T.Kind != TransformRecord::Fuse && T.Names.empty())
+    return bad(Text, "expected arguments");
+  for (const std::string &N : T.Names)
+    if (!isIdent(N))
+      return bad(Text, "'" + N + "' is not a name");
+  if (takesSizes(T.Kind) ? T.Sizes.size() != T.Names.size() : !T.Sizes.empty())
+    return bad(Text, "needs one size per name, or none");
+  for (int64_t S : T.Sizes)
+    if (S < 1)
+      return bad(Text, "size '" + llvm::Twine(S) + "' must be a positive integer");
+  return llvm::Error::success();
+}
+
 llvm::Expected<TransformRecord> parseRecord(StringRef R) {
   TransformRecord T;
   size_t Open = R.find('(');
@@ -144,11 +200,7 @@ llvm::Expected<TransformRecord> parseRecord(StringRef R) {
     return T;
   }
 
-  bool TakesSizes = T.Kind == TransformRecord::StripMine ||
-                    T.Kind == TransformRecord::Tile ||
-                    T.Kind == TransformRecord::UnrollJam ||
-                    T.Kind == TransformRecord::RegBlock ||
-                    T.Kind == TransformRecord::ImplicitGemm;
+  bool TakesSizes = takesSizes(T.Kind);
   std::vector<std::optional<int64_t>> Sizes;
   for (StringRef P : Parts) {
     auto [N, Sz] = P.split(':');
@@ -183,26 +235,49 @@ llvm::Expected<TransformRecord> parseRecord(StringRef R) {
     for (auto &S : Sizes)
       T.Sizes.push_back(*S);
   }
-  auto Count = T.Names.size();
-  if (T.Kind == TransformRecord::ImplicitGemm &&
-      T.Names != std::vector<std::string>{"mc", "nc", "kc", "mr", "nr"})
-    return bad(R, "implicit_gemm takes the blocks mc, nc, kc, mr, nr");
-  if (T.Kind == TransformRecord::Interchange && Count != 2)
-    return bad(R, "interchange takes two loops");
-  if ((T.Kind == TransformRecord::StripMine ||
-       T.Kind == TransformRecord::UnrollJam ||
-       T.Kind == TransformRecord::Parallel ||
-       T.Kind == TransformRecord::Vectorize) &&
-      Count != 1)
-    return bad(R, "takes one loop");
-  for (size_t I = 0; I < Count; ++I)
-    for (size_t J = I + 1; J < Count; ++J)
-      if (T.Names[I] == T.Names[J])
-        return bad(R, "'" + T.Names[I] + "' is named twice");
+  if (llvm::Error E = checkShape(T, R))
+    return std::move(E);
   return T;
 }
 
+/// Our own records must be what the parser would accept.
+void assertWellFormed(const TransformRecord &R) {
+#ifndef NDEBUG
+  if (llvm::Error E = R.check()) {
+    llvm::errs() << llvm::toString(std::move(E)) << "\n";
+    assert(false && "a schedule record built by the tool is malformed");
+  }
+#else
+  (void)R;
+#endif
+}
+
 } // namespace
+
+llvm::Error TransformRecord::check() const {
+  std::string Text = str();
+  if (llvm::Error E = checkParts(*this, Text))
+    return E;
+  return checkShape(*this, Text);
+}
+
+TransformRecord TransformRecord::make(KindTy K, std::vector<std::string> Names,
+                                      std::vector<int64_t> Sizes) {
+  TransformRecord R;
+  R.Kind = K;
+  R.Names = std::move(Names);
+  R.Sizes = std::move(Sizes);
+  assertWellFormed(R);
+  return R;
+}
+
+TransformRecord TransformRecord::quantize(const std::string &Prec) {
+  TransformRecord R;
+  R.Kind = Quantize;
+  R.Precision = Prec;
+  assertWellFormed(R);
+  return R;
+}
 
 llvm::Expected<Schedule> Schedule::parse(const std::string &Text) {
   Schedule S;

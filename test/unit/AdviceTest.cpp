@@ -2,9 +2,8 @@
 
 #include "roofline/Roofline/Advice.h"
 #include "roofline/Transform/Batch.h"
-#include "roofline/Transform/Fusion.h"
-#include "roofline/Transform/Interchange.h"
 #include "roofline/Transform/Quantize.h"
+#include "roofline/Transform/WhatIf.h"
 
 #include "NestBuilder.h"
 
@@ -37,15 +36,22 @@ Machine machine(const char *Name) {
   return std::move(*M);
 }
 
-// ikj keeps i outside: the clearing of C gets its own j loop inside i.
+llvm::Expected<std::vector<LoopNest>>
+permuted(const LoopNest &N, const std::vector<std::string> &Order) {
+  return whatIfNests(
+      {N}, Schedule().then(TransformRecord::make(TransformRecord::Permute, Order)));
+}
+
+// ikj keeps i outside: the clearing of C gets its own j loop inside i
+// (renamed j_d: every IV of a nest names one loop).
 TEST(TransformTest, InterchangeDistributesTheInit) {
   LoopNest G = gemmNest("ijk", 64, 64, 64, /*Init=*/true);
-  llvm::Expected<std::vector<LoopNest>> X = interchangeNest(G, {"i", "k", "j"});
+  llvm::Expected<std::vector<LoopNest>> X = permuted(G, {"i", "k", "j"});
   ASSERT_TRUE(bool(X)) << llvm::toString(X.takeError());
   ASSERT_EQ(X->size(), 1u);
   const Loop &I = X->front().Root;
   ASSERT_EQ(I.Body.size(), 2u);
-  EXPECT_EQ(I.Body[0].loop().IV, "j"); // for j: C[i][j] = 0
+  EXPECT_EQ(I.Body[0].loop().IV, "j_d"); // for j_d: C[i][j_d] = 0
   EXPECT_EQ(I.Body[1].loop().IV, "k");
   EXPECT_EQ(I.Body[1].loop().Body[0].loop().IV, "j");
   // Same work, same compulsory bytes.
@@ -56,34 +62,57 @@ TEST(TransformTest, InterchangeDistributesTheInit) {
 // kij moves the outermost loop: the clearing becomes a nest of its own.
 TEST(TransformTest, InterchangeOfTheRootSplitsTheNest) {
   LoopNest G = gemmNest("ijk", 64, 64, 64, /*Init=*/true);
-  llvm::Expected<std::vector<LoopNest>> X = interchangeNest(G, {"k", "i", "j"});
-  ASSERT_TRUE(bool(X));
+  llvm::Expected<std::vector<LoopNest>> X = permuted(G, {"k", "i", "j"});
+  ASSERT_TRUE(bool(X)) << llvm::toString(X.takeError());
   ASSERT_EQ(X->size(), 2u);
   EXPECT_EQ((*X)[0].Root.IV, "i");
   EXPECT_EQ((*X)[1].Root.IV, "k");
-  EXPECT_FALSE(bool(interchangeNest(G, {"k", "i"})));
-  llvm::consumeError(interchangeNest(G, {"k", "i"}).takeError());
+  // k, i is not a contiguous piece of the chain (j lies between them).
+  llvm::Expected<std::vector<LoopNest>> Bad = permuted(G, {"k", "i"});
+  EXPECT_FALSE(bool(Bad));
+  llvm::consumeError(Bad.takeError());
 }
 
+/// \p S computing access 0 \p Op \p E: the value code generation (and so
+/// the transforms that rewrite values, like contract) reads.
+Node valued(Node S, const std::string &Op, ValueExpr E) {
+  StmtValue V;
+  V.Target = StmtValue::ArrayTarget;
+  V.TargetAccess = 0;
+  V.Op = Op;
+  V.Value = std::move(E);
+  S.S.Value = std::move(V);
+  return S;
+}
+
+/// Out[i] = In[i] + 1.
 LoopNest step(const std::string &Out, const std::string &In) {
   AffineExpr I = v("i");
   return nest("f", {{"Count", 1 << 20}},
               {arr(Out, Precision::F32, {v("Count")}),
                arr(In, Precision::F32, {v("Count")})},
-              upto("i", v("Count"), {stmt({wr(Out, {I}), rd(In, {I})}, add())}));
+              upto("i", v("Count"),
+                   {valued(stmt({wr(Out, {I}), rd(In, {I})}, add()), "=",
+                           ValueExpr::binary("+", ValueExpr::load(1),
+                                             ValueExpr::floatLit(1)))}));
 }
 
 // Seed section 8: three steps fused with t1, t2 on chip move 8 MiB.
 TEST(TransformTest, FusionContractsIntermediates) {
   LoopNest A = step("t1", "x"), B = step("t2", "t1"), C = step("y", "t2");
   EXPECT_EQ(compulsory(A) + compulsory(B) + compulsory(C), 25165824);
-  llvm::Expected<LoopNest> F = fuseNests({&A, &B, &C}, {"t1", "t2"});
-  ASSERT_TRUE(bool(F));
-  EXPECT_EQ(F->Root.Body.size(), 3u);
-  EXPECT_EQ(compulsory(*F), 8388608);
-  llvm::Expected<LoopNest> Kept = fuseNests({&A, &B, &C}, {});
-  ASSERT_TRUE(bool(Kept));
-  EXPECT_EQ(compulsory(*Kept), 16777216);
+  Schedule Fuse;
+  Fuse.then(TransformRecord::make(TransformRecord::Fuse, {}));
+  llvm::Expected<std::vector<LoopNest>> Kept = whatIfNests({A, B, C}, Fuse);
+  ASSERT_TRUE(bool(Kept)) << llvm::toString(Kept.takeError());
+  ASSERT_EQ(Kept->size(), 1u);
+  EXPECT_EQ(compulsory(Kept->front()), 16777216);
+  Fuse.then(TransformRecord::make(TransformRecord::Contract, {"t1", "t2"}));
+  llvm::Expected<std::vector<LoopNest>> F = whatIfNests({A, B, C}, Fuse);
+  ASSERT_TRUE(bool(F)) << llvm::toString(F.takeError());
+  ASSERT_EQ(F->size(), 1u);
+  EXPECT_EQ(F->front().Root.Body.size(), 3u);
+  EXPECT_EQ(compulsory(F->front()), 8388608);
 }
 
 LoopNest gemv() {
@@ -93,10 +122,14 @@ LoopNest gemv() {
                arr("A", Precision::F32, {v("N"), v("N")}),
                arr("x", Precision::F32, {v("N")})},
               upto("i", v("N"),
-                   {stmt({wr("y", {I})}),
-                    upto("j", v("N"), {stmt({rw("y", {I}), rd("A", {I, J}),
-                                             rd("x", {J})},
-                                            mac())})}));
+                   {valued(stmt({wr("y", {I})}), "=", ValueExpr::floatLit(0)),
+                    upto("j", v("N"),
+                         {valued(stmt({rw("y", {I}), rd("A", {I, J}),
+                                       rd("x", {J})},
+                                      mac()),
+                                 "+=",
+                                 ValueExpr::binary("*", ValueExpr::load(1),
+                                                   ValueExpr::load(2)))})}));
 }
 
 // Seed section 8: int8 gemv moves a quarter of the bytes, same FLOPs, at
@@ -105,11 +138,29 @@ TEST(TransformTest, QuantizeToInt8) {
   LoopNest G = gemv();
   EXPECT_EQ(compulsory(G), 4202496);
   ASSERT_TRUE(canQuantize(G, Precision::I8));
-  LoopNest Q = quantizeNest(G, Precision::I8);
+  std::optional<LoopNest> QN = quantizedNest(G, Precision::I8);
+  ASSERT_TRUE(QN);
+  const LoopNest &Q = *QN;
   EXPECT_EQ(compulsory(Q), 1050624);
   NestCounts C = counts(Q);
   EXPECT_EQ(C.FlopsByType[Precision::I8].Value, Int128(2097152));
   EXPECT_FALSE(canQuantize(Q, Precision::I8));
+  EXPECT_FALSE(quantizedNest(Q, Precision::I8));
+}
+
+// One quantize record, two scopes: code generation's re-synthesizes a
+// contraction and refuses an elementwise step; the what-if narrows every
+// operand of any nest.
+TEST(TransformTest, QuantizeScopes) {
+  LoopNest S = step("y", "x");
+  Program P = makeProgram(S);
+  llvm::Error E = applyRecord(P, TransformRecord::quantize("bf16"));
+  EXPECT_EQ(llvm::toString(std::move(E)),
+            "quantize(bf16): the nest is not a contraction (gemm, gemv, "
+            "batched gemm)");
+  std::optional<LoopNest> Q = quantizedNest(S, Precision::BF16);
+  ASSERT_TRUE(Q);
+  EXPECT_EQ(compulsory(*Q), compulsory(S) / 2);
 }
 
 // Batching 64 inputs: A is read once for all of them.

@@ -1,11 +1,12 @@
 //===- QuantizeTest.cpp - Quantized counts without a second analysis ------===//
 //
-// quantizeCounts must give what analyzing quantizeNest gives: the oracle is
+// quantizeCounts must give what analyzing quantizedNest gives: the oracle is
 // the analysis itself, run on random nests of mixed precisions.
 //
 //===----------------------------------------------------------------------===//
 
 #include "roofline/Transform/Quantize.h"
+#include "roofline/Transform/WhatIf.h"
 
 #include "RandomNest.h"
 
@@ -37,9 +38,10 @@ TEST(QuantizeTest, CountsMatchAnalysisOfQuantizedNest) {
       continue;
     }
     for (Precision To : {Precision::BF16, Precision::I8}) {
-      if (!canQuantize(N, To))
+      std::optional<LoopNest> Q = quantizedNest(N, To);
+      if (!Q)
         continue;
-      llvm::Expected<NestCounts> Fresh = analyzeNest(quantizeNest(N, To));
+      llvm::Expected<NestCounts> Fresh = analyzeNest(*Q);
       ASSERT_TRUE(static_cast<bool>(Fresh)) << llvm::toString(Fresh.takeError());
       NestCounts Derived = quantizeCounts(*C, To);
       SCOPED_TRACE("seed " + std::to_string(Seed) + " to " + precisionName(To));

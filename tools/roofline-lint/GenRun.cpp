@@ -103,12 +103,13 @@ int roofline::runCodegen(const CodegenRequest &R, raw_ostream &OS) {
       O.CudaVariants.insert(V);
     // The CUDA fused, int8 and bf16 variants take their plan and tolerance
     // from the CPU variant of the same name.
-    if ((O.Cpu && std::find(All.begin(), All.end(), V) != All.end()) ||
-        (O.Cuda && (V == "fused" || V == "int8" || V == "bf16")))
-      O.Variants.insert(V);
+    std::optional<VariantKind> K = variantNamed(V);
+    if (K && (O.Cpu || *K == VariantKind::Fused || *K == VariantKind::Int8 ||
+              *K == VariantKind::Bf16))
+      O.Variants.insert(*K);
   }
   if (!VariantsOpt.empty() && O.Variants.empty())
-    O.Variants.insert("naive"); // empty would mean all
+    O.Variants.insert(VariantKind::Naive); // empty would mean all
   if (!VariantsOpt.empty() && O.Cuda && O.CudaVariants.empty())
     O.Cuda = false;
   if (!GemmTiles.empty()) {
@@ -205,10 +206,10 @@ int roofline::runCodegen(const CodegenRequest &R, raw_ostream &OS) {
     std::vector<std::string> Done, Not;
     for (const VariantOut &V : U.Variants) {
       if (V.Skipped.empty())
-        Done.push_back(V.Name);
+        Done.push_back(V.name());
       else
-        Not.push_back(V.Name + " (" + V.Skipped + ")");
-      Refused |= V.Name == "scheduled" && !V.Skipped.empty();
+        Not.push_back(V.name() + " (" + V.Skipped + ")");
+      Refused |= V.Kind == VariantKind::Scheduled && !V.Skipped.empty();
     }
     if (O.Cuda) {
       if (!O.Cpu)

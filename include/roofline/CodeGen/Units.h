@@ -25,6 +25,7 @@
 #include "roofline/Machine/Machine.h"
 #include "roofline/Transform/Transforms.h"
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/JSON.h"
 
 #include <optional>
@@ -34,7 +35,25 @@
 
 namespace roofline {
 
-/// The variant kinds, in emission order.
+/// The CPU variant kinds, in emission order (the list above).
+enum class VariantKind {
+  Naive,
+  Interchanged,
+  Tiled,
+  Parallel,
+  Fused,
+  Int8,
+  Bf16,
+  Scheduled,
+};
+
+/// Every kind, in emission order.
+const std::vector<VariantKind> &allVariantKinds();
+/// The kind's name in --variants, the manifest and file names ("int8").
+const char *variantName(VariantKind K);
+/// The kind named \p Name, or std::nullopt.
+std::optional<VariantKind> variantNamed(llvm::StringRef Name);
+/// The kinds' names, in emission order (for messages).
 const std::vector<std::string> &allVariantNames();
 
 /// Block and register sizes of the automatic schedules.
@@ -46,7 +65,7 @@ struct TileDefaults {
 };
 
 struct GenOptions {
-  std::set<std::string> Variants; ///< empty: all
+  std::set<VariantKind> Variants; ///< empty: all
   std::optional<Schedule> User;   ///< the "scheduled" variant
   ParamValues Values;             ///< sizes for the predicted counts
   const Machine *M = nullptr;     ///< the predicted bounds' machine
@@ -88,7 +107,14 @@ Tolerance int8Tolerance(const ContractionInfo &C, const std::string &LGran,
 llvm::json::Object toleranceJSON(const Tolerance &T);
 
 struct VariantOut {
-  std::string Name;
+  VariantKind Kind = VariantKind::Naive;
+  /// Set only where the CUDA check driver lists its variants in this form
+  /// ("cuda_warp"); name() is then this instead of the kind's name.
+  std::string OtherName;
+  /// File and symbol name: "tiled" (tiled.cpp, rl_<unit>_tiled).
+  std::string name() const {
+    return OtherName.empty() ? variantName(Kind) : OtherName;
+  }
   std::string Skipped; ///< why the variant was not emitted; empty if it was
   Program P;
   std::string Path;    ///< "micro-kernel gemm", "generic", ...

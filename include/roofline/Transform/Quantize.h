@@ -1,9 +1,12 @@
 //===- Quantize.h - Store and compute a nest in a narrower precision -------===//
 //
-// The seed's quantization (section 8): the same loops with every floating
-// array and operation wider than the target stored and done in it (bf16:
-// half the bytes of f32; int8: a quarter, the MACs at the machine's int8
-// rate). Numerics change: the advice says so.
+// The what-ifs' quantization (seed section 8): the same loops with every
+// floating array and operation wider than the target stored and done in it
+// (bf16: half the bytes of f32; int8: a quarter, the MACs at the machine's
+// int8 rate). The rewrite itself is quantize() with
+// QuantizeScope::EveryOperand (Transforms.h); this header answers whether
+// it changes a nest and what its counts are. Numerics change: the advice
+// says so.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,10 +22,7 @@ namespace roofline {
 /// array is wider than \p To).
 bool canQuantize(const LoopNest &N, Precision To);
 
-/// \p N with its floating arrays and arithmetic wider than \p To in \p To.
-LoopNest quantizeNest(const LoopNest &N, Precision To);
-
-/// The counts of quantizeNest(N, To) from the counts \p C of N, without
+/// The counts of quantizedNest(N, To) (WhatIf.h) from the counts \p C of N, without
 /// analyzing the quantized nest again: quantizing changes element sizes and
 /// the precision of operations, never which elements are touched or how
 /// often. Bytes and the by-precision maps are re-derived; everything else is

@@ -68,15 +68,34 @@ struct TransformRecord {
   /// The record in --schedule syntax: "tile(i:32,j:32,k:32)".
   std::string str() const;
   static const char *kindName(KindTy K);
+
+  /// A record built as a value (the automatic schedules): \p Sizes empty
+  /// or one per name. Asserts that it is well formed (check()): a
+  /// malformed record of our own is our bug.
+  static TransformRecord make(KindTy K, std::vector<std::string> Names,
+                              std::vector<int64_t> Sizes = {});
+  /// quantize(int8) or quantize(bf16), with the default scales.
+  static TransformRecord quantize(const std::string &Prec);
+  /// What Schedule::parse requires of a record: names that are
+  /// identifiers, each named once, a positive size per name where the
+  /// kind takes sizes, the number of names the kind takes, a known
+  /// precision and scales. The error names the record.
+  llvm::Error check() const;
 };
 
 struct Schedule {
   std::vector<TransformRecord> Records;
 
   bool empty() const { return Records.empty(); }
+  /// Appends \p R; returns *this, so a schedule reads in record order.
+  Schedule &then(TransformRecord R) {
+    Records.push_back(std::move(R));
+    return *this;
+  }
   /// "tile(i:32,j:32); parallel(i_1)"; "" for the empty schedule.
   std::string str() const;
-  /// Parses the --schedule syntax; errors name the offending record.
+  /// Parses the --schedule syntax (a user's text: a malformed record is an
+  /// error naming it).
   static llvm::Expected<Schedule> parse(const std::string &Text);
 };
 

@@ -89,8 +89,32 @@ struct QuantPlan {
   std::vector<LoopNest> Prepare;
 };
 
+/// Which operands a quantize record narrows. Code generation and the
+/// what-ifs share one quantize(); they differ only here (docs/design.md,
+/// "Transforms").
+enum class QuantizeScope {
+  /// Code generation: an f32 contraction re-synthesized with int8 (or
+  /// bf16) operands, the weights quantized once by a prepare step, the
+  /// other operand by the kernel on every call (QuantPlan).
+  Contraction,
+  /// The what-ifs: every floating array and operation wider than the
+  /// target stored and done in it, in place, in any nest; no prepare step.
+  EveryOperand,
+};
+
+/// How makeProgram builds a program.
+struct ProgramOptions {
+  /// Keep each accumulator element in a scalar across its reduction loop
+  /// (promoteAccumulators), as the emitted code does. The what-ifs compare
+  /// with the nest as analyzed and turn it off.
+  bool PromoteAccumulators = true;
+  QuantizeScope Quantize = QuantizeScope::Contraction;
+};
+
 struct Program {
   std::vector<KernelNest> Nests;
+  /// What a quantize record does to this program.
+  QuantizeScope Quantize = QuantizeScope::Contraction;
   Schedule Applied;
   /// One line per applied record: the precondition checked, and why it
   /// held ("tile(i:32,j:32): band i, j is fully permutable").
@@ -108,7 +132,8 @@ struct Program {
 /// IR' of one nest with no transform applied (accumulators promoted).
 Program makeProgram(const LoopNest &N);
 /// IR' of a group of nests of one function that run in this order.
-Program makeProgram(const std::vector<LoopNest> &Group);
+Program makeProgram(const std::vector<LoopNest> &Group,
+                    const ProgramOptions &O = {});
 
 /// Applies the records in order; stops at the first illegal or malformed
 /// one, leaving \p P as it was before that record.
@@ -116,6 +141,13 @@ llvm::Error applySchedule(Program &P, const Schedule &S,
                           const ParamValues &Values = {});
 llvm::Error applyRecord(Program &P, const TransformRecord &R,
                         const ParamValues &Values = {});
+
+/// Applies contract(A) for each of \p Arrays it is legal for, in order;
+/// returns the arrays it contracted. The fused variant and the fusion
+/// what-if keep the same intermediates in registers through this.
+std::vector<std::string> contractWhereLegal(Program &P,
+                                            const std::vector<std::string> &Arrays,
+                                            const ParamValues &Values = {});
 
 /// --dump-ir of a transformed program: the schedule, the legality log, then
 /// each nest with statement values and loop attributes.
