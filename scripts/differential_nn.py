@@ -2749,7 +2749,7 @@ class Interp:
     def memcall(self, M):
         """memset / memcpy: a leaf loop over count elements, no work."""
         key = (M.id, self.ctx)
-        self.lentry[key] += 1
+        self.lserial[key] += 1
         n = self.iev(M.count)
         if n <= 0:
             self.empty_entry = True
