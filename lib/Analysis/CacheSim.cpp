@@ -6,6 +6,7 @@
 #include "PhaseModel.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Debug.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +14,9 @@
 #include <memory>
 #include <cstdio>
 #include <cstdlib>
+
+// -debug-only=roofline-cachesim: each phase's hits and cold misses.
+#define DEBUG_TYPE "roofline-cachesim"
 
 using namespace roofline;
 using namespace roofline::detail;
@@ -691,8 +695,8 @@ private:
     // data (in proportion where they hold part of it).
     for (const auto &[Name, Sum] : Foot.Summed) {
       double Twice = Sum - Foot.United[Name];
-      if (getenv("RL_DEBUG"))
-        fprintf(stderr, "  foot %s summed %g united %g\n", Name.c_str(), Sum, Foot.United[Name]);
+      LLVM_DEBUG(llvm::dbgs() << "  foot " << Name << " summed " << Sum
+                              << " united " << Foot.United[Name] << "\n");
       if (Twice <= 0)
         continue;
       std::vector<double> &Hit = H.Hit[Name];
@@ -702,11 +706,15 @@ private:
                                           std::max(Foot.Total, 1.0),
                                       0.0, 1.0);
     }
-    if (getenv("RL_DEBUG")) {
-      fprintf(stderr, "phase W=%g steps=%zu groups=%zu\n", W, R.Steps.size(), R.Groups.size());
-      for (auto &[A, V] : H.Hit) fprintf(stderr, "  hit %s %g %g\n", A.c_str(), V.empty()?0:V[0], V.empty()?0:V.back());
-      for (auto &G : R.Groups) fprintf(stderr, "  cold %s %g\n", G.Array.c_str(), G.Lines[0]);
-    }
+    LLVM_DEBUG({
+      llvm::dbgs() << "phase W=" << W << " steps=" << R.Steps.size()
+                   << " groups=" << R.Groups.size() << "\n";
+      for (auto &[A, V] : H.Hit)
+        llvm::dbgs() << "  hit " << A << " " << (V.empty() ? 0 : V[0]) << " "
+                     << (V.empty() ? 0 : V.back()) << "\n";
+      for (auto &G : R.Groups)
+        llvm::dbgs() << "  cold " << G.Array << " " << G.Lines[0] << "\n";
+    });
     if (W <= 0)
       return;
     // Each array's hits shared among its groups by their cold misses.
