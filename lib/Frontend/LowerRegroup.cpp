@@ -134,6 +134,8 @@ std::optional<IndexPoly> NestBuilder::exactQuotient(const IndexPoly &P,
             monomialProduct(monomialQuotient(M, Rel.Whole), Rel.Parts);
         if (monomialDivides(Dv->M, Split)) {
           M = Split;
+          Conditions.insert(Conditions.end(), Rel.Conditions.begin(),
+                            Rel.Conditions.end());
           break;
         }
       }
