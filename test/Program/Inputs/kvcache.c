@@ -75,3 +75,27 @@ void forward_skewed(Config *p, float *q, float *att, float *key_cache,
     for (int h = 0; h < p->n_heads; h++)
       attention_skewed(p, q, att, key_cache, l, h, pos);
 }
+// llama2.c's RoPE: the layer loop assigns s->k (this layer's cache row at
+// pos) and rotates q and k through it; the walk steps the loop (it calls
+// softmax), so each iteration's assignment is the field's value at the nest.
+typedef struct {
+  float *q, *k, *key_cache;
+} RunState;
+void forward_rope(const Config *p, RunState *s, int pos) {
+  int kv_dim = (p->dim * p->n_kv_heads) / p->n_heads;
+  for (int l = 0; l < p->n_layers; l++) {
+    int loff = l * p->seq_len * kv_dim;
+    s->k = s->key_cache + loff + pos * kv_dim;
+    for (int i = 0; i < p->dim; i += 2) {
+      int rotn = i < kv_dim ? 2 : 1;
+      for (int v = 0; v < rotn; v++) {
+        float *vec = v == 0 ? s->q : s->k;
+        float v0 = vec[i];
+        float v1 = vec[i + 1];
+        vec[i] = v0 * 0.5f - v1 * 0.25f;
+        vec[i + 1] = v0 * 0.25f + v1 * 0.5f;
+      }
+    }
+    softmax(s->q, p->dim);
+  }
+}
