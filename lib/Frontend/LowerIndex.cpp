@@ -294,15 +294,16 @@ std::optional<IndexPoly> NestBuilder::quotientSize(const std::string &Name,
                ": rows of " + WholeText + " are taken as " + DenText +
                " rows of " + S.Name + " (" + DenText + " divides " +
                WholeText + ")";
-    Relations.push_back(Rel);
-    // Divisibility, as two inequalities over the product Den*Name.
+    // Divisibility, as two inequalities over the product Den*Name, assumed
+    // where the relation is used.
     AffineExpr W = AffineExpr::var(WholeText);
     AffineExpr P = AffineExpr::var(monomialName(Parts));
     registerProducts({Parts});
     if (Whole.size() > 1)
       registerProducts({Whole});
-    Conditions.push_back({*W.sub(P), DenText + " divides " + WholeText});
-    Conditions.push_back({*P.sub(W), DenText + " divides " + WholeText});
+    Rel.Conditions.push_back({*W.sub(P), DenText + " divides " + WholeText});
+    Rel.Conditions.push_back({*P.sub(W), DenText + " divides " + WholeText});
+    Relations.push_back(Rel);
   }
   (void)Why;
   return IndexPoly::size(S.Name);
@@ -374,6 +375,20 @@ std::optional<IndexPoly> NestBuilder::localIndex(const VarDecl *VD,
     D.Numerator.push_back({E.constant(), M});
   S.Derived = D;
   addParam(S);
+  // A product (loff = l * seq_len * kv_dim) equals its factors exactly: a
+  // row stride among them lets it join that row's subscript
+  // (lib/IR/Delinearize.cpp), where as a size of its own it would be an
+  // offset inside the row.
+  if (P->parts().size() == 1 && !P->usesLoopVars() &&
+      P->parts().begin()->second == AffineExpr(1) &&
+      P->parts().begin()->first.size() > 1) {
+    SizeRelation Rel;
+    Rel.Whole = SizeMonomial{Name};
+    Rel.Parts = P->parts().begin()->first;
+    Rel.Note = Name + " = " + monomialName(Rel.Parts) +
+               ": a multiple of the rows it divides into";
+    Relations.push_back(Rel);
+  }
   return Done(IndexPoly::size(Name));
 }
 

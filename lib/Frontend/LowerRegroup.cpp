@@ -134,6 +134,8 @@ std::optional<IndexPoly> NestBuilder::exactQuotient(const IndexPoly &P,
             monomialProduct(monomialQuotient(M, Rel.Whole), Rel.Parts);
         if (monomialDivides(Dv->M, Split)) {
           M = Split;
+          Conditions.insert(Conditions.end(), Rel.Conditions.begin(),
+                            Rel.Conditions.end());
           break;
         }
       }
@@ -205,7 +207,15 @@ std::optional<IndexPoly> NestBuilder::groupCount(const IndexPoly &U,
   }
   std::string Name = monomialName(U.parts().begin()->first) + "/" +
                      monomialName(S.parts().begin()->first);
-  return quotientSize(Name, U, S, Why);
+  std::optional<IndexPoly> Q = quotientSize(Name, U, S, Why);
+  // The loop runs as whole groups only where S divides U: always assumed
+  // here, not only where a split uses the relation.
+  if (Q && Q->parts().size() == 1)
+    for (const SizeRelation &Rel : Relations)
+      if (monomialDivides(Q->parts().begin()->first, Rel.Parts))
+        Conditions.insert(Conditions.end(), Rel.Conditions.begin(),
+                          Rel.Conditions.end());
+  return Q;
 }
 
 std::string NestBuilder::freshIV(const std::string &Base) {

@@ -291,8 +291,11 @@ roofline::delinearize(const std::string &Array,
         Used |= Q != P;
         P = std::move(Q);
       }
-      if (Used)
-        R.Notes.push_back(Rel.Note);
+      if (!Used)
+        continue;
+      R.Notes.push_back(Rel.Note);
+      R.Conditions.insert(R.Conditions.end(), Rel.Conditions.begin(),
+                          Rel.Conditions.end());
     }
     Keys = strideChain(Idx);
   }

@@ -116,6 +116,61 @@ TEST(DelinearizeTest, QuotientSizesMakeStridesNest) {
   EXPECT_EQ(D->Notes, (std::vector<std::string>{"C = NH*hs"}));
 }
 
+TEST(DelinearizeTest, RelationConditionsOnlyWhereUsed) {
+  // A relation's divisibility is assumed by a split that rewrites with it,
+  // not by one that never needed it.
+  LoopRange T = loop("t", AffineExpr(0), minus1("T"), nullptr);
+  LoopRange I = loop("i", AffineExpr(0), minus1("hs"), &T);
+  IndexPoly P = add(mul(iv("t"), sz("C")), iv("i"));
+  SizeRelation Rel{{"C"}, {"NH", "hs"}, "C = NH*hs"};
+  Rel.Conditions.push_back({var("C"), "NH divides C"});
+  llvm::Expected<Delinearized> Plain = delinearize("x", {{P, &I}}, {Rel}, {});
+  ASSERT_TRUE(bool(Plain)) << llvm::toString(Plain.takeError());
+  for (const SizeCondition &C : Plain->Conditions)
+    EXPECT_NE(C.What, "NH divides C");
+  IndexPoly Q = add(add(mul(iv("t"), sz("C")), mul(iv("h"), sz("hs"))), iv("i"));
+  LoopRange H = loop("h", AffineExpr(0), minus1("NH"), &T);
+  LoopRange I2 = loop("i", AffineExpr(0), minus1("hs"), &H);
+  llvm::Expected<Delinearized> D = delinearize("x", {{Q, &I2}}, {Rel}, {});
+  ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
+  EXPECT_TRUE(std::any_of(D->Conditions.begin(), D->Conditions.end(),
+                          [](const SizeCondition &C) {
+                            return C.What == "NH divides C";
+                          }));
+}
+
+TEST(DelinearizeTest, ProductOffsetJoinsTheRowItIsAMultipleOf) {
+  // llama2's KV cache: key_cache[loff + t*kv + i], loff = l*seq*kv. As a
+  // size of its own loff is an offset in the row, which it leaves (at l =
+  // 1); rewritten as its product it joins the row subscript: l*seq + t.
+  LoopRange T = loop("t", AffineExpr(0), var("pos"), nullptr);
+  LoopRange I = loop("i", AffineExpr(0), minus1("hs"), &T);
+  IndexPoly P = add(add(sz("loff"), mul(iv("t"), sz("kv"))), iv("i"));
+  SizeValues Vals{{"loff", 48}, {"l", 1}, {"seq", 6}, {"kv", 8},
+                  {"hs", 4}, {"pos", 3}};
+  llvm::Expected<Delinearized> Off = delinearize("kc", {{P, &I}}, {}, Vals);
+  ASSERT_FALSE(bool(Off));
+  EXPECT_NE(llvm::toString(Off.takeError()).find("overlap"), std::string::npos);
+  SizeRelation Rel{{"loff"}, {"kv", "l", "seq"}, "loff = kv*l*seq"};
+  llvm::Expected<Delinearized> D = delinearize("kc", {{P, &I}}, {Rel}, Vals);
+  ASSERT_TRUE(bool(D)) << llvm::toString(D.takeError());
+  // The strides now nest (1, kv, kv*l*seq): rows of kv in blocks of l*seq
+  // rows, loff the block index 1 (one block of l*seq rows = loff).
+  ASSERT_EQ(D->Extents.size(), 3u);
+  EXPECT_EQ(D->Extents[1]->str(), "l*seq");
+  EXPECT_EQ(D->Extents[2]->str(), "kv");
+  EXPECT_EQ(D->Subscripts[0][0].str(), "1");
+  EXPECT_EQ(D->Subscripts[0][1].str(), "t");
+  EXPECT_EQ(D->Subscripts[0][2].str(), "i");
+  // A product that is no multiple of the row (l*seq*hs, rows of kv = 2*hs)
+  // stays in the column, and is refused where it leaves the row.
+  SizeRelation Skew{{"loff"}, {"hs", "l", "seq"}, "loff = hs*l*seq"};
+  Vals["loff"] = 24;
+  llvm::Expected<Delinearized> S = delinearize("kc", {{P, &I}}, {Skew}, Vals);
+  ASSERT_FALSE(bool(S));
+  EXPECT_NE(llvm::toString(S.takeError()).find("overlap"), std::string::npos);
+}
+
 TEST(DelinearizeTest, SlidingWindowsAreConditionsOrRefusals) {
   LoopRange T = loop("t", AffineExpr(0), minus1("T"), nullptr);
   LoopRange K = loop("k", AffineExpr(0), minus1("K"), &T);

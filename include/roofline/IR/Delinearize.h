@@ -61,6 +61,9 @@ struct SizeRelation {
   SizeMonomial Whole;
   SizeMonomial Parts;
   std::string Note; ///< "C = NH*hs (hs = C / NH, NH divides C)"
+  /// What the relation rests on ("NH divides C"): a split that uses it
+  /// assumes them; one that does not (h / kv_mul of a valued h) does not.
+  std::vector<SizeCondition> Conditions;
 };
 
 struct DelinearizeAccess {

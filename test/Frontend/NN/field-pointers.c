@@ -145,3 +145,11 @@ void in_declaration(RunState *s, Config *p) {
   for (int i = 0; i < p->dim; i++)
     s->k[i] = kk[i];
 }
+
+// NUM: field-pointers.c:[[@LINE+4]]:3: note: loop nest not analyzed: access 's->k[i]': field 's->k' is assigned in a loop: its value at the nest is the last iteration's
+void in_loop(RunState *s, Config *p) {
+  for (int l = 0; l < 2; l++)
+    s->k = s->key_cache + l * p->dim;
+  for (int i = 0; i < p->dim; i++)
+    s->k[i] = 0.0f;
+}
