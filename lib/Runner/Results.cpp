@@ -2,7 +2,7 @@
 
 #include "roofline/Runner/Results.h"
 
-#include "roofline/Report/Report.h"
+#include "roofline/Support/Format.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"

@@ -6,6 +6,7 @@
 #include "roofline/Analysis/Counts.h"
 #include "roofline/Roofline/Advice.h"
 #include "roofline/Roofline/NestVerdict.h"
+#include "roofline/Support/Format.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/JSON.h"
@@ -32,13 +33,6 @@ struct Report {
 
 /// "1,048,576".
 std::string withThousands(Int128 V);
-/// printf's "%.*g" of \p V (std::to_chars: the same text, several times
-/// faster; the report formats thousands of numbers).
-std::string formatG(double V, int Digits = 3);
-/// "3.47 us", "64.7 ns", "1.2 s".
-std::string formatSeconds(double S);
-/// "38.7 TFLOP/s" style with a unit suffix ("B/s", "FLOP/s").
-std::string formatRate(double V, const char *Unit);
 
 /// How much the text report says about each nest (--verbosity).
 enum class Verbosity {
