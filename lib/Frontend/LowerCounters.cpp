@@ -88,7 +88,7 @@ bool NestBuilder::isCounterCandidate(const VarDecl *VD) {
 }
 
 // A local declared before the nest (in the nest's own function, not an
-// inlined callee's) that the function changes; or a pointer declared in the
+// inlined callee's) that the nest (a pointer: the function) changes; or a pointer declared in the
 // nest and advanced there (InNestPointers).
 bool NestBuilder::isAdvancedLocal(const VarDecl *VD) {
   if (!Nest || Frames.size() != 1 || !VD->isLocalVarDecl() ||
@@ -98,7 +98,12 @@ bool NestBuilder::isAdvancedLocal(const VarDecl *VD) {
     return true;
   bool Inside = SM.isPointWithin(VD->getLocation(), Nest->getBeginLoc(),
                                  Nest->getEndLoc());
-  return !Inside && isModified(VD);
+  // An integer changed only outside the nest is the program walk's to
+  // value (a loop variable around it); a pointer stepped only before the
+  // nest starts further on (stepsBeforeNest).
+  return !Inside && (VD->getType()->isPointerType()
+                         ? isModified(VD)
+                         : isModifiedWithin(VD, Nest));
 }
 
 const VarDecl *NestBuilder::pointerCounterOf(const Expr *E) {
@@ -243,6 +248,18 @@ namespace {
 
 const clang::Stmt *findJump(const clang::Stmt *S);
 
+bool stepsOutside(const clang::Stmt *S, const clang::Stmt *Skip,
+                  const VarDecl *VD) {
+  if (!S || S == Skip)
+    return false;
+  if (stepOf(S, VD))
+    return true;
+  for (const clang::Stmt *Ch : S->children())
+    if (stepsOutside(Ch, Skip, VD))
+      return true;
+  return false;
+}
+
 /// \p S ends in a return, and leaves by no other way.
 bool onlyReturns(const clang::Stmt *S) {
   const clang::Stmt *Last = S;
@@ -297,6 +314,18 @@ std::optional<IndexPoly> NestBuilder::stepsBeforeNest(const VarDecl *VD,
   const ParentMap &PM = functionParents();
   IndexPoly Sum = IndexPoly::constant(0);
   const clang::Stmt *Child = Nest;
+  // Cases and labels: which earlier statements ran is not the order of the
+  // text.
+  for (const clang::Stmt *A = PM.getParent(Nest); A; A = PM.getParent(A)) {
+    if ((isa<SwitchStmt>(A) || isa<SwitchCase>(A) || isa<LabelStmt>(A)) &&
+        stepsOutside(A, Nest, VD)) {
+      Why = "a 'switch' or label around the nest holds steps of '" +
+            declName(VD) + "'";
+      return std::nullopt;
+    }
+    if (SM.isPointWithin(VD->getLocation(), A->getBeginLoc(), A->getEndLoc()))
+      break;
+  }
   for (const clang::Stmt *A = PM.getParent(Nest); A;
        Child = A, A = PM.getParent(A)) {
     if (isa<CompoundStmt>(A)) {

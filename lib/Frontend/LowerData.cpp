@@ -469,7 +469,8 @@ bool NestBuilder::assignTarget(const Expr *L, IRStmt &St, bool Compound) {
     return visitAccess(L, St, /*Read=*/Compound, /*Write=*/true);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(L)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-    if (VD && pointerCounterOf(L) && !counterInfo(VD).Why.empty())
+    if (VD && Compound && pointerCounterOf(L) &&
+        !counterInfo(VD).Why.empty())
       return fail(L->getBeginLoc(), "pointer '" + declName(VD) +
                                         "', which the nest advances: " +
                                         counterInfo(VD).Why);

@@ -225,3 +225,16 @@ void in_nest_conditional(float *y, const float *A, int N, int M) {
     }
   }
 }
+// Which case ran before the nest is not the order of the text.
+// WHY: pointer-steps.c:[[@LINE+8]]:5: note: loop nest not analyzed: {{.*}}a 'switch' or label around the nest holds steps of 'p'
+void step_in_other_case(float *y, const float *A, int N, int c) {
+  const float *p = A;
+  switch (c) {
+  case 0:
+    p += 4;
+    break;
+  case 1:
+    for (int i = 0; i < N; i++)
+      y[i] = *p++;
+  }
+}
