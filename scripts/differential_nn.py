@@ -78,11 +78,14 @@ FORMS = {
                         # st->r0 = A0 + off; st->r0[i] (llama2.c's s->k)
     "memcall": 0.15,    # memset(row, 0, n * sizeof(T)) / memcpy(dst, src,
                         # n * sizeof(T)) of a row block inside the nest
+    "ptrinc": 0.15,     # pointers the nest advances (genann's *w++): *p++,
+                        # ++p; / p += 2; p--; / p[i] with p += E, *o++ = s,
+                        # declared before the nest or in it
 }
 
 
 # Forms added after the others (see Gen.side).
-SIDE_FORMS = ("fieldptr", "memcall")
+SIDE_FORMS = ("fieldptr", "memcall", "ptrinc")
 
 
 class MustRefuse(Exception):
@@ -305,11 +308,15 @@ class Render:
         if t == "psel":
             return "%s %s %s ? %s : %s" % (self.ie(p[2], 1), p[1], self.ie(p[3], 1),
                                            self.pe(p[4]), self.pe(p[5]))
+        if t == "pincx":
+            return p[1] + "++"
         raise ValueError(t)
 
     def de(self, e, prec=0):
         t = e[0]
         if t == "ld":
+            if e[1][0] == "pincx" and e[2] == ("n", 0):
+                return "*%s++" % e[1][1]
             return "%s[%s]" % (self.pe(e[1]), self.ie(e[2]))
         if t == "ld2":
             return "%s[%s][%s]" % (e[1], self.ie(e[2]), self.ie(e[3]))
@@ -410,6 +417,8 @@ class Render:
                                              self.pe(s[3])))
         elif t == "pinc":
             out.append("%s%s += %s;" % (ind, s[1], self.ie(s[2])))
+        elif t == "pstep":
+            out.append("%s%s;" % (ind, s[3]))
         elif t == "cinc":
             if s[2] == ("n", 1):
                 out.append("%s%s;" % (ind, ("++" + s[1]) if len(s) > 3 and s[3] else (s[1] + "++")))
@@ -519,6 +528,7 @@ class NNNest:
         self.loops_checkable = True
         self.size_in_data = False
         self.field_ptrs = set()   # pointers held in fields of *st (fieldptr)
+        self.ptr_stepped = set()  # pointers the nest advances (ptrinc)
         self.field_twice = set()  # ... assigned twice (must not be counted)
 
     # Rendering
@@ -1807,6 +1817,8 @@ class Gen:
         if self.on["counter"] and not any(getattr(x, "pinc", None) for x in outer_levels):
             self.add_counter(outer_levels)
         main, self.rng = self.rng, self.side
+        if self.on.get("ptrinc") and not any(getattr(x, "pinc", None) for x in outer_levels):
+            self.add_ptrinc(outer_levels)
         if self.on["memcall"]:
             for _ in range(self.rng.choice([1, 1, 2])):
                 self.add_memcall(outer_levels)
@@ -1821,6 +1833,72 @@ class Gen:
             self.fieldify()
             self.rng = main
         return n
+
+    # ptrinc: pointers the nest advances, genann's `sum += *w++ * x[k]`
+    def add_ptrinc(self, outer_levels):
+        """Loops 0..K rectangular; a row-major view over [their extents, E]
+        walked by a pointer q (declared before the nest at the base, or in
+        loop K-1's body at its row) in a loop over E inside loop K: `*q++`,
+        `*q` then `++q;`, `*q` then `q += 2; q--;`, or q[i] with `q += E` at
+        the end of loop K's body. The sum is stored through `*o++` (o over
+        the view of loops 0..K, before the nest) or by a subscript."""
+        rng, ft = self.rng, self.ft
+        if not outer_levels:
+            return
+        K = rng.randrange(len(outer_levels))
+        for lv in outer_levels[:K + 1]:
+            L = lv.loop
+            if L.step != 1 or L.start != ("n", 0) or L.op != "<" or lv.guard or \
+                    L.bound != L.rext.ie():
+                return
+        lv = outer_levels[K]
+        E = self.pick_ext(allow_prod=False)
+        ivs = [(x.loop.iv, x.loop.rext, x) for x in outer_levels[:K + 1]]
+        v = self.get_view([e for _, e, _ in ivs] + [E], fresh=True)
+        if v.base.kind != "ptr" or not v.rowmajor or v.offset is not None or v.base.nullable:
+            return
+        q = self.fresh("q")
+        mode = rng.choice(["post", "post", "pre", "pair", "row"])
+        in_nest = K > 0 and mode != "row" and rng.random() < 0.3
+        if in_nest:
+            e = None
+            for (x, _, _), st in zip(ivs, v.strides):
+                e = ie_add(e, ie_mul(("v", x), st.ie()))
+            lv.decls.append(("dptr", q, ft, ("add", ("base", v.base.cname), e)))
+        else:
+            self.n.pre.decls.append(("dptr", q, ft, ("base", v.base.cname)))
+        self.n.ptr_stepped.add(q)
+        for x in outer_levels[:K + 1]:
+            x.no_cont = True
+        self.pending = []
+        lv2, i = self.inner(lv, ext=E, plain=True, guard=False)
+        sname = self.fresh("s")
+        lv.stmts.insert(0, ("ds", sname, ft, ("lit", "0.0" + SUF[ft])))
+        body = lv2.stmt_list()
+        if mode == "post":
+            body.append(("asg", ("s", sname), "+=", ("b", "*", ("ld", ("pincx", q), ("n", 0)), self.lit(), ft), ft))
+        elif mode in ("pre", "pair"):
+            body.append(("asg", ("s", sname), "+=", ("b", "*", ("ld", ("base", q), ("n", 0)), self.lit(), ft), ft))
+            if mode == "pre":
+                body.append(("pstep", q, 1, "++" + q))
+            else:
+                body.append(("pinc", q, ("n", 2)))
+                body.append(("pstep", q, -1, q + "--"))
+        else:
+            body.append(("asg", ("s", sname), "+=", ("b", "*", ("ld", ("base", q), ("v", i[0])), self.lit(), ft), ft))
+            lv.pinc = ("pinc", q, E.ie())
+        self.feat("ptrinc-" + mode + ("-in-nest" if in_nest else ""))
+        ov = self.view_for(ivs)
+        if (ov.base.kind == "ptr" and ov.rowmajor and ov.offset is None and not ov.base.nullable
+                and ov.base is not v.base and rng.random() < 0.5):
+            o = self.fresh("o")
+            self.n.pre.decls.append(("dptr", o, ft, ("base", ov.base.cname)))
+            self.n.ptr_stepped.add(o)
+            ov.base.written = True
+            lv.stmt_list().append(("asg", ("ld", ("pincx", o), ("n", 0)), "=", ("s", sname), ft))
+            self.feat("ptrinc-store")
+        else:
+            lv.stmt_list().append(("asg", self.ref(lv, ov, [x for x, _, _ in ivs], write=True), "=", ("s", sname), ft))
 
     # memcall: memset / memcpy of a row block of a view inside the nest
     def add_memcall(self, outer_levels):
@@ -1896,6 +1974,7 @@ class Gen:
                     walk(x[3])
                     walk(x[4])
         walk(n.pre.decls + n.pre.stmts)
+        stepped |= n.ptr_stepped
         for x in n.pre.decls:
             if x[0] == "dptr" and x[1] not in stepped and rng.random() < 0.8:
                 n.field_ptrs.add(x[1])
@@ -2056,6 +2135,15 @@ class _Holder:
         return self.decls
 
 
+def pincx_names(x):
+    """The pointers a statement or expression advances with p++ inside."""
+    if isinstance(x, tuple):
+        if len(x) == 2 and x[0] == "pincx":
+            yield x[1]
+        for y in x:
+            yield from pincx_names(y)
+
+
 def subst(e, name, new):
     t = e[0]
     if t == "v":
@@ -2154,8 +2242,11 @@ class Sites:
             t = s[0]
             if t == "dptr":
                 self.decl_depth[s[1]] = len(loops)
-            elif t in ("pinc", "cinc"):
+            elif t in ("pinc", "cinc", "pstep"):
                 self.pinc.setdefault(s[1], set()).update(loops[self.decl_depth[s[1]]:])
+            elif t == "asg":
+                for name in pincx_names(s):
+                    self.pinc.setdefault(name, set()).update(loops[self.decl_depth[name]:])
             elif t == "dint":
                 self.decl_depth[s[1]] = len(loops)
             elif t == "for":
@@ -2178,6 +2269,9 @@ class Sites:
             return ideps(p[2], env), p[1]
         if t == "addr2":
             return ideps(p[2], env) | ideps(p[3], env), p[1]
+        if t == "pincx":
+            v = env[p[1]]
+            return v[0], v[1]
         if t == "psel":
             # Either array: whose loads a reference makes is not tracked,
             # so this nest's loads and stores are not compared.
@@ -2545,6 +2639,10 @@ class Interp:
             return ("P", p[1], D if D in (i, j) else i * self.cols[p[1]] + j)
         if t == "psel":  # ("psel", op, a, b, then, else)
             return self.pev(p[4] if OPS[p[1]](self.iev(p[2]), self.iev(p[3])) else p[5])
+        if t == "pincx":  # p++: the old value, p one element on
+            q = self.env[p[1]]
+            self.env[p[1]] = ("P", q[1], q[2] + 1)
+            return q
         raise ValueError(t)
 
     def const(self, e):
@@ -2727,6 +2825,9 @@ class Interp:
                 o = self.iev(s[2])
                 k = self.env[s[1]]
                 self.env[s[1]] = D if (o is D or k is D) else k + o
+            elif t == "pstep":
+                p = self.env[s[1]]
+                self.env[s[1]] = ("P", p[1], p[2] + s[2])
             elif t == "pinc":
                 p = self.env[s[1]]
                 o = self.iev(s[2])

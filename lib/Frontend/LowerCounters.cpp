@@ -78,19 +78,64 @@ bool NestBuilder::isCounterStep(const Expr *E) {
     VD = refersTo(CA->getLHS());
   if (!VD || !stepOf(E, VD) || Bindings.count(VD) ||
       llvm::any_of(IVs, [&](const auto &P) { return P.first == VD; }) ||
-      !isCounterCandidate(VD))
+      !(isCounterCandidate(VD) || pointerCounterOf(E)))
     return false;
   return counterInfo(VD).Start.has_value();
 }
 
 bool NestBuilder::isCounterCandidate(const VarDecl *VD) {
+  return VD->getType()->isIntegerType() && isAdvancedLocal(VD);
+}
+
+// A local declared before the nest (in the nest's own function, not an
+// inlined callee's) that the nest (a pointer: the function) changes; or a pointer declared in the
+// nest and advanced there (InNestPointers).
+bool NestBuilder::isAdvancedLocal(const VarDecl *VD) {
   if (!Nest || Frames.size() != 1 || !VD->isLocalVarDecl() ||
-      !VD->getType()->isIntegerType() ||
       VD->getDeclContext() != Frames.front().FD)
     return false;
+  if (InNestPointers.count(VD))
+    return true;
   bool Inside = SM.isPointWithin(VD->getLocation(), Nest->getBeginLoc(),
                                  Nest->getEndLoc());
-  return !Inside && isModifiedWithin(VD, Nest);
+  // An integer changed only outside the nest is the program walk's to
+  // value (a loop variable around it); a pointer stepped only before the
+  // nest starts further on (stepsBeforeNest).
+  return !Inside && (VD->getType()->isPointerType()
+                         ? isModified(VD)
+                         : isModifiedWithin(VD, Nest));
+}
+
+const VarDecl *NestBuilder::pointerCounterOf(const Expr *E) {
+  const Expr *S = E ? strip(E) : nullptr;
+  const VarDecl *VD = refersTo(S);
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(S);
+      UO && UO->isIncrementDecrementOp())
+    VD = refersTo(UO->getSubExpr());
+  if (const auto *CA = dyn_cast_or_null<CompoundAssignOperator>(S))
+    VD = stepOf(CA, refersTo(CA->getLHS())) ? refersTo(CA->getLHS())
+                                             : nullptr;
+  if (!VD || Bindings.count(VD) || !VD->getType()->isPointerType())
+    return nullptr;
+  return isAdvancedLocal(VD) ? VD : nullptr;
+}
+
+std::optional<NestBuilder::View>
+NestBuilder::pointerCounterView(const VarDecl *VD, const Expr *Use,
+                                std::string &Why) {
+  std::optional<IndexPoly> Off = counterIndex(VD, Use, Why);
+  if (!Off)
+    return std::nullopt;
+  auto Local = InNestPointers.find(VD);
+  View V = Local != InNestPointers.end() ? Local->second
+                                          : *counterInfo(VD).StartView;
+  std::optional<IndexPoly> Sum = V.Subs.back().add(*Off);
+  if (!Sum) {
+    Why = "index arithmetic overflows";
+    return std::nullopt;
+  }
+  V.Subs.back() = *Sum;
+  return V;
 }
 
 // The start value of \p VD, or why it is no counter. Checked once per
@@ -115,9 +160,23 @@ const NestBuilder::CounterInfo &NestBuilder::counterInfo(const VarDecl *VD) {
     return Refuse("'" + Name + "' has no initializer");
   std::string Inner;
   std::optional<IndexPoly> Start;
-  {
+  bool IsPointer = VD->getType()->isPointerType();
+  // Declared in the nest: its view is taken where the declaration runs
+  // (lowerDecl), its steps counted from there.
+  const clang::Stmt *Root = counterRoot(VD);
+  bool InNest = Root != Nest;
+  if (InNest) {
+    Start = IndexPoly::constant(0);
+  } else {
     llvm::SaveAndRestore HideIVs(IVs, {});
-    Start = indexOf(Init, Inner);
+    if (IsPointer) {
+      // A pointer counts elements from the view it is bound to.
+      C.StartView = viewOf(Init, Inner);
+      if (C.StartView)
+        Start = IndexPoly::constant(0);
+    } else {
+      Start = indexOf(Init, Inner);
+    }
   }
   if (!Start)
     return Refuse("'" + Name + "' starts at '" + text(Init) + "' (" + Inner +
@@ -125,17 +184,18 @@ const NestBuilder::CounterInfo &NestBuilder::counterInfo(const VarDecl *VD) {
   // Set once before the nest: no loop may run the nest again without
   // setting it anew.
   const ParentMap &PM = functionParents();
-  for (const clang::Stmt *A = PM.getParent(Nest); A; A = PM.getParent(A)) {
+  for (const clang::Stmt *A = InNest ? nullptr : PM.getParent(Nest); A;
+       A = PM.getParent(A)) {
     if (SM.isPointWithin(VD->getLocation(), A->getBeginLoc(), A->getEndLoc()))
       break;
     if (isLoopStmt(A))
       return Refuse("a loop around the nest runs it again without setting '" +
                     Name + "' anew");
   }
-  if (continueSkipsStep(Nest, VD, PM))
+  if (continueSkipsStep(Root, VD, PM))
     return Refuse("a 'continue' in the nest may skip a step of '" + Name +
                   "'");
-  // Every reference: a read, or a step in the nest.
+  // Every reference: a read, or a step.
   llvm::SmallVector<const DeclRefExpr *, 8> Refs;
   std::function<void(const clang::Stmt *)> Collect =
       [&](const clang::Stmt *S) {
@@ -151,22 +211,185 @@ const NestBuilder::CounterInfo &NestBuilder::counterInfo(const VarDecl *VD) {
   for (const DeclRefExpr *DRE : Refs) {
     const clang::Stmt *P = PM.getParentIgnoreParens(DRE);
     if (const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
-        Cast && Cast->getCastKind() == CK_LValueToRValue)
+        Cast && Cast->getCastKind() == CK_LValueToRValue) {
+      // A callee given the pointer may keep or advance a copy of it.
+      if (const auto *Call = dyn_cast_or_null<CallExpr>(
+              PM.getParentIgnoreParenImpCasts(const_cast<ImplicitCastExpr *>(Cast)));
+          IsPointer && Call)
+        return Refuse("'" + Name + "' is passed to a call ('" + text(Call) +
+                      "')");
       continue;
+    }
     const Expr *Step = P ? stepOf(P, VD) : nullptr;
     if (!Step)
       return Refuse("'" + Name + "' is written or aliased by '" +
                     text(P ? P : DRE) + "'");
+    // Steps outside the nest count where they run before it
+    // (stepsBeforeNest); after it, or on a branch that excludes it, they
+    // do not matter.
     if (!containsStmt(Nest, Step))
-      return Refuse("'" + Name + "' is also changed outside the nest, by '" +
-                    text(Step) + "'");
-    if (std::string Why = conditionalStep(Step, PM); !Why.empty())
+      continue;
+    if (std::string Why = conditionalStep(Step, PM, Root); !Why.empty())
       return Refuse("'" + text(Step) + "' " + Why);
     if (!stepValue(Step, Inner))
       return Refuse("'" + text(Step) + "': " + Inner);
   }
+  std::optional<IndexPoly> Before =
+      InNest ? IndexPoly::constant(0) : stepsBeforeNest(VD, Inner);
+  std::optional<IndexPoly> Sum = Before ? Start->add(*Before) : std::nullopt;
+  if (!Sum)
+    return Refuse(Inner);
+  Start = *Sum;
   C.Start = *Start;
   return C;
+}
+
+namespace {
+
+const clang::Stmt *findJump(const clang::Stmt *S);
+
+bool stepsOutside(const clang::Stmt *S, const clang::Stmt *Skip,
+                  const VarDecl *VD) {
+  if (!S || S == Skip)
+    return false;
+  if (stepOf(S, VD))
+    return true;
+  for (const clang::Stmt *Ch : S->children())
+    if (stepsOutside(Ch, Skip, VD))
+      return true;
+  return false;
+}
+
+/// \p S ends in a return, and leaves by no other way.
+bool onlyReturns(const clang::Stmt *S) {
+  const clang::Stmt *Last = S;
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    Last = CS->body_empty() ? nullptr : CS->body_back();
+  return isa_and_nonnull<ReturnStmt>(Last) && findJump(S) == Last;
+}
+
+/// A statement that may leave a loop or a block early.
+const clang::Stmt *findJump(const clang::Stmt *S) {
+  if (!S)
+    return nullptr;
+  if (isa<BreakStmt>(S) || isa<ContinueStmt>(S) || isa<GotoStmt>(S) ||
+      isa<IndirectGotoStmt>(S) || isa<ReturnStmt>(S) || isa<LabelStmt>(S) ||
+      isa<SwitchStmt>(S))
+    return S;
+  for (const clang::Stmt *Ch : S->children())
+    if (const clang::Stmt *J = findJump(Ch))
+      return J;
+  return nullptr;
+}
+
+} // namespace
+
+// Where the value of \p VD is counted from: the nest, or for a pointer
+// declared in it, the block holding its declaration.
+const clang::Stmt *NestBuilder::counterRoot(const VarDecl *VD) {
+  if (!InNestPointers.count(VD))
+    return Nest;
+  const ParentMap &PM = functionParents();
+  const clang::Stmt *Found = Nest;
+  std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (D == VD)
+          Found = PM.getParent(DS);
+    for (const clang::Stmt *Ch : S->children())
+      Walk(Ch);
+  };
+  Walk(Nest);
+  return Found;
+}
+
+// The steps of \p VD that run, every time, between its declaration and the
+// entry of the nest: the whole steps of the statements before the nest (an
+// earlier sibling nest: its trip counts times its steps), none from a branch
+// that excludes the nest or returns before it.
+std::optional<IndexPoly> NestBuilder::stepsBeforeNest(const VarDecl *VD,
+                                                      std::string &Why) {
+  const ParentMap &PM = functionParents();
+  IndexPoly Sum = IndexPoly::constant(0);
+  const clang::Stmt *Child = Nest;
+  // Cases and labels: which earlier statements ran is not the order of the
+  // text.
+  for (const clang::Stmt *A = PM.getParent(Nest); A; A = PM.getParent(A)) {
+    if ((isa<SwitchStmt>(A) || isa<SwitchCase>(A) || isa<LabelStmt>(A)) &&
+        stepsOutside(A, Nest, VD)) {
+      Why = "a 'switch' or label around the nest holds steps of '" +
+            declName(VD) + "'";
+      return std::nullopt;
+    }
+    if (SM.isPointWithin(VD->getLocation(), A->getBeginLoc(), A->getEndLoc()))
+      break;
+  }
+  for (const clang::Stmt *A = PM.getParent(Nest); A;
+       Child = A, A = PM.getParent(A)) {
+    if (isa<CompoundStmt>(A)) {
+      for (const clang::Stmt *S : A->children()) {
+        if (S == Child)
+          break;
+        std::optional<IndexPoly> P = wholeSteps(VD, S, Why);
+        std::optional<IndexPoly> Next = P ? Sum.add(*P) : std::nullopt;
+        if (!Next)
+          return std::nullopt;
+        Sum = *Next;
+      }
+    } else {
+      const auto *If = dyn_cast<IfStmt>(A);
+      for (const clang::Stmt *S : A->children()) {
+        bool Branch = If && (S == If->getThen() || S == If->getElse());
+        if (S != Child && !Branch && stepsIn(S, VD)) {
+          Why = "'" + text(S) + "', on the way into the nest, steps '" +
+                declName(VD) + "'";
+          return std::nullopt;
+        }
+      }
+    }
+    if (SM.isPointWithin(VD->getLocation(), A->getBeginLoc(), A->getEndLoc()))
+      break;
+  }
+  return Sum;
+}
+
+// The steps one run of \p S, a statement before the nest, adds to \p VD:
+// every step in it unconditional, no early exit.
+std::optional<IndexPoly> NestBuilder::wholeSteps(const VarDecl *VD,
+                                                 const clang::Stmt *S,
+                                                 std::string &Why) {
+  if (!stepsIn(S, VD))
+    return IndexPoly::constant(0);
+  // `if (c) { ... return; }`: where the nest runs, this branch did not.
+  if (const auto *If = dyn_cast<IfStmt>(S);
+      If && !If->getElse() && !stepsIn(If->getCond(), VD) &&
+      !(If->getInit() && stepsIn(If->getInit(), VD)) && onlyReturns(If->getThen()))
+    return IndexPoly::constant(0);
+  std::string Name = declName(VD);
+  if (const clang::Stmt *J = findJump(S)) {
+    Why = "'" + text(J) + "' before the nest may skip a step of '" + Name +
+          "'";
+    return std::nullopt;
+  }
+  const ParentMap &PM = functionParents();
+  std::string Problem;
+  std::function<void(const clang::Stmt *)> Check = [&](const clang::Stmt *X) {
+    if (!X || !Problem.empty())
+      return;
+    if (const Expr *Step = stepOf(X, VD))
+      if (std::string W = conditionalStep(Step, PM, S); !W.empty())
+        Problem = "'" + text(Step) + "', before the nest, " + W;
+    for (const clang::Stmt *Ch : X->children())
+      Check(Ch);
+  };
+  Check(S);
+  if (!Problem.empty()) {
+    Why = Problem;
+    return std::nullopt;
+  }
+  return counterSteps(VD, S, Why);
 }
 
 // A `continue` skips the rest of its loop's body: it matters only where
@@ -201,19 +424,32 @@ bool NestBuilder::stepsIn(const clang::Stmt *S, const VarDecl *VD) {
 // Empty when \p Step runs once per run of the loop body around it (or once,
 // in the nest's own body); else why not.
 std::string NestBuilder::conditionalStep(const Expr *Step,
-                                         const ParentMap &PM) {
+                                         const ParentMap &PM,
+                                         const clang::Stmt *Root) {
+  if (!Root)
+    Root = Nest;
+  if (Step == Root)
+    return "";
   const clang::Stmt *Child = Step;
   for (const clang::Stmt *A = PM.getParent(Step); A;
        Child = A, A = PM.getParent(A)) {
     if (const auto *FS = dyn_cast<ForStmt>(A)) {
       if (FS->getBody() != Child)
         return "is in the header of a loop";
-      if (A == Nest)
+      if (A == Root)
         return "";
       continue;
     }
-    if (isa<CompoundStmt>(A) || isa<DeclStmt>(A))
+    // Root is a block, a declaration or an expression statement here; an
+    // `if` or a loop as Root still makes its steps conditional.
+    if (isa<CompoundStmt>(A) || isa<DeclStmt>(A) ||
+        (isa<Expr>(A) && !isa<ConditionalOperator>(A) &&
+         !isa<BinaryConditionalOperator>(A) &&
+         !(isa<BinaryOperator>(A) && cast<BinaryOperator>(A)->isLogicalOp()))) {
+      if (A == Root)
+        return "";
       continue;
+    }
     if (isa<ConditionalOperator>(A) || isa<BinaryConditionalOperator>(A))
       return "is under a condition ('?:')";
     if (const auto *BO = dyn_cast<BinaryOperator>(A);
@@ -378,6 +614,11 @@ std::optional<IndexPoly> NestBuilder::counterSteps(const VarDecl *VD,
     std::optional<CounterLoop> L = counterLoop(FS, /*NeedTrip=*/true, Why);
     if (!L)
       return std::nullopt;
+    if (isModifiedWithin(L->IV, FS->getBody())) {
+      Why = "the loop over '" + declName(L->IV) + "' that advances '" +
+            declName(VD) + "' changes its variable in its body";
+      return std::nullopt;
+    }
     if (!stateNonNegativeTrip(*L, VD, Why))
       return std::nullopt;
     bool LoopVarProduct = false;
@@ -405,16 +646,19 @@ std::optional<IndexPoly> NestBuilder::counterIndex(const VarDecl *VD,
   const CounterInfo &C = counterInfo(VD);
   std::string Name = declName(VD);
   auto Refuse = [&](const std::string &Reason) -> std::optional<IndexPoly> {
-    Why = "'" + Name + "', a counter the nest advances, is not affine in the "
-          "loop variables: " + Reason;
+    Why = (VD->getType()->isPointerType()
+               ? "pointer '" + Name + "', which the nest advances, "
+               : "'" + Name + "', a counter the nest advances, ") +
+          "is not affine in the loop variables: " + Reason;
     CounterRefusals[VD] = Reason;
     return std::nullopt;
   };
   if (!C.Start)
     return Refuse(C.Why);
   const ParentMap &PM = functionParents();
+  const clang::Stmt *Root = counterRoot(VD);
   std::vector<const clang::Stmt *> Path{Use};
-  while (Path.back() != Nest) {
+  while (Path.back() != Root) {
     const clang::Stmt *P = PM.getParent(Path.back());
     if (!P)
       return Refuse("'" + text(Use) + "' is not inside the nest");

@@ -217,6 +217,9 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
       V->Subs.push_back(IndexPoly()); // a row: the start of the next dimension
     return V;
   };
+  // A pointer the nest advances (`*w++`, `p[i]` after `p += M`).
+  if (const VarDecl *Counter = pointerCounterOf(S))
+    return pointerCounterView(Counter, S, Why);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       return viewOfDecl(VD, Why);
@@ -466,6 +469,11 @@ bool NestBuilder::assignTarget(const Expr *L, IRStmt &St, bool Compound) {
     return visitAccess(L, St, /*Read=*/Compound, /*Write=*/true);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(L)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    if (VD && Compound && pointerCounterOf(L) &&
+        !counterInfo(VD).Why.empty())
+      return fail(L->getBeginLoc(), "pointer '" + declName(VD) +
+                                        "', which the nest advances: " +
+                                        counterInfo(VD).Why);
     if (VD && (Bindings.count(VD) || VD->getType()->isPointerType()))
       return fail(L->getBeginLoc(),
                   "pointer or index variable '" + declName(VD) +

@@ -742,10 +742,20 @@ bool NestBuilder::lowerDecl(const VarDecl *VD, Loop &Parent, IRStmt &St,
     if (!V)
       return fail(Init->getBeginLoc(), "pointer '" + declName(VD) + "' = '" +
                                            text(Init) + "': " + Why);
-    if (isModifiedWithin(VD, Nest))
-      return fail(VD->getLocation(),
-                  "pointer '" + declName(VD) +
-                      "' is reassigned or advanced inside the nest");
+    if (isModifiedWithin(VD, Nest)) {
+      // A pointer the nest advances: a counter from its declaration
+      // (LowerCounters.cpp).
+      if (!T->isPointerType() || Frames.size() != 1)
+        return fail(VD->getLocation(),
+                    "pointer '" + declName(VD) +
+                        "' is reassigned or advanced inside the nest");
+      InNestPointers[VD] = *V;
+      if (const CounterInfo &C = counterInfo(VD); !C.Start)
+        return fail(VD->getLocation(), "pointer '" + declName(VD) +
+                                           "', which the nest advances: " +
+                                           C.Why);
+      return true;
+    }
     Binding B;
     B.Kind = Binding::Pointer;
     B.V = *V;

@@ -243,7 +243,16 @@ private:
   /// reference to it or one of its steps (`k++`); null if \p E is none.
   const clang::VarDecl *counterOf(const clang::Expr *E);
   bool isCounterCandidate(const clang::VarDecl *VD);
+  bool isAdvancedLocal(const clang::VarDecl *VD);
   bool isCounterStep(const clang::Expr *E);
+  /// A pointer `p` (declared before the nest, advanced inside it) at \p E,
+  /// a reference to it or one of its steps (`p++`); null if \p E is none.
+  const clang::VarDecl *pointerCounterOf(const clang::Expr *E);
+  /// Where pointer counter \p VD points at \p Use: its start's view moved
+  /// by the counter's value there (docs/user-guide.md, "Counters").
+  std::optional<View> pointerCounterView(const clang::VarDecl *VD,
+                                         const clang::Expr *Use,
+                                         std::string &Why);
   const clang::VarDecl *refusedCounterIn(const clang::Expr *E);
   /// The value of counter \p VD at \p Use, affine in the loop variables.
   std::optional<IndexPoly> counterIndex(const clang::VarDecl *VD,
@@ -252,6 +261,8 @@ private:
   struct CounterInfo {
     std::optional<IndexPoly> Start; ///< nullopt: no counter, for Why
     std::string Why;
+    /// A pointer counter: the view it starts at (Start is then 0).
+    std::optional<View> StartView;
   };
   const CounterInfo &counterInfo(const clang::VarDecl *VD);
   struct CounterLoop {
@@ -268,7 +279,13 @@ private:
   std::optional<IndexPoly> loopFreeIndex(const clang::Expr *E,
                                          std::string &Why);
   std::string conditionalStep(const clang::Expr *Step,
-                              const clang::ParentMap &PM);
+                              const clang::ParentMap &PM,
+                              const clang::Stmt *Root = nullptr);
+  const clang::Stmt *counterRoot(const clang::VarDecl *VD);
+  std::optional<IndexPoly> stepsBeforeNest(const clang::VarDecl *VD,
+                                           std::string &Why);
+  std::optional<IndexPoly> wholeSteps(const clang::VarDecl *VD,
+                                      const clang::Stmt *S, std::string &Why);
   bool stateNonNegativeTrip(const CounterLoop &L, const clang::VarDecl *VD,
                             std::string &Why);
   bool continueSkipsStep(const clang::Stmt *S, const clang::VarDecl *VD,
@@ -508,6 +525,9 @@ private:
   /// Counters met (LowerCounters.cpp), and why a use of one was refused.
   llvm::DenseMap<const clang::VarDecl *, CounterInfo> Counters;
   llvm::DenseMap<const clang::VarDecl *, std::string> CounterRefusals;
+  /// Pointers declared in the nest and advanced there: the view each
+  /// points at where its declaration last ran.
+  llvm::DenseMap<const clang::VarDecl *, View> InNestPointers;
   std::shared_ptr<clang::ParentMap> Parents; ///< of the nest's function
   /// Pointer fields being resolved (a field assigned from itself).
   llvm::DenseSet<const clang::FieldDecl *> FieldsInProgress;
