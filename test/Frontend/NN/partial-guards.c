@@ -131,3 +131,19 @@ void counter(int T, int N, int M, double *e, const double *w) {
       }
     }
 }
+
+// The whole body of the inner loop, but on the outer loop's variable, whose
+// body holds other work: it cannot narrow loop t, so it is a guard loop too
+// (was refused: "condition on 't' guards only part of the loop over it").
+// 5 + 8 adds, each element read and written once.
+// CHECK-LABEL: nest @outer_whole_inner
+// CHECK: for __if1 = 0 to min(0, -t + 1) @
+// NUM: partial-guards.c:[[@LINE+2]]:3: note: 0 MACs, 13 FLOPs (f32: 13); 104 bytes compulsory, 104 bytes no-reuse
+void outer_whole_inner(int T, int N, float *x, float *y) {
+  for (int t = 0; t < T; t++) {
+    x[t] += 1.0f;
+    for (int i = 0; i < N; i++)
+      if (t < 2)
+        y[t * N + i] += 1.0f;
+  }
+}
