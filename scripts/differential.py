@@ -160,6 +160,11 @@ class Stmt:
         self.text_fn = text_fn  # (ref texts) -> C statement
         self.accesses = accesses  # in source order, each has a ref text
         self.ops = ops  # Counter: ("mac", ty) ("flop", ty) ("intop", None)
+        # An affine `if` around the statement alone (gen_guard): C text and
+        # Python text of the condition; the else branch's statement follows
+        # its then statement in the nest's list, with else_of set.
+        self.guard_c = self.guard_py = None
+        self.else_stmt = self.else_of = None
 
 
 class Nest:
@@ -365,7 +370,64 @@ def gen_nest(rng, idx, feats):
             n.stmts.append(s)
             feats["imperfect"] += 1
     feats["depth%d" % depth] += 1
+    n.guarded = False
+    gen_guard(n, feats)
     return n
+
+
+def gen_constraint(g, ivs, allow_eq):
+    """(C text, Python text) of one comparison of a loop variable."""
+    a = aff((g.choice(ivs), 1))
+    others = [x for x in ivs if not aff_uses(a, x)]
+    kind = g.choice(["iv", "iv", "param", "const"])
+    if kind == "iv" and others:
+        b = aff((g.choice(others), 1), c=g.choice([-1, 0, 0, 1]))
+    elif kind == "const":
+        b = aff(c=g.choice([0, 1, 2, 3]))
+    else:
+        b = aff((g.choice(PARAMS), 1), c=g.choice([-2, -1, 0]))
+    op = g.choice(["<", "<=", ">", ">="] + (["=="] if allow_eq else []))
+    return ("%s %s %s" % (aff_text(a), op, aff_text(b)),
+            "%s %s %s" % (aff_py(a), op, aff_py(b)))
+
+
+def gen_guard(n, feats):
+    """An affine `if` (sometimes with else) around one statement that is
+    not its loop's whole body, so the tool lowers it as a guard loop
+    (docs/user-guide.md, "Conditions"). Its own generator keeps the nests
+    without guards as they were."""
+    g = random.Random("guard-" + n.name)
+    if g.random() >= 0.3:
+        return
+    depth = len(n.loops)
+    cands = [s for s in n.stmts
+             if s.level < depth - 1 or
+             sum(1 for t in n.stmts if t.level == s.level) > 1]
+    if not cands:
+        return
+    s = g.choice(cands)
+    ivs = IVS[:s.level + 1]
+    parts = [gen_constraint(g, ivs, True)]
+    if g.random() < 0.3:
+        parts.append(gen_constraint(g, ivs, True))
+    s.guard_c = " && ".join(c for c, _ in parts)
+    s.guard_py = " and ".join("(%s)" % p for _, p in parts)
+    feats["guard-partial"] += 1
+    if len(parts) > 1:
+        feats["guard-and"] += 1
+    if "==" in s.guard_c:
+        feats["guard-eq"] += 1
+    if any(x in s.guard_c for x in IVS[:s.level]):
+        feats["guard-outer-iv"] += 1
+    if len(parts) == 1 and "==" not in s.guard_c and g.random() < 0.35:
+        e = gen_stmt(g, n, s.level, s.where, Counter())
+        if e:
+            e.else_of = s
+            e.guard_py = "not (%s)" % s.guard_py
+            s.else_stmt = e
+            n.stmts.insert(n.stmts.index(s) + 1, e)
+            feats["guard-else"] += 1
+    n.guarded = True
 
 
 def cname(n, a):
@@ -415,9 +477,14 @@ def oracle_source(n, probe):
              % (3, len(n.arrays)))
     L.append("  lin = []")
     L.append("  execs = 0; neg = [False]; empty = [False]")
+    L.append("  sx = [0] * %d" % len(n.stmts))
 
     def stmt_lines(s, ind):
-        out = [ind + "execs += 1"]
+        pre = []
+        if s.guard_py:
+            pre = [ind + "if %s:" % s.guard_py]
+            ind += "  "
+        out = pre + [ind + "execs += 1", ind + "sx[%d] += 1" % n.stmts.index(s)]
         for acc in s.accesses:
             ai = n.arrays.index(acc.arr)
             if probe:
@@ -476,7 +543,7 @@ def oracle_source(n, probe):
         L.append(ind2 + "%s += %d" % (iv, lp["step"]))
 
     emit(0, "  ")
-    L.append("  return tot, ent, fp, wr, rng, lin, (neg[0], empty[0])")
+    L.append("  return tot, ent, fp, wr, rng, lin, (neg[0], empty[0]), sx")
     return "\n".join(L)
 
 
@@ -489,14 +556,16 @@ def run_oracle(n, sizes, probe):
 
 def expected_counts(n, sizes):
     NEG_DIV[0] = False
-    tot, ent, fp, wr, _, _, neg = run_oracle(n, sizes, False)
+    # sx: executions of each statement (a guarded one where it holds)
+    tot, ent, fp, wr, _, _, neg, sx = run_oracle(n, sizes, False)
     depth = len(n.loops)
     e = Counter({k: 0 for k in SCALARS})
     e["iterations"] = tot[depth - 1]
     macs, flops = Counter(), Counter()
     arr = {cname(n, a): Counter(loads=0, stores=0) for a in n.arrays}
-    for s in n.stmts:
-        ex = tot[s.level]
+    for si, s in enumerate(n.stmts):
+        guarded = s.guard_py is not None
+        ex = sx[si] if guarded else tot[s.level]
         for (kind, ty), k in s.ops.items():
             if kind == "mac":
                 macs[ty] += k * ex
@@ -508,7 +577,9 @@ def expected_counts(n, sizes):
         iv = n.loops[s.level]["iv"]
         for acc in s.accesses:
             hoisted = not any(aff_uses(d, iv) for d in acc.subs)
-            moves = ent[s.level] if hoisted else ex
+            # A guarded statement sits in a loop of its own (the guard loop,
+            # whose variable no subscript uses): each execution moves.
+            moves = ent[s.level] if hoisted and not guarded else ex
             if acc.read:
                 arr[cname(n, acc.arr)]["loads"] += moves
             if acc.write:
@@ -540,7 +611,7 @@ def finalize(n, sizes):
     sizes; linearized subscripts must stay inside their rows (else the
     address is not the tuple: rejected). False if the nest is unusable."""
     try:
-        tot, ent, fp, wr, rng, lin, _ = run_oracle(n, sizes, True)
+        tot, ent, fp, wr, rng, lin, _, _ = run_oracle(n, sizes, True)
     except OverflowError:
         return False
     if tot[-1] == 0 and random.Random(n.name).random() < 0.8:
@@ -577,6 +648,16 @@ def nest_cpp(n, mode):
     depth = len(n.loops)
 
     def refs(s):
+        if s.else_of:
+            return None  # written with its then statement
+        text = plain(s)
+        if s.guard_c:
+            text = "if (%s) { %s }" % (s.guard_c, text)
+            if s.else_stmt:
+                text += " else { %s }" % plain(s.else_stmt)
+        return text
+
+    def plain(s):
         out = []
         for acc in s.accesses:
             t = ref_text(acc)
@@ -588,12 +669,12 @@ def nest_cpp(n, mode):
     def emit(lvl, ind):
         body.append(ind + loop_text(n.loops[lvl]) + " {")
         for s in n.stmts:
-            if s.level == lvl and s.where in ("pre", "in"):
+            if s.level == lvl and s.where in ("pre", "in") and not s.else_of:
                 body.append(ind + "  " + refs(s))
         if lvl + 1 < depth:
             emit(lvl + 1, ind + "  ")
         for s in n.stmts:
-            if s.level == lvl and s.where == "post":
+            if s.level == lvl and s.where == "post" and not s.else_of:
                 body.append(ind + "  " + refs(s))
         body.append(ind + "}")
 
@@ -721,7 +802,10 @@ def compare_values(nj, exp, tag, problems, nulls):
     for name in exp["arrays"]:
         if name not in seen:
             problems.append("%s array %s missing" % (tag, name))
-    loops = nj.get("loops", [])
+    # Guard loops (iv "__ifN", docs/user-guide.md "Conditions") are no
+    # source loops: their totals are checked through the guarded work.
+    loops = [lj for lj in nj.get("loops", [])
+             if not str(lj.get("iv", "")).startswith("__if")]
     if len(loops) != len(exp["loops"]):
         problems.append("%s %d loops, expected %d" % (tag, len(loops), len(exp["loops"])))
     else:
@@ -854,6 +938,7 @@ def main():
     refused = []
     failures = []  # (nest, sizes, [problems])
     formulas = [0]
+    guards_exact = [0]  # nests with a partial guard, counted and matching
     done = 0
     tmp = tempfile.mkdtemp(prefix="differential-")
     idx = 0
@@ -911,6 +996,8 @@ def main():
                     compare_values(got[0], exp, tag, problems, nulls)
             if refusal:
                 refused.append((n, sizes, refusal))
+            elif n.guarded and not problems:
+                guards_exact[0] += 1
             if problems:
                 if exp["negative_division"]:
                     # Labelled, still a failure: C truncates, floor does not.
@@ -939,6 +1026,9 @@ def main():
     if negdiv:
         lines.append("  of the mismatching, %d have a bound that divides a negative value "
                      "(C truncates toward zero)" % negdiv)
+    if feats["guard-partial"]:
+        lines.append("partial affine guards: %d nests, %d counted and matching"
+                     % (feats["guard-partial"], guards_exact[0]))
     if done:
         lines.append("coverage (nests or loops/statements with the feature):")
     for key in sorted(feats):

@@ -93,9 +93,17 @@ bool needsRenaming(const Loop &L, llvm::SmallVectorImpl<const std::string *> &Sc
   return false;
 }
 
+/// The loop the Frontend makes of an affine `if` around part of a loop body
+/// ("__ifN", a name C reserves; docs/user-guide.md, "Conditions"): it runs
+/// at most once and is no source loop, so its runs are no iterations.
+bool isGuardLoop(const Loop &L) {
+  return llvm::StringRef(L.IV).starts_with("__if");
+}
+
+/// Whether \p L holds a source loop (a guard loop is none, but may hold one).
 bool hasLoop(const Loop &L) {
   for (const Node &N : L.Body)
-    if (N.isLoop())
+    if (N.isLoop() && (!isGuardLoop(N.loop()) || hasLoop(N.loop())))
       return true;
   return false;
 }
@@ -126,7 +134,7 @@ public:
   void walk(const Loop &O, const Loop &R, int Parent) {
     Stack.push_back(&R);
     int Me = static_cast<int>(Loops.size());
-    Loops.push_back({&O, &R, Stack, Parent, !hasLoop(R)});
+    Loops.push_back({&O, &R, Stack, Parent, !isGuardLoop(O) && !hasLoop(O)});
     assert(O.Body.size() == R.Body.size() && "renaming changed the shape");
     for (size_t I = 0; I < R.Body.size(); ++I) {
       if (R.Body[I].isLoop()) {

@@ -1089,6 +1089,60 @@ NestBuilder::constraintsOf(const Expr *Cond, bool Negate, std::string &Why) {
   return std::vector<Constraint>{{*Out, Equal}};
 }
 
+bool NestBuilder::guardNarrowsLoops(const std::vector<Constraint> &Cs) {
+  for (const Constraint &C : Cs) {
+    int K = static_cast<int>(LoopStack.size()) - 1;
+    for (; K >= 0; --K)
+      if (C.E.part({}).uses(LoopStack[K].L->IV))
+        break;
+    if (K < 0)
+      return false;
+    for (size_t J = K; J + 1 < LoopStack.size(); ++J)
+      if (!nothingCounted(*LoopStack[J].L) ||
+          !isLastChild(LoopStack[J].Body, LoopStack[J].Child))
+        return false;
+  }
+  return true;
+}
+
+bool NestBuilder::lowerGuardLoop(const std::vector<Constraint> &Cs,
+                                 const clang::Stmt *Branch,
+                                 const clang::Stmt *Where, Loop &Parent) {
+  // for (__ifN = max(0, e...); __ifN <= min(0, c..., e...); ++__ifN): one
+  // iteration exactly when every c >= 0 and e == 0 hold. A name starting
+  // with "__" is reserved in C and C++, so no source name clashes; it
+  // indexes nothing (docs/user-guide.md, "Conditions").
+  Loop G;
+  G.IV = "__if" + std::to_string(++GuardLoops);
+  G.Loc = loc(Where->getBeginLoc());
+  G.First = Bound::single(AffineExpr());
+  G.Last = Bound::single(AffineExpr());
+  auto Add = [](Bound &B, Bound::KindTy Kind, const AffineExpr &E) {
+    BoundTerm T{E, 1};
+    if (std::find(B.Terms.begin(), B.Terms.end(), T) == B.Terms.end()) {
+      B.Terms.push_back(T);
+      B.Kind = Kind;
+    }
+  };
+  for (const Constraint &C : Cs) {
+    std::vector<SizeMonomial> Products;
+    std::optional<AffineExpr> A = C.E.toAffine(&Products);
+    if (!A)
+      return fail(Where->getBeginLoc(),
+                  "condition on loop variables is not affine (a loop "
+                  "variable times a size)");
+    registerProducts(Products);
+    Add(G.Last, Bound::Min, *A);
+    if (C.Equal)
+      Add(G.First, Bound::Max, *A);
+  }
+  if (!lowerBody(Branch, G, /*IsLoopBody=*/false))
+    return false;
+  if (!G.Body.empty())
+    Parent.Body.push_back(Node::loop(std::move(G)));
+  return true;
+}
+
 bool NestBuilder::applyGuard(const std::vector<Constraint> &Cs,
                              const clang::Stmt *Where) {
   for (const Constraint &C : Cs) {
@@ -1494,14 +1548,25 @@ bool NestBuilder::lowerIf(const IfStmt *If, Loop &Parent, bool WholeBody,
   }
   // Affine.
   std::string Why;
-  if (!WholeBody)
-    return fail(If->getBeginLoc(),
-                "condition '" + text(Cond) +
-                    "' on loop variables guards only part of the loop body");
+  if (!WholeBody) {
+    // Each branch in a loop of at most one iteration (lowerGuardLoop).
+    std::optional<std::vector<Constraint>> T = constraintsOf(Cond, false, Why);
+    std::optional<std::vector<Constraint>> F =
+        T && If->getElse() ? constraintsOf(Cond, true, Why) : std::nullopt;
+    if (!T || (If->getElse() && !F))
+      return fail(Cond->getBeginLoc(),
+                  "condition '" + text(Cond) +
+                      "' on loop variables guards only part of the loop "
+                      "body, and " + Why);
+    return lowerGuardLoop(*T, If->getThen(), If, Parent) &&
+           (!F || lowerGuardLoop(*F, If->getElse(), If, Parent));
+  }
   if (!If->getElse() && !IsNe) {
     std::optional<std::vector<Constraint>> Cs = constraintsOf(Cond, false, Why);
     if (!Cs)
       return fail(Cond->getBeginLoc(), Why);
+    if (!guardNarrowsLoops(*Cs))
+      return lowerGuardLoop(*Cs, If->getThen(), If, Parent);
     return applyGuard(*Cs, If) &&
            lowerBody(If->getThen(), Parent, /*IsLoopBody=*/true);
   }

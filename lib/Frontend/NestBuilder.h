@@ -325,6 +325,14 @@ private:
                const std::optional<bool> &SplitBranch);
   bool applyGuard(const std::vector<Constraint> &Cs,
                   const clang::Stmt *Where);
+  /// Whether applyGuard may narrow the loops \p Cs is on (each is all
+  /// there is of the loops inside it).
+  bool guardNarrowsLoops(const std::vector<Constraint> &Cs);
+  /// An affine condition on part of a loop body: \p Branch runs in a loop
+  /// of at most one iteration whose bounds carry \p Cs.
+  bool lowerGuardLoop(const std::vector<Constraint> &Cs,
+                      const clang::Stmt *Branch, const clang::Stmt *Where,
+                      Loop &Parent);
   bool tightenLoop(Loop &L, LoopRange &R, const std::string &IV,
                    const IndexPoly &E, bool Equal, const clang::Stmt *Where);
   void simplifyBound(Bound &B, bool IsUpper, const LoopRange *Outer);
@@ -503,6 +511,7 @@ private:
   const clang::ForStmt *NormalizeFor = nullptr;
   std::vector<Touched> TouchedStack;
   unsigned InlineDepth = 0;
+  unsigned GuardLoops = 0; ///< guard loops made so far, for their names
   bool InBound = false;
   bool Extended = false; ///< uses a form ValueLowering cannot emit
   std::string ExtendedWhy;
