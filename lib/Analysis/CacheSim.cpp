@@ -122,13 +122,48 @@ struct NestState {
   std::map<const Loop *, bool> Branchy;
 };
 
+/// A cell a box covers, with the bytes it covers of it.
+struct Touched {
+  size_t Cell;
+  double Bytes, Rank;
+  const std::string *Array;
+  unsigned Group = 0;
+  bool Write = false;
+};
+
+/// FunctionSim's per-cell arrays and scratch vectors, kept per thread from
+/// function to function (refilled, their capacity kept): allocated afresh
+/// for each function they were most of --format=json's page faults (the
+/// heap grew and was trimmed again around every function).
+struct SimBuffers {
+  bool InUse = false;
+  std::vector<Cell> Cells;
+  std::vector<double> CellFull, Part, GroupSum, Largest;
+  std::vector<int64_t> PartStamp, GroupStamp;
+  /// The cells each step of a phase touches, one group's hull, and the
+  /// cells a phase touches (phaseBytes).
+  std::vector<std::vector<Touched>> StepCells;
+  std::vector<Touched> HullCells, Whole;
+  std::vector<std::pair<size_t, const std::string *>> CellList;
+};
+
+SimBuffers &threadBuffers() {
+  static thread_local SimBuffers B;
+  return B;
+}
+
 class FunctionSim {
 public:
   FunctionSim(const CacheConfig &Cfg, const CacheLayout &Layout)
-      : Cfg(Cfg), Layout(Layout) {
+      : Cfg(Cfg), Layout(Layout), Buf(threadBuffers()), Cells(Buf.Cells),
+        CellFull(Buf.CellFull), Part(Buf.Part), PartStamp(Buf.PartStamp),
+        GroupSum(Buf.GroupSum), Largest(Buf.Largest),
+        GroupStamp(Buf.GroupStamp) {
+    assert(!Buf.InUse && "one FunctionSim per thread at a time");
+    Buf.InUse = true;
     for (const auto &[Name, G] : Layout.Geoms)
       addArray(Name, G);
-    Cells.resize(NumCells);
+    Cells.assign(NumCells, Cell());
     CellFull.assign(NumCells, 0);
     Part.assign(NumCells, 0);
     PartStamp.assign(NumCells, -1);
@@ -139,12 +174,16 @@ public:
       Box Whole;
       for (double E : A.G->Extent)
         Whole.push_back({0, std::max(0.0, E - 1), 1});
-      std::vector<Touched> T;
+      std::vector<Touched> &T = Buf.Whole;
+      T.clear();
       cellsOf(Name, Whole, 1, T);
       for (const Touched &X : T)
         CellFull[X.Cell] = X.Bytes;
     }
   }
+  ~FunctionSim() { Buf.InUse = false; }
+  FunctionSim(const FunctionSim &) = delete;
+  FunctionSim &operator=(const FunctionSim &) = delete;
 
   void reset() {
     for (Cell &C : Cells)
@@ -164,17 +203,18 @@ private:
   const CacheLayout &Layout;
   std::map<std::string, ArrayCells> Arrays;
   size_t NumCells = 0;
-  std::vector<Cell> Cells;
-  std::vector<double> CellFull; ///< bytes of each whole cell
+  SimBuffers &Buf;
+  std::vector<Cell> &Cells;
+  std::vector<double> &CellFull; ///< bytes of each whole cell
   /// What the current phase touches of each cell over all its steps (valid
   /// where PartStamp is the phase's start).
-  std::vector<double> Part;
-  std::vector<int64_t> PartStamp;
+  std::vector<double> &Part;
+  std::vector<int64_t> &PartStamp;
   /// phaseBytes' scratch per cell: one group's parts summed (valid where
   /// GroupStamp is the group's Generation), and the largest group part of
   /// the phase (valid where PartStamp is).
-  std::vector<double> GroupSum, Largest;
-  std::vector<int64_t> GroupStamp;
+  std::vector<double> &GroupSum, &Largest;
+  std::vector<int64_t> &GroupStamp;
   int64_t Generation = 0;
   StepTree Tree;
   int64_t Now = 0, NestStart = 0;
@@ -250,13 +290,6 @@ private:
   // Touching cells
   //===--------------------------------------------------------------------===//
 
-  struct Touched {
-    size_t Cell;
-    double Bytes, Rank;
-    const std::string *Array;
-    unsigned Group = 0;
-    bool Write = false;
-  };
 
   /// The cells \p B covers and the bytes of each it covers.
   void cellsOf(const std::string &Array, const Box &B, double Density,
@@ -306,6 +339,7 @@ private:
     // share is not counted twice).
     double PerElement =
         linesOf(B, *A.G, Lb, true, true) * Lb / std::max(1.0, Elements);
+    reserveFor(Out, Lo, Hi);
     int64_t Total = NumCellsOf(A);
     // The last dimension fastest: the outer dimensions' index and product
     // once per row of cells (the same operations, in the same order, as
@@ -338,6 +372,19 @@ private:
         I[D] = Lo[D];
       }
     }
+  }
+
+  /// Room in \p Out for the cells from \p Lo to \p Hi, growing it at
+  /// least twofold: a step's vector collects several boxes, and growing it
+  /// element by element copied each Touched a few times.
+  static void reserveFor(std::vector<Touched> &Out,
+                         llvm::ArrayRef<int64_t> Lo,
+                         llvm::ArrayRef<int64_t> Hi) {
+    size_t N = 1;
+    for (size_t D = 0; D < Lo.size(); ++D)
+      N *= static_cast<size_t>(std::max<int64_t>(0, Hi[D] - Lo[D] + 1));
+    if (Out.size() + N > Out.capacity())
+      Out.reserve(std::max(Out.size() + N, 2 * Out.capacity()));
   }
 
   static int64_t NumCellsOf(const ArrayCells &A) {
@@ -536,7 +583,7 @@ private:
   /// touches listed at its first and last step only, \p Repeats).
   PhaseFootprint phaseBytes(const PhaseResult &R, const IVValues &Env,
                             int64_t PhaseStart,
-                            const std::vector<std::vector<Touched>> &Steps) {
+                            llvm::ArrayRef<std::vector<Touched>> Steps) {
     // Per group: its steps' parts of each cell summed and their largest,
     // and its hull over all steps.
     struct PerGroup {
@@ -566,7 +613,8 @@ private:
       for (const Touched &X : Step)
         Groups[X.Group].Parts.push_back(&X);
     PhaseFootprint Out;
-    std::vector<std::pair<size_t, const std::string *>> Cells;
+    std::vector<std::pair<size_t, const std::string *>> &Cells = Buf.CellList;
+    Cells.clear();
     ArraySums Summed, United;
     for (auto &[Id, G] : Groups) {
       if (!G.Key)
@@ -581,7 +629,8 @@ private:
         }
         GroupSum[X->Cell] += X->Bytes;
       }
-      std::vector<Touched> H;
+      std::vector<Touched> &H = Buf.HullCells;
+      H.clear();
       cellsOf(G.Key->Array, G.Hull, G.Key->Density, H);
       for (const Touched &X : H) {
         // The union of the steps' parts: their sum where they do not
@@ -668,8 +717,13 @@ private:
     }
     int64_t PhaseStart = Now + 1;
     PhaseHits H;
-    std::vector<std::vector<Touched>> Steps(R.Steps.size());
+    std::vector<std::vector<Touched>> &StepCells = Buf.StepCells;
+    if (StepCells.size() < R.Steps.size())
+      StepCells.resize(R.Steps.size());
+    llvm::MutableArrayRef<std::vector<Touched>> Steps(StepCells.data(),
+                                                      R.Steps.size());
     for (size_t S = 0; S < R.Steps.size(); ++S) {
+      Steps[S].clear();
       const std::vector<PhaseTouch> &Step = R.Steps[S];
       std::vector<Touched> &T = Steps[S];
       for (size_t K = 0; K < Step.size(); ++K) {
