@@ -1397,7 +1397,7 @@ std::string sarifText(const LintRequest &Req,
   SO.SourceRoot = std::string(Cwd);
   SO.WithBaseline = WithBaseline;
   SO.Errors = FileErrors;
-  return jsonText(toSarif(Findings, SO)) + "\n";
+  return toSarifText(Findings, SO) + "\n";
 }
 
 /// --write-baseline's file.
