@@ -191,6 +191,10 @@ public:
     Tree.clear();
   }
 
+  /// Declares that nothing reads the caches' state after the next phase
+  /// (the function's one phase, in its one pass).
+  void lastPhaseNext() { StateDead = true; }
+
   /// Simulates nest \p S once; measures into \p A when \p Measure.
   void runNest(NestState &S, bool Measure, Acc &A) {
     Cur = &S;
@@ -218,6 +222,7 @@ private:
   int64_t Generation = 0;
   StepTree Tree;
   int64_t Now = 0, NestStart = 0;
+  bool StateDead = false; ///< see lastPhaseNext
   NestState *Cur = nullptr;
   struct PhaseKey {
     const void *Node;
@@ -742,8 +747,13 @@ private:
       }
     }
     PhaseFootprint Foot = phaseBytes(R, Env, PhaseStart, Steps);
-    for (std::vector<Touched> &T : Steps)
-      touchStep(T, PhaseStart, W > 0 ? &H : nullptr);
+    // Stepping through the phase counts hits on cells touched before it
+    // (none when no step was taken yet) and leaves the stack for what runs
+    // after it: with neither, it changes no number and is skipped (a
+    // function of one single-phase nest, cold: most functions).
+    if (!(StateDead && Now == 0))
+      for (std::vector<Touched> &T : Steps)
+        touchStep(T, PhaseStart, W > 0 ? &H : nullptr);
     // Two groups of one array fetching the same lines (A[i][k] and
     // A[j][k]): the second finds them in the levels that hold the phase's
     // data (in proportion where they hold part of it).
@@ -910,6 +920,18 @@ private:
   }
 };
 
+/// Whether a loop of \p L's subtree has two loop children (FunctionSim's
+/// branchy: then \p L is not one phase).
+bool hasSiblingLoops(const Loop &L) {
+  unsigned Kids = 0;
+  for (const Node &N : L.Body)
+    if (N.isLoop()) {
+      if (++Kids >= 2 || hasSiblingLoops(N.loop()))
+        return true;
+    }
+  return false;
+}
+
 /// The loops of \p L's subtree that are phases (no two sibling loops
 /// below), with the loops above them.
 void forEachPhase(const Loop &L, std::vector<const Loop *> &Outer,
@@ -997,6 +1019,8 @@ void roofline::detail::simulateFunction(
   FunctionSim Sim(Cfg, Layout);
   std::vector<Acc> Accs(Nests.size());
   unsigned Passes = State == CacheState::Warm ? 2 : 1;
+  if (Passes == 1 && Nests.size() == 1 && !hasSiblingLoops(Nests[0].N->Root))
+    Sim.lastPhaseNext();
   for (unsigned Pass = 0; Pass < Passes; ++Pass) {
     bool Measure = Pass + 1 == Passes;
     for (size_t I = 0; I < Nests.size(); ++I) {
