@@ -300,6 +300,23 @@ private:
   void cellsOf(const std::string &Array, const Box &B, double Density,
                std::vector<Touched> &Out, unsigned Group = 0,
                bool Write = false) {
+    forCells(Array, B, Density,
+             [&](llvm::ArrayRef<int64_t> Lo, llvm::ArrayRef<int64_t> Hi) {
+               reserveFor(Out, Lo, Hi);
+             },
+             [&](size_t Cell, double N, size_t Index, double CellCount,
+                 const std::string *Name) {
+               Out.push_back({Cell, N,
+                              (static_cast<double>(Index) + 0.5) / CellCount,
+                              Name, Group, Write});
+             });
+  }
+
+  /// cellsOf's walk: \p Room(Lo, Hi) with the blocks the box meets, then
+  /// \p Emit(Cell, Bytes, Index, CellCount, Array) for each cell in order.
+  template <typename RoomF, typename EmitF>
+  void forCells(const std::string &Array, const Box &B, double Density,
+                RoomF Room, EmitF Emit) {
     auto It = Arrays.find(Array);
     if (It == Arrays.end())
       return;
@@ -344,7 +361,7 @@ private:
     // share is not counted twice).
     double PerElement =
         linesOf(B, *A.G, Lb, true, true) * Lb / std::max(1.0, Elements);
-    reserveFor(Out, Lo, Hi);
+    Room(Lo, Hi);
     int64_t Total = NumCellsOf(A);
     // The last dimension fastest: the outer dimensions' index and product
     // once per row of cells (the same operations, in the same order, as
@@ -363,9 +380,7 @@ private:
         size_t Index = Row + static_cast<size_t>(K);
         double N = Outer * In[Last][static_cast<size_t>(K - Lo[Last])];
         if (N > 0)
-          Out.push_back({A.First + Index, N,
-                         (static_cast<double>(Index) + 0.5) / CellCount,
-                         &It->first, Group, Write});
+          Emit(A.First + Index, N, Index, CellCount, &It->first);
       }
       // Next row.
       More = false;
@@ -584,8 +599,31 @@ private:
     std::map<std::string, double> Summed, United;
     double Total = 0;
   };
+  /// Adds \p Bytes to group \p Generation's part of \p Cell (GroupSum).
+  void addGroupPart(size_t Cell, double Bytes) {
+    if (GroupStamp[Cell] != Generation) {
+      GroupStamp[Cell] = Generation;
+      GroupSum[Cell] = 0;
+    }
+    GroupSum[Cell] += Bytes;
+  }
+
+  /// Whether touch \p K of step \p S repeats the steps' before and after
+  /// (data every step reuses): account lists it at the first and last step
+  /// only.
+  static bool repeats(const PhaseResult &R, size_t S, size_t K) {
+    const std::vector<PhaseTouch> &Step = R.Steps[S];
+    const PhaseTouch &X = Step[K];
+    return S > 0 && S + 1 < R.Steps.size() &&
+           R.Steps[S - 1].size() == Step.size() &&
+           R.Steps[S - 1][K].Array == X.Array && R.Steps[S - 1][K].B == X.B &&
+           R.Steps[S - 1][K].Coef == X.Coef;
+  }
+
   /// \p Steps: the cells each step of the phase touches (a box every step
-  /// touches listed at its first and last step only, \p Repeats).
+  /// touches listed at its first and last step only, repeats()); empty
+  /// when account did not list them: each group's parts are then walked
+  /// here, the same cells in the same order.
   PhaseFootprint phaseBytes(const PhaseResult &R, const IVValues &Env,
                             int64_t PhaseStart,
                             llvm::ArrayRef<std::vector<Touched>> Steps) {
@@ -614,9 +652,14 @@ private:
             G.Hull[D].Step = 1;
         }
       }
+    // Consecutive parts mostly belong to one group: its entry is kept.
+    std::pair<unsigned, PerGroup *> Last{0, nullptr};
     for (const std::vector<Touched> &Step : Steps)
-      for (const Touched &X : Step)
-        Groups[X.Group].Parts.push_back(&X);
+      for (const Touched &X : Step) {
+        if (!Last.second || Last.first != X.Group)
+          Last = {X.Group, &Groups[X.Group]};
+        Last.second->Parts.push_back(&X);
+      }
     PhaseFootprint Out;
     std::vector<std::pair<size_t, const std::string *>> &Cells = Buf.CellList;
     Cells.clear();
@@ -627,12 +670,21 @@ private:
       // Its steps' parts of each cell summed (GroupSum, where GroupStamp
       // is this group's).
       ++Generation;
-      for (const Touched *X : G.Parts) {
-        if (GroupStamp[X->Cell] != Generation) {
-          GroupStamp[X->Cell] = Generation;
-          GroupSum[X->Cell] = 0;
-        }
-        GroupSum[X->Cell] += X->Bytes;
+      if (!Steps.empty()) {
+        for (const Touched *X : G.Parts)
+          addGroupPart(X->Cell, X->Bytes);
+      } else {
+        for (size_t S = 0; S < R.Steps.size(); ++S)
+          for (size_t K = 0; K < R.Steps[S].size(); ++K) {
+            const PhaseTouch &X = R.Steps[S][K];
+            if (X.Group != Id || repeats(R, S, K))
+              continue;
+            forCells(
+                X.Array, PhaseModel::placed(X.B, X.Coef, Env), X.Density,
+                [](llvm::ArrayRef<int64_t>, llvm::ArrayRef<int64_t>) {},
+                [&](size_t Cell, double N, size_t, double,
+                    const std::string *) { addGroupPart(Cell, N); });
+          }
       }
       std::vector<Touched> &H = Buf.HullCells;
       H.clear();
@@ -722,12 +774,18 @@ private:
     }
     int64_t PhaseStart = Now + 1;
     PhaseHits H;
+    // Stepping through the phase counts hits on cells touched before it
+    // (none when no step was taken yet) and leaves the stack for what runs
+    // after it: with neither, it changes no number and is skipped (a
+    // function of one single-phase nest, cold: most functions), and the
+    // steps' cells are not listed (phaseBytes walks them itself).
+    bool Stepped = !(StateDead && Now == 0);
     std::vector<std::vector<Touched>> &StepCells = Buf.StepCells;
     if (StepCells.size() < R.Steps.size())
       StepCells.resize(R.Steps.size());
-    llvm::MutableArrayRef<std::vector<Touched>> Steps(StepCells.data(),
-                                                      R.Steps.size());
-    for (size_t S = 0; S < R.Steps.size(); ++S) {
+    llvm::MutableArrayRef<std::vector<Touched>> Steps(
+        StepCells.data(), Stepped ? R.Steps.size() : 0);
+    for (size_t S = 0; S < Steps.size(); ++S) {
       Steps[S].clear();
       const std::vector<PhaseTouch> &Step = R.Steps[S];
       std::vector<Touched> &T = Steps[S];
@@ -736,24 +794,14 @@ private:
         // A box the steps before and after touch too (data every step
         // reuses) moves up at its first and last step only: in between it
         // stays above everything the phase found before it.
-        bool Same = S > 0 && S + 1 < R.Steps.size() &&
-                    R.Steps[S - 1].size() == Step.size() &&
-                    R.Steps[S - 1][K].Array == X.Array &&
-                    R.Steps[S - 1][K].B == X.B &&
-                    R.Steps[S - 1][K].Coef == X.Coef;
-        if (!Same)
+        if (!repeats(R, S, K))
           cellsOf(X.Array, PhaseModel::placed(X.B, X.Coef, Env), X.Density,
                   T, X.Group, X.Write);
       }
     }
     PhaseFootprint Foot = phaseBytes(R, Env, PhaseStart, Steps);
-    // Stepping through the phase counts hits on cells touched before it
-    // (none when no step was taken yet) and leaves the stack for what runs
-    // after it: with neither, it changes no number and is skipped (a
-    // function of one single-phase nest, cold: most functions).
-    if (!(StateDead && Now == 0))
-      for (std::vector<Touched> &T : Steps)
-        touchStep(T, PhaseStart, W > 0 ? &H : nullptr);
+    for (std::vector<Touched> &T : Steps)
+      touchStep(T, PhaseStart, W > 0 ? &H : nullptr);
     // Two groups of one array fetching the same lines (A[i][k] and
     // A[j][k]): the second finds them in the levels that hold the phase's
     // data (in proportion where they hold part of it).
