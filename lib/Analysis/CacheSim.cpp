@@ -122,13 +122,48 @@ struct NestState {
   std::map<const Loop *, bool> Branchy;
 };
 
+/// A cell a box covers, with the bytes it covers of it.
+struct Touched {
+  size_t Cell;
+  double Bytes, Rank;
+  const std::string *Array;
+  unsigned Group = 0;
+  bool Write = false;
+};
+
+/// FunctionSim's per-cell arrays and scratch vectors, kept per thread from
+/// function to function (refilled, their capacity kept): allocated afresh
+/// for each function they were most of --format=json's page faults (the
+/// heap grew and was trimmed again around every function).
+struct SimBuffers {
+  bool InUse = false;
+  std::vector<Cell> Cells;
+  std::vector<double> CellFull, Part, GroupSum, Largest;
+  std::vector<int64_t> PartStamp, GroupStamp;
+  /// The cells each step of a phase touches, one group's hull, and the
+  /// cells a phase touches (phaseBytes).
+  std::vector<std::vector<Touched>> StepCells;
+  std::vector<Touched> HullCells, Whole;
+  std::vector<std::pair<size_t, const std::string *>> CellList;
+};
+
+SimBuffers &threadBuffers() {
+  static thread_local SimBuffers B;
+  return B;
+}
+
 class FunctionSim {
 public:
   FunctionSim(const CacheConfig &Cfg, const CacheLayout &Layout)
-      : Cfg(Cfg), Layout(Layout) {
+      : Cfg(Cfg), Layout(Layout), Buf(threadBuffers()), Cells(Buf.Cells),
+        CellFull(Buf.CellFull), Part(Buf.Part), PartStamp(Buf.PartStamp),
+        GroupSum(Buf.GroupSum), Largest(Buf.Largest),
+        GroupStamp(Buf.GroupStamp) {
+    assert(!Buf.InUse && "one FunctionSim per thread at a time");
+    Buf.InUse = true;
     for (const auto &[Name, G] : Layout.Geoms)
       addArray(Name, G);
-    Cells.resize(NumCells);
+    Cells.assign(NumCells, Cell());
     CellFull.assign(NumCells, 0);
     Part.assign(NumCells, 0);
     PartStamp.assign(NumCells, -1);
@@ -139,18 +174,26 @@ public:
       Box Whole;
       for (double E : A.G->Extent)
         Whole.push_back({0, std::max(0.0, E - 1), 1});
-      std::vector<Touched> T;
+      std::vector<Touched> &T = Buf.Whole;
+      T.clear();
       cellsOf(Name, Whole, 1, T);
       for (const Touched &X : T)
         CellFull[X.Cell] = X.Bytes;
     }
   }
+  ~FunctionSim() { Buf.InUse = false; }
+  FunctionSim(const FunctionSim &) = delete;
+  FunctionSim &operator=(const FunctionSim &) = delete;
 
   void reset() {
     for (Cell &C : Cells)
       C = Cell();
     Tree.clear();
   }
+
+  /// Declares that nothing reads the caches' state after the next phase
+  /// (the function's one phase, in its one pass).
+  void lastPhaseNext() { StateDead = true; }
 
   /// Simulates nest \p S once; measures into \p A when \p Measure.
   void runNest(NestState &S, bool Measure, Acc &A) {
@@ -164,20 +207,22 @@ private:
   const CacheLayout &Layout;
   std::map<std::string, ArrayCells> Arrays;
   size_t NumCells = 0;
-  std::vector<Cell> Cells;
-  std::vector<double> CellFull; ///< bytes of each whole cell
+  SimBuffers &Buf;
+  std::vector<Cell> &Cells;
+  std::vector<double> &CellFull; ///< bytes of each whole cell
   /// What the current phase touches of each cell over all its steps (valid
   /// where PartStamp is the phase's start).
-  std::vector<double> Part;
-  std::vector<int64_t> PartStamp;
+  std::vector<double> &Part;
+  std::vector<int64_t> &PartStamp;
   /// phaseBytes' scratch per cell: one group's parts summed (valid where
   /// GroupStamp is the group's Generation), and the largest group part of
   /// the phase (valid where PartStamp is).
-  std::vector<double> GroupSum, Largest;
-  std::vector<int64_t> GroupStamp;
+  std::vector<double> &GroupSum, &Largest;
+  std::vector<int64_t> &GroupStamp;
   int64_t Generation = 0;
   StepTree Tree;
   int64_t Now = 0, NestStart = 0;
+  bool StateDead = false; ///< see lastPhaseNext
   NestState *Cur = nullptr;
   struct PhaseKey {
     const void *Node;
@@ -250,18 +295,28 @@ private:
   // Touching cells
   //===--------------------------------------------------------------------===//
 
-  struct Touched {
-    size_t Cell;
-    double Bytes, Rank;
-    const std::string *Array;
-    unsigned Group = 0;
-    bool Write = false;
-  };
 
   /// The cells \p B covers and the bytes of each it covers.
   void cellsOf(const std::string &Array, const Box &B, double Density,
                std::vector<Touched> &Out, unsigned Group = 0,
                bool Write = false) {
+    forCells(Array, B, Density,
+             [&](llvm::ArrayRef<int64_t> Lo, llvm::ArrayRef<int64_t> Hi) {
+               reserveFor(Out, Lo, Hi);
+             },
+             [&](size_t Cell, double N, size_t Index, double CellCount,
+                 const std::string *Name) {
+               Out.push_back({Cell, N,
+                              (static_cast<double>(Index) + 0.5) / CellCount,
+                              Name, Group, Write});
+             });
+  }
+
+  /// cellsOf's walk: \p Room(Lo, Hi) with the blocks the box meets, then
+  /// \p Emit(Cell, Bytes, Index, CellCount, Array) for each cell in order.
+  template <typename RoomF, typename EmitF>
+  void forCells(const std::string &Array, const Box &B, double Density,
+                RoomF Room, EmitF Emit) {
     auto It = Arrays.find(Array);
     if (It == Arrays.end())
       return;
@@ -306,6 +361,7 @@ private:
     // share is not counted twice).
     double PerElement =
         linesOf(B, *A.G, Lb, true, true) * Lb / std::max(1.0, Elements);
+    Room(Lo, Hi);
     int64_t Total = NumCellsOf(A);
     // The last dimension fastest: the outer dimensions' index and product
     // once per row of cells (the same operations, in the same order, as
@@ -324,9 +380,7 @@ private:
         size_t Index = Row + static_cast<size_t>(K);
         double N = Outer * In[Last][static_cast<size_t>(K - Lo[Last])];
         if (N > 0)
-          Out.push_back({A.First + Index, N,
-                         (static_cast<double>(Index) + 0.5) / CellCount,
-                         &It->first, Group, Write});
+          Emit(A.First + Index, N, Index, CellCount, &It->first);
       }
       // Next row.
       More = false;
@@ -338,6 +392,19 @@ private:
         I[D] = Lo[D];
       }
     }
+  }
+
+  /// Room in \p Out for the cells from \p Lo to \p Hi, growing it at
+  /// least twofold: a step's vector collects several boxes, and growing it
+  /// element by element copied each Touched a few times.
+  static void reserveFor(std::vector<Touched> &Out,
+                         llvm::ArrayRef<int64_t> Lo,
+                         llvm::ArrayRef<int64_t> Hi) {
+    size_t N = 1;
+    for (size_t D = 0; D < Lo.size(); ++D)
+      N *= static_cast<size_t>(std::max<int64_t>(0, Hi[D] - Lo[D] + 1));
+    if (Out.size() + N > Out.capacity())
+      Out.reserve(std::max(Out.size() + N, 2 * Out.capacity()));
   }
 
   static int64_t NumCellsOf(const ArrayCells &A) {
@@ -532,11 +599,34 @@ private:
     std::map<std::string, double> Summed, United;
     double Total = 0;
   };
+  /// Adds \p Bytes to group \p Generation's part of \p Cell (GroupSum).
+  void addGroupPart(size_t Cell, double Bytes) {
+    if (GroupStamp[Cell] != Generation) {
+      GroupStamp[Cell] = Generation;
+      GroupSum[Cell] = 0;
+    }
+    GroupSum[Cell] += Bytes;
+  }
+
+  /// Whether touch \p K of step \p S repeats the steps' before and after
+  /// (data every step reuses): account lists it at the first and last step
+  /// only.
+  static bool repeats(const PhaseResult &R, size_t S, size_t K) {
+    const std::vector<PhaseTouch> &Step = R.Steps[S];
+    const PhaseTouch &X = Step[K];
+    return S > 0 && S + 1 < R.Steps.size() &&
+           R.Steps[S - 1].size() == Step.size() &&
+           R.Steps[S - 1][K].Array == X.Array && R.Steps[S - 1][K].B == X.B &&
+           R.Steps[S - 1][K].Coef == X.Coef;
+  }
+
   /// \p Steps: the cells each step of the phase touches (a box every step
-  /// touches listed at its first and last step only, \p Repeats).
+  /// touches listed at its first and last step only, repeats()); empty
+  /// when account did not list them: each group's parts are then walked
+  /// here, the same cells in the same order.
   PhaseFootprint phaseBytes(const PhaseResult &R, const IVValues &Env,
                             int64_t PhaseStart,
-                            const std::vector<std::vector<Touched>> &Steps) {
+                            llvm::ArrayRef<std::vector<Touched>> Steps) {
     // Per group: its steps' parts of each cell summed and their largest,
     // and its hull over all steps.
     struct PerGroup {
@@ -562,11 +652,17 @@ private:
             G.Hull[D].Step = 1;
         }
       }
+    // Consecutive parts mostly belong to one group: its entry is kept.
+    std::pair<unsigned, PerGroup *> Last{0, nullptr};
     for (const std::vector<Touched> &Step : Steps)
-      for (const Touched &X : Step)
-        Groups[X.Group].Parts.push_back(&X);
+      for (const Touched &X : Step) {
+        if (!Last.second || Last.first != X.Group)
+          Last = {X.Group, &Groups[X.Group]};
+        Last.second->Parts.push_back(&X);
+      }
     PhaseFootprint Out;
-    std::vector<std::pair<size_t, const std::string *>> Cells;
+    std::vector<std::pair<size_t, const std::string *>> &Cells = Buf.CellList;
+    Cells.clear();
     ArraySums Summed, United;
     for (auto &[Id, G] : Groups) {
       if (!G.Key)
@@ -574,14 +670,24 @@ private:
       // Its steps' parts of each cell summed (GroupSum, where GroupStamp
       // is this group's).
       ++Generation;
-      for (const Touched *X : G.Parts) {
-        if (GroupStamp[X->Cell] != Generation) {
-          GroupStamp[X->Cell] = Generation;
-          GroupSum[X->Cell] = 0;
-        }
-        GroupSum[X->Cell] += X->Bytes;
+      if (!Steps.empty()) {
+        for (const Touched *X : G.Parts)
+          addGroupPart(X->Cell, X->Bytes);
+      } else {
+        for (size_t S = 0; S < R.Steps.size(); ++S)
+          for (size_t K = 0; K < R.Steps[S].size(); ++K) {
+            const PhaseTouch &X = R.Steps[S][K];
+            if (X.Group != Id || repeats(R, S, K))
+              continue;
+            forCells(
+                X.Array, PhaseModel::placed(X.B, X.Coef, Env), X.Density,
+                [](llvm::ArrayRef<int64_t>, llvm::ArrayRef<int64_t>) {},
+                [&](size_t Cell, double N, size_t, double,
+                    const std::string *) { addGroupPart(Cell, N); });
+          }
       }
-      std::vector<Touched> H;
+      std::vector<Touched> &H = Buf.HullCells;
+      H.clear();
       cellsOf(G.Key->Array, G.Hull, G.Key->Density, H);
       for (const Touched &X : H) {
         // The union of the steps' parts: their sum where they do not
@@ -668,8 +774,19 @@ private:
     }
     int64_t PhaseStart = Now + 1;
     PhaseHits H;
-    std::vector<std::vector<Touched>> Steps(R.Steps.size());
-    for (size_t S = 0; S < R.Steps.size(); ++S) {
+    // Stepping through the phase counts hits on cells touched before it
+    // (none when no step was taken yet) and leaves the stack for what runs
+    // after it: with neither, it changes no number and is skipped (a
+    // function of one single-phase nest, cold: most functions), and the
+    // steps' cells are not listed (phaseBytes walks them itself).
+    bool Stepped = !(StateDead && Now == 0);
+    std::vector<std::vector<Touched>> &StepCells = Buf.StepCells;
+    if (StepCells.size() < R.Steps.size())
+      StepCells.resize(R.Steps.size());
+    llvm::MutableArrayRef<std::vector<Touched>> Steps(
+        StepCells.data(), Stepped ? R.Steps.size() : 0);
+    for (size_t S = 0; S < Steps.size(); ++S) {
+      Steps[S].clear();
       const std::vector<PhaseTouch> &Step = R.Steps[S];
       std::vector<Touched> &T = Steps[S];
       for (size_t K = 0; K < Step.size(); ++K) {
@@ -677,12 +794,7 @@ private:
         // A box the steps before and after touch too (data every step
         // reuses) moves up at its first and last step only: in between it
         // stays above everything the phase found before it.
-        bool Same = S > 0 && S + 1 < R.Steps.size() &&
-                    R.Steps[S - 1].size() == Step.size() &&
-                    R.Steps[S - 1][K].Array == X.Array &&
-                    R.Steps[S - 1][K].B == X.B &&
-                    R.Steps[S - 1][K].Coef == X.Coef;
-        if (!Same)
+        if (!repeats(R, S, K))
           cellsOf(X.Array, PhaseModel::placed(X.B, X.Coef, Env), X.Density,
                   T, X.Group, X.Write);
       }
@@ -856,6 +968,18 @@ private:
   }
 };
 
+/// Whether a loop of \p L's subtree has two loop children (FunctionSim's
+/// branchy: then \p L is not one phase).
+bool hasSiblingLoops(const Loop &L) {
+  unsigned Kids = 0;
+  for (const Node &N : L.Body)
+    if (N.isLoop()) {
+      if (++Kids >= 2 || hasSiblingLoops(N.loop()))
+        return true;
+    }
+  return false;
+}
+
 /// The loops of \p L's subtree that are phases (no two sibling loops
 /// below), with the loops above them.
 void forEachPhase(const Loop &L, std::vector<const Loop *> &Outer,
@@ -943,6 +1067,8 @@ void roofline::detail::simulateFunction(
   FunctionSim Sim(Cfg, Layout);
   std::vector<Acc> Accs(Nests.size());
   unsigned Passes = State == CacheState::Warm ? 2 : 1;
+  if (Passes == 1 && Nests.size() == 1 && !hasSiblingLoops(Nests[0].N->Root))
+    Sim.lastPhaseNext();
   for (unsigned Pass = 0; Pass < Passes; ++Pass) {
     bool Measure = Pass + 1 == Passes;
     for (size_t I = 0; I < Nests.size(); ++I) {

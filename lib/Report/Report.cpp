@@ -501,8 +501,24 @@ llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
 
 } // namespace
 
+llvm::json::Value roofline::nestToJSON(const AnalyzedNest &A,
+                                      const Report &R) {
+  return nestJSON(A, R);
+}
+
 llvm::json::Value roofline::toJSON(const Report &R) {
-  llvm::json::Array Nests, Skipped, Functions;
+  // json::Value's move is not noexcept: a growing vector deep-copies.
+  llvm::json::Array Nests;
+  Nests.reserve(R.Nests.size());
+  for (const AnalyzedNest &A : R.Nests)
+    Nests.push_back(nestJSON(A, R));
+  llvm::json::Object Top = toJSONWithoutNests(R);
+  Top["nests"] = std::move(Nests);
+  return Top;
+}
+
+llvm::json::Object roofline::toJSONWithoutNests(const Report &R) {
+  llvm::json::Array Skipped, Functions;
   for (const FunctionTotal &T : functionTotals(R)) {
     auto Opt = [](const std::optional<Int128> &V) {
       return V ? number(*V) : llvm::json::Value(nullptr);
@@ -518,10 +534,6 @@ llvm::json::Value roofline::toJSON(const Report &R) {
         {"flops", Opt(T.Flops)},
         {"bytes", std::move(Bytes)}});
   }
-  // json::Value's move is not noexcept: a growing vector deep-copies.
-  Nests.reserve(R.Nests.size());
-  for (const AnalyzedNest &A : R.Nests)
-    Nests.push_back(nestJSON(A, R));
   for (const SkippedNest &S : R.Skipped) {
     llvm::json::Object O = locJSON(S.Loc, S.Function);
     O["reason"] = S.Reason;
@@ -544,7 +556,6 @@ llvm::json::Value roofline::toJSON(const Report &R) {
                          {"model", trafficModelName(R.Model)}};
   Top["machine"] = std::move(Mach);
   Top["functions"] = std::move(Functions);
-  Top["nests"] = std::move(Nests);
   Top["skipped"] = std::move(Skipped);
   return Top;
 }

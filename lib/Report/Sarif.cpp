@@ -2,6 +2,8 @@
 
 #include "roofline/Report/Sarif.h"
 
+#include "roofline/Support/JsonText.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 
@@ -122,15 +124,10 @@ Object result(const Finding &F, const SarifOptions &O) {
 
 } // namespace
 
-Value roofline::toSarif(const std::vector<Finding> &Findings,
-                        const SarifOptions &O) {
-  // Reserved: a json::Value's move may throw, so a growing vector copies
-  // every result it moves.
-  JArray Results;
-  Results.reserve(Findings.size());
-  for (const Finding &F : Findings)
-    Results.push_back(result(F, O));
+namespace {
 
+/// The SARIF log around \p Results.
+Value sarifLog(JArray Results, const SarifOptions &O) {
   JArray Notifications;
   for (const FileError &E : O.Errors) {
     Object N{{"level", "error"}, {"message", Object{{"text", E.Message}}}};
@@ -162,4 +159,45 @@ Value roofline::toSarif(const std::vector<Finding> &Findings,
   return Object{{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
                 {"version", "2.1.0"},
                 {"runs", JArray{std::move(Run)}}};
+}
+
+} // namespace
+
+Value roofline::toSarif(const std::vector<Finding> &Findings,
+                        const SarifOptions &O) {
+  // Reserved: a json::Value's move may throw, so a growing vector copies
+  // every result it moves.
+  JArray Results;
+  Results.reserve(Findings.size());
+  for (const Finding &F : Findings)
+    Results.push_back(result(F, O));
+  return sarifLog(std::move(Results), O);
+}
+
+std::string roofline::toSarifText(const std::vector<Finding> &Findings,
+                                  const SarifOptions &O) {
+  // The log without results, then each result written into its place as
+  // soon as it is built: all results' json::Values at once were most of
+  // --format=sarif's page faults over text's.
+  std::string Text = jsonText(sarifLog(JArray(), O));
+  llvm::StringRef Empty = "\"results\": []";
+  size_t At = Text.find(Empty.data());
+  if (Findings.empty() || At == std::string::npos ||
+      Text.find(Empty.data(), At + 1) != std::string::npos)
+    return Findings.empty() ? Text : jsonText(toSarif(Findings, O));
+  // The member's indentation is the array's (JsonText.h's layout).
+  size_t LineStart = Text.rfind('\n', At) + 1;
+  unsigned Indent = static_cast<unsigned>(At - LineStart);
+  std::string Out = Text.substr(0, At + Empty.size() - 1);
+  for (size_t I = 0; I < Findings.size(); ++I) {
+    if (I)
+      Out += ',';
+    Out += '\n';
+    Out.append(Indent + 2, ' ');
+    appendJson(Out, result(Findings[I], O), /*IndentSize=*/2, Indent + 2);
+  }
+  Out += '\n';
+  Out.append(Indent, ' ');
+  Out.append(Text, At + Empty.size() - 1, std::string::npos);
+  return Out;
 }

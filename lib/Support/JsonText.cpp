@@ -3,6 +3,7 @@
 #include "roofline/Support/JsonText.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <limits>
 #include <vector>
@@ -55,16 +56,19 @@ void appendQuoted(std::string &Out, StringRef S) {
 /// the integers >= 0 only, and "%.17g" prints every integer of magnitude
 /// below 2^53 exactly as "%lld" does, so the two differ only for an int64
 /// below -2^53, which no report holds.
+/// std::to_chars with a precision prints as printf does with that
+/// precision in the "C" locale (the standard's words), without printf's
+/// cost.
 void appendNumber(std::string &Out, const json::Value &V) {
   char Buf[40];
+  std::to_chars_result R;
   if (std::optional<uint64_t> U = V.getAsUINT64())
-    std::snprintf(Buf, sizeof(Buf), "%llu",
-                  static_cast<unsigned long long>(*U));
+    R = std::to_chars(Buf, Buf + sizeof(Buf), *U);
   else
-    std::snprintf(Buf, sizeof(Buf), "%.*g",
-                  std::numeric_limits<double>::max_digits10,
-                  *V.getAsNumber());
-  Out += Buf;
+    R = std::to_chars(Buf, Buf + sizeof(Buf), *V.getAsNumber(),
+                      std::chars_format::general,
+                      std::numeric_limits<double>::max_digits10);
+  Out.append(Buf, R.ptr);
 }
 
 struct Writer {

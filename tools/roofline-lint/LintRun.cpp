@@ -605,21 +605,21 @@ FileResult analyzeFile(const LintRequest &Req, const FileJob &Job,
   if (B)
     markBaseline(*B, Res.R, Res.Ord, Res.Findings, BaselineTolerance);
   if (wants(Req, LintOutput::Json)) {
-    json::Value V = toJSON(Res.R);
-    if (json::Object *O = V.getAsObject()) {
-      if (json::Array *Nests = O->getArray("nests"))
-        for (const json::Value &N : *Nests)
-          if (std::optional<NestKey> K = keyOf(N))
-            Res.NestJson[*K] = serializeNestElement(N);
-      O->erase("nests");
-      if (!Res.Programs.empty()) {
-        json::Array Programs;
-        for (const ProgramSummary &P : Res.Programs)
-          Programs.push_back(programJson(P));
-        (*O)["programs"] = std::move(Programs);
-      }
-      Res.JsonRest = std::move(*O);
+    // Each nest written as soon as it is built: the whole report's
+    // json::Values at once were most of --format=json's page faults.
+    for (const AnalyzedNest &A : Res.R.Nests) {
+      json::Value N = nestToJSON(A, Res.R);
+      if (std::optional<NestKey> K = keyOf(N))
+        Res.NestJson[*K] = serializeNestElement(N);
     }
+    json::Object O = toJSONWithoutNests(Res.R);
+    if (!Res.Programs.empty()) {
+      json::Array Programs;
+      for (const ProgramSummary &P : Res.Programs)
+        Programs.push_back(programJson(P));
+      O["programs"] = std::move(Programs);
+    }
+    Res.JsonRest = std::move(O);
   }
   return Res;
 }
@@ -1397,7 +1397,7 @@ std::string sarifText(const LintRequest &Req,
   SO.SourceRoot = std::string(Cwd);
   SO.WithBaseline = WithBaseline;
   SO.Errors = FileErrors;
-  return jsonText(toSarif(Findings, SO)) + "\n";
+  return toSarifText(Findings, SO) + "\n";
 }
 
 /// --write-baseline's file.

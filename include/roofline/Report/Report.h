@@ -69,6 +69,11 @@ std::string sizesNote(const LoopNest &N);
 
 /// The docs/design.md output contract, version 1.
 llvm::json::Value toJSON(const Report &R);
+/// toJSON's parts for a caller that writes each nest as it builds it (and
+/// frees it before the next, so the heap is reused): the report without
+/// its "nests" member, and the element of "nests" for \p A.
+llvm::json::Object toJSONWithoutNests(const Report &R);
+llvm::json::Value nestToJSON(const AnalyzedNest &A, const Report &R);
 
 } // namespace roofline
 

@@ -39,6 +39,9 @@ std::string uriEncodePath(llvm::StringRef Path);
 
 llvm::json::Value toSarif(const std::vector<Finding> &Findings,
                           const SarifOptions &O);
+/// jsonText(toSarif(Findings, O)), written a result at a time.
+std::string toSarifText(const std::vector<Finding> &Findings,
+                        const SarifOptions &O);
 
 } // namespace roofline
 
