@@ -201,39 +201,11 @@ void stmtsUnder(const Node &N, std::vector<const Stmt *> &Out) {
   forEachStmtIn(N, [&](const Stmt &S) { Out.push_back(&S); });
 }
 
-} // namespace
-
-/// Precondition: running the nodes beside the chain (statements or loops
-/// next to Chain[K+1] in Chain[K]'s body, for K in [From, To)) in loops of
-/// their own -- the nodes before the chain first, outer levels first; those
-/// after it last, inner levels first -- reverses no dependence: none goes
-/// from a later group to an earlier one within one iteration of the loops
-/// outside Chain[From], and no scalar declared in one group is used in
-/// another.
-llvm::Error roofline::distributeChain(Program &P, size_t NestIdx,
-                                      const std::string &FromIV,
-                                      const std::string &ToIV,
-                                      const ParamValues &Values) {
-  KernelNest &KN = P.Nests[NestIdx];
-  std::vector<Loop *> Path = pathTo(KN.Nest, FromIV);
-  if (Path.empty())
-    return transformError("no loop '" + FromIV + "'");
-  size_t From = Path.size() - 1;
-  std::vector<Loop *> Chain = Path;
-  for (Loop *L : chainBelow(Path.back()))
-    Chain.push_back(L);
-  size_t To = depthOf(Chain, ToIV);
-  if (To == SIZE_MAX || To < From)
-    return transformError("loop '" + ToIV + "' is not below '" + FromIV +
-                          "' on one chain");
-  bool Needed = false;
-  for (size_t K = From; K < To; ++K)
-    Needed |= Chain[K]->Body.size() != 1;
-  if (!Needed)
-    return llvm::Error::success();
-
-  // Group of every statement: before-nodes of level K are group K - From,
-  // the chain is G, after-nodes of level K are G + 1 + (To - 1 - K).
+/// The group of every statement below Chain[From] when the nodes beside
+/// the chain are distributed: before-nodes of level K are group K - From,
+/// the chain is G = To - From, after-nodes of level K are G + 1 + (To-1-K).
+std::map<const Stmt *, int64_t> distributionGroups(const std::vector<Loop *> &Chain,
+                                                   size_t From, size_t To) {
   const int64_t G = static_cast<int64_t>(To - From);
   std::map<const Stmt *, int64_t> Group;
   for (size_t K = From; K < To; ++K) {
@@ -250,13 +222,22 @@ llvm::Error roofline::distributeChain(Program &P, size_t NestIdx,
                          : static_cast<int64_t>(K - From);
     }
   }
-  {
-    std::vector<const Stmt *> S;
-    for (const Node &N : Chain[To]->Body)
-      stmtsUnder(N, S);
-    for (const Stmt *X : S)
-      Group[X] = G;
-  }
+  std::vector<const Stmt *> S;
+  for (const Node &N : Chain[To]->Body)
+    stmtsUnder(N, S);
+  for (const Stmt *X : S)
+    Group[X] = G;
+  return Group;
+}
+
+/// The distribution's legality (the precondition of distributeChain): no
+/// dependence from a later group to an earlier one within one iteration of
+/// the loops outside Chain[From], and no scalar shared by two groups.
+llvm::Error checkDistribution(const KernelNest &KN,
+                              const std::vector<Loop *> &Chain, size_t From,
+                              size_t To,
+                              const std::map<const Stmt *, int64_t> &Group,
+                              const ParamValues &Values) {
   std::set<std::string> Outer;
   for (size_t K = 0; K < From; ++K)
     Outer.insert(Chain[K]->IV);
@@ -293,10 +274,14 @@ llvm::Error roofline::distributeChain(Program &P, size_t NestIdx,
       return transformError("scalar '" + Name +
                             "' would be split across distributed loops");
   }
+  return llvm::Error::success();
+}
 
-  // Rebuild: wrap each beside node in copies of the loop headers from
-  // Chain[From] down to its level.
-  std::vector<Node> Before, After;
+/// Moves the nodes beside the chain out of Chain[From..To), each wrapped in
+/// copies of the loop headers from Chain[From] down to its level: \p Before
+/// in program order, \p After inner levels first.
+void takeBesideNodes(const std::vector<Loop *> &Chain, size_t From, size_t To,
+                     std::vector<Node> &Before, std::vector<Node> &After) {
   std::vector<std::vector<Node>> AfterByLevel(To - From);
   for (size_t K = From; K < To; ++K) {
     std::vector<Node> B, A;
@@ -332,39 +317,43 @@ llvm::Error roofline::distributeChain(Program &P, size_t NestIdx,
   for (size_t K = To - From; K-- > 0;)
     for (Node &N : AfterByLevel[K])
       After.push_back(std::move(N));
+}
 
-  KN.Deps.reset(); // recomputed on the distributed nest when next needed
-  if (From > 0) {
-    // The copies stay in this nest: give their loops names of their own so
-    // that every IV of a nest names one loop.
-    std::set<std::string> Used = loopNames(KN.Nest);
-    auto Rename = [&](Node &N) {
-      std::vector<std::string> IVs;
-      forEachLoopIn(N.loop(), [&](const Loop &L) { IVs.push_back(L.IV); });
-      for (const std::string &IV : IVs) {
-        std::string New = IV + "_d";
-        for (unsigned K = 2; Used.count(New); ++K)
-          New = IV + "_d" + std::to_string(K);
-        Used.insert(New);
-        renameIV(N.loop(), IV, New);
-      }
-    };
-    for (Node &N : Before)
-      Rename(N);
-    for (Node &N : After)
-      Rename(N);
-    Loop *Parent = Chain[From - 1];
-    std::vector<Node> Body;
-    for (Node &N : Before)
-      Body.push_back(std::move(N));
-    for (Node &N : Parent->Body)
-      Body.push_back(std::move(N));
-    for (Node &N : After)
-      Body.push_back(std::move(N));
-    Parent->Body = std::move(Body);
-    return llvm::Error::success();
-  }
-  // At the root: the groups become nests of their own.
+/// Puts the distributed copies beside the chain in \p Parent's body, their
+/// loops renamed so that every IV of the nest names one loop.
+void spliceIntoParent(LoopNest &Nest, Loop *Parent, std::vector<Node> &Before,
+                      std::vector<Node> &After) {
+  std::set<std::string> Used = loopNames(Nest);
+  auto Rename = [&](Node &N) {
+    std::vector<std::string> IVs;
+    forEachLoopIn(N.loop(), [&](const Loop &L) { IVs.push_back(L.IV); });
+    for (const std::string &IV : IVs) {
+      std::string New = IV + "_d";
+      for (unsigned K = 2; Used.count(New); ++K)
+        New = IV + "_d" + std::to_string(K);
+      Used.insert(New);
+      renameIV(N.loop(), IV, New);
+    }
+  };
+  for (Node &N : Before)
+    Rename(N);
+  for (Node &N : After)
+    Rename(N);
+  std::vector<Node> Body;
+  for (Node &N : Before)
+    Body.push_back(std::move(N));
+  for (Node &N : Parent->Body)
+    Body.push_back(std::move(N));
+  for (Node &N : After)
+    Body.push_back(std::move(N));
+  Parent->Body = std::move(Body);
+}
+
+/// Makes the distributed copies at the root nests of their own, before
+/// and after nest \p NestIdx of \p P.
+void spliceAsNests(Program &P, size_t NestIdx, std::vector<Node> &Before,
+                   std::vector<Node> &After) {
+  KernelNest &KN = P.Nests[NestIdx];
   auto MakeNest = [&](Node N) {
     KernelNest X;
     X.Nest = KN.Nest;
@@ -391,6 +380,52 @@ llvm::Error roofline::distributeChain(Program &P, size_t NestIdx,
     }
   }
   P.Nests = std::move(All);
+}
+
+} // namespace
+
+/// Precondition: running the nodes beside the chain (statements or loops
+/// next to Chain[K+1] in Chain[K]'s body, for K in [From, To)) in loops of
+/// their own -- the nodes before the chain first, outer levels first; those
+/// after it last, inner levels first -- reverses no dependence: none goes
+/// from a later group to an earlier one within one iteration of the loops
+/// outside Chain[From], and no scalar declared in one group is used in
+/// another.
+llvm::Error roofline::distributeChain(Program &P, size_t NestIdx,
+                                      const std::string &FromIV,
+                                      const std::string &ToIV,
+                                      const ParamValues &Values) {
+  KernelNest &KN = P.Nests[NestIdx];
+  std::vector<Loop *> Path = pathTo(KN.Nest, FromIV);
+  if (Path.empty())
+    return transformError("no loop '" + FromIV + "'");
+  size_t From = Path.size() - 1;
+  std::vector<Loop *> Chain = Path;
+  for (Loop *L : chainBelow(Path.back()))
+    Chain.push_back(L);
+  size_t To = depthOf(Chain, ToIV);
+  if (To == SIZE_MAX || To < From)
+    return transformError("loop '" + ToIV + "' is not below '" + FromIV +
+                          "' on one chain");
+  bool Needed = false;
+  for (size_t K = From; K < To; ++K)
+    Needed |= Chain[K]->Body.size() != 1;
+  if (!Needed)
+    return llvm::Error::success();
+
+  if (llvm::Error E = checkDistribution(
+          KN, Chain, From, To, distributionGroups(Chain, From, To), Values))
+    return E;
+  std::vector<Node> Before, After;
+  takeBesideNodes(Chain, From, To, Before, After);
+  KN.Deps.reset(); // recomputed on the distributed nest when next needed
+  if (From > 0) {
+    // The copies stay in this nest.
+    spliceIntoParent(KN.Nest, Chain[From - 1], Before, After);
+    return llvm::Error::success();
+  }
+  // At the root: the groups become nests of their own.
+  spliceAsNests(P, NestIdx, Before, After);
   return llvm::Error::success();
 }
 
