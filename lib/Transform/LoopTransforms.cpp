@@ -667,21 +667,11 @@ bool tileOf(const Loop &L, std::string &Tile, int64_t &Size) {
   return Size >= 1;
 }
 
-} // namespace
-
-/// Precondition: \p ArrayName is only read in the nest, every access to it
-/// subscripts each dimension by a point loop of a tiled loop (the copy
-/// covers exactly that tile), and those point loops all lie below the
-/// deepest of their tile loops, where the copy goes. Legal then: the buffer
-/// holds the values the reads would have seen.
-llvm::Expected<std::string> roofline::packArray(KernelNest &K,
-                                                const std::string &ArrayName) {
-  LoopNest &N = K.Nest;
-  if (!N.findArray(ArrayName))
-    return transformError("no array '" + ArrayName + "'");
-  // A copy: adding the buffer below reallocates N.Arrays.
-  const Array Src = *N.findArray(ArrayName);
-  const Array *A = &Src;
+/// The loop variable subscripting each dimension of \p ArrayName in \p N,
+/// the same at every access; an error if it is written, subscripted by
+/// anything but a bare loop variable, or not accessed.
+llvm::Expected<std::vector<std::string>> packedDims(const LoopNest &N,
+                                                    const std::string &ArrayName) {
   std::vector<std::string> DimIVs;
   bool Bad = false, Written = false;
   std::string Why;
@@ -718,12 +708,24 @@ llvm::Expected<std::string> roofline::packArray(KernelNest &K,
     return transformError(Why);
   if (DimIVs.empty())
     return transformError("'" + ArrayName + "' is not accessed");
+  return DimIVs;
+}
 
-  // Tile loop and size of each dimension; the deepest tile loop is where
-  // the copy goes.
+/// The tile a packed buffer holds: per dimension the outermost tile loop,
+/// its span and the copy's upper bound; At, the deepest of those tile
+/// loops, is where the copy goes.
+struct PackTile {
   std::vector<std::string> Tiles;
   std::vector<int64_t> Sizes;
   std::vector<Bound> Lasts;
+  Loop *At = nullptr;
+};
+
+/// The tile of the point loops \p DimIVs; an error if one is not a tiled
+/// point loop or lies above the loop where the copy would go.
+llvm::Expected<PackTile> packTile(LoopNest &N,
+                                  const std::vector<std::string> &DimIVs) {
+  PackTile PT;
   std::vector<Loop *> Deepest;
   for (const std::string &IV : DimIVs) {
     std::vector<Loop *> Path;
@@ -752,24 +754,33 @@ llvm::Expected<std::string> roofline::packArray(KernelNest &K,
     CopyLast.Kind = Bound::Min;
     for (const BoundTerm &BT : Last.Terms)
       CopyLast.Terms.push_back(BT);
-    Tiles.push_back(T);
-    Sizes.push_back(S);
-    Lasts.push_back(CopyLast);
+    PT.Tiles.push_back(T);
+    PT.Sizes.push_back(S);
+    PT.Lasts.push_back(CopyLast);
     for (size_t I = 0; I < Path.size(); ++I)
       if (Path[I]->IV == T && (Deepest.empty() || I + 1 > Deepest.size()))
         Deepest.assign(Path.begin(), Path.begin() + I + 1);
   }
-  Loop *At = Deepest.back();
+  PT.At = Deepest.back();
   // The point loops must all be below the copy.
   for (const std::string &IV : DimIVs) {
     std::vector<Loop *> Path;
-    findLoop(*At, IV, &Path);
+    findLoop(*PT.At, IV, &Path);
     if (Path.empty())
       return transformError("point loop '" + IV + "' is above the tile loop '" +
-                            At->IV + "' where the copy would go");
+                            PT.At->IV + "' where the copy would go");
   }
+  return PT;
+}
 
-  std::set<std::string> Used = loopNames(N);
+/// Declares the local buffer that holds \p Src's tile of \p Sizes in \p N
+/// and returns its name (<array>p when free); \p Used gets the nest's
+/// names, for the copy loops' own.
+std::string addPackBuffer(LoopNest &N, const Array &Src,
+                          const std::vector<int64_t> &Sizes,
+                          std::set<std::string> &Used) {
+  const std::string &ArrayName = Src.Name;
+  Used = loopNames(N);
   std::string Buf = freshName(Used, ArrayName + "p");
   Buf = ArrayName + "p"; // readable name when free
   if (N.findArray(Buf) || N.Sem.findScalar(Buf)) {
@@ -778,21 +789,28 @@ llvm::Expected<std::string> roofline::packArray(KernelNest &K,
   }
   Array P;
   P.Name = Buf;
-  P.Elem = A->Elem;
+  P.Elem = Src.Elem;
   for (int64_t S : Sizes)
     P.Extents.push_back(AffineExpr(S));
-  P.Loc = A->Loc;
+  P.Loc = Src.Loc;
   N.Arrays.push_back(P);
   N.Sem.ArrayCTypes[Buf] = N.Sem.ArrayCTypes.count(ArrayName)
                                ? N.Sem.ArrayCTypes[ArrayName]
                                : std::string("float");
   N.Sem.LocalArrays.insert(Buf);
+  return Buf;
+}
 
-  auto Local = [&](const std::string &IV, size_t D) {
-    return *AffineExpr::var(IV).sub(AffineExpr::var(Tiles[D]));
-  };
-  // Reads of the array become reads of the buffer.
-  forEachLoopIn(*At, [&](Loop &L) {
+/// \p IV's offset within its tile \p Tile: the packed buffer's subscript.
+AffineExpr offsetInTile(const std::string &IV, const std::string &Tile) {
+  return *AffineExpr::var(IV).sub(AffineExpr::var(Tile));
+}
+
+/// Turns the reads of \p ArrayName below the copy into reads of \p Buf.
+void readFromBuffer(const PackTile &PT, const std::string &ArrayName,
+                    const std::string &Buf,
+                    const std::vector<std::string> &DimIVs) {
+  forEachLoopIn(*PT.At, [&](Loop &L) {
     for (Node &X : L.Body) {
       if (X.isLoop())
         continue;
@@ -801,28 +819,34 @@ llvm::Expected<std::string> roofline::packArray(KernelNest &K,
           continue;
         Acc.ArrayName = Buf;
         for (size_t D = 0; D < Acc.Subscripts.size(); ++D)
-          Acc.Subscripts[D] = Local(DimIVs[D], D);
+          Acc.Subscripts[D] = offsetInTile(DimIVs[D], PT.Tiles[D]);
         Acc.Text = Buf;
         for (const auto &S : Acc.Subscripts)
           Acc.Text += "[" + S->str() + "]";
       }
     }
   });
-  // The copy: loops over the tile in the array's dimension order.
+}
+
+/// The copy of \p Src's tile into \p Buf: loops over the tile in the
+/// array's dimension order, named fresh from \p Used.
+Node packCopy(const Array &Src, const std::string &Buf, const PackTile &PT,
+              const std::vector<std::string> &DimIVs,
+              std::set<std::string> &Used) {
   Stmt Copy;
-  Copy.Loc = A->Loc;
+  Copy.Loc = Src.Loc;
   std::vector<std::string> CopyIVs;
   for (const std::string &IV : DimIVs)
     CopyIVs.push_back(freshName(Used, IV + "p"));
   Access W, R;
   W.ArrayName = Buf;
   W.IsWrite = true;
-  R.ArrayName = ArrayName;
+  R.ArrayName = Src.Name;
   R.IsRead = true;
   W.Text = Buf;
-  R.Text = ArrayName;
+  R.Text = Src.Name;
   for (size_t D = 0; D < DimIVs.size(); ++D) {
-    W.Subscripts.push_back(Local(CopyIVs[D], D));
+    W.Subscripts.push_back(offsetInTile(CopyIVs[D], PT.Tiles[D]));
     R.Subscripts.push_back(AffineExpr::var(CopyIVs[D]));
     W.Text += "[" + W.Subscripts.back()->str() + "]";
     R.Text += "[" + CopyIVs[D] + "]";
@@ -838,19 +862,46 @@ llvm::Expected<std::string> roofline::packArray(KernelNest &K,
   for (size_t D = DimIVs.size(); D-- > 0;) {
     Loop L;
     L.IV = CopyIVs[D];
-    L.First = Bound::single(AffineExpr::var(Tiles[D]));
-    L.Last = Lasts[D];
+    L.First = Bound::single(AffineExpr::var(PT.Tiles[D]));
+    L.Last = PT.Lasts[D];
     L.Step = 1;
-    L.Loc = A->Loc;
+    L.Loc = Src.Loc;
     L.Body.push_back(std::move(Body));
     Body = Node::loop(std::move(L));
   }
+  return Body;
+}
+
+} // namespace
+
+/// Precondition: \p ArrayName is only read in the nest, every access to it
+/// subscripts each dimension by a point loop of a tiled loop (the copy
+/// covers exactly that tile), and those point loops all lie below the
+/// deepest of their tile loops, where the copy goes. Legal then: the buffer
+/// holds the values the reads would have seen.
+llvm::Expected<std::string> roofline::packArray(KernelNest &K,
+                                                const std::string &ArrayName) {
+  LoopNest &N = K.Nest;
+  if (!N.findArray(ArrayName))
+    return transformError("no array '" + ArrayName + "'");
+  // A copy: adding the buffer below reallocates N.Arrays.
+  const Array Src = *N.findArray(ArrayName);
+  llvm::Expected<std::vector<std::string>> DimIVs = packedDims(N, ArrayName);
+  if (!DimIVs)
+    return DimIVs.takeError();
+  llvm::Expected<PackTile> PT = packTile(N, *DimIVs);
+  if (!PT)
+    return PT.takeError();
+  std::set<std::string> Used;
+  std::string Buf = addPackBuffer(N, Src, PT->Sizes, Used);
+  readFromBuffer(*PT, ArrayName, Buf, *DimIVs);
+  Loop *At = PT->At;
   std::string AtIV = At->IV;
-  At->Body.insert(At->Body.begin(), std::move(Body));
+  At->Body.insert(At->Body.begin(), packCopy(Src, Buf, *PT, *DimIVs, Used));
   // The tracked vectors stay valid (the old statements keep their order);
   // the copy's own dependences are loop-independent within At or carried by
   // loops outside it, and later loop transforms are refused.
   K.Packed[Buf] = AtIV;
-  return "'" + ArrayName + "' is only read; its " + std::to_string(Sizes.size()) +
+  return "'" + ArrayName + "' is only read; its " + std::to_string(PT->Sizes.size()) +
          "-d tile is copied at loop '" + At->IV + "'";
 }
