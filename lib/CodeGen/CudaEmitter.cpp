@@ -357,37 +357,35 @@ std::string float4Condition(const VariantInputs &In) {
 /// coalesced, smem-tiled, warp); false for any other variant.
 bool simpleF32Kernel(const VariantInputs &In, CudaVariantOut &V,
                      KernelCode &K) {
-  std::string Map, Kernel;
-  if (In.Name == "naive" && !In.Gemv) {
-    V.Map = "naive_map";
-    V.Kernel = "gemm_simple<naive_map>";
-    Map = "rl::cuda::naive_map";
-    Kernel = "rl::cuda::gemm_simple<rl::cuda::naive_map, rl_store>";
-  } else if (In.Name == "naive" && In.Gemv) {
-    V.Map = "gemv_thread_map";
-    V.Kernel = "gemm_simple<gemv_thread_map>";
-    Map = "rl::cuda::gemv_thread_map";
-    Kernel = "rl::cuda::gemm_simple<rl::cuda::gemv_thread_map, rl_store>";
-  } else if (In.Name == "coalesced") {
-    V.Map = "coalesced_map";
-    V.Kernel = "gemm_simple<coalesced_map>";
-    Map = "rl::cuda::coalesced_map";
-    Kernel = "rl::cuda::gemm_simple<rl::cuda::coalesced_map, rl_store>";
-  } else if (In.Name == "smem-tiled") {
-    V.Map = "smem_map<32>";
-    V.Kernel = "gemm_smem<32>";
-    Map = "rl::cuda::smem_map<32>";
-    Kernel = "rl::cuda::gemm_smem<32, rl_store>";
-  } else if (In.Name == "warp") {
-    V.Map = "gemv_warp_map";
-    V.Kernel = "gemv_warp<scalar>";
-    Map = "rl::cuda::gemv_warp_map";
-    Kernel = "rl::cuda::gemv_warp<false, rl_store>";
-  } else {
-    return false;
+  // Gemv: 0 for a gemm only, 1 for a gemv only, -1 for either; the map and
+  // the kernel as the manifest names them, then as the launch does.
+  static const struct {
+    const char *Name;
+    int Gemv;
+    const char *Map, *Kernel, *LaunchMap, *LaunchKernel;
+  } Simple[] = {
+      {"naive", 0, "naive_map", "gemm_simple<naive_map>", "rl::cuda::naive_map",
+       "rl::cuda::gemm_simple<rl::cuda::naive_map, rl_store>"},
+      {"naive", 1, "gemv_thread_map", "gemm_simple<gemv_thread_map>",
+       "rl::cuda::gemv_thread_map",
+       "rl::cuda::gemm_simple<rl::cuda::gemv_thread_map, rl_store>"},
+      {"coalesced", -1, "coalesced_map", "gemm_simple<coalesced_map>",
+       "rl::cuda::coalesced_map",
+       "rl::cuda::gemm_simple<rl::cuda::coalesced_map, rl_store>"},
+      {"smem-tiled", -1, "smem_map<32>", "gemm_smem<32>",
+       "rl::cuda::smem_map<32>", "rl::cuda::gemm_smem<32, rl_store>"},
+      {"warp", -1, "gemv_warp_map", "gemv_warp<scalar>",
+       "rl::cuda::gemv_warp_map", "rl::cuda::gemv_warp<false, rl_store>"},
+  };
+  for (const auto &S : Simple) {
+    if (In.Name != S.Name || (S.Gemv >= 0 && S.Gemv != int(In.Gemv)))
+      continue;
+    V.Map = S.Map;
+    V.Kernel = S.Kernel;
+    K.Body = "  {\n" + launchWith(S.LaunchMap, S.LaunchKernel, In.AB) + "  }\n";
+    return true;
   }
-  K.Body = "  {\n" + launchWith(Map, Kernel, In.AB) + "  }\n";
-  return true;
+  return false;
 }
 
 /// The f32 kernels that pick a float4 or a scalar path at run time
