@@ -337,7 +337,8 @@ std::string notElementwise(const Stmt &St, const ContractionInfo &C,
 
 /// Where the reduction sits: OutBody, the innermost of the Out loops
 /// around the update; ReductionAt, the node of its body that holds the
-/// update (Seen when found); KOutsideBody, the K loop is inside OutBody.
+/// update (Seen when found); KOutsideBody, the K loop lies below OutBody,
+/// so OutBody's own statements run outside it.
 struct ReductionSite {
   const Loop *OutBody = nullptr;
   size_t ReductionAt = 0;
@@ -345,6 +346,7 @@ struct ReductionSite {
   bool KOutsideBody = false;
 };
 
+/// The ReductionSite of \p Update, the contraction's update statement.
 ReductionSite reductionSite(const ContractionInfo &C, const StmtSite &Update) {
   ReductionSite RS;
   std::set<std::string> OutLoops(C.Out.Dims.begin(), C.Out.Dims.end());
