@@ -291,137 +291,168 @@ std::string toBf16(const std::string &Rows, const std::string &Cols, const std::
          SR + ", " + SC + ", reinterpret_cast<__nv_bfloat16 *>(" + Dst + "));\n  }\n";
 }
 
-/// One gemm or gemv variant of a contraction \p P.
-llvm::Error emitContraction(const UnitOut &U, const Plan &P, CudaVariantOut &V,
-                            bool Fused) {
-  const ContractionInfo &C = P.C;
+/// The prepared copies a low-precision variant \p Name of \p C takes as
+/// extra arguments (quantized, bf16, transposed operands); none for f32.
+std::vector<ArgInfo> extraOperands(const ContractionInfo &C,
+                                   const std::string &Name) {
   bool Gemv = C.isGemv();
-  const std::string &Name = V.Name;
   std::string LA = C.L.Array, RB = C.R.Array;
   AffineExpr EM = C.Extent.at(C.M), EK = C.Extent.at(C.K);
   AffineExpr EN = Gemv ? AffineExpr(1) : C.Extent.at(C.N);
-  if (Name == "int8" || Name == "int8-mma") {
-    V.Extra = {extraArg(LA + "_i8", "signed char", Precision::I8, {EM, EK}, true),
-               extraArg(LA + "_scale", "float", Precision::F32, {EM}, true),
-               extraArg(RB + "_i8", "signed char", Precision::I8,
-                        Gemv ? std::vector<AffineExpr>{EK}
-                             : std::vector<AffineExpr>{EN, EK},
-                        false),
-               extraArg(RB + "_scale", "float", Precision::F32,
-                        {Gemv ? AffineExpr(1) : EN}, false)};
-  } else if (Name == "wgmma") {
+  if (Name == "int8" || Name == "int8-mma")
+    return {extraArg(LA + "_i8", "signed char", Precision::I8, {EM, EK}, true),
+            extraArg(LA + "_scale", "float", Precision::F32, {EM}, true),
+            extraArg(RB + "_i8", "signed char", Precision::I8,
+                     Gemv ? std::vector<AffineExpr>{EK}
+                          : std::vector<AffineExpr>{EN, EK},
+                     false),
+            extraArg(RB + "_scale", "float", Precision::F32,
+                     {Gemv ? AffineExpr(1) : EN}, false)};
+  if (Name == "wgmma")
     // B transposed (N x K): both operands K-major, as wgmma reads them.
-    V.Extra = {extraArg(LA + "_bf16", "rl::bf16", Precision::BF16, {EM, EK}, true),
-               extraArg(RB + "_bf16t", "rl::bf16", Precision::BF16, {EN, EK}, false)};
-  } else if (Name == "bf16") {
-    V.Extra = {extraArg(LA + "_bf16", "rl::bf16", Precision::BF16, {EM, EK}, true),
-               extraArg(RB + "_bf16", "rl::bf16", Precision::BF16,
-                        Gemv ? std::vector<AffineExpr>{EK}
-                             : std::vector<AffineExpr>{EK, EN},
-                        false)};
-  }
-  for (ArgInfo &A : V.Extra)
-    V.ExtraFrom.push_back(A.Prepared ? LA : RB);
-  Context X{U, U.Layout.Args};
-  for (const ArgInfo &A : V.Extra)
-    X.Args.push_back(A);
-  llvm::Expected<std::string> Store = storeFunctor(X, C, P.Nest);
-  if (!Store)
-    return Store.takeError();
-  std::string Sym = "rl_" + U.Name + "_cuda_" + symbolPart(Name);
+    return {extraArg(LA + "_bf16", "rl::bf16", Precision::BF16, {EM, EK}, true),
+            extraArg(RB + "_bf16t", "rl::bf16", Precision::BF16, {EN, EK}, false)};
+  if (Name == "bf16")
+    return {extraArg(LA + "_bf16", "rl::bf16", Precision::BF16, {EM, EK}, true),
+            extraArg(RB + "_bf16", "rl::bf16", Precision::BF16,
+                     Gemv ? std::vector<AffineExpr>{EK}
+                          : std::vector<AffineExpr>{EK, EN},
+                     false)};
+  return {};
+}
+
+/// What the kernel builders below need to know of one variant.
+struct VariantInputs {
+  std::string Name;
+  std::string LA, RB; ///< the left and right operands' arrays
+  std::string AB;     ///< the f32 kernels' arguments
+  bool Gemv;
+  bool Fused;
+};
+
+/// The code of one variant: its kernel launches, and the launches that
+/// prepare the weights' copy once (empty for f32).
+struct KernelCode {
   std::string Body;
   std::string Prep;
-  auto Launch = [](const std::string &Map, const std::string &Kernel,
-                   const std::string &Args) {
-    return "    const rl::cuda::launch rl_l = " + Map +
-           "::config(rl_d);\n    RL_LAUNCH(rl_l, (" + Kernel + "), 0, " + Args +
-           ");\n";
+};
+
+/// The launch of \p Kernel with the thread map \p Map on \p Args.
+std::string launchWith(const std::string &Map, const std::string &Kernel,
+                       const std::string &Args) {
+  return "    const rl::cuda::launch rl_l = " + Map +
+         "::config(rl_d);\n    RL_LAUNCH(rl_l, (" + Kernel + "), 0, " + Args +
+         ");\n";
+}
+
+/// The runtime test for the float4 path of the blocktiled and warptiled
+/// gemms: A k-contiguous, B j-contiguous, rows of 4n elements, aligned.
+std::string float4Condition(const VariantInputs &In) {
+  return "  const bool rl_vec = rl_s.sak == 1 && rl_s.sbn == 1 && rl_s.sam % 4 == 0 "
+         "&& rl_s.sbk % 4 == 0 && rl_d.K % 4 == 0 && rl_d.N % 4 == 0 && "
+         "rl::cuda::aligned16(" + In.LA + ") && rl::cuda::aligned16(" + In.RB + ");\n";
+}
+
+/// The f32 kernels whose launch is one map and one kernel (naive,
+/// coalesced, smem-tiled, warp); false for any other variant.
+bool simpleF32Kernel(const VariantInputs &In, CudaVariantOut &V,
+                     KernelCode &K) {
+  // Gemv: 0 for a gemm only, 1 for a gemv only, -1 for either; the map and
+  // the kernel as the manifest names them, then as the launch does.
+  static const struct {
+    const char *Name;
+    int Gemv;
+    const char *Map, *Kernel, *LaunchMap, *LaunchKernel;
+  } Simple[] = {
+      {"naive", 0, "naive_map", "gemm_simple<naive_map>", "rl::cuda::naive_map",
+       "rl::cuda::gemm_simple<rl::cuda::naive_map, rl_store>"},
+      {"naive", 1, "gemv_thread_map", "gemm_simple<gemv_thread_map>",
+       "rl::cuda::gemv_thread_map",
+       "rl::cuda::gemm_simple<rl::cuda::gemv_thread_map, rl_store>"},
+      {"coalesced", -1, "coalesced_map", "gemm_simple<coalesced_map>",
+       "rl::cuda::coalesced_map",
+       "rl::cuda::gemm_simple<rl::cuda::coalesced_map, rl_store>"},
+      {"smem-tiled", -1, "smem_map<32>", "gemm_smem<32>",
+       "rl::cuda::smem_map<32>", "rl::cuda::gemm_smem<32, rl_store>"},
+      {"warp", -1, "gemv_warp_map", "gemv_warp<scalar>",
+       "rl::cuda::gemv_warp_map", "rl::cuda::gemv_warp<false, rl_store>"},
   };
-  std::string AB = "rl_d, " + LA + ", " + RB + ", rl_s, rl_st";
-  if (Name == "naive" && !Gemv) {
-    V.Map = "naive_map";
-    V.Kernel = "gemm_simple<naive_map>";
-    Body = "  {\n" + Launch("rl::cuda::naive_map",
-                            "rl::cuda::gemm_simple<rl::cuda::naive_map, rl_store>", AB) +
-           "  }\n";
-  } else if (Name == "naive" && Gemv) {
-    V.Map = "gemv_thread_map";
-    V.Kernel = "gemm_simple<gemv_thread_map>";
-    Body = "  {\n" + Launch("rl::cuda::gemv_thread_map",
-                            "rl::cuda::gemm_simple<rl::cuda::gemv_thread_map, rl_store>", AB) +
-           "  }\n";
-  } else if (Name == "coalesced") {
-    V.Map = "coalesced_map";
-    V.Kernel = "gemm_simple<coalesced_map>";
-    Body = "  {\n" + Launch("rl::cuda::coalesced_map",
-                            "rl::cuda::gemm_simple<rl::cuda::coalesced_map, rl_store>", AB) +
-           "  }\n";
-  } else if (Name == "smem-tiled") {
-    V.Map = "smem_map<32>";
-    V.Kernel = "gemm_smem<32>";
-    Body = "  {\n" + Launch("rl::cuda::smem_map<32>",
-                            "rl::cuda::gemm_smem<32, rl_store>", AB) +
-           "  }\n";
-  } else if (Name == "blocktiled" || Name == "fused") {
+  for (const auto &S : Simple) {
+    if (In.Name != S.Name || (S.Gemv >= 0 && S.Gemv != int(In.Gemv)))
+      continue;
+    V.Map = S.Map;
+    V.Kernel = S.Kernel;
+    K.Body = "  {\n" + launchWith(S.LaunchMap, S.LaunchKernel, In.AB) + "  }\n";
+    return true;
+  }
+  return false;
+}
+
+/// The f32 kernels that pick a float4 or a scalar path at run time
+/// (blocktiled, fused, warptiled, vectorized); false for any other.
+bool vectorF32Kernel(const VariantInputs &In, CudaVariantOut &V,
+                     KernelCode &K) {
+  const std::string &AB = In.AB;
+  if (In.Name == "blocktiled" || In.Name == "fused") {
     V.Map = "blocktile_map<128,128,8,8,8>";
     V.Kernel = "gemm_blocktiled<128,128,8,8,8>";
-    // float4 loads need unit stride along k in A and along j in B, rows
-    // that are multiples of 4 elements, and 16-byte aligned bases.
-    Body = "  const bool rl_vec = rl_s.sak == 1 && rl_s.sbn == 1 && rl_s.sam % 4 == 0 "
-           "&& rl_s.sbk % 4 == 0 && rl_d.K % 4 == 0 && rl_d.N % 4 == 0 && "
-           "rl::cuda::aligned16(" + LA + ") && rl::cuda::aligned16(" + RB + ");\n"
-           "  using rl_map = rl::cuda::blocktile_map<128, 128, 8, 8, 8>;\n"
-           "  const rl::cuda::launch rl_l = rl_map::config(rl_d);\n"
-           "  if (rl_vec)\n"
-           "    RL_LAUNCH(rl_l, (rl::cuda::gemm_blocktiled<128, 128, 8, 8, 8, true, rl_store>), 0, " + AB + ");\n"
-           "  else\n"
-           "    RL_LAUNCH(rl_l, (rl::cuda::gemm_blocktiled<128, 128, 8, 8, 8, false, rl_store>), 0, " + AB + ");\n";
+    K.Body = float4Condition(In) +
+             "  using rl_map = rl::cuda::blocktile_map<128, 128, 8, 8, 8>;\n"
+             "  const rl::cuda::launch rl_l = rl_map::config(rl_d);\n"
+             "  if (rl_vec)\n"
+             "    RL_LAUNCH(rl_l, (rl::cuda::gemm_blocktiled<128, 128, 8, 8, 8, true, rl_store>), 0, " + AB + ");\n"
+             "  else\n"
+             "    RL_LAUNCH(rl_l, (rl::cuda::gemm_blocktiled<128, 128, 8, 8, 8, false, rl_store>), 0, " + AB + ");\n";
     V.Notes.push_back("float4 path when A is k-contiguous, B j-contiguous, K "
                       "and N multiples of 4 and the bases 16-byte aligned; "
                       "else the scalar path, same tiles");
-    if (Fused)
-      V.Notes.push_back("fused: the epilogue runs in the store of each output");
-  } else if (Name == "warptiled") {
+  } else if (In.Name == "warptiled") {
     V.Map = "warptile_map (per architecture: run_warptiled)";
     V.Kernel = "gemm_warptiled";
-    Body = "  const bool rl_vec = rl_s.sak == 1 && rl_s.sbn == 1 && rl_s.sam % 4 == 0 "
-           "&& rl_s.sbk % 4 == 0 && rl_d.K % 4 == 0 && rl_d.N % 4 == 0 && "
-           "rl::cuda::aligned16(" + LA + ") && rl::cuda::aligned16(" + RB + ");\n"
-           "  rl::cuda::run_warptiled(rl_d, " + LA + ", " + RB + ", rl_s, rl_st, rl_vec);\n";
+    K.Body = float4Condition(In) + "  rl::cuda::run_warptiled(rl_d, " + In.LA +
+             ", " + In.RB + ", rl_s, rl_st, rl_vec);\n";
     V.Notes.push_back("warptiled: block 128x128 (sm_75: 64x128) -> warp 64x64 (32x64) "
                       "-> thread 8x16 (4x16), K steps of 16 (sm_90: 32), two shared-memory "
                       "stages filled by cp.async from sm_80; float4 chunks under the "
                       "blocktiled condition, else the scalar path, same tiles");
-    if (Fused)
-      V.Notes.push_back("fused: the epilogue runs in the store of each output");
-  } else if (Name == "warp" || Name == "vectorized") {
+  } else if (In.Name == "vectorized") {
     V.Map = "gemv_warp_map";
-    V.Kernel = Name == "warp" ? "gemv_warp<scalar>" : "gemv_warp<float4>";
-    if (Name == "warp")
-      Body = "  {\n" + Launch("rl::cuda::gemv_warp_map",
-                              "rl::cuda::gemv_warp<false, rl_store>", AB) + "  }\n";
-    else
-      Body = "  const bool rl_vec = rl_s.sak == 1 && rl_s.sbk == 1 && rl_s.sam % 4 == 0 && "
-             "rl::cuda::aligned16(" + LA + ") && rl::cuda::aligned16(" + RB + ");\n"
+    V.Kernel = "gemv_warp<float4>";
+    K.Body = "  const bool rl_vec = rl_s.sak == 1 && rl_s.sbk == 1 && rl_s.sam % 4 == 0 && "
+             "rl::cuda::aligned16(" + In.LA + ") && rl::cuda::aligned16(" + In.RB + ");\n"
              "  const rl::cuda::launch rl_l = rl::cuda::gemv_warp_map::config(rl_d);\n"
              "  if (rl_vec)\n"
              "    RL_LAUNCH(rl_l, (rl::cuda::gemv_warp<true, rl_store>), 0, " + AB + ");\n"
              "  else\n"
              "    RL_LAUNCH(rl_l, (rl::cuda::gemv_warp<false, rl_store>), 0, " + AB + ");\n";
-  } else if (Name == "int8" || Name == "int8-mma") {
-    std::string Aq = LA + "_i8", As = LA + "_scale", Bq = RB + "_i8",
-                Bs = RB + "_scale";
-    // The weights (A) are quantized once by the prepare entry, per row; the
-    // other operand per column (gemv: per tensor) at every call.
-    Prep = "  const rl::cuda::launch rl_q{{unsigned(rl_d.M), 1, 1}, {256, 1, 1}};\n"
+    return true;
+  } else {
+    return false;
+  }
+  if (In.Fused)
+    V.Notes.push_back("fused: the epilogue runs in the store of each output");
+  return true;
+}
+
+/// The int8 variants (dp4a; int8-mma: mma.sync): the weights quantized
+/// per row once, the other operand at every call; false for any other.
+bool int8Kernel(const VariantInputs &In, CudaVariantOut &V, KernelCode &K) {
+  if (In.Name != "int8" && In.Name != "int8-mma")
+    return false;
+  const std::string &LA = In.LA, &RB = In.RB;
+  std::string Aq = LA + "_i8", As = LA + "_scale", Bq = RB + "_i8",
+              Bs = RB + "_scale";
+  // The weights (A) are quantized once by the prepare entry, per row; the
+  // other operand per column (gemv: per tensor) at every call.
+  K.Prep = "  const rl::cuda::launch rl_q{{unsigned(rl_d.M), 1, 1}, {256, 1, 1}};\n"
            "  RL_LAUNCH(rl_q, rl::cuda::quantize_rows<>, 0, rl_d.M, rl_d.K, " + LA +
            ", rl_s.sam, rl_s.sak, " + Aq + ", " + As + ");\n";
-    std::string Q = "reinterpret_cast<const int8_t *>(" + Aq + "), " + As +
-                    ", reinterpret_cast<const int8_t *>(" + Bq + "), " + Bs;
-    if (Gemv) {
-      V.Map = "gemv_warp_map";
-      V.Kernel = "gemv_dp4a";
-      Body = "  const rl::cuda::launch rl_q{{1, 1, 1}, {256, 1, 1}};\n"
+  std::string Q = "reinterpret_cast<const int8_t *>(" + Aq + "), " + As +
+                  ", reinterpret_cast<const int8_t *>(" + Bq + "), " + Bs;
+  if (In.Gemv) {
+    V.Map = "gemv_warp_map";
+    V.Kernel = "gemv_dp4a";
+    K.Body = "  const rl::cuda::launch rl_q{{1, 1, 1}, {256, 1, 1}};\n"
              "  RL_LAUNCH(rl_q, rl::cuda::quantize_rows<>, 0, int64_t(1), rl_d.K, " + RB +
              ", int64_t(0), rl_s.sbk, " + Bq + ", " + Bs + ");\n"
              "  const bool rl_al = rl_d.K % 16 == 0 && rl::cuda::aligned16(" + Aq +
@@ -431,70 +462,103 @@ llvm::Error emitContraction(const UnitOut &U, const Plan &P, CudaVariantOut &V,
              "    RL_LAUNCH(rl_l, (rl::cuda::gemv_dp4a<true, rl_store>), 0, rl_d, " + Aq + ", " + As + ", " + Bq + ", " + Bs + ", rl_st);\n"
              "  else\n"
              "    RL_LAUNCH(rl_l, (rl::cuda::gemv_dp4a<false, rl_store>), 0, rl_d, " + Aq + ", " + As + ", " + Bq + ", " + Bs + ", rl_st);\n";
-    } else {
-      bool Mma = Name == "int8-mma";
-      V.Map = Mma ? "mma_map<128,128,64,2,4,1>" : "dp4a_map<64,64,8>";
-      V.Kernel = Mma ? "gemm_mma_s8" : "gemm_dp4a<64,64,8>";
-      Body = "  const rl::cuda::launch rl_q{{unsigned(rl_d.N), 1, 1}, {256, 1, 1}};\n"
+  } else {
+    bool Mma = In.Name == "int8-mma";
+    V.Map = Mma ? "mma_map<128,128,64,2,4,1>" : "dp4a_map<64,64,8>";
+    V.Kernel = Mma ? "gemm_mma_s8" : "gemm_dp4a<64,64,8>";
+    K.Body = "  const rl::cuda::launch rl_q{{unsigned(rl_d.N), 1, 1}, {256, 1, 1}};\n"
              "  RL_LAUNCH(rl_q, rl::cuda::quantize_rows<>, 0, rl_d.N, rl_d.K, " + RB +
              ", rl_s.sbn, rl_s.sbk, " + Bq + ", " + Bs + ");\n"
              "  rl::cuda::" + (Mma ? "run_mma_s8_gemm" : "run_dp4a_gemm") +
              "(rl_d, " + Q + ", rl_st);\n";
-      if (Mma)
-        V.Notes.push_back("int8-mma: mma.sync m16n8k32 (s8 x s8 -> s32) on 128x128x64 "
-                          "tiles, fragments by ldmatrix, cp.async double buffering; "
-                          "dp4a before sm_80");
-    }
-    V.Notes.push_back("int8: " + LA + " per-row scales (prepared once), " + RB +
-                      (Gemv ? " one scale" : " per-column scales") +
-                      " (each call); int32 accumulation");
-  } else if (Name == "bf16") {
+    if (Mma)
+      V.Notes.push_back("int8-mma: mma.sync m16n8k32 (s8 x s8 -> s32) on 128x128x64 "
+                        "tiles, fragments by ldmatrix, cp.async double buffering; "
+                        "dp4a before sm_80");
+  }
+  V.Notes.push_back("int8: " + LA + " per-row scales (prepared once), " + RB +
+                    (In.Gemv ? " one scale" : " per-column scales") +
+                    " (each call); int32 accumulation");
+  return true;
+}
+
+/// \p X as a bf16 device pointer.
+std::string bf16Ptr(const std::string &X) {
+  return "reinterpret_cast<const __nv_bfloat16 *>(" + X + ")";
+}
+
+/// The bf16 variants (bf16: mma.sync or a warp per row; wgmma: Hopper
+/// warpgroups), the weights converted once; false for any other.
+bool bf16Kernel(const VariantInputs &In, CudaVariantOut &V, KernelCode &K) {
+  const std::string &LA = In.LA, &RB = In.RB;
+  if (In.Name == "bf16") {
     std::string Ab = LA + "_bf16", Bb = RB + "_bf16";
-    auto Bf = [](const std::string &X) {
-      return "reinterpret_cast<const __nv_bfloat16 *>(" + X + ")";
-    };
-    Prep = toBf16("rl_d.M", "rl_d.K", LA, "rl_s.sam", "rl_s.sak", Ab);
-    if (Gemv) {
+    K.Prep = toBf16("rl_d.M", "rl_d.K", LA, "rl_s.sam", "rl_s.sak", Ab);
+    if (In.Gemv) {
       V.Map = "gemv_warp_map";
       V.Kernel = "gemv_bf16";
-      Body = toBf16("int64_t(1)", "rl_d.K", RB, "int64_t(0)", "rl_s.sbk", Bb) +
-             "  rl::cuda::run_bf16_gemv(rl_d, " + Bf(Ab) + ", " + Bf(Bb) + ", rl_st);\n";
+      K.Body = toBf16("int64_t(1)", "rl_d.K", RB, "int64_t(0)", "rl_s.sbk", Bb) +
+               "  rl::cuda::run_bf16_gemv(rl_d, " + bf16Ptr(Ab) + ", " + bf16Ptr(Bb) + ", rl_st);\n";
       V.Notes.push_back("bf16 gemv: a warp per row, 16-byte loads (8 bf16) when K is a "
                         "multiple of 8; f32 accumulation");
     } else {
       V.Map = "mma_map<128,128,32,2,4,2>";
       V.Kernel = "gemm_mma_bf16";
-      Body = toBf16("rl_d.K", "rl_d.N", RB, "rl_s.sbk", "rl_s.sbn", Bb) +
-             "  rl::cuda::run_bf16_gemm(rl_d, " + Bf(Ab) + ", " + Bf(Bb) + ", rl_st);\n";
+      K.Body = toBf16("rl_d.K", "rl_d.N", RB, "rl_s.sbk", "rl_s.sbn", Bb) +
+               "  rl::cuda::run_bf16_gemm(rl_d, " + bf16Ptr(Ab) + ", " + bf16Ptr(Bb) + ", rl_st);\n";
       V.Notes.push_back("bf16: mma.sync m16n8k16 with f32 accumulation on 128x128x32 "
                         "tiles, fragments by ldmatrix, cp.async double buffering (sm_80 "
                         "and later); the smem-tiled kernel in f32 FMA before sm_80");
     }
-  } else if (Name == "wgmma") {
-    std::string Ab = LA + "_bf16", Bt = RB + "_bf16t";
-    V.Map = "wgmma_map";
-    V.Kernel = "gemm_wgmma";
-    V.FeatureArch = "sm_90a";
-    Prep = toBf16("rl_d.M", "rl_d.K", LA, "rl_s.sam", "rl_s.sak", Ab);
-    Body = toBf16("rl_d.N", "rl_d.K", RB, "rl_s.sbn", "rl_s.sbk", Bt) +
-           "  rl::cuda::run_wgmma_gemm(rl_d, reinterpret_cast<const __nv_bfloat16 *>(" + Ab +
-           "), reinterpret_cast<const __nv_bfloat16 *>(" + Bt + "), rl_st);\n";
-    V.Notes.push_back("wgmma: bf16, 128x128x64 tiles of two warpgroups; compiled for sm_90a, "
-                      "wgmma m64n128k16 fed by TMA (K a multiple of 8, aligned) or cp.async; "
-                      "otherwise the same tiles on mma.sync m16n8k16 (sm_80 and later), the "
-                      "SIMT kernel before sm_80; B converted transposed (N x K)");
-  } else {
-    return cudaError("no " + Name + " variant for a " + C.kind());
+    return true;
   }
+  if (In.Name != "wgmma")
+    return false;
+  std::string Ab = LA + "_bf16", Bt = RB + "_bf16t";
+  V.Map = "wgmma_map";
+  V.Kernel = "gemm_wgmma";
+  V.FeatureArch = "sm_90a";
+  K.Prep = toBf16("rl_d.M", "rl_d.K", LA, "rl_s.sam", "rl_s.sak", Ab);
+  K.Body = toBf16("rl_d.N", "rl_d.K", RB, "rl_s.sbn", "rl_s.sbk", Bt) +
+           "  rl::cuda::run_wgmma_gemm(rl_d, " + bf16Ptr(Ab) + ", " + bf16Ptr(Bt) + ", rl_st);\n";
+  V.Notes.push_back("wgmma: bf16, 128x128x64 tiles of two warpgroups; compiled for sm_90a, "
+                    "wgmma m64n128k16 fed by TMA (K a multiple of 8, aligned) or cp.async; "
+                    "otherwise the same tiles on mma.sync m16n8k16 (sm_80 and later), the "
+                    "SIMT kernel before sm_80; B converted transposed (N x K)");
+  return true;
+}
+
+/// One gemm or gemv variant of a contraction \p P.
+llvm::Error emitContraction(const UnitOut &U, const Plan &P, CudaVariantOut &V,
+                            bool Fused) {
+  const ContractionInfo &C = P.C;
+  const std::string &Name = V.Name;
+  std::string LA = C.L.Array, RB = C.R.Array;
+  V.Extra = extraOperands(C, Name);
+  for (ArgInfo &A : V.Extra)
+    V.ExtraFrom.push_back(A.Prepared ? LA : RB);
+  Context X{U, U.Layout.Args};
+  for (const ArgInfo &A : V.Extra)
+    X.Args.push_back(A);
+  llvm::Expected<std::string> Store = storeFunctor(X, C, P.Nest);
+  if (!Store)
+    return Store.takeError();
+  std::string Sym = "rl_" + U.Name + "_cuda_" + symbolPart(Name);
+  VariantInputs In{Name, LA, RB, "rl_d, " + LA + ", " + RB + ", rl_s, rl_st",
+                   C.isGemv(), Fused};
+  KernelCode K;
+  if (!simpleF32Kernel(In, V, K) && !vectorF32Kernel(In, V, K) &&
+      !int8Kernel(In, V, K) && !bf16Kernel(In, V, K))
+    return cudaError("no " + Name + " variant for a " + C.kind());
   std::vector<std::string> Notes = P.Notes;
   Notes.insert(Notes.end(), V.Notes.begin(), V.Notes.end());
   std::string Code = header(U, Name, Notes) + *Store;
-  Code += entryHead(Sym + "_dev", X) + dimsDecl(P) + storeInit(X) + Body + "}\n\n";
+  Code += entryHead(Sym + "_dev", X) + dimsDecl(P) + storeInit(X) + K.Body + "}\n\n";
   Code += X.hostEntry(Sym, Sym + "_dev") + "\n" +
           X.timerEntry(Sym + "_time", Sym + "_dev");
-  if (!Prep.empty()) {
+  if (!K.Prep.empty()) {
     Code += "\n// The weights' " + Name + " copy, made once before the kernel runs.\n" +
-            entryHead(Sym + "_prepare_dev", X) + dimsDecl(P) + Prep + "}\n\n" +
+            entryHead(Sym + "_prepare_dev", X) + dimsDecl(P) + K.Prep + "}\n\n" +
             X.hostEntry(Sym + "_prepare", Sym + "_prepare_dev");
     V.HasPrepare = true;
   }

@@ -756,62 +756,53 @@ std::string dotBF16(int64_t R) {
   return S + "}\n\n";
 }
 
-llvm::Expected<std::string> emitGemv(const Program &P, const ArgLayout &L,
-                                     const std::vector<ArgInfo> &Extra,
-                                     const std::string &Symbol, GemvKind Kind) {
-  const ContractionInfo &C = P.Quant ? P.Quant->C : P.Micro->C;
-  int64_t R = P.Micro ? P.Micro->MR : 4;
-  bool Parallel = P.Micro ? P.Micro->Parallel : false;
-  if (P.Quant)
-    for (const KernelNest &K : P.Nests)
-      for (const auto &[IV, A] : K.Attrs)
-        Parallel |= A.Parallel && IV == C.M;
-  std::string LA = C.L.Array, RA = C.R.Array;
-  std::string Ls, Rs;
-  if (Kind == GemvKind::Int8) {
-    LA += "_q";
-    RA += "_q";
-    Ls = C.L.Array + "_scale";
-    Rs = C.R.Array + "_scale";
-  } else if (Kind == GemvKind::BF16) {
-    LA += "_bf16";
-    RA += "_bf16";
-  }
-  const ArgInfo *AO = argOf(L, Extra, C.Out.Array), *AL = argOf(L, Extra, LA),
-                *AR = argOf(L, Extra, RA);
-  if (!AO || !AL || !AR)
-    return mkError("gemv operands are not arguments");
-  Operand OL{LA, C.L.Dims}, OR{RA, C.R.Dims};
-  std::string Lda = strideOf(*AL, OL, C.M);
-  std::string Ym = strideOf(*AO, C.Out, C.M);
+/// The names a gemv micro-kernel's pieces share.
+struct GemvParts {
+  GemvKind Kind;
+  int64_t R;          ///< rows per block
+  std::string LA, RA; ///< the operands the kernel reads (_q, _bf16 copies)
+  std::string Ls, Rs; ///< int8: the operands' scales
+  std::string Fam;    ///< the dot kernels' family (rl_dot, rl_qdot, rl_bdot)
+  std::string Lda;    ///< A's row stride
+  std::string Args;   ///< a block's dot-kernel arguments before rl_acc
+};
 
+/// The kernel's comment and its R-row and one-row dot kernels.
+std::string gemvDotKernels(const ContractionInfo &C, const GemvParts &G,
+                           bool Parallel) {
   std::string S = "// Micro-kernel path: " +
-                  std::string(Kind == GemvKind::Int8   ? "int8 "
-                              : Kind == GemvKind::BF16 ? "bf16 "
-                                                       : "") +
+                  std::string(G.Kind == GemvKind::Int8   ? "int8 "
+                              : G.Kind == GemvKind::BF16 ? "bf16 "
+                                                         : "") +
                   "gemv " + C.Out.Array + " " + (C.InitZero ? "=" : "+=") +
-                  " " + C.L.Array + " * " + C.R.Array + ", " + num(R) +
+                  " " + C.L.Array + " * " + C.R.Array + ", " + num(G.R) +
                   " rows at a time" + (Parallel ? ", rows in parallel" : "") +
                   ".\nnamespace {\n\n#if RL_X86\n";
-  std::string Fam = Kind == GemvKind::Int8   ? "rl_qdot"
-                    : Kind == GemvKind::BF16 ? "rl_bdot"
-                                             : "rl_dot";
-  for (int64_t Rows : {R, int64_t(1)}) {
-    if (Rows == 1 && R == 1)
+  for (int64_t Rows : {G.R, int64_t(1)}) {
+    if (Rows == 1 && G.R == 1)
       break;
-    std::string D = Kind == GemvKind::Int8   ? dotI8(Rows)
-                    : Kind == GemvKind::BF16 ? dotBF16(Rows)
-                                             : dotF32(Rows);
+    std::string D = G.Kind == GemvKind::Int8   ? dotI8(Rows)
+                    : G.Kind == GemvKind::BF16 ? dotBF16(Rows)
+                                               : dotF32(Rows);
     S += D;
-    if (Rows == R && R != 1)
+    if (Rows == G.R && G.R != 1)
       S += "#if RL_X86\n";
   }
-  S += "} // namespace\n\n";
+  return S + "} // namespace\n\n";
+}
 
-  std::set<std::string> Used{C.Out.Array, LA, RA}, Written{C.Out.Array};
-  if (Kind == GemvKind::Int8) {
-    Used.insert(Ls);
-    Used.insert(Rs);
+/// The entry's prologue and, for int8, the nests that quantize x (the
+/// kernel quantizes it itself on every call).
+llvm::Expected<std::string> gemvEntryPrologue(const Program &P,
+                                              const ArgLayout &L,
+                                              const std::vector<ArgInfo> &Extra,
+                                              const std::string &Symbol,
+                                              const ContractionInfo &C,
+                                              const GemvParts &G) {
+  std::set<std::string> Used{C.Out.Array, G.LA, G.RA}, Written{C.Out.Array};
+  if (G.Kind == GemvKind::Int8) {
+    Used.insert(G.Ls);
+    Used.insert(G.Rs);
   }
   for (const Stmt &E : C.Epilogue)
     usedArrays(E, Used, Written);
@@ -828,89 +819,150 @@ llvm::Expected<std::string> emitGemv(const Program &P, const ArgLayout &L,
         return X.takeError();
       Pro += *X;
     }
-  S += prologue(Symbol, L, Extra, Used, Written);
-  S += Pro;
-  std::string Paths =
-      Kind == GemvKind::Int8
-          ? "rl::isa::avx512vnni, rl::isa::avx512, rl::isa::avx2, "
-            "rl::isa::portable"
-      : Kind == GemvKind::BF16
-          ? "rl::isa::avx512bf16, rl::isa::avx512, rl::isa::portable"
-          : "rl::isa::avx512, rl::isa::avx2, rl::isa::portable";
-  S += "  static const rl::isa rl_path = rl::pick({" + Paths + "});\n";
+  return prologue(Symbol, L, Extra, Used, Written) + Pro;
+}
+
+/// The instruction sets a gemv of \p Kind has kernels for, best first.
+std::string gemvPaths(GemvKind Kind) {
+  return Kind == GemvKind::Int8
+             ? "rl::isa::avx512vnni, rl::isa::avx512, rl::isa::avx2, "
+               "rl::isa::portable"
+         : Kind == GemvKind::BF16
+             ? "rl::isa::avx512bf16, rl::isa::avx512, rl::isa::portable"
+             : "rl::isa::avx512, rl::isa::avx2, rl::isa::portable";
+}
+
+/// int8: |x_q| and the sign bits of x_q per 64 k, once per call.
+const char *const Int8XSplit =
+    "  rl::buffer<unsigned char> rl_ux(static_cast<size_t>(rl_k + 64));\n"
+    "  rl::buffer<unsigned long long> rl_neg(static_cast<size_t>(rl_k / "
+    "64 + 1));\n"
+    "  for (int64_t k = 0; k < rl_k; ++k) {\n"
+    "    const int v = rl_x[k];\n"
+    "    rl_ux.data()[k] = static_cast<unsigned char>(v < 0 ? -v : v);\n"
+    "    if (v < 0)\n      rl_neg.data()[k / 64] |= 1ull << (k % 64);\n"
+    "  }\n";
+
+/// A row block's dot product on one instruction set (\p Suffix): the
+/// R-row kernel for a full block, the one-row kernel per row of the last.
+std::string gemvDispatch(const GemvParts &G, const std::string &Suffix,
+                         const std::string &Ind) {
+  return Ind + "if (rl_n == " + num(G.R) + ")\n" + Ind + "  " + G.Fam +
+         num(G.R) + "_" + Suffix + "(" + G.Args + ", rl_acc);\n" + Ind +
+         "else\n" + Ind + "  for (int64_t rl_r = 0; rl_r < rl_n; ++rl_r)\n" +
+         Ind + "    " + G.Fam + (G.R == 1 ? num(G.R) : "1") + "_" + Suffix +
+         "(rl_k, rl_a + " + "(rl_ib + rl_r) * " + paren(G.Lda) + ", " + G.Lda +
+         ", rl_x" +
+         (G.Kind == GemvKind::Int8 ? ", rl_ux.data(), rl_neg.data()" : "") +
+         ", rl_acc + rl_r);\n";
+}
+
+/// The switch over the picked instruction set around gemvDispatch.
+std::string gemvSwitch(const GemvParts &G) {
+  std::string S = "    switch (rl_path) {\n#if RL_X86\n";
+  if (G.Kind == GemvKind::Int8) {
+    S += "    case rl::isa::avx512vnni:\n" + gemvDispatch(G, "vnni", "      ") +
+         "      break;\n    case rl::isa::avx512:\n" +
+         gemvDispatch(G, "avx512bw", "      ") +
+         "      break;\n    case rl::isa::avx2:\n" +
+         gemvDispatch(G, "avx2", "      ") + "      break;\n";
+  } else if (G.Kind == GemvKind::BF16) {
+    S += "    case rl::isa::avx512bf16:\n" + gemvDispatch(G, "bf16", "      ") +
+         "      break;\n    case rl::isa::avx512:\n" +
+         gemvDispatch(G, "avx512", "      ") + "      break;\n";
+  } else {
+    S += "    case rl::isa::avx512:\n" + gemvDispatch(G, "avx512", "      ") +
+         "      break;\n    case rl::isa::avx2:\n" +
+         gemvDispatch(G, "avx2", "      ") + "      break;\n";
+  }
+  return S + "#endif\n    default:\n" + gemvDispatch(G, "portable", "      ") +
+         "      break;\n    }\n";
+}
+
+/// The store of a row block's sums into y (int8: times the scales).
+std::string gemvStore(const Program &P, const ContractionInfo &C,
+                      const GemvParts &G, const std::string &Ym,
+                      const std::string &Ind) {
+  std::string LsIdx, RsIdx = G.Rs + "[0]";
+  if (G.Kind == GemvKind::Int8)
+    LsIdx = P.Quant->LGran == "row" ? G.Ls + "[" +
+                                          paren(cExpr(C.First.at(C.M))) +
+                                          " + rl_ib + rl_r]"
+                                    : G.Ls + "[0]";
+  std::string V = G.Kind == GemvKind::Int8
+                      ? "static_cast<float>(rl_acc[rl_r]) * " + LsIdx + " * " +
+                            RsIdx
+                      : "rl_acc[rl_r]";
+  std::string Y = "rl_y[(rl_ib + rl_r) * " + paren(Ym) + "]";
+  return Ind + "for (int64_t rl_r = 0; rl_r < rl_n; ++rl_r)\n" + Ind + "  " +
+         Y + (C.InitZero ? " = " : " += ") + V + ";\n";
+}
+
+llvm::Expected<std::string> emitGemv(const Program &P, const ArgLayout &L,
+                                     const std::vector<ArgInfo> &Extra,
+                                     const std::string &Symbol, GemvKind Kind) {
+  const ContractionInfo &C = P.Quant ? P.Quant->C : P.Micro->C;
+  GemvParts G;
+  G.Kind = Kind;
+  G.R = P.Micro ? P.Micro->MR : 4;
+  bool Parallel = P.Micro ? P.Micro->Parallel : false;
+  if (P.Quant)
+    for (const KernelNest &K : P.Nests)
+      for (const auto &[IV, A] : K.Attrs)
+        Parallel |= A.Parallel && IV == C.M;
+  G.LA = C.L.Array;
+  G.RA = C.R.Array;
+  if (Kind == GemvKind::Int8) {
+    G.LA += "_q";
+    G.RA += "_q";
+    G.Ls = C.L.Array + "_scale";
+    G.Rs = C.R.Array + "_scale";
+  } else if (Kind == GemvKind::BF16) {
+    G.LA += "_bf16";
+    G.RA += "_bf16";
+  }
+  const ArgInfo *AO = argOf(L, Extra, C.Out.Array), *AL = argOf(L, Extra, G.LA),
+                *AR = argOf(L, Extra, G.RA);
+  if (!AO || !AL || !AR)
+    return mkError("gemv operands are not arguments");
+  Operand OL{G.LA, C.L.Dims}, OR{G.RA, C.R.Dims};
+  G.Lda = strideOf(*AL, OL, C.M);
+  std::string Ym = strideOf(*AO, C.Out, C.M);
+  G.Fam = Kind == GemvKind::Int8   ? "rl_qdot"
+          : Kind == GemvKind::BF16 ? "rl_bdot"
+                                   : "rl_dot";
+
+  std::string S = gemvDotKernels(C, G, Parallel);
+  llvm::Expected<std::string> Pro =
+      gemvEntryPrologue(P, L, Extra, Symbol, C, G);
+  if (!Pro)
+    return Pro.takeError();
+  S += *Pro;
+  S += "  static const rl::isa rl_path = rl::pick({" + gemvPaths(Kind) + "});\n";
   std::string Mext = cExpr(C.Extent.at(C.M)), Kext = cExpr(C.Extent.at(C.K));
   std::string Off = baseOffset(*AL, OL, C), XOff = baseOffset(*AR, OR, C),
               YOff = baseOffset(*AO, C.Out, C);
   S += "  const int64_t rl_m = " + Mext + ", rl_k = " + Kext + ";\n";
-  S += "  const auto *rl_a = " + LA + (Off == "0" ? "" : " + " + paren(Off)) +
-       ";\n  const auto *rl_x = " + RA + (XOff == "0" ? "" : " + " + paren(XOff)) +
-       ";\n  auto *rl_y = " + C.Out.Array +
-       (YOff == "0" ? "" : " + " + paren(YOff)) + ";\n";
-  std::string Args = "rl_k, rl_a + rl_ib * " + paren(Lda) + ", " + Lda +
-                     ", rl_x";
+  S += "  const auto *rl_a = " + G.LA + (Off == "0" ? "" : " + " + paren(Off)) +
+       ";\n  const auto *rl_x = " + G.RA +
+       (XOff == "0" ? "" : " + " + paren(XOff)) + ";\n  auto *rl_y = " +
+       C.Out.Array + (YOff == "0" ? "" : " + " + paren(YOff)) + ";\n";
+  G.Args = "rl_k, rl_a + rl_ib * " + paren(G.Lda) + ", " + G.Lda + ", rl_x";
   if (Kind == GemvKind::Int8) {
-    // |x_q| and the sign bits of x_q per 64 k, once per call.
-    S += "  rl::buffer<unsigned char> rl_ux(static_cast<size_t>(rl_k + 64));\n"
-         "  rl::buffer<unsigned long long> rl_neg(static_cast<size_t>(rl_k / "
-         "64 + 1));\n"
-         "  for (int64_t k = 0; k < rl_k; ++k) {\n"
-         "    const int v = rl_x[k];\n"
-         "    rl_ux.data()[k] = static_cast<unsigned char>(v < 0 ? -v : v);\n"
-         "    if (v < 0)\n      rl_neg.data()[k / 64] |= 1ull << (k % 64);\n"
-         "  }\n";
-    Args += ", rl_ux.data(), rl_neg.data()";
+    S += Int8XSplit;
+    G.Args += ", rl_ux.data(), rl_neg.data()";
   }
   std::string AccT = Kind == GemvKind::Int8 ? "int" : "float";
   // The row block and the store (with the scales for int8).
-  std::string LsIdx, RsIdx = Rs + "[0]";
-  if (Kind == GemvKind::Int8)
-    LsIdx = P.Quant->LGran == "row" ? Ls + "[" +
-                                          paren(cExpr(C.First.at(C.M))) +
-                                          " + rl_ib + rl_r]"
-                                    : Ls + "[0]";
-  auto Store = [&](const std::string &Ind) {
-    std::string V = Kind == GemvKind::Int8
-                        ? "static_cast<float>(rl_acc[rl_r]) * " + LsIdx + " * " +
-                              RsIdx
-                        : "rl_acc[rl_r]";
-    std::string Y = "rl_y[(rl_ib + rl_r) * " + paren(Ym) + "]";
-    return Ind + "for (int64_t rl_r = 0; rl_r < rl_n; ++rl_r)\n" + Ind + "  " +
-           Y + (C.InitZero ? " = " : " += ") + V + ";\n";
-  };
   llvm::Expected<std::string> Epi = epilogueCode(C, L, Extra, 2);
   if (!Epi)
     return Epi.takeError();
   S += Parallel ? "  RL_OMP(parallel for schedule(static))\n" : "";
-  S += "  for (int64_t rl_ib = 0; rl_ib < rl_m; rl_ib += " + num(R) + ") {\n" +
-       "    const int64_t rl_n = std::min<int64_t>(" + num(R) +
-       ", rl_m - rl_ib);\n    " + AccT + " rl_acc[" + num(R) + "];\n";
-  auto Dispatch = [&](const std::string &Suffix, const std::string &Ind) {
-    return Ind + "if (rl_n == " + num(R) + ")\n" + Ind + "  " + Fam + num(R) +
-           "_" + Suffix + "(" + Args + ", rl_acc);\n" + Ind + "else\n" + Ind +
-           "  for (int64_t rl_r = 0; rl_r < rl_n; ++rl_r)\n" + Ind + "    " +
-           Fam + (R == 1 ? num(R) : "1") + "_" + Suffix + "(rl_k, rl_a + " +
-           "(rl_ib + rl_r) * " + paren(Lda) + ", " + Lda + ", rl_x" +
-           (Kind == GemvKind::Int8 ? ", rl_ux.data(), rl_neg.data()" : "") +
-           ", rl_acc + rl_r);\n";
-  };
-  S += "    switch (rl_path) {\n#if RL_X86\n";
-  if (Kind == GemvKind::Int8) {
-    S += "    case rl::isa::avx512vnni:\n" + Dispatch("vnni", "      ") +
-         "      break;\n    case rl::isa::avx512:\n" +
-         Dispatch("avx512bw", "      ") + "      break;\n    case rl::isa::avx2:\n" +
-         Dispatch("avx2", "      ") + "      break;\n";
-  } else if (Kind == GemvKind::BF16) {
-    S += "    case rl::isa::avx512bf16:\n" + Dispatch("bf16", "      ") +
-         "      break;\n    case rl::isa::avx512:\n" +
-         Dispatch("avx512", "      ") + "      break;\n";
-  } else {
-    S += "    case rl::isa::avx512:\n" + Dispatch("avx512", "      ") +
-         "      break;\n    case rl::isa::avx2:\n" + Dispatch("avx2", "      ") +
-         "      break;\n";
-  }
-  S += "#endif\n    default:\n" + Dispatch("portable", "      ") +
-       "      break;\n    }\n";
-  S += Store("    ");
+  S += "  for (int64_t rl_ib = 0; rl_ib < rl_m; rl_ib += " + num(G.R) + ") {\n" +
+       "    const int64_t rl_n = std::min<int64_t>(" + num(G.R) +
+       ", rl_m - rl_ib);\n    " + AccT + " rl_acc[" + num(G.R) + "];\n";
+  S += gemvSwitch(G);
+  S += gemvStore(P, C, G, Ym, "    ");
   if (!Epi->empty())
     S += "    {\n      const int64_t rl_i0 = " + paren(cExpr(C.First.at(C.M))) +
          " + rl_ib, rl_mi = rl_n;\n" + *Epi + "    }\n";

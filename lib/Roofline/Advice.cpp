@@ -344,6 +344,15 @@ private:
   void strided(const AdvisedNest &A, NestAdvice &Out) const;
   void whatIfs(size_t I, const std::vector<Group> &Groups,
                NestAdvice &Out) const;
+  // The what-ifs of a memory-bound nest, one transform each (whatIfs).
+  void tileWhatIf(const AdvisedNest &A, const Prediction &Before,
+                  NestAdvice &Out) const;
+  void quantizeWhatIfs(const AdvisedNest &A, const Prediction &Before,
+                       NestAdvice &Out) const;
+  void batchWhatIf(const LoopNest &N, const Prediction &Before,
+                   NestAdvice &Out) const;
+  void fuseWhatIf(size_t I, const Group &G, const Prediction &Before,
+                  NestAdvice &Out) const;
   /// Offers \p W when it is faster enough, else records it as rejected.
   void offer(WhatIf W, NestAdvice &Out) const;
 };
@@ -497,51 +506,48 @@ void Advisor::strided(const AdvisedNest &A, NestAdvice &Out) const {
   }
 }
 
-void Advisor::whatIfs(size_t I, const std::vector<Group> &Groups,
-                      NestAdvice &Out) const {
-  const AdvisedNest &A = Nests[I];
+/// Tiling, predicted with tiled(T).
+void Advisor::tileWhatIf(const AdvisedNest &A, const Prediction &Before,
+                         NestAdvice &Out) const {
   const LoopNest &N = *A.Nest;
-  const NestCounts &C = *A.Counts;
-  std::optional<Prediction> Before = current(A, M);
-  if (!Before)
-    return;
-  Out.MemoryBound = Before->Bound == BoundKind::MemoryBound;
-  if (!Out.MemoryBound)
-    return;
-
-  // Tiling, predicted with tiled(T).
   std::vector<const Loop *> Band = permutableBand(N);
-  if (Band.size() >= 2) {
-    TiledTraffic T = tiledTraffic(N, C, Opts.Tile, /*WithFormula=*/false);
-    std::string Desc = "tile loops " + llvm::join(T.Loops, ", ") + " by " +
-                       std::to_string(Opts.Tile);
-    if (!T.Legal) {
-      Out.Rejected.push_back({"tile", Desc, T.LegalityReason});
-    } else if (T.Bytes) {
-      Verdict V = computeVerdict(M, Before->Prec, Before->Flops, *T.Bytes,
-                                 A.Verdict->V->FootprintBytes,
-                                 "tiled(" + std::to_string(Opts.Tile) + ")");
-      WhatIf W;
-      W.Transform = "tile";
-      W.Description = Desc;
-      W.Params["tile"] = static_cast<int64_t>(Opts.Tile);
-      llvm::json::Array Loops;
-      for (const std::string &L : T.Loops)
-        Loops.push_back(L);
-      W.Params["loops"] = std::move(Loops);
-      W.Before = *Before;
-      W.After = fromVerdict(V);
-      W.Legality = T.LegalityReason;
-      W.Caveat = "assumes one tile of each array stays on chip";
-      offer(std::move(W), Out);
-    }
+  if (Band.size() < 2)
+    return;
+  TiledTraffic T = tiledTraffic(N, *A.Counts, Opts.Tile, /*WithFormula=*/false);
+  std::string Desc = "tile loops " + llvm::join(T.Loops, ", ") + " by " +
+                     std::to_string(Opts.Tile);
+  if (!T.Legal) {
+    Out.Rejected.push_back({"tile", Desc, T.LegalityReason});
+    return;
   }
+  if (!T.Bytes)
+    return;
+  Verdict V = computeVerdict(M, Before.Prec, Before.Flops, *T.Bytes,
+                             A.Verdict->V->FootprintBytes,
+                             "tiled(" + std::to_string(Opts.Tile) + ")");
+  WhatIf W;
+  W.Transform = "tile";
+  W.Description = Desc;
+  W.Params["tile"] = static_cast<int64_t>(Opts.Tile);
+  llvm::json::Array Loops;
+  for (const std::string &L : T.Loops)
+    Loops.push_back(L);
+  W.Params["loops"] = std::move(Loops);
+  W.Before = Before;
+  W.After = fromVerdict(V);
+  W.Legality = T.LegalityReason;
+  W.Caveat = "assumes one tile of each array stays on chip";
+  offer(std::move(W), Out);
+}
 
-  // Quantization: the same loops in bf16 and int8.
+/// Quantization: the same loops in bf16 and int8.
+void Advisor::quantizeWhatIfs(const AdvisedNest &A, const Prediction &Before,
+                              NestAdvice &Out) const {
+  const LoopNest &N = *A.Nest;
   for (Precision To : {Precision::BF16, Precision::I8}) {
     if (!canQuantize(N, To))
       continue;
-    std::optional<Prediction> After = predictQuantized(N, C, To);
+    std::optional<Prediction> After = predictQuantized(N, *A.Counts, To);
     if (!After)
       continue;
     WhatIf W;
@@ -549,7 +555,7 @@ void Advisor::whatIfs(size_t I, const std::vector<Group> &Groups,
     W.Description =
         std::string("quantize to ") + (To == Precision::I8 ? "int8" : "bf16");
     W.Params["precision"] = precisionName(To);
-    W.Before = *Before;
+    W.Before = Before;
     W.After = *After;
     W.Legality = "no iteration is reordered";
     W.Caveat = To == Precision::I8
@@ -557,93 +563,108 @@ void Advisor::whatIfs(size_t I, const std::vector<Group> &Groups,
                    : "changes numerics: needs an accuracy check";
     offer(std::move(W), Out);
   }
+}
 
-  // Batching: B inputs through the same weights.
-  if (std::optional<BatchPlan> P = batchPlan(N)) {
-    LoopNest B = batchNest(N, *P, Opts.Batch);
-    if (std::optional<Prediction> After = predict({B})) {
-      WhatIf W;
-      W.Transform = "batch";
-      W.Description = "batch " + std::to_string(Opts.Batch) +
-                      " inputs (gemv -> gemm: '" + P->Weights +
-                      "' read once for all)";
-      W.Params["inputs"] = Opts.Batch;
-      W.Params["weights"] = P->Weights;
-      llvm::json::Array Bat;
-      for (const std::string &X : P->Batched)
-        Bat.push_back(X);
-      W.Params["batched"] = std::move(Bat);
-      W.Before = *Before;
-      W.After = *After;
-      W.Speedup = static_cast<double>(Opts.Batch); // same work: per input
-      W.Legality = "'" + P->Weights +
-                   "' is only read: the inputs are independent";
-      W.Caveat = "needs " + std::to_string(Opts.Batch) +
-                 " inputs available at once";
-      offer(std::move(W), Out);
-    }
+/// Batching: B inputs through the same weights.
+void Advisor::batchWhatIf(const LoopNest &N, const Prediction &Before,
+                          NestAdvice &Out) const {
+  std::optional<BatchPlan> P = batchPlan(N);
+  if (!P)
+    return;
+  LoopNest B = batchNest(N, *P, Opts.Batch);
+  std::optional<Prediction> After = predict({B});
+  if (!After)
+    return;
+  WhatIf W;
+  W.Transform = "batch";
+  W.Description = "batch " + std::to_string(Opts.Batch) +
+                  " inputs (gemv -> gemm: '" + P->Weights +
+                  "' read once for all)";
+  W.Params["inputs"] = Opts.Batch;
+  W.Params["weights"] = P->Weights;
+  llvm::json::Array Bat;
+  for (const std::string &X : P->Batched)
+    Bat.push_back(X);
+  W.Params["batched"] = std::move(Bat);
+  W.Before = Before;
+  W.After = *After;
+  W.Speedup = static_cast<double>(Opts.Batch); // same work: per input
+  W.Legality = "'" + P->Weights + "' is only read: the inputs are independent";
+  W.Caveat = "needs " + std::to_string(Opts.Batch) + " inputs available at once";
+  offer(std::move(W), Out);
+}
+
+/// Fusion of nest \p I with the other nests of its group \p G.
+void Advisor::fuseWhatIf(size_t I, const Group &G, const Prediction &Before,
+                         NestAdvice &Out) const {
+  std::vector<LoopNest> Ns;
+  std::vector<unsigned> Others;
+  Prediction Sum = Before;
+  Sum.Flops = Sum.Bytes = Sum.Time = 0;
+  for (size_t K : G.Members) {
+    Ns.push_back(*Nests[K].Nest);
+    if (K != I)
+      Others.push_back(Nests[K].Nest->Loc.Line);
+    std::optional<Prediction> P = current(Nests[K], M);
+    if (!P)
+      return;
+    Sum.Flops += P->Flops;
+    Sum.Bytes += P->Bytes;
+    Sum.Time += P->Time;
   }
+  Sum.Intensity = Sum.Bytes > 0 ? Sum.Flops / Sum.Bytes : 0;
+  std::vector<std::string> Kept;
+  std::optional<LoopNest> F =
+      fuseAndContract(Ns, intermediates(G, Nests), Kept);
+  if (!F)
+    return;
+  std::optional<Prediction> After = predict({*F});
+  if (!After)
+    return;
+  WhatIf W;
+  W.Transform = "fuse";
+  W.Description = "fuse with the loop" + std::string(Others.size() > 1 ? "s" : "") +
+                  " at line" + (Others.size() > 1 ? "s " : " ") +
+                  joinLines(Others) +
+                  (Kept.empty() ? "" : " and keep " + quoted(Kept) +
+                                           " on chip");
+  llvm::json::Array Lines, Keep;
+  for (size_t K : G.Members)
+    Lines.push_back(static_cast<int64_t>(Nests[K].Nest->Loc.Line));
+  for (const std::string &X : Kept)
+    Keep.push_back(X);
+  W.Params["lines"] = std::move(Lines);
+  W.Params["on_chip"] = std::move(Keep);
+  W.Before = Sum;
+  W.After = *After;
+  W.Legality = G.Legality;
+  std::vector<std::string> Live;
+  for (const std::string &X : Kept)
+    if (!Nests[I].Nest->Sem.LocalArrays.count(X))
+      Live.push_back(X);
+  if (!Live.empty())
+    W.Caveat = "assumes nothing reads " + quoted(Live) + " after the loops";
+  offer(std::move(W), Out);
+}
 
-  // Fusion with the nests beside it.
-  for (const Group &G : Groups) {
-    if (!std::count(G.Members.begin(), G.Members.end(), I))
-      continue;
-    std::vector<LoopNest> Ns;
-    std::vector<unsigned> Others;
-    Prediction Sum = *Before;
-    Sum.Flops = Sum.Bytes = Sum.Time = 0;
-    bool Ok = true;
-    for (size_t K : G.Members) {
-      Ns.push_back(*Nests[K].Nest);
-      if (K != I)
-        Others.push_back(Nests[K].Nest->Loc.Line);
-      std::optional<Prediction> P = current(Nests[K], M);
-      if (!P) {
-        Ok = false;
-        break;
-      }
-      Sum.Flops += P->Flops;
-      Sum.Bytes += P->Bytes;
-      Sum.Time += P->Time;
+void Advisor::whatIfs(size_t I, const std::vector<Group> &Groups,
+                      NestAdvice &Out) const {
+  const AdvisedNest &A = Nests[I];
+  std::optional<Prediction> Before = current(A, M);
+  if (!Before)
+    return;
+  Out.MemoryBound = Before->Bound == BoundKind::MemoryBound;
+  if (!Out.MemoryBound)
+    return;
+  tileWhatIf(A, *Before, Out);
+  quantizeWhatIfs(A, *Before, Out);
+  batchWhatIf(*A.Nest, *Before, Out);
+  // Fusion with the nests beside it: the first group that holds it.
+  for (const Group &G : Groups)
+    if (std::count(G.Members.begin(), G.Members.end(), I)) {
+      fuseWhatIf(I, G, *Before, Out);
+      break;
     }
-    if (!Ok)
-      break;
-    Sum.Intensity = Sum.Bytes > 0 ? Sum.Flops / Sum.Bytes : 0;
-    std::vector<std::string> Kept;
-    std::optional<LoopNest> F =
-        fuseAndContract(Ns, intermediates(G, Nests), Kept);
-    if (!F)
-      break;
-    std::optional<Prediction> After = predict({*F});
-    if (!After)
-      break;
-    WhatIf W;
-    W.Transform = "fuse";
-    W.Description = "fuse with the loop" + std::string(Others.size() > 1 ? "s" : "") +
-                    " at line" + (Others.size() > 1 ? "s " : " ") +
-                    joinLines(Others) +
-                    (Kept.empty() ? "" : " and keep " + quoted(Kept) +
-                                             " on chip");
-    llvm::json::Array Lines, Keep;
-    for (size_t K : G.Members)
-      Lines.push_back(static_cast<int64_t>(Nests[K].Nest->Loc.Line));
-    for (const std::string &X : Kept)
-      Keep.push_back(X);
-    W.Params["lines"] = std::move(Lines);
-    W.Params["on_chip"] = std::move(Keep);
-    W.Before = Sum;
-    W.After = *After;
-    W.Legality = G.Legality;
-    std::vector<std::string> Live;
-    for (const std::string &X : Kept)
-      if (!N.Sem.LocalArrays.count(X))
-        Live.push_back(X);
-    if (!Live.empty())
-      W.Caveat = "assumes nothing reads " + quoted(Live) + " after the loops";
-    offer(std::move(W), Out);
-    break;
-  }
-
   std::stable_sort(Out.Advice.begin(), Out.Advice.end(),
                    [](const WhatIf &X, const WhatIf &Y) {
                      return X.Speedup > Y.Speedup;

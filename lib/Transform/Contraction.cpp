@@ -257,46 +257,31 @@ std::optional<ContractionInfo> fail(std::string *Why, const std::string &W) {
   return std::nullopt;
 }
 
-} // namespace
+/// Whether \p IV is one of the dimensions \p D.
+bool hasDim(const std::vector<std::string> &D, const std::string &IV) {
+  return std::find(D.begin(), D.end(), IV) != D.end();
+}
 
-std::optional<ContractionInfo>
-roofline::recognizeContraction(const LoopNest &N, std::string *WhyNot) {
-  std::vector<StmtSite> All = stmtSites(N.Root);
-  llvm::Expected<MacUpdate> Mac = findMacUpdate(N, All);
-  if (!Mac)
-    return fail(WhyNot, llvm::toString(Mac.takeError()));
-  const StmtSite *Update = Mac->Site;
-  const Stmt &U = *Update->S;
-  const Access &OutA = *Mac->Out, &LA = *Mac->L, &RA = *Mac->R;
-
-  ContractionInfo C;
-  std::optional<std::vector<std::string>> OD = dimsOf(OutA), LD = dimsOf(LA),
-                                          RD = dimsOf(RA);
-  if (!OD || !LD || !RD)
-    return fail(WhyNot, "a subscript is not a plain loop variable");
-  if (llvm::Error E = rectangularExtents(Update->Loops, C.Extent, C.First))
-    return fail(WhyNot, llvm::toString(std::move(E)));
-  auto Has = [](const std::vector<std::string> &D, const std::string &IV) {
-    return std::find(D.begin(), D.end(), IV) != D.end();
-  };
-  // L is the operand sharing Out's first non-batch dimension.
-  std::string LName = LA.ArrayName, RName = RA.ArrayName;
-  auto LDims = *LD, RDims = *RD;
-  for (const std::string &IV : *OD) {
-    bool InL = Has(LDims, IV), InR = Has(RDims, IV);
+/// Swaps \p L and \p R unless L is the operand sharing Out's first
+/// non-batch dimension \p OD (the row operand, as the emitters expect).
+void orderOperands(const std::vector<std::string> &OD, Operand &L, Operand &R) {
+  for (const std::string &IV : OD) {
+    bool InL = hasDim(L.Dims, IV), InR = hasDim(R.Dims, IV);
     if (InL && InR)
       continue;
-    if (InR && !InL) {
-      std::swap(LName, RName);
-      std::swap(LDims, RDims);
-    }
+    if (InR && !InL)
+      std::swap(L, R);
     break;
   }
-  C.Out = {OutA.ArrayName, *OD};
-  C.L = {LName, LDims};
-  C.R = {RName, RDims};
-  for (const Loop *L : Update->Loops) {
-    bool O = Has(*OD, L->IV), Lh = Has(LDims, L->IV), R = Has(RDims, L->IV);
+}
+
+/// Gives each loop of \p Loops its role in \p C (batch, M, N or K) by the
+/// operands it subscripts; why one has none or two share one, else "".
+std::string assignRoles(ContractionInfo &C,
+                        const std::vector<const Loop *> &Loops) {
+  for (const Loop *L : Loops) {
+    bool O = hasDim(C.Out.Dims, L->IV), Lh = hasDim(C.L.Dims, L->IV),
+         R = hasDim(C.R.Dims, L->IV);
     std::string *Role = nullptr;
     if (O && Lh && R)
       C.Batch.push_back(L->IV);
@@ -307,96 +292,108 @@ roofline::recognizeContraction(const LoopNest &N, std::string *WhyNot) {
     else if (Lh && R && !O)
       Role = &C.K;
     else
-      return fail(WhyNot, "loop '" + L->IV + "' has no contraction role");
+      return "loop '" + L->IV + "' has no contraction role";
     if (Role) {
       if (!Role->empty())
-        return fail(WhyNot, "two loops play the same role ('" + *Role +
-                                "', '" + L->IV + "')");
+        return "two loops play the same role ('" + *Role + "', '" + L->IV +
+               "')";
       *Role = L->IV;
     }
   }
-  for (const auto *D : {&*OD, &LDims, &RDims})
-    for (const std::string &IV : *D)
-      if (!C.Extent.count(IV))
-        return fail(WhyNot, "subscript '" + IV + "' is not a loop around the "
-                                                 "update");
-  if (C.K.empty() || C.M.empty())
-    return fail(WhyNot, "no reduction or no row loop");
-  const Array *AO = N.findArray(C.Out.Array), *AL = N.findArray(C.L.Array),
-              *AR = N.findArray(C.R.Array);
-  if (!AO || !AL || !AR || AO->Elem != AL->Elem || AO->Elem != AR->Elem)
-    return fail(WhyNot, "operands differ in element type");
-  C.Elem = AO->Elem;
+  return "";
+}
 
-  // The other statements: an init of Out before the reduction and an
-  // elementwise epilogue after it, both in the body of the Out loops.
-  std::set<std::string> OutLoops(OD->begin(), OD->end());
+/// An elementwise statement on Out's element: Out only at that element
+/// (subscripts \p OutA), the other arrays indexed by the Out loops, writes
+/// only to Out (or to a scalar local to it); "" when it is one, else why
+/// not.
+std::string notElementwise(const Stmt &St, const ContractionInfo &C,
+                           const Access &OutA, const LoopNest &N) {
+  for (const Access &A : St.Accesses) {
+    if (A.ArrayName == C.Out.Array) {
+      if (A.Subscripts != OutA.Subscripts)
+        return "epilogue touches another element of '" + C.Out.Array + "'";
+      continue;
+    }
+    if (A.ArrayName == C.L.Array || A.ArrayName == C.R.Array)
+      return "epilogue reads an operand";
+    for (const auto &Sub : A.Subscripts) {
+      if (!Sub)
+        return "epilogue subscript is not affine";
+      for (const auto &[Name, Coef] : Sub->terms())
+        if (C.Extent.count(Name) && !hasDim(C.Out.Dims, Name))
+          return "epilogue indexes the reduction";
+      if (A.IsWrite)
+        return "epilogue writes a second array";
+    }
+  }
+  const StmtValue &V = *St.Value;
+  if (V.Target != StmtValue::ArrayTarget &&
+      !(V.Target == StmtValue::ScalarDecl && N.Sem.findScalar(V.Scalar) &&
+        N.Sem.findScalar(V.Scalar)->Kind == ScalarVar::Local))
+    return "epilogue writes a scalar that outlives it";
+  return "";
+}
+
+/// Where the reduction sits: OutBody, the innermost of the Out loops
+/// around the update; ReductionAt, the node of its body that holds the
+/// update (Seen when found); KOutsideBody, the K loop lies below OutBody,
+/// so OutBody's own statements run outside it.
+struct ReductionSite {
   const Loop *OutBody = nullptr;
-  for (const Loop *L : Update->Loops)
+  size_t ReductionAt = 0;
+  bool Seen = false;
+  bool KOutsideBody = false;
+};
+
+/// The ReductionSite of \p Update, the contraction's update statement.
+ReductionSite reductionSite(const ContractionInfo &C, const StmtSite &Update) {
+  ReductionSite RS;
+  std::set<std::string> OutLoops(C.Out.Dims.begin(), C.Out.Dims.end());
+  for (const Loop *L : Update.Loops)
     if (OutLoops.count(L->IV)) {
       OutLoops.erase(L->IV);
       if (OutLoops.empty()) {
-        OutBody = L;
+        RS.OutBody = L;
         break;
       }
     }
-  size_t ReductionAt = 0; // index in OutBody of the node holding the update
-  bool Seen = false;
-  if (OutBody)
-    for (size_t I = 0; I < OutBody->Body.size(); ++I) {
+  if (RS.OutBody)
+    for (size_t I = 0; I < RS.OutBody->Body.size(); ++I) {
       bool Holds = false;
-      forEachStmtIn(OutBody->Body[I], [&](const Stmt &S) {
-        Holds |= &S == &U;
+      forEachStmtIn(RS.OutBody->Body[I], [&](const Stmt &S) {
+        Holds |= &S == Update.S;
       });
       if (Holds) {
-        ReductionAt = I;
-        Seen = true;
+        RS.ReductionAt = I;
+        RS.Seen = true;
       }
     }
-  auto KPos = std::find_if(Update->Loops.begin(), Update->Loops.end(),
+  auto KPos = std::find_if(Update.Loops.begin(), Update.Loops.end(),
                            [&](const Loop *L) { return L->IV == C.K; });
-  auto OPos = std::find(Update->Loops.begin(), Update->Loops.end(), OutBody);
-  bool KOutsideBody = OutBody && KPos > OPos;
-  // An elementwise statement on Out's element: Out only at that element,
-  // the other arrays indexed by the Out loops, writes only to Out (or to a
-  // scalar local to it); "" when it is one, else why not.
-  auto Elementwise = [&](const Stmt &St) -> std::string {
-    for (const Access &A : St.Accesses) {
-      if (A.ArrayName == C.Out.Array) {
-        if (A.Subscripts != OutA.Subscripts)
-          return "epilogue touches another element of '" + C.Out.Array + "'";
-        continue;
-      }
-      if (A.ArrayName == C.L.Array || A.ArrayName == C.R.Array)
-        return "epilogue reads an operand";
-      for (const auto &Sub : A.Subscripts) {
-        if (!Sub)
-          return "epilogue subscript is not affine";
-        for (const auto &[Name, Coef] : Sub->terms())
-          if (C.Extent.count(Name) && !Has(*OD, Name))
-            return "epilogue indexes the reduction";
-        if (A.IsWrite)
-          return "epilogue writes a second array";
-      }
-    }
-    const StmtValue &V = *St.Value;
-    if (V.Target != StmtValue::ArrayTarget &&
-        !(V.Target == StmtValue::ScalarDecl && N.Sem.findScalar(V.Scalar) &&
-          N.Sem.findScalar(V.Scalar)->Kind == ScalarVar::Local))
-      return "epilogue writes a scalar that outlives it";
-    return "";
-  };
+  auto OPos = std::find(Update.Loops.begin(), Update.Loops.end(), RS.OutBody);
+  RS.KOutsideBody = RS.OutBody && KPos > OPos;
+  return RS;
+}
+
+/// The statements other than the update: an init of Out before the
+/// reduction (C.InitZero) and an elementwise epilogue after it, both in
+/// the body of the Out loops; why one is neither, else "".
+std::string addInitAndEpilogue(ContractionInfo &C, const LoopNest &N,
+                               const std::vector<StmtSite> &All,
+                               const StmtSite *Update, const Access &OutA) {
+  ReductionSite RS = reductionSite(C, *Update);
   std::optional<Stmt> InitExpr;
   for (const StmtSite &S : All) {
     if (&S == Update)
       continue;
     const StmtValue &V = *S.S->Value;
     // Statements beside the reduction must run outside the K loop.
-    bool InOutBody = Seen && S.Parent == OutBody && KOutsideBody;
+    bool InOutBody = RS.Seen && S.Parent == RS.OutBody && RS.KOutsideBody;
     if (!InOutBody)
-      return fail(WhyNot, "statement at line " + std::to_string(S.S->Loc.Line) +
-                              " is neither the init nor an epilogue");
-    if (S.Index < ReductionAt) {
+      return "statement at line " + std::to_string(S.S->Loc.Line) +
+             " is neither the init nor an epilogue";
+    if (S.Index < RS.ReductionAt) {
       const bool SetsOut =
           V.Target == StmtValue::ArrayTarget && V.Op == "=" &&
           S.S->Accesses[V.TargetAccess].Subscripts == OutA.Subscripts;
@@ -409,21 +406,63 @@ roofline::recognizeContraction(const LoopNest &N, std::string *WhyNot) {
           S.S->Accesses.begin(), S.S->Accesses.end(),
           [&](const Access &A) { return A.ArrayName == C.Out.Array && A.IsRead; });
       const bool IsInitExpr = SetsOut && !IsInit && !ReadsOut &&
-                              Elementwise(*S.S).empty();
+                              notElementwise(*S.S, C, OutA, N).empty();
       if ((!IsInit && !IsInitExpr) || C.InitZero)
-        return fail(WhyNot, "statement before the reduction is not `Out = 0` "
-                            "or `Out = e` (e elementwise, not reading Out)");
+        return "statement before the reduction is not `Out = 0` "
+               "or `Out = e` (e elementwise, not reading Out)";
       C.InitZero = true;
       if (IsInitExpr)
         InitExpr = addToOut(*S.S, C.Out.Array);
       continue;
     }
-    std::string Why = Elementwise(*S.S);
+    std::string Why = notElementwise(*S.S, C, OutA, N);
     if (!Why.empty())
-      return fail(WhyNot, Why);
+      return Why;
     C.Epilogue.push_back(*S.S);
   }
   if (InitExpr)
     C.Epilogue.insert(C.Epilogue.begin(), *InitExpr);
+  return "";
+}
+
+} // namespace
+
+std::optional<ContractionInfo>
+roofline::recognizeContraction(const LoopNest &N, std::string *WhyNot) {
+  std::vector<StmtSite> All = stmtSites(N.Root);
+  llvm::Expected<MacUpdate> Mac = findMacUpdate(N, All);
+  if (!Mac)
+    return fail(WhyNot, llvm::toString(Mac.takeError()));
+  const StmtSite *Update = Mac->Site;
+  const Access &OutA = *Mac->Out, &LA = *Mac->L, &RA = *Mac->R;
+
+  ContractionInfo C;
+  std::optional<std::vector<std::string>> OD = dimsOf(OutA), LD = dimsOf(LA),
+                                          RD = dimsOf(RA);
+  if (!OD || !LD || !RD)
+    return fail(WhyNot, "a subscript is not a plain loop variable");
+  if (llvm::Error E = rectangularExtents(Update->Loops, C.Extent, C.First))
+    return fail(WhyNot, llvm::toString(std::move(E)));
+  C.Out = {OutA.ArrayName, *OD};
+  C.L = {LA.ArrayName, *LD};
+  C.R = {RA.ArrayName, *RD};
+  orderOperands(*OD, C.L, C.R);
+  if (std::string Why = assignRoles(C, Update->Loops); !Why.empty())
+    return fail(WhyNot, Why);
+  for (const Operand *D : {&C.Out, &C.L, &C.R})
+    for (const std::string &IV : D->Dims)
+      if (!C.Extent.count(IV))
+        return fail(WhyNot, "subscript '" + IV + "' is not a loop around the "
+                                                 "update");
+  if (C.K.empty() || C.M.empty())
+    return fail(WhyNot, "no reduction or no row loop");
+  const Array *AO = N.findArray(C.Out.Array), *AL = N.findArray(C.L.Array),
+              *AR = N.findArray(C.R.Array);
+  if (!AO || !AL || !AR || AO->Elem != AL->Elem || AO->Elem != AR->Elem)
+    return fail(WhyNot, "operands differ in element type");
+  C.Elem = AO->Elem;
+  if (std::string Why = addInitAndEpilogue(C, N, All, Update, OutA);
+      !Why.empty())
+    return fail(WhyNot, Why);
   return C;
 }

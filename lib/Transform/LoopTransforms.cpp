@@ -201,39 +201,11 @@ void stmtsUnder(const Node &N, std::vector<const Stmt *> &Out) {
   forEachStmtIn(N, [&](const Stmt &S) { Out.push_back(&S); });
 }
 
-} // namespace
-
-/// Precondition: running the nodes beside the chain (statements or loops
-/// next to Chain[K+1] in Chain[K]'s body, for K in [From, To)) in loops of
-/// their own -- the nodes before the chain first, outer levels first; those
-/// after it last, inner levels first -- reverses no dependence: none goes
-/// from a later group to an earlier one within one iteration of the loops
-/// outside Chain[From], and no scalar declared in one group is used in
-/// another.
-llvm::Error roofline::distributeChain(Program &P, size_t NestIdx,
-                                      const std::string &FromIV,
-                                      const std::string &ToIV,
-                                      const ParamValues &Values) {
-  KernelNest &KN = P.Nests[NestIdx];
-  std::vector<Loop *> Path = pathTo(KN.Nest, FromIV);
-  if (Path.empty())
-    return transformError("no loop '" + FromIV + "'");
-  size_t From = Path.size() - 1;
-  std::vector<Loop *> Chain = Path;
-  for (Loop *L : chainBelow(Path.back()))
-    Chain.push_back(L);
-  size_t To = depthOf(Chain, ToIV);
-  if (To == SIZE_MAX || To < From)
-    return transformError("loop '" + ToIV + "' is not below '" + FromIV +
-                          "' on one chain");
-  bool Needed = false;
-  for (size_t K = From; K < To; ++K)
-    Needed |= Chain[K]->Body.size() != 1;
-  if (!Needed)
-    return llvm::Error::success();
-
-  // Group of every statement: before-nodes of level K are group K - From,
-  // the chain is G, after-nodes of level K are G + 1 + (To - 1 - K).
+/// The group of every statement below Chain[From] when the nodes beside
+/// the chain are distributed: before-nodes of level K are group K - From,
+/// the chain is G = To - From, after-nodes of level K are G + 1 + (To-1-K).
+std::map<const Stmt *, int64_t> distributionGroups(const std::vector<Loop *> &Chain,
+                                                   size_t From, size_t To) {
   const int64_t G = static_cast<int64_t>(To - From);
   std::map<const Stmt *, int64_t> Group;
   for (size_t K = From; K < To; ++K) {
@@ -250,13 +222,22 @@ llvm::Error roofline::distributeChain(Program &P, size_t NestIdx,
                          : static_cast<int64_t>(K - From);
     }
   }
-  {
-    std::vector<const Stmt *> S;
-    for (const Node &N : Chain[To]->Body)
-      stmtsUnder(N, S);
-    for (const Stmt *X : S)
-      Group[X] = G;
-  }
+  std::vector<const Stmt *> S;
+  for (const Node &N : Chain[To]->Body)
+    stmtsUnder(N, S);
+  for (const Stmt *X : S)
+    Group[X] = G;
+  return Group;
+}
+
+/// The distribution's legality (the precondition of distributeChain): no
+/// dependence from a later group to an earlier one within one iteration of
+/// the loops outside Chain[From], and no scalar shared by two groups.
+llvm::Error checkDistribution(const KernelNest &KN,
+                              const std::vector<Loop *> &Chain, size_t From,
+                              size_t To,
+                              const std::map<const Stmt *, int64_t> &Group,
+                              const ParamValues &Values) {
   std::set<std::string> Outer;
   for (size_t K = 0; K < From; ++K)
     Outer.insert(Chain[K]->IV);
@@ -293,10 +274,14 @@ llvm::Error roofline::distributeChain(Program &P, size_t NestIdx,
       return transformError("scalar '" + Name +
                             "' would be split across distributed loops");
   }
+  return llvm::Error::success();
+}
 
-  // Rebuild: wrap each beside node in copies of the loop headers from
-  // Chain[From] down to its level.
-  std::vector<Node> Before, After;
+/// Moves the nodes beside the chain out of Chain[From..To), each wrapped in
+/// copies of the loop headers from Chain[From] down to its level: \p Before
+/// in program order, \p After inner levels first.
+void takeBesideNodes(const std::vector<Loop *> &Chain, size_t From, size_t To,
+                     std::vector<Node> &Before, std::vector<Node> &After) {
   std::vector<std::vector<Node>> AfterByLevel(To - From);
   for (size_t K = From; K < To; ++K) {
     std::vector<Node> B, A;
@@ -332,39 +317,43 @@ llvm::Error roofline::distributeChain(Program &P, size_t NestIdx,
   for (size_t K = To - From; K-- > 0;)
     for (Node &N : AfterByLevel[K])
       After.push_back(std::move(N));
+}
 
-  KN.Deps.reset(); // recomputed on the distributed nest when next needed
-  if (From > 0) {
-    // The copies stay in this nest: give their loops names of their own so
-    // that every IV of a nest names one loop.
-    std::set<std::string> Used = loopNames(KN.Nest);
-    auto Rename = [&](Node &N) {
-      std::vector<std::string> IVs;
-      forEachLoopIn(N.loop(), [&](const Loop &L) { IVs.push_back(L.IV); });
-      for (const std::string &IV : IVs) {
-        std::string New = IV + "_d";
-        for (unsigned K = 2; Used.count(New); ++K)
-          New = IV + "_d" + std::to_string(K);
-        Used.insert(New);
-        renameIV(N.loop(), IV, New);
-      }
-    };
-    for (Node &N : Before)
-      Rename(N);
-    for (Node &N : After)
-      Rename(N);
-    Loop *Parent = Chain[From - 1];
-    std::vector<Node> Body;
-    for (Node &N : Before)
-      Body.push_back(std::move(N));
-    for (Node &N : Parent->Body)
-      Body.push_back(std::move(N));
-    for (Node &N : After)
-      Body.push_back(std::move(N));
-    Parent->Body = std::move(Body);
-    return llvm::Error::success();
-  }
-  // At the root: the groups become nests of their own.
+/// Puts the distributed copies beside the chain in \p Parent's body, their
+/// loops renamed so that every IV of the nest names one loop.
+void spliceIntoParent(LoopNest &Nest, Loop *Parent, std::vector<Node> &Before,
+                      std::vector<Node> &After) {
+  std::set<std::string> Used = loopNames(Nest);
+  auto Rename = [&](Node &N) {
+    std::vector<std::string> IVs;
+    forEachLoopIn(N.loop(), [&](const Loop &L) { IVs.push_back(L.IV); });
+    for (const std::string &IV : IVs) {
+      std::string New = IV + "_d";
+      for (unsigned K = 2; Used.count(New); ++K)
+        New = IV + "_d" + std::to_string(K);
+      Used.insert(New);
+      renameIV(N.loop(), IV, New);
+    }
+  };
+  for (Node &N : Before)
+    Rename(N);
+  for (Node &N : After)
+    Rename(N);
+  std::vector<Node> Body;
+  for (Node &N : Before)
+    Body.push_back(std::move(N));
+  for (Node &N : Parent->Body)
+    Body.push_back(std::move(N));
+  for (Node &N : After)
+    Body.push_back(std::move(N));
+  Parent->Body = std::move(Body);
+}
+
+/// Makes the distributed copies at the root nests of their own, before
+/// and after nest \p NestIdx of \p P.
+void spliceAsNests(Program &P, size_t NestIdx, std::vector<Node> &Before,
+                   std::vector<Node> &After) {
+  KernelNest &KN = P.Nests[NestIdx];
   auto MakeNest = [&](Node N) {
     KernelNest X;
     X.Nest = KN.Nest;
@@ -391,6 +380,52 @@ llvm::Error roofline::distributeChain(Program &P, size_t NestIdx,
     }
   }
   P.Nests = std::move(All);
+}
+
+} // namespace
+
+/// Precondition: running the nodes beside the chain (statements or loops
+/// next to Chain[K+1] in Chain[K]'s body, for K in [From, To)) in loops of
+/// their own -- the nodes before the chain first, outer levels first; those
+/// after it last, inner levels first -- reverses no dependence: none goes
+/// from a later group to an earlier one within one iteration of the loops
+/// outside Chain[From], and no scalar declared in one group is used in
+/// another.
+llvm::Error roofline::distributeChain(Program &P, size_t NestIdx,
+                                      const std::string &FromIV,
+                                      const std::string &ToIV,
+                                      const ParamValues &Values) {
+  KernelNest &KN = P.Nests[NestIdx];
+  std::vector<Loop *> Path = pathTo(KN.Nest, FromIV);
+  if (Path.empty())
+    return transformError("no loop '" + FromIV + "'");
+  size_t From = Path.size() - 1;
+  std::vector<Loop *> Chain = Path;
+  for (Loop *L : chainBelow(Path.back()))
+    Chain.push_back(L);
+  size_t To = depthOf(Chain, ToIV);
+  if (To == SIZE_MAX || To < From)
+    return transformError("loop '" + ToIV + "' is not below '" + FromIV +
+                          "' on one chain");
+  bool Needed = false;
+  for (size_t K = From; K < To; ++K)
+    Needed |= Chain[K]->Body.size() != 1;
+  if (!Needed)
+    return llvm::Error::success();
+
+  if (llvm::Error E = checkDistribution(
+          KN, Chain, From, To, distributionGroups(Chain, From, To), Values))
+    return E;
+  std::vector<Node> Before, After;
+  takeBesideNodes(Chain, From, To, Before, After);
+  KN.Deps.reset(); // recomputed on the distributed nest when next needed
+  if (From > 0) {
+    // The copies stay in this nest.
+    spliceIntoParent(KN.Nest, Chain[From - 1], Before, After);
+    return llvm::Error::success();
+  }
+  // At the root: the groups become nests of their own.
+  spliceAsNests(P, NestIdx, Before, After);
   return llvm::Error::success();
 }
 
@@ -632,21 +667,11 @@ bool tileOf(const Loop &L, std::string &Tile, int64_t &Size) {
   return Size >= 1;
 }
 
-} // namespace
-
-/// Precondition: \p ArrayName is only read in the nest, every access to it
-/// subscripts each dimension by a point loop of a tiled loop (the copy
-/// covers exactly that tile), and those point loops all lie below the
-/// deepest of their tile loops, where the copy goes. Legal then: the buffer
-/// holds the values the reads would have seen.
-llvm::Expected<std::string> roofline::packArray(KernelNest &K,
-                                                const std::string &ArrayName) {
-  LoopNest &N = K.Nest;
-  if (!N.findArray(ArrayName))
-    return transformError("no array '" + ArrayName + "'");
-  // A copy: adding the buffer below reallocates N.Arrays.
-  const Array Src = *N.findArray(ArrayName);
-  const Array *A = &Src;
+/// The loop variable subscripting each dimension of \p ArrayName in \p N,
+/// the same at every access; an error if it is written, subscripted by
+/// anything but a bare loop variable, or not accessed.
+llvm::Expected<std::vector<std::string>> packedDims(const LoopNest &N,
+                                                    const std::string &ArrayName) {
   std::vector<std::string> DimIVs;
   bool Bad = false, Written = false;
   std::string Why;
@@ -683,12 +708,24 @@ llvm::Expected<std::string> roofline::packArray(KernelNest &K,
     return transformError(Why);
   if (DimIVs.empty())
     return transformError("'" + ArrayName + "' is not accessed");
+  return DimIVs;
+}
 
-  // Tile loop and size of each dimension; the deepest tile loop is where
-  // the copy goes.
+/// The tile a packed buffer holds: per dimension the outermost tile loop,
+/// its span and the copy's upper bound; At, the deepest of those tile
+/// loops, is where the copy goes.
+struct PackTile {
   std::vector<std::string> Tiles;
   std::vector<int64_t> Sizes;
   std::vector<Bound> Lasts;
+  Loop *At = nullptr;
+};
+
+/// The tile of the point loops \p DimIVs; an error if one is not a tiled
+/// point loop or lies above the loop where the copy would go.
+llvm::Expected<PackTile> packTile(LoopNest &N,
+                                  const std::vector<std::string> &DimIVs) {
+  PackTile PT;
   std::vector<Loop *> Deepest;
   for (const std::string &IV : DimIVs) {
     std::vector<Loop *> Path;
@@ -717,24 +754,33 @@ llvm::Expected<std::string> roofline::packArray(KernelNest &K,
     CopyLast.Kind = Bound::Min;
     for (const BoundTerm &BT : Last.Terms)
       CopyLast.Terms.push_back(BT);
-    Tiles.push_back(T);
-    Sizes.push_back(S);
-    Lasts.push_back(CopyLast);
+    PT.Tiles.push_back(T);
+    PT.Sizes.push_back(S);
+    PT.Lasts.push_back(CopyLast);
     for (size_t I = 0; I < Path.size(); ++I)
       if (Path[I]->IV == T && (Deepest.empty() || I + 1 > Deepest.size()))
         Deepest.assign(Path.begin(), Path.begin() + I + 1);
   }
-  Loop *At = Deepest.back();
+  PT.At = Deepest.back();
   // The point loops must all be below the copy.
   for (const std::string &IV : DimIVs) {
     std::vector<Loop *> Path;
-    findLoop(*At, IV, &Path);
+    findLoop(*PT.At, IV, &Path);
     if (Path.empty())
       return transformError("point loop '" + IV + "' is above the tile loop '" +
-                            At->IV + "' where the copy would go");
+                            PT.At->IV + "' where the copy would go");
   }
+  return PT;
+}
 
-  std::set<std::string> Used = loopNames(N);
+/// Declares the local buffer that holds \p Src's tile of \p Sizes in \p N
+/// and returns its name (<array>p when free); \p Used gets the nest's
+/// names, for the copy loops' own.
+std::string addPackBuffer(LoopNest &N, const Array &Src,
+                          const std::vector<int64_t> &Sizes,
+                          std::set<std::string> &Used) {
+  const std::string &ArrayName = Src.Name;
+  Used = loopNames(N);
   std::string Buf = freshName(Used, ArrayName + "p");
   Buf = ArrayName + "p"; // readable name when free
   if (N.findArray(Buf) || N.Sem.findScalar(Buf)) {
@@ -743,21 +789,28 @@ llvm::Expected<std::string> roofline::packArray(KernelNest &K,
   }
   Array P;
   P.Name = Buf;
-  P.Elem = A->Elem;
+  P.Elem = Src.Elem;
   for (int64_t S : Sizes)
     P.Extents.push_back(AffineExpr(S));
-  P.Loc = A->Loc;
+  P.Loc = Src.Loc;
   N.Arrays.push_back(P);
   N.Sem.ArrayCTypes[Buf] = N.Sem.ArrayCTypes.count(ArrayName)
                                ? N.Sem.ArrayCTypes[ArrayName]
                                : std::string("float");
   N.Sem.LocalArrays.insert(Buf);
+  return Buf;
+}
 
-  auto Local = [&](const std::string &IV, size_t D) {
-    return *AffineExpr::var(IV).sub(AffineExpr::var(Tiles[D]));
-  };
-  // Reads of the array become reads of the buffer.
-  forEachLoopIn(*At, [&](Loop &L) {
+/// \p IV's offset within its tile \p Tile: the packed buffer's subscript.
+AffineExpr offsetInTile(const std::string &IV, const std::string &Tile) {
+  return *AffineExpr::var(IV).sub(AffineExpr::var(Tile));
+}
+
+/// Turns the reads of \p ArrayName below the copy into reads of \p Buf.
+void readFromBuffer(const PackTile &PT, const std::string &ArrayName,
+                    const std::string &Buf,
+                    const std::vector<std::string> &DimIVs) {
+  forEachLoopIn(*PT.At, [&](Loop &L) {
     for (Node &X : L.Body) {
       if (X.isLoop())
         continue;
@@ -766,28 +819,34 @@ llvm::Expected<std::string> roofline::packArray(KernelNest &K,
           continue;
         Acc.ArrayName = Buf;
         for (size_t D = 0; D < Acc.Subscripts.size(); ++D)
-          Acc.Subscripts[D] = Local(DimIVs[D], D);
+          Acc.Subscripts[D] = offsetInTile(DimIVs[D], PT.Tiles[D]);
         Acc.Text = Buf;
         for (const auto &S : Acc.Subscripts)
           Acc.Text += "[" + S->str() + "]";
       }
     }
   });
-  // The copy: loops over the tile in the array's dimension order.
+}
+
+/// The copy of \p Src's tile into \p Buf: loops over the tile in the
+/// array's dimension order, named fresh from \p Used.
+Node packCopy(const Array &Src, const std::string &Buf, const PackTile &PT,
+              const std::vector<std::string> &DimIVs,
+              std::set<std::string> &Used) {
   Stmt Copy;
-  Copy.Loc = A->Loc;
+  Copy.Loc = Src.Loc;
   std::vector<std::string> CopyIVs;
   for (const std::string &IV : DimIVs)
     CopyIVs.push_back(freshName(Used, IV + "p"));
   Access W, R;
   W.ArrayName = Buf;
   W.IsWrite = true;
-  R.ArrayName = ArrayName;
+  R.ArrayName = Src.Name;
   R.IsRead = true;
   W.Text = Buf;
-  R.Text = ArrayName;
+  R.Text = Src.Name;
   for (size_t D = 0; D < DimIVs.size(); ++D) {
-    W.Subscripts.push_back(Local(CopyIVs[D], D));
+    W.Subscripts.push_back(offsetInTile(CopyIVs[D], PT.Tiles[D]));
     R.Subscripts.push_back(AffineExpr::var(CopyIVs[D]));
     W.Text += "[" + W.Subscripts.back()->str() + "]";
     R.Text += "[" + CopyIVs[D] + "]";
@@ -803,19 +862,46 @@ llvm::Expected<std::string> roofline::packArray(KernelNest &K,
   for (size_t D = DimIVs.size(); D-- > 0;) {
     Loop L;
     L.IV = CopyIVs[D];
-    L.First = Bound::single(AffineExpr::var(Tiles[D]));
-    L.Last = Lasts[D];
+    L.First = Bound::single(AffineExpr::var(PT.Tiles[D]));
+    L.Last = PT.Lasts[D];
     L.Step = 1;
-    L.Loc = A->Loc;
+    L.Loc = Src.Loc;
     L.Body.push_back(std::move(Body));
     Body = Node::loop(std::move(L));
   }
+  return Body;
+}
+
+} // namespace
+
+/// Precondition: \p ArrayName is only read in the nest, every access to it
+/// subscripts each dimension by a point loop of a tiled loop (the copy
+/// covers exactly that tile), and those point loops all lie below the
+/// deepest of their tile loops, where the copy goes. Legal then: the buffer
+/// holds the values the reads would have seen.
+llvm::Expected<std::string> roofline::packArray(KernelNest &K,
+                                                const std::string &ArrayName) {
+  LoopNest &N = K.Nest;
+  if (!N.findArray(ArrayName))
+    return transformError("no array '" + ArrayName + "'");
+  // A copy: adding the buffer below reallocates N.Arrays.
+  const Array Src = *N.findArray(ArrayName);
+  llvm::Expected<std::vector<std::string>> DimIVs = packedDims(N, ArrayName);
+  if (!DimIVs)
+    return DimIVs.takeError();
+  llvm::Expected<PackTile> PT = packTile(N, *DimIVs);
+  if (!PT)
+    return PT.takeError();
+  std::set<std::string> Used;
+  std::string Buf = addPackBuffer(N, Src, PT->Sizes, Used);
+  readFromBuffer(*PT, ArrayName, Buf, *DimIVs);
+  Loop *At = PT->At;
   std::string AtIV = At->IV;
-  At->Body.insert(At->Body.begin(), std::move(Body));
+  At->Body.insert(At->Body.begin(), packCopy(Src, Buf, *PT, *DimIVs, Used));
   // The tracked vectors stay valid (the old statements keep their order);
   // the copy's own dependences are loop-independent within At or carried by
   // loops outside it, and later loop transforms are refused.
   K.Packed[Buf] = AtIV;
-  return "'" + ArrayName + "' is only read; its " + std::to_string(Sizes.size()) +
+  return "'" + ArrayName + "' is only read; its " + std::to_string(PT->Sizes.size()) +
          "-d tile is copied at loop '" + At->IV + "'";
 }

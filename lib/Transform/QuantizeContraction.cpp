@@ -275,18 +275,8 @@ std::string nonAffineEpilogue(const ContractionInfo &C) {
   return "";
 }
 
-} // namespace
-
-/// Precondition (QuantizeScope::Contraction; the what-ifs' EveryOperand
-/// scope is quantizeEveryOperand): the program is one untransformed nest
-/// that is an f32 contraction (recognizeContraction); scales name its operands with a
-/// granularity they have (row: L has an M loop; col: R has an N loop).
-/// Numerics change by design: the manifest gives each precision its own
-/// tolerance.
-llvm::Expected<std::string> roofline::quantize(Program &P,
-                                               const TransformRecord &R) {
-  if (P.Quantize == QuantizeScope::EveryOperand)
-    return quantizeEveryOperand(P, R);
+/// Why \p P cannot take quantize() as a contraction; success when it can.
+llvm::Error checkQuantizable(const Program &P) {
   if (!P.Applied.empty())
     return transformError("quantize must be the first record of a schedule");
   if (!P.Source)
@@ -301,7 +291,17 @@ llvm::Expected<std::string> roofline::quantize(Program &P,
     return transformError("its epilogue is not affine in the sum (" + Why +
                           "): the int8 and bf16 tolerances bound only an "
                           "affine epilogue");
-  std::string LG = C.M.empty() ? "tensor" : "row", RG = "tensor";
+  return llvm::Error::success();
+}
+
+/// The scale granularities \p R asks for, checked against the operands'
+/// loops (row: L has an M loop; col: R has an N loop); per row and per
+/// tensor when unnamed.
+llvm::Error scaleGranularities(const ContractionInfo &C,
+                               const TransformRecord &R, std::string &LG,
+                               std::string &RG) {
+  LG = C.M.empty() ? "tensor" : "row";
+  RG = "tensor";
   for (const auto &[Arr, Gran] : R.Scales) {
     if (Arr == C.L.Array) {
       if (Gran == "col" || (Gran == "row" && C.M.empty()))
@@ -316,8 +316,12 @@ llvm::Expected<std::string> roofline::quantize(Program &P,
                             ", " + C.R.Array + ")");
     }
   }
+  return llvm::Error::success();
+}
 
-  LoopNest Proto = P.Nests.front().Nest;
+/// \p Proto with only the contraction's and the epilogue's arrays and no
+/// scalars: the nest the quantized one is built in.
+LoopNest mainNestShell(const LoopNest &Proto, const ContractionInfo &C) {
   LoopNest Main = Proto;
   Main.Arrays.clear();
   Main.Sem.Scalars.clear();
@@ -329,49 +333,65 @@ llvm::Expected<std::string> roofline::quantize(Program &P,
     for (const Access &A : S.Accesses)
       if (!Main.findArray(A.ArrayName) && Proto.findArray(A.ArrayName))
         Main.Arrays.push_back(*Proto.findArray(A.ArrayName));
-  Builder B{C, Main};
-  const Array *LA = Proto.findArray(C.L.Array), *RA = Proto.findArray(C.R.Array);
+  return Main;
+}
 
-  QuantPlan Q;
-  Q.Precision = R.Precision;
-  Q.C = C;
-  std::vector<LoopNest> Prologue;
+/// The low-precision copies of the operands (and, for int8, their scales
+/// and the dimensions those run over).
+struct LowOperands {
   std::string Lx, Rx, Ls, Rs;
   std::vector<std::string> LsDims, RsDims;
-  bool Int8 = R.Precision == "int8";
-  if (Int8) {
-    Q.LGran = LG;
-    Q.RGran = RG;
-    Lx = C.L.Array + "_q";
-    Rx = C.R.Array + "_q";
-    Ls = C.L.Array + "_scale";
-    Rs = C.R.Array + "_scale";
-    if (LG == "row")
-      LsDims = without(C.L.Dims, C.K);
-    if (RG == "col")
-      RsDims = without(C.R.Dims, C.K);
-    B.addArray(Lx, Precision::I8, "signed char", LA->Extents);
-    B.addArray(Rx, Precision::I8, "signed char", RA->Extents);
-    B.addArray(Ls, Precision::F32, "float", B.extentsOver(LsDims));
-    B.addArray(Rs, Precision::F32, "float", B.extentsOver(RsDims));
-    Q.Prepared = {Lx, Ls};
-    LoopNest PP = Main;
-    Builder PB{C, PP};
-    Q.Prepare = quantizeNests(PB, C.L, Lx, Ls, LsDims, Main);
-    Prologue = quantizeNests(B, C.R, Rx, Rs, RsDims, Main);
-  } else {
-    Q.LGran = Q.RGran = "";
-    Lx = C.L.Array + "_bf16";
-    Rx = C.R.Array + "_bf16";
-    B.addArray(Lx, Precision::BF16, "rl_bf16", LA->Extents);
-    B.addArray(Rx, Precision::BF16, "rl_bf16", RA->Extents);
-    Q.Prepared = {Lx};
-    Q.Prepare = convertNests(B, C.L, Lx, Main);
-    Prologue = convertNests(B, C.R, Rx, Main);
-  }
+};
 
-  // The main nest: batch, M, N loops; acc; the K loop; the store; epilogue.
-  const std::string Acc = "acc";
+/// Declares the operands' int8 copies and scales in \p Main (granularity
+/// \p LG, \p RG); the weights' quantization goes to \p Q.Prepare, the
+/// other operand's is returned: the kernel runs it on every call.
+std::vector<LoopNest> addInt8Operands(Builder &B, const ContractionInfo &C,
+                                      const LoopNest &Proto, LoopNest &Main,
+                                      const std::string &LG,
+                                      const std::string &RG, LowOperands &O,
+                                      QuantPlan &Q) {
+  const Array *LA = Proto.findArray(C.L.Array), *RA = Proto.findArray(C.R.Array);
+  Q.LGran = LG;
+  Q.RGran = RG;
+  O.Lx = C.L.Array + "_q";
+  O.Rx = C.R.Array + "_q";
+  O.Ls = C.L.Array + "_scale";
+  O.Rs = C.R.Array + "_scale";
+  if (LG == "row")
+    O.LsDims = without(C.L.Dims, C.K);
+  if (RG == "col")
+    O.RsDims = without(C.R.Dims, C.K);
+  B.addArray(O.Lx, Precision::I8, "signed char", LA->Extents);
+  B.addArray(O.Rx, Precision::I8, "signed char", RA->Extents);
+  B.addArray(O.Ls, Precision::F32, "float", B.extentsOver(O.LsDims));
+  B.addArray(O.Rs, Precision::F32, "float", B.extentsOver(O.RsDims));
+  Q.Prepared = {O.Lx, O.Ls};
+  LoopNest PP = Main;
+  Builder PB{C, PP};
+  Q.Prepare = quantizeNests(PB, C.L, O.Lx, O.Ls, O.LsDims, Main);
+  return quantizeNests(B, C.R, O.Rx, O.Rs, O.RsDims, Main);
+}
+
+/// Declares the operands' bf16 copies in \p Main; the weights' conversion
+/// goes to \p Q.Prepare, the other operand's is returned.
+std::vector<LoopNest> addBf16Operands(Builder &B, const ContractionInfo &C,
+                                      const LoopNest &Proto, LoopNest &Main,
+                                      LowOperands &O, QuantPlan &Q) {
+  const Array *LA = Proto.findArray(C.L.Array), *RA = Proto.findArray(C.R.Array);
+  Q.LGran = Q.RGran = "";
+  O.Lx = C.L.Array + "_bf16";
+  O.Rx = C.R.Array + "_bf16";
+  B.addArray(O.Lx, Precision::BF16, "rl_bf16", LA->Extents);
+  B.addArray(O.Rx, Precision::BF16, "rl_bf16", RA->Extents);
+  Q.Prepared = {O.Lx};
+  Q.Prepare = convertNests(B, C.L, O.Lx, Main);
+  return convertNests(B, C.R, O.Rx, Main);
+}
+
+/// The accumulator's declaration (int for int8, float for bf16), declared
+/// as a local scalar of \p Main.
+Stmt accumulatorDecl(LoopNest &Main, const std::string &Acc, bool Int8) {
   ScalarVar AV;
   AV.Name = Acc;
   AV.CType = Int8 ? "int" : "float";
@@ -382,8 +402,12 @@ llvm::Expected<std::string> roofline::quantize(Program &P,
   Decl.Scalar = Acc;
   Decl.Op = "=";
   Decl.Value = Int8 ? ValueExpr::intLit(0) : ValueExpr::floatLit(0);
-  Stmt DeclS = stmtOf({}, Decl, {}, Main.Loc);
+  return stmtOf({}, Decl, {}, Main.Loc);
+}
 
+/// acc += Lx * Rx, one int8 or bf16 MAC (bf16 widened to float).
+Stmt macStmt(const Builder &B, const ContractionInfo &C, const LowOperands &O,
+             const std::string &Acc, bool Int8) {
   std::map<Precision, OpCounts> MacOps;
   MacOps[Int8 ? Precision::I8 : Precision::BF16].Macs = 1;
   StmtValue Upd;
@@ -396,21 +420,27 @@ llvm::Expected<std::string> roofline::quantize(Program &P,
     RV = ValueExpr::cast("float", RV);
   }
   Upd.Value = ValueExpr::binary("*", LV, RV);
-  Stmt UpdS = stmtOf({B.access(Lx, C.L.Dims, true, false),
-                      B.access(Rx, C.R.Dims, true, false)},
-                     Upd, MacOps, Main.Loc);
+  return stmtOf({B.access(O.Lx, C.L.Dims, true, false),
+                 B.access(O.Rx, C.R.Dims, true, false)},
+                Upd, MacOps, B.N.Loc);
+}
 
+/// The store of the accumulator into the output (= or +=), int8: scaled
+/// back by the two operands' scales.
+Stmt accumulatorStore(const Builder &B, const ContractionInfo &C,
+                      const LowOperands &O, const std::string &Acc,
+                      bool Int8) {
   std::vector<Access> StoreAcc{
       B.access(C.Out.Array, C.Out.Dims, !C.InitZero, true)};
   ValueExpr SV = Int8 ? ValueExpr::cast("float", ValueExpr::scalar(Acc))
                       : ValueExpr::scalar(Acc);
   std::map<Precision, OpCounts> StoreOps;
   if (Int8) {
-    StoreAcc.push_back(B.access(Ls, LsDims.empty() ? std::vector<std::string>{""}
-                                                   : LsDims,
+    StoreAcc.push_back(B.access(O.Ls, O.LsDims.empty() ? std::vector<std::string>{""}
+                                                       : O.LsDims,
                                 true, false));
-    StoreAcc.push_back(B.access(Rs, RsDims.empty() ? std::vector<std::string>{""}
-                                                   : RsDims,
+    StoreAcc.push_back(B.access(O.Rs, O.RsDims.empty() ? std::vector<std::string>{""}
+                                                       : O.RsDims,
                                 true, false));
     SV = ValueExpr::binary("*", ValueExpr::binary("*", SV, ValueExpr::load(1)),
                            ValueExpr::load(2));
@@ -418,25 +448,14 @@ llvm::Expected<std::string> roofline::quantize(Program &P,
   }
   if (!C.InitZero)
     StoreOps[Precision::F32].Adds += 1;
-  Stmt Store = stmtOf(StoreAcc, assign(0, C.InitZero ? "=" : "+=", SV),
-                      StoreOps, Main.Loc);
+  return stmtOf(StoreAcc, assign(0, C.InitZero ? "=" : "+=", SV), StoreOps,
+                B.N.Loc);
+}
 
-  std::vector<std::string> Outer = C.Batch;
-  Outer.push_back(C.M);
-  if (!C.N.empty())
-    Outer.push_back(C.N);
-  std::vector<Node> Body;
-  Body.push_back(Node::stmt(std::move(DeclS)));
-  Body.push_back(B.nestIn({C.K}, {Node::stmt(std::move(UpdS))}));
-  Body.push_back(Node::stmt(std::move(Store)));
-  for (const Stmt &E : C.Epilogue)
-    Body.push_back(Node::stmt(E));
-  for (const ScalarVar &V : Proto.Sem.Scalars)
-    if (V.Kind == ScalarVar::Local)
-      Main.Sem.Scalars.push_back(V);
-  Main.Root = std::move(B.nestIn(Outer, std::move(Body)).loop());
-
-  // The prologue nests use only their own arrays.
+/// Replaces \p P's nests by the prologue nests and \p Main, each with only
+/// its own arrays; \p Q's prepare nests are pruned likewise.
+void installQuantized(Program &P, std::vector<LoopNest> &Prologue,
+                      QuantPlan &Q, LoopNest &Main) {
   P.Nests.clear();
   for (LoopNest &X : Prologue) {
     X.Arrays = Main.Arrays;
@@ -455,6 +474,61 @@ llvm::Expected<std::string> roofline::quantize(Program &P,
   KernelNest K;
   K.Nest = std::move(Main);
   P.Nests.push_back(std::move(K));
+}
+
+} // namespace
+
+/// Precondition (QuantizeScope::Contraction; the what-ifs' EveryOperand
+/// scope is quantizeEveryOperand): the program is one untransformed nest
+/// that is an f32 contraction (recognizeContraction); scales name its operands with a
+/// granularity they have (row: L has an M loop; col: R has an N loop).
+/// Numerics change by design: the manifest gives each precision its own
+/// tolerance.
+llvm::Expected<std::string> roofline::quantize(Program &P,
+                                               const TransformRecord &R) {
+  if (P.Quantize == QuantizeScope::EveryOperand)
+    return quantizeEveryOperand(P, R);
+  if (llvm::Error E = checkQuantizable(P))
+    return std::move(E);
+  const ContractionInfo &C = *P.Source;
+  std::string LG, RG;
+  if (llvm::Error E = scaleGranularities(C, R, LG, RG))
+    return std::move(E);
+
+  LoopNest Proto = P.Nests.front().Nest;
+  LoopNest Main = mainNestShell(Proto, C);
+  Builder B{C, Main};
+  QuantPlan Q;
+  Q.Precision = R.Precision;
+  Q.C = C;
+  LowOperands O;
+  bool Int8 = R.Precision == "int8";
+  std::vector<LoopNest> Prologue =
+      Int8 ? addInt8Operands(B, C, Proto, Main, LG, RG, O, Q)
+           : addBf16Operands(B, C, Proto, Main, O, Q);
+
+  // The main nest: batch, M, N loops; acc; the K loop; the store; epilogue.
+  const std::string Acc = "acc";
+  Stmt DeclS = accumulatorDecl(Main, Acc, Int8);
+  Stmt UpdS = macStmt(B, C, O, Acc, Int8);
+  Stmt Store = accumulatorStore(B, C, O, Acc, Int8);
+  std::vector<std::string> Outer = C.Batch;
+  Outer.push_back(C.M);
+  if (!C.N.empty())
+    Outer.push_back(C.N);
+  std::vector<Node> Body;
+  Body.push_back(Node::stmt(std::move(DeclS)));
+  Body.push_back(B.nestIn({C.K}, {Node::stmt(std::move(UpdS))}));
+  Body.push_back(Node::stmt(std::move(Store)));
+  for (const Stmt &E : C.Epilogue)
+    Body.push_back(Node::stmt(E));
+  for (const ScalarVar &V : Proto.Sem.Scalars)
+    if (V.Kind == ScalarVar::Local)
+      Main.Sem.Scalars.push_back(V);
+  Main.Root = std::move(B.nestIn(Outer, std::move(Body)).loop());
+
+  // The prologue nests use only their own arrays.
+  installQuantized(P, Prologue, Q, Main);
   std::string Why = C.kind() + " " + C.Out.Array + " += " + C.L.Array + " * " +
                     C.R.Array + " in " + R.Precision;
   if (Int8)

@@ -64,28 +64,9 @@ int error(const Twine &Msg) {
   return 2;
 }
 
-} // namespace
-
-cl::OptionCategory &roofline::codegenOptionCategory() { return category(); }
-
-bool roofline::codegenRequested() {
-  return !EmitDir.empty() || ScheduleOpt.getNumOccurrences() ||
-         IRValues.getNumOccurrences();
-}
-
-int roofline::runCodegen(const CodegenRequest &R, raw_ostream &OS) {
-  std::optional<Schedule> User;
-  if (ScheduleOpt.getNumOccurrences()) {
-    Expected<Schedule> S = Schedule::parse(ScheduleOpt);
-    if (!S)
-      return error(toString(S.takeError()));
-    User = std::move(*S);
-  }
-  if (EmitDir.empty() && !R.DumpIR)
-    return error("--schedule and --ir-values need --dump-ir or --emit");
-  GenOptions O;
-  O.User = User;
-  O.M = R.M;
+/// --target and --variants into \p O: the backends and the variants of
+/// each; the usage error of an unknown one, else 0.
+int selectVariants(GenOptions &O) {
   if (TargetOpt != "cpu" && TargetOpt != "cuda" && TargetOpt != "all")
     return error("--target expects cpu, cuda or all, not '" + TargetOpt + "'");
   O.Cpu = TargetOpt != "cuda";
@@ -112,29 +93,35 @@ int roofline::runCodegen(const CodegenRequest &R, raw_ostream &OS) {
     O.Variants.insert(VariantKind::Naive); // empty would mean all
   if (!VariantsOpt.empty() && O.Cuda && O.CudaVariants.empty())
     O.Cuda = false;
-  if (!GemmTiles.empty()) {
-    SmallVector<StringRef, 5> Parts;
-    StringRef(GemmTiles).split(Parts, ',');
-    int64_t V[5];
-    bool Bad = Parts.size() != 5;
-    for (size_t I = 0; !Bad && I < 5; ++I)
-      Bad = Parts[I].trim().getAsInteger(10, V[I]) || V[I] < 1;
-    if (Bad)
-      return error("--gemm-tiles expects five positive integers MC,NC,KC,MR,NR");
-    O.Tiles.MC = V[0];
-    O.Tiles.NC = V[1];
-    O.Tiles.KC = V[2];
-    O.Tiles.MR = V[3];
-    O.Tiles.NR = V[4];
-  }
-  for (const auto &[K, V] : R.Params)
-    O.Values[K] = V;
+  return 0;
+}
 
-  // Parse every file as the analysis does.
+/// --gemm-tiles into \p O.Tiles; the usage error of a malformed one, else 0.
+int parseGemmTiles(GenOptions &O) {
+  if (GemmTiles.empty())
+    return 0;
+  SmallVector<StringRef, 5> Parts;
+  StringRef(GemmTiles).split(Parts, ',');
+  int64_t V[5];
+  bool Bad = Parts.size() != 5;
+  for (size_t I = 0; !Bad && I < 5; ++I)
+    Bad = Parts[I].trim().getAsInteger(10, V[I]) || V[I] < 1;
+  if (Bad)
+    return error("--gemm-tiles expects five positive integers MC,NC,KC,MR,NR");
+  O.Tiles.MC = V[0];
+  O.Tiles.NC = V[1];
+  O.Tiles.KC = V[2];
+  O.Tiles.MR = V[3];
+  O.Tiles.NR = V[4];
+  return 0;
+}
+
+/// Parses every source as the analysis does, its nests in source order;
+/// the usage error of one that cannot be, else 0.
+int parseSources(const CodegenRequest &R, std::vector<LoopNest> &Nests,
+                 std::vector<SkippedNest> &Skipped) {
   FrontendOptions FOpts;
   FOpts.Params = R.Params;
-  std::vector<LoopNest> Nests;
-  std::vector<SkippedNest> Skipped;
   for (const std::string &Src : R.Sources) {
     std::vector<tooling::CompileCommand> Cmds = R.DB->getCompileCommands(Src);
     if (Cmds.empty())
@@ -154,49 +141,66 @@ int roofline::runCodegen(const CodegenRequest &R, raw_ostream &OS) {
     for (SkippedNest &S : TU.Nests.Skipped)
       Skipped.push_back(std::move(S));
   }
+  return 0;
+}
 
-  if (!NestOpt.empty()) {
-    auto Selected = [&](const LoopNest &N) {
-      for (const std::string &Sel : NestOpt) {
-        auto [Name, Line] = StringRef(Sel).rsplit(':');
-        unsigned L = 0;
-        if (Line.empty() || Line.getAsInteger(10, L))
-          Name = Sel, L = 0;
-        if ((N.Function == Name || StringRef(N.Function).ends_with("::" + Name.str())) &&
-            (L == 0 || N.Loc.Line == L))
-          return true;
-      }
-      return false;
-    };
-    std::vector<LoopNest> Kept;
-    for (LoopNest &N : Nests)
-      if (Selected(N))
-        Kept.push_back(std::move(N));
-    if (Kept.empty())
-      return error("--nest selects no analyzable nest");
-    Nests = std::move(Kept);
-    Skipped.clear();
-  }
-
-  if (R.DumpIR) {
-    bool Ok = true;
-    if (User) {
-      Ok = dumpScheduled(Nests, *User, O.Values, OS);
-    } else {
-      PrintOptions P;
-      P.Values = true;
-      for (const LoopNest &N : Nests) {
-        OS << printNest(N, P);
-        if (!N.Sem.Complete)
-          OS << "values: incomplete: " << N.Sem.WhyNot << "\n";
-      }
+/// Keeps the nests --nest selects (all without it; the skipped ones are
+/// then not listed); the usage error when it selects none, else 0.
+int selectNests(std::vector<LoopNest> &Nests,
+                std::vector<SkippedNest> &Skipped) {
+  if (NestOpt.empty())
+    return 0;
+  auto Selected = [&](const LoopNest &N) {
+    for (const std::string &Sel : NestOpt) {
+      auto [Name, Line] = StringRef(Sel).rsplit(':');
+      unsigned L = 0;
+      if (Line.empty() || Line.getAsInteger(10, L))
+        Name = Sel, L = 0;
+      if ((N.Function == Name || StringRef(N.Function).ends_with("::" + Name.str())) &&
+          (L == 0 || N.Loc.Line == L))
+        return true;
     }
-    for (const SkippedNest &S : Skipped)
-      OS << "skipped @" << S.Function << " at " << S.Loc.File << ":"
-         << S.Loc.Line << ":" << S.Loc.Column << ": " << S.Reason << "\n";
-    return Ok ? 0 : 1;
-  }
+    return false;
+  };
+  std::vector<LoopNest> Kept;
+  for (LoopNest &N : Nests)
+    if (Selected(N))
+      Kept.push_back(std::move(N));
+  if (Kept.empty())
+    return error("--nest selects no analyzable nest");
+  Nests = std::move(Kept);
+  Skipped.clear();
+  return 0;
+}
 
+/// --dump-ir: each nest's IR (with --schedule: IR' after it); 1 when a
+/// schedule is refused.
+int dumpIR(const std::vector<LoopNest> &Nests,
+           const std::vector<SkippedNest> &Skipped, const GenOptions &O,
+           raw_ostream &OS) {
+  bool Ok = true;
+  if (O.User) {
+    Ok = dumpScheduled(Nests, *O.User, O.Values, OS);
+  } else {
+    PrintOptions P;
+    P.Values = true;
+    for (const LoopNest &N : Nests) {
+      OS << printNest(N, P);
+      if (!N.Sem.Complete)
+        OS << "values: incomplete: " << N.Sem.WhyNot << "\n";
+    }
+  }
+  for (const SkippedNest &S : Skipped)
+    OS << "skipped @" << S.Function << " at " << S.Loc.File << ":"
+       << S.Loc.Line << ":" << S.Loc.Column << ": " << S.Reason << "\n";
+  return Ok ? 0 : 1;
+}
+
+/// --emit: writes the units and lists what each holds and what it does
+/// not; 1 when the user's schedule was refused.
+int emitUnits(const std::vector<LoopNest> &Nests,
+              const std::vector<SkippedNest> &Skipped, const GenOptions &O,
+              raw_ostream &OS) {
   std::vector<std::string> NotEmitted;
   std::vector<UnitOut> Units = buildUnits(Nests, O, NotEmitted);
   if (Error E = writeUnits(Units, EmitDir, O))
@@ -232,4 +236,44 @@ int roofline::runCodegen(const CodegenRequest &R, raw_ostream &OS) {
     OS << "not analyzable: " << S.Function << ":" << S.Loc.Line << ": "
        << S.Reason << "\n";
   return Refused ? 1 : 0;
+}
+
+} // namespace
+
+cl::OptionCategory &roofline::codegenOptionCategory() { return category(); }
+
+bool roofline::codegenRequested() {
+  return !EmitDir.empty() || ScheduleOpt.getNumOccurrences() ||
+         IRValues.getNumOccurrences();
+}
+
+int roofline::runCodegen(const CodegenRequest &R, raw_ostream &OS) {
+  std::optional<Schedule> User;
+  if (ScheduleOpt.getNumOccurrences()) {
+    Expected<Schedule> S = Schedule::parse(ScheduleOpt);
+    if (!S)
+      return error(toString(S.takeError()));
+    User = std::move(*S);
+  }
+  if (EmitDir.empty() && !R.DumpIR)
+    return error("--schedule and --ir-values need --dump-ir or --emit");
+  GenOptions O;
+  O.User = User;
+  O.M = R.M;
+  if (int RC = selectVariants(O))
+    return RC;
+  if (int RC = parseGemmTiles(O))
+    return RC;
+  for (const auto &[K, V] : R.Params)
+    O.Values[K] = V;
+
+  std::vector<LoopNest> Nests;
+  std::vector<SkippedNest> Skipped;
+  if (int RC = parseSources(R, Nests, Skipped))
+    return RC;
+  if (int RC = selectNests(Nests, Skipped))
+    return RC;
+  if (R.DumpIR)
+    return dumpIR(Nests, Skipped, O, OS);
+  return emitUnits(Nests, Skipped, O, OS);
 }

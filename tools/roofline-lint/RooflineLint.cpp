@@ -323,35 +323,32 @@ int listMachines(raw_ostream &OS) {
   return 0;
 }
 
-} // namespace
-
-int main(int Argc, const char **Argv) {
-  InitLLVM X(Argc, Argv);
-  std::string DBErr;
-  std::unique_ptr<tooling::CompilationDatabase> FromArgs =
-      makeCompilations(Argc, Argv, DBErr);
+/// Parses the command line with the tool's categories and help text;
+/// false (an error printed) when it is malformed.
+bool parseCommandLine(int Argc, const char **Argv) {
   cl::HideUnrelatedOptions(
       {&Category, &ciOptionCategory(), &codegenOptionCategory(),
        &programOptionCategory()});
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "roofline-lint 0.1.0 (LLVM " << LLVM_VERSION_STRING << ")\n";
   });
-  if (!cl::ParseCommandLineOptions(
-          Argc, Argv,
-          "roofline-lint: static roofline analysis of C/C++ loop nests\n\n"
-          "Counts the MACs, FLOPs and bytes of every loop nest exactly, derives "
-          "its\narithmetic intensity, and says whether it is compute-bound, "
-          "memory-bound or\ndoes not fit on a machine.\n\n"
-          "  roofline-lint kernels/gemm.cpp\n"
-          "  roofline-lint --machine=t4 --param N=4096 --format=json file.cpp "
-          "-- -I include\n"
-          "  roofline-lint -p build -j 8 --fail-on=memory-bound "
-          "--format=sarif -o roofline.sarif src/\n",
-          &errs()))
-    return 2;
+  return cl::ParseCommandLineOptions(
+      Argc, Argv,
+      "roofline-lint: static roofline analysis of C/C++ loop nests\n\n"
+      "Counts the MACs, FLOPs and bytes of every loop nest exactly, derives "
+      "its\narithmetic intensity, and says whether it is compute-bound, "
+      "memory-bound or\ndoes not fit on a machine.\n\n"
+      "  roofline-lint kernels/gemm.cpp\n"
+      "  roofline-lint --machine=t4 --param N=4096 --format=json file.cpp "
+      "-- -I include\n"
+      "  roofline-lint -p build -j 8 --fail-on=memory-bound "
+      "--format=sarif -o roofline.sarif src/\n",
+      &errs());
+}
 
-  if (ListMachines)
-    return listMachines(outs());
+/// The usage error of a flag whose value is malformed on its own (before
+/// any file is read), or 0.
+int checkFlags() {
   // With -p, no inputs means every source of the compilation database.
   if (Sources.empty() && BuildPath.empty() && !configOnlyRequested())
     return usageError("no input files (try --help)");
@@ -361,29 +358,33 @@ int main(int Argc, const char **Argv) {
   if (!PlotFile.empty() && !isPlotPath(PlotFile))
     return usageError("--plot file '" + PlotFile +
                       "' must end in .svg or .html");
+  return 0;
+}
 
+/// The sizes of --param and, below them, of --sizes (those are also put
+/// in \p FromSizesFile, for the warning that names the flag).
+Expected<std::map<std::string, int64_t>>
+givenSizes(std::map<std::string, int64_t> &FromSizesFile) {
   Expected<std::map<std::string, int64_t>> Params = parseParams();
-  if (!Params)
-    return usageError(toString(Params.takeError()));
-  std::map<std::string, int64_t> FromSizesFile;
-  if (!SizesOpt.empty()) {
-    Expected<std::map<std::string, int64_t>> Sizes = loadSizesFile(SizesOpt);
-    if (!Sizes)
-      return usageError(toString(Sizes.takeError()));
-    // Below --param: a flag overrides the model file's value.
-    for (const auto &[Name, V] : *Sizes)
-      if (Params->emplace(Name, V).second)
-        FromSizesFile[Name] = V;
-  }
-  Expected<Machine> M = loadMachine(MachineOpt);
-  if (!M)
-    return usageError(toString(M.takeError()));
+  if (!Params || SizesOpt.empty())
+    return Params;
+  Expected<std::map<std::string, int64_t>> Sizes = loadSizesFile(SizesOpt);
+  if (!Sizes)
+    return Sizes.takeError();
+  // Below --param: a flag overrides the model file's value.
+  for (const auto &[Name, V] : *Sizes)
+    if (Params->emplace(Name, V).second)
+      FromSizesFile[Name] = V;
+  return Params;
+}
 
-  std::vector<std::string> Trailing;
-  if (!BuildPath.empty() && FromArgs)
-    Trailing = trailingArgs(*FromArgs);
-  std::unique_ptr<tooling::CompilationDatabase> DB =
-      findCompilations(std::move(FromArgs), DBErr);
+/// The compilation database of -p, of the arguments after "--", or an
+/// empty one; the usage error when -p names none, else 0.
+int openCompilations(std::unique_ptr<tooling::CompilationDatabase> FromArgs,
+                     const std::string &FromArgsErr,
+                     std::unique_ptr<tooling::CompilationDatabase> &DB) {
+  std::string DBErr = FromArgsErr;
+  DB = findCompilations(std::move(FromArgs), DBErr);
   if (!DB && !BuildPath.empty() &&
       !sys::fs::exists(BuildPath + "/compile_commands.json"))
     return usageError("no compilation database in '" + BuildPath +
@@ -392,8 +393,13 @@ int main(int Argc, const char **Argv) {
                       "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON)");
   if (!DB)
     return usageError("cannot load compilation database: " + DBErr);
+  return 0;
+}
 
-  // --output=FORMAT:PATH,... or --format and -o: each report's stream.
+/// Each report's stream, from --output=FORMAT:PATH,... or --format and -o,
+/// opened into \p Files; the usage error of one that cannot be, else 0.
+int openSinks(std::vector<std::unique_ptr<raw_fd_ostream>> &Files,
+              std::vector<LintSink> &Sinks) {
   std::optional<StringRef> FormatGiven, FileGiven;
   if (Format.getNumOccurrences())
     FormatGiven = Format == OutputFormat::Json    ? "json"
@@ -405,8 +411,6 @@ int main(int Argc, const char **Argv) {
       requestedOutputs(FormatGiven, FileGiven);
   if (!Outputs)
     return usageError(toString(Outputs.takeError()));
-  std::vector<std::unique_ptr<raw_fd_ostream>> Files;
-  std::vector<LintSink> Sinks;
   for (const auto &[Kind, Path] : *Outputs) {
     raw_ostream *S = &outs();
     if (Path != "-") {
@@ -419,28 +423,36 @@ int main(int Argc, const char **Argv) {
     Sinks.push_back({Kind, S});
     WantJson |= Kind == LintOutput::Json;
   }
-  // --dump-ir and code generation print to the first one.
-  raw_ostream &OS = *Sinks.front().OS;
+  return 0;
+}
 
-  // --emit / --schedule: transform and emit instead of judging (GenRun.h).
-  if (codegenRequested()) {
-    CodegenRequest CR;
-    CR.Sources = Sources;
-    CR.DB = DB.get();
-    CR.Params = *Params;
-    CR.Adjust = tooling::combineAdjusters(resourceDirAdjuster(), cudaAdjuster());
-    CR.VirtualFiles = {{CudaPreamblePath, CudaPreamble}};
-    CR.M = &*M;
-    CR.DumpIR = DumpIR;
-    return runCodegen(CR, OS);
-  }
+/// The request of --emit / --schedule: transform and emit instead of
+/// judging (GenRun.h).
+CodegenRequest codegenRequest(tooling::CompilationDatabase &DB,
+                              const std::map<std::string, int64_t> &Params,
+                              const Machine &M) {
+  CodegenRequest CR;
+  CR.Sources = Sources;
+  CR.DB = &DB;
+  CR.Params = Params;
+  CR.Adjust = tooling::combineAdjusters(resourceDirAdjuster(), cudaAdjuster());
+  CR.VirtualFiles = {{CudaPreamblePath, CudaPreamble}};
+  CR.M = &M;
+  CR.DumpIR = DumpIR;
+  return CR;
+}
 
+/// The request to judge every input (LintRun.h), reports to \p Sinks.
+LintRequest lintRequest(tooling::CompilationDatabase &DB,
+                        std::vector<std::string> Trailing,
+                        const std::map<std::string, int64_t> &Params,
+                        const std::vector<LintSink> &Sinks, raw_ostream &OS) {
   LintRequest Req;
   Req.Inputs = Sources;
-  Req.DB = DB.get();
+  Req.DB = &DB;
   Req.TrailingArgs = std::move(Trailing);
   Req.FromBuildDir = !BuildPath.empty();
-  Req.Params = *Params;
+  Req.Params = Params;
   // Given flags override every .roofline.yaml; defaults do not.
   if (MachineOpt.getNumOccurrences())
     Req.CommandLine.Machine = MachineOpt;
@@ -464,10 +476,67 @@ int main(int Argc, const char **Argv) {
   Req.ShowSource = !NoSource;
   Req.KeepNests = !PlotFile.empty(); // the plot draws every nest at once
   Req.ToolVersion = "0.1.0";
+  return Req;
+}
+
+/// Writes --plot: the combined chart, and with .svg one file per program
+/// pass; the usage error of a file that cannot be written, else 0.
+int writePlots(const LintOutcome &Out) {
+  PlotOptions PO;
+  for (const ProgramSummary &P : Out.Programs)
+    PO.HtmlSections.push_back(programPlotSection(P, *Out.Combined.M));
+  if (Error E = writeRooflinePlot(Out.Combined, PlotFile, PO))
+    return usageError(toString(std::move(E)));
+  // An SVG holds one chart: each pass's goes into a file of its own.
+  if (sys::path::extension(PlotFile).equals_insensitive(".svg"))
+    for (const ProgramSummary &P : Out.Programs)
+      if (Expected<std::string> W =
+              writeProgramSVG(P, *Out.Combined.M, PlotFile);
+          !W)
+        return usageError(toString(W.takeError()));
+  return 0;
+}
+
+} // namespace
+
+int main(int Argc, const char **Argv) {
+  InitLLVM X(Argc, Argv);
+  std::string DBErr;
+  std::unique_ptr<tooling::CompilationDatabase> FromArgs =
+      makeCompilations(Argc, Argv, DBErr);
+  if (!parseCommandLine(Argc, Argv))
+    return 2;
+  if (ListMachines)
+    return listMachines(outs());
+  if (int RC = checkFlags())
+    return RC;
+  std::map<std::string, int64_t> FromSizesFile;
+  Expected<std::map<std::string, int64_t>> Params = givenSizes(FromSizesFile);
+  if (!Params)
+    return usageError(toString(Params.takeError()));
+  Expected<Machine> M = loadMachine(MachineOpt);
+  if (!M)
+    return usageError(toString(M.takeError()));
+
+  std::vector<std::string> Trailing;
+  if (!BuildPath.empty() && FromArgs)
+    Trailing = trailingArgs(*FromArgs);
+  std::unique_ptr<tooling::CompilationDatabase> DB;
+  if (int RC = openCompilations(std::move(FromArgs), DBErr, DB))
+    return RC;
+  std::vector<std::unique_ptr<raw_fd_ostream>> Files;
+  std::vector<LintSink> Sinks;
+  if (int RC = openSinks(Files, Sinks))
+    return RC;
+  // --dump-ir and code generation print to the first one.
+  raw_ostream &OS = *Sinks.front().OS;
+  if (codegenRequested())
+    return runCodegen(codegenRequest(*DB, *Params, *M), OS);
+
+  LintRequest Req = lintRequest(*DB, std::move(Trailing), *Params, Sinks, OS);
   LintOutcome Out = runLint(Req, OS);
   if (configOnlyRequested() || !Out.Combined.M)
     return Out.ExitCode;
-
   for (const auto &[Name, V] : *Params)
     if (!Out.ParamNames.count(Name))
       printToolMessage("warning", (FromSizesFile.count(Name)
@@ -475,19 +544,8 @@ int main(int Argc, const char **Argv) {
                                        : "--param '") +
                                       Name +
                                       "' names no size in the analyzed loops");
-  if (!PlotFile.empty() && !DumpIR) {
-    PlotOptions PO;
-    for (const ProgramSummary &P : Out.Programs)
-      PO.HtmlSections.push_back(programPlotSection(P, *Out.Combined.M));
-    if (Error E = writeRooflinePlot(Out.Combined, PlotFile, PO))
-      return usageError(toString(std::move(E)));
-    // An SVG holds one chart: each pass's goes into a file of its own.
-    if (sys::path::extension(PlotFile).equals_insensitive(".svg"))
-      for (const ProgramSummary &P : Out.Programs)
-        if (Expected<std::string> W =
-                writeProgramSVG(P, *Out.Combined.M, PlotFile);
-            !W)
-          return usageError(toString(W.takeError()));
-  }
+  if (!PlotFile.empty() && !DumpIR)
+    if (int RC = writePlots(Out))
+      return RC;
   return Out.ExitCode;
 }
