@@ -225,11 +225,12 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
   }
   if (const auto *ME = dyn_cast<MemberExpr>(S)) {
     // A pointer field the function assigns before the nest (s->k).
-    if (std::optional<View> V = assignedFieldView(ME, Why))
+    bool OwnArray = false;
+    if (std::optional<View> V = assignedFieldView(ME, Why, OwnArray))
       return V;
     if (!Why.empty())
       return std::nullopt;
-    std::optional<std::string> Path = memberPath(S, Why);
+    std::optional<std::string> Path = memberPath(S, Why, OwnArray);
     if (!Path)
       return std::nullopt;
     const auto *F = cast<MemberExpr>(S)->getMemberDecl();
