@@ -413,6 +413,8 @@ private:
                     bool Write);
   std::optional<View> viewOf(const clang::Expr *E, std::string &Why);
   std::optional<View> viewOfDecl(const clang::VarDecl *VD, std::string &Why);
+  /// A pointer field in \p S that a function of the nest assigns.
+  const clang::MemberExpr *assignedPointerField(const clang::Stmt *S);
   // --- Pointer fields assigned in the function (LowerFieldPointers.cpp) ---
   /// The view a pointer field holds where the nest's function assigns it
   /// once, before the nest; nullopt with an empty \p Why where the function
