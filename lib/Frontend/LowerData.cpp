@@ -178,9 +178,9 @@ NestBuilder::viewOfDecl(const VarDecl *VD, std::string &Why) {
     // so it is no array of its own either.
     if (const MemberExpr *Field = assignedPointerField(VD->getInit())) {
       Why = "pointer '" + Name + "' = '" + text(VD->getInit()) + "': " +
-            (Inner.empty() ? "field '" + text(Field) +
-                                 "' is assigned in the function"
-                           : Inner);
+            (Inner.empty()
+                 ? "field '" + text(Field) + "' is assigned in the function"
+                 : Inner);
       return std::nullopt;
     }
   }

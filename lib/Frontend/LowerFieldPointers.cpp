@@ -213,8 +213,9 @@ NestBuilder::readBeforeAssigned(llvm::ArrayRef<const clang::Stmt *> Sites,
 /// not leave the field its own array at the nest (allocated inside the nest,
 /// or in a loop holding it), empty where it does. nullopt where some site is
 /// no fresh allocation.
-std::optional<std::string> NestBuilder::freshAllocationsProblem(
-    llvm::ArrayRef<const clang::Stmt *> Sites, const std::string &Field) {
+std::optional<std::string>
+NestBuilder::freshAllocationsProblem(llvm::ArrayRef<const clang::Stmt *> Sites,
+                                     const std::string &Field) {
   std::vector<std::pair<const BinaryOperator *, std::string>> Fresh;
   for (const clang::Stmt *Site : Sites) {
     const auto *Assign = dyn_cast<BinaryOperator>(Site);
@@ -238,18 +239,19 @@ std::optional<std::string> NestBuilder::freshAllocationsProblem(
       if ((isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P)) &&
           containsStmt(P, Nest))
         return "is allocated in a loop holding the nest ('" + Allocator +
-               "' at line " + Line + "): its array changes between the "
-               "nest's runs";
+               "' at line " + Line +
+               "): its array changes between the nest's runs";
     if (!SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Assign->getEndLoc()),
                                       NestBegin))
       return "is allocated after the nest ('" + Allocator + "' at line " +
              Line + ")";
   }
-  std::string Note = Field + " is its own array: every assignment in the "
-                     "function stores a fresh allocation ('" +
-                     Fresh.front().second + "' at line " +
-                     std::to_string(loc(Fresh.front().first->getBeginLoc()).Line) +
-                     ")";
+  std::string First =
+      std::to_string(loc(Fresh.front().first->getBeginLoc()).Line);
+  std::string Note = Field +
+                     " is its own array: every assignment in the function "
+                     "stores a fresh allocation ('" +
+                     Fresh.front().second + "' at line " + First + ")";
   if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
     Notes.push_back(std::move(Note));
   return std::string();

@@ -1821,9 +1821,9 @@ const Expr *guardedReturn(const clang::Stmt *S) {
 
 } // namespace
 
-const Expr *NestBuilder::returnChainValue(std::vector<const clang::Stmt *> &Stmts,
-                                          const Expr *Result,
-                                          const FunctionDecl *Callee) {
+const Expr *
+NestBuilder::returnChainValue(std::vector<const clang::Stmt *> &Stmts,
+                              const Expr *Result, const FunctionDecl *Callee) {
   QualType T = Callee->getReturnType();
   if (!Result || !T->isArithmeticType())
     return Result;
@@ -1833,11 +1833,11 @@ const Expr *NestBuilder::returnChainValue(std::vector<const clang::Stmt *> &Stmt
     if (!Guarded)
       break;
     const auto *If = cast<IfStmt>(Stmts.back());
-    Result = new (Ctx) ConditionalOperator(
-        const_cast<Expr *>(If->getCond()), If->getIfLoc(),
-        const_cast<Expr *>(Guarded), Result->getBeginLoc(),
-        const_cast<Expr *>(Result), T.getUnqualifiedType(), VK_PRValue,
-        OK_Ordinary);
+    Result = new (Ctx)
+        ConditionalOperator(const_cast<Expr *>(If->getCond()), If->getIfLoc(),
+                            const_cast<Expr *>(Guarded), Result->getBeginLoc(),
+                            const_cast<Expr *>(Result), T.getUnqualifiedType(),
+                            VK_PRValue, OK_Ordinary);
     Stmts.pop_back();
   }
   return Result;

@@ -347,10 +347,9 @@ private:
   /// helper's body before its last `return Result;`) and returns the value
   /// as the conditional `c1 ? e1 : c2 ? e2 : Result` (genann's sigmoid with
   /// its clamps), so that the rules of conditions count it.
-  const clang::Expr *
-  returnChainValue(std::vector<const clang::Stmt *> &Stmts,
-                   const clang::Expr *Result,
-                   const clang::FunctionDecl *Callee);
+  const clang::Expr *returnChainValue(std::vector<const clang::Stmt *> &Stmts,
+                                      const clang::Expr *Result,
+                                      const clang::FunctionDecl *Callee);
   bool inlineCall(const clang::CallExpr *CE, Loop *Parent, Stmt *Value);
   bool bindArguments(const clang::CallExpr *CE,
                      const clang::FunctionDecl *Callee, Stmt &ArgWork);
