@@ -273,6 +273,7 @@ class Helper:
         self.name, self.ret, self.params = name, ret, params  # params: (kind, name)
         self.body, self.ret_expr = body, ret_expr
         self.has_loop = False
+        self.guarded_returns = False
 
 
 # --- Rendering ---------------------------------------------------------------
@@ -471,8 +472,14 @@ class Render:
         ret = "void" if h.ret is None else ("int" if h.ret == "int" else FT_C[h.ret])
         out = ["static %s %s(%s) {" % (ret, h.name, ", ".join(ps))]
         self.stmts(h.body, "  ", out)
-        if h.ret_expr is not None:
-            r = self.ie(h.ret_expr) if h.ret == "int" else self.de(h.ret_expr)
+        r = h.ret_expr
+        # c ? a : b as the guarded returns `if (c) return a; return b;`
+        # (genann's sigmoid with its clamps); evaluated as the "sel" it is.
+        while h.guarded_returns and r is not None and r[0] == "sel":
+            out.append("  if (%s) return %s;" % (self.cond(r[1]), self.de(r[2])))
+            r = r[3]
+        if r is not None:
+            r = self.ie(r) if h.ret == "int" else self.de(r)
             out.append("  return %s;" % r)
         out.append("}")
         return "\n".join(out)
@@ -1552,10 +1559,19 @@ class Gen:
             elif r < 0.65:
                 ret = ("sel", ("cmp", ">", ("s", "x"), ("lit", "0.0" + SUF[ft]), ft), ("s", "x"),
                        ("lit", "0.0" + SUF[ft]), ft)
-            else:
+            elif r < 0.85:
                 ret = ("b", "+", ("m", MATH1[ft][1], [("b", "*", ("c", CONSTS[ft][3]), ("s", "x"), ft)], ft),
                        ("s", "x"), ft)
+            else:  # a sigmoid with clamps at -4.5 and 4.5 (genann)
+                one, f = "1.0" + SUF[ft], SUF[ft]
+                sig = ("b", "/", ("lit", one), ("b", "+", ("lit", one),
+                                                ("m", MATH1[ft][0], [("s", "x")], ft), ft), ft)
+                ret = ("sel", ("cmp", "<", ("s", "x"), ("lit", "-4.5" + f), ft), ("lit", "0.0" + f),
+                       ("sel", ("cmp", ">", ("s", "x"), ("lit", "4.5" + f), ft), ("lit", one), sig, ft), ft)
             h = Helper(name, ft, [(ft, "x", ft)], [], ret)
+            if ret[0] == "sel" and rng.random() < 0.7:
+                h.guarded_returns = True
+                self.feat("call-guarded-returns")
             self.n.helpers.append(h)
         lv, i = self.inner(level)
         ivs = self.outer_idx(level) + [i]

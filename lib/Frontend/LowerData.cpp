@@ -173,6 +173,16 @@ NestBuilder::viewOfDecl(const VarDecl *VD, std::string &Why) {
       Bindings[VD] = B;
       return V;
     }
+    // From a pointer field the function assigns, with no one known value
+    // (assigned twice, conditionally): it may be one of the nest's arrays,
+    // so it is no array of its own either.
+    if (const MemberExpr *Field = assignedPointerField(VD->getInit())) {
+      Why = "pointer '" + Name + "' = '" + text(VD->getInit()) + "': " +
+            (Inner.empty()
+                 ? "field '" + text(Field) + "' is assigned in the function"
+                 : Inner);
+      return std::nullopt;
+    }
   }
   if (!T->isPointerType() && !T->isArrayType() &&
       !isContainerType(T) &&
@@ -189,6 +199,21 @@ NestBuilder::viewOfDecl(const VarDecl *VD, std::string &Why) {
   V.Base = *B;
   V.Subs.push_back(IndexPoly());
   return V;
+}
+
+const MemberExpr *NestBuilder::assignedPointerField(const clang::Stmt *S) {
+  if (!S)
+    return nullptr;
+  if (const auto *ME = dyn_cast<MemberExpr>(S))
+    if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+        F && F->getType()->isPointerType())
+      for (const FunctionFrame &Fr : Frames)
+        if (Fr.Modified.Fields.count(F))
+          return ME;
+  for (const clang::Stmt *C : S->children())
+    if (const MemberExpr *ME = assignedPointerField(C))
+      return ME;
+  return nullptr;
 }
 
 std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
@@ -228,11 +253,12 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
   }
   if (const auto *ME = dyn_cast<MemberExpr>(S)) {
     // A pointer field the function assigns before the nest (s->k).
-    if (std::optional<View> V = assignedFieldView(ME, Why))
+    bool OwnArray = false;
+    if (std::optional<View> V = assignedFieldView(ME, Why, OwnArray))
       return V;
     if (!Why.empty())
       return std::nullopt;
-    std::optional<std::string> Path = memberPath(S, Why);
+    std::optional<std::string> Path = memberPath(S, Why, OwnArray);
     if (!Path)
       return std::nullopt;
     const auto *F = cast<MemberExpr>(S)->getMemberDecl();

@@ -8,6 +8,12 @@
 // own outside any loop or branch, before the nest, and no call in between
 // that could reach the struct (docs/design.md, "Pointer fields").
 //
+// llm.c's AdamW allocates its moments lazily, `if (model->m_memory == NULL)
+// model->m_memory = (float*)calloc(...)`: a field every assignment of which
+// stores a fresh allocation holds, at the nest, its old array or a new one
+// distinct from every other, so it is its own array, as a field the
+// function never assigns.
+//
 //===----------------------------------------------------------------------===//
 
 #include "NestBuilder.h"
@@ -70,6 +76,25 @@ const Expr *memberRoot(const MemberExpr *ME) {
   return Base;
 }
 
+/// The allocator \p E calls where it is a fresh allocation (malloc, calloc,
+/// aligned_alloc, a non-placement new), possibly cast; empty otherwise.
+std::string freshAllocation(const Expr *E) {
+  E = E->IgnoreParenCasts();
+  if (const auto *New = dyn_cast<CXXNewExpr>(E))
+    return New->getNumPlacementArgs() == 0 ? "new" : "";
+  const auto *CE = dyn_cast<CallExpr>(E);
+  const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier() || FD->isDefined())
+    return "";
+  const DeclContext *DC = FD->getDeclContext()->getRedeclContext();
+  if (!DC->isTranslationUnit() && !DC->isStdNamespace())
+    return "";
+  StringRef Name = FD->getName();
+  if (Name == "malloc" || Name == "calloc" || Name == "aligned_alloc")
+    return Name.str();
+  return "";
+}
+
 /// Every statement below \p S, in tree order.
 void collect(const clang::Stmt *S, std::vector<const clang::Stmt *> &Out) {
   if (!S)
@@ -84,7 +109,9 @@ void collect(const clang::Stmt *S, std::vector<const clang::Stmt *> &Out) {
 } // namespace
 
 std::optional<NestBuilder::View>
-NestBuilder::assignedFieldView(const MemberExpr *ME, std::string &Why) {
+NestBuilder::assignedFieldView(const MemberExpr *ME, std::string &Why,
+                               bool &OwnArray) {
+  OwnArray = false;
   const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
   if (!F || !ME->getType()->isPointerType())
     return std::nullopt;
@@ -103,6 +130,20 @@ NestBuilder::assignedFieldView(const MemberExpr *ME, std::string &Why) {
   if (!Path)
     return std::nullopt;
   std::string Field = "field '" + *Path + "'";
+  if (std::string Problem = readBeforeAssigned(Sites->second, ME);
+      !Problem.empty()) {
+    Why = Field + " " + Problem;
+    return std::nullopt;
+  }
+  if (std::optional<std::string> Problem =
+          freshAllocationsProblem(Sites->second, Field)) {
+    if (!Problem->empty()) {
+      Why = Field + " " + *Problem;
+      return std::nullopt;
+    }
+    OwnArray = true;
+    return std::nullopt;
+  }
   if (Sites->second.size() != 1) {
     Why = Field + " is assigned " + std::to_string(Sites->second.size()) +
           " times in the function: its value at the nest is not one known "
@@ -144,6 +185,76 @@ NestBuilder::assignedFieldView(const MemberExpr *ME, std::string &Why) {
   if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
     Notes.push_back(std::move(Note));
   return V;
+}
+
+/// Why \p Use, outside the nest (a local pointer's initializer), may see
+/// the field's value from before one of \p Sites: `float *old = s->k;
+/// s->k = ...;` would take the two values for one. Empty where it cannot.
+std::string
+NestBuilder::readBeforeAssigned(llvm::ArrayRef<const clang::Stmt *> Sites,
+                                const MemberExpr *Use) {
+  if (containsStmt(Nest, Use))
+    return "";
+  SourceLocation UseBegin = SM.getExpansionLoc(Use->getBeginLoc());
+  for (const clang::Stmt *Site : Sites) {
+    if (containsStmt(Site, Use))
+      continue; // `s->k = s->k + n`: refused as assigned from itself
+    if (!SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Site->getEndLoc()),
+                                      UseBegin))
+      return "is read at line " + std::to_string(loc(Use->getBeginLoc()).Line) +
+             " before it is assigned at line " +
+             std::to_string(loc(Site->getBeginLoc()).Line) +
+             ": its old and new values would be taken for one array";
+  }
+  return "";
+}
+
+/// Where every one of \p Sites assigns a fresh allocation: why that does
+/// not leave the field its own array at the nest (allocated inside the nest,
+/// or in a loop holding it), empty where it does. nullopt where some site is
+/// no fresh allocation.
+std::optional<std::string>
+NestBuilder::freshAllocationsProblem(llvm::ArrayRef<const clang::Stmt *> Sites,
+                                     const std::string &Field) {
+  std::vector<std::pair<const BinaryOperator *, std::string>> Fresh;
+  for (const clang::Stmt *Site : Sites) {
+    const auto *Assign = dyn_cast<BinaryOperator>(Site);
+    if (!Assign || Assign->getOpcode() != BO_Assign)
+      return std::nullopt;
+    std::string Allocator = freshAllocation(Assign->getRHS());
+    if (Allocator.empty())
+      return std::nullopt;
+    Fresh.push_back({Assign, Allocator});
+  }
+  const ParentMap &PM = functionParents();
+  SourceLocation NestBegin = SM.getExpansionLoc(Nest->getBeginLoc());
+  for (const auto &[Assign, Allocator] : Fresh) {
+    std::string Line = std::to_string(loc(Assign->getBeginLoc()).Line);
+    if (containsStmt(Nest, Assign))
+      return "is allocated inside the nest ('" + Allocator + "' at line " +
+             Line + ")";
+    // In a loop holding the nest each iteration's nest may see another
+    // fresh array; after the nest, in such a loop, the next iteration's.
+    for (const clang::Stmt *P = PM.getParent(Assign); P; P = PM.getParent(P))
+      if ((isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P)) &&
+          containsStmt(P, Nest))
+        return "is allocated in a loop holding the nest ('" + Allocator +
+               "' at line " + Line +
+               "): its array changes between the nest's runs";
+    if (!SM.isBeforeInTranslationUnit(SM.getExpansionLoc(Assign->getEndLoc()),
+                                      NestBegin))
+      return "is allocated after the nest ('" + Allocator + "' at line " +
+             Line + ")";
+  }
+  std::string First =
+      std::to_string(loc(Fresh.front().first->getBeginLoc()).Line);
+  std::string Note = Field +
+                     " is its own array: every assignment in the function "
+                     "stores a fresh allocation ('" +
+                     Fresh.front().second + "' at line " + First + ")";
+  if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
+    Notes.push_back(std::move(Note));
+  return std::string();
 }
 
 /// Why the one assignment \p Assign of a field does not give its value at

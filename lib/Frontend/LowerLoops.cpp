@@ -1878,6 +1878,46 @@ bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
   return true;
 }
 
+namespace {
+
+/// The value `if (C) return V;` returns, with no else, no declaration in
+/// the condition and nothing else in the branch; null otherwise.
+const Expr *guardedReturn(const clang::Stmt *S) {
+  const auto *If = dyn_cast<IfStmt>(S);
+  if (!If || If->getElse() || If->getInit() || If->getConditionVariable() ||
+      If->isConstexpr() || If->isConsteval())
+    return nullptr;
+  const clang::Stmt *Then = If->getThen();
+  if (const auto *CS = dyn_cast<CompoundStmt>(Then))
+    Then = CS->size() == 1 ? CS->body_front() : nullptr;
+  const auto *Ret = dyn_cast_or_null<ReturnStmt>(Then);
+  return Ret ? Ret->getRetValue() : nullptr;
+}
+
+} // namespace
+
+const Expr *
+NestBuilder::returnChainValue(std::vector<const clang::Stmt *> &Stmts,
+                              const Expr *Result, const FunctionDecl *Callee) {
+  QualType T = Callee->getReturnType();
+  if (!Result || !T->isArithmeticType())
+    return Result;
+  // Built from the last guard back: c1 ? e1 : (c2 ? e2 : e3).
+  while (!Stmts.empty()) {
+    const Expr *Guarded = guardedReturn(Stmts.back());
+    if (!Guarded)
+      break;
+    const auto *If = cast<IfStmt>(Stmts.back());
+    Result = new (Ctx)
+        ConditionalOperator(const_cast<Expr *>(If->getCond()), If->getIfLoc(),
+                            const_cast<Expr *>(Guarded), Result->getBeginLoc(),
+                            const_cast<Expr *>(Result), T.getUnqualifiedType(),
+                            VK_PRValue, OK_Ordinary);
+    Stmts.pop_back();
+  }
+  return Result;
+}
+
 bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
   std::string Why;
   const FunctionDecl *Callee = inlinableCallee(CE, Why);
@@ -1896,13 +1936,15 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
   if (!Body)
     return fail(CE->getBeginLoc(), "call to '" + declName(Callee) +
                                        "' whose body is not a block");
-  // Only the last statement may return.
+  // Only the last statement may return, or a chain of `if (c) return e;`
+  // before it (the value is then a conditional).
   std::vector<const clang::Stmt *> Stmts(Body->body_begin(), Body->body_end());
   const Expr *Result = nullptr;
   if (!Stmts.empty())
     if (const auto *Ret = dyn_cast<ReturnStmt>(Stmts.back())) {
       Result = Ret->getRetValue();
       Stmts.pop_back();
+      Result = returnChainValue(Stmts, Result, Callee);
     }
   for (const clang::Stmt *S : Stmts) {
     EarlyEnds Ends;

@@ -368,6 +368,13 @@ private:
   bool lowerArm(const clang::Stmt *S, Stmt &Acc);
   bool mergeArms(std::vector<Stmt> &Arms, Stmt &Into,
                  clang::SourceLocation At);
+  /// Pops a chain of `if (c) return e;` off the end of \p Stmts (a scalar
+  /// helper's body before its last `return Result;`) and returns the value
+  /// as the conditional `c1 ? e1 : c2 ? e2 : Result` (genann's sigmoid with
+  /// its clamps), so that the rules of conditions count it.
+  const clang::Expr *returnChainValue(std::vector<const clang::Stmt *> &Stmts,
+                                      const clang::Expr *Result,
+                                      const clang::FunctionDecl *Callee);
   bool inlineCall(const clang::CallExpr *CE, Loop *Parent, Stmt *Value);
   bool bindArguments(const clang::CallExpr *CE,
                      const clang::FunctionDecl *Callee, Stmt &ArgWork);
@@ -430,12 +437,20 @@ private:
                     bool Write);
   std::optional<View> viewOf(const clang::Expr *E, std::string &Why);
   std::optional<View> viewOfDecl(const clang::VarDecl *VD, std::string &Why);
+  /// A pointer field in \p S that a function of the nest assigns.
+  const clang::MemberExpr *assignedPointerField(const clang::Stmt *S);
   // --- Pointer fields assigned in the function (LowerFieldPointers.cpp) ---
   /// The view a pointer field holds where the nest's function assigns it
   /// once, before the nest; nullopt with an empty \p Why where the function
-  /// does not assign it.
+  /// does not assign it, or (\p OwnArray set) only ever assigns it a fresh
+  /// allocation before the nest: then it is its own array.
   std::optional<View> assignedFieldView(const clang::MemberExpr *ME,
-                                        std::string &Why);
+                                        std::string &Why, bool &OwnArray);
+  std::string readBeforeAssigned(llvm::ArrayRef<const clang::Stmt *> Sites,
+                                 const clang::MemberExpr *Use);
+  std::optional<std::string>
+  freshAllocationsProblem(llvm::ArrayRef<const clang::Stmt *> Sites,
+                          const std::string &Field);
   std::string fieldAssignmentProblem(const clang::BinaryOperator *Assign,
                                      const clang::MemberExpr *Use);
   std::string escapeBetween(const clang::Stmt *From,
