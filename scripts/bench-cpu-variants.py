@@ -235,7 +235,7 @@ def gemm_section(b, log):
 
 def parallel(log, fl, p):
     sp = [a / c for a, c in zip(p[("tiled", 1)], p[("parallel", CPUS)])]
-    log("3. parallel (M blocks over %d threads) vs tiled (1 thread), N=2048 (target >= 1.8x):" % CPUS)
+    log("3. parallel (columns of C per thread, %d threads) vs tiled (1 thread), N=2048 (target >= 1.8x):" % CPUS)
     log("  tiled %s GFLOP/s, parallel %s GFLOP/s, speedup %s x  %s" %
         (fmt([fl / x / 1e9 for x in p[("tiled", 1)]]),
          fmt([fl / x / 1e9 for x in p[("parallel", CPUS)]]), fmt(sp),

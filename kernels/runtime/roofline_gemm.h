@@ -706,17 +706,16 @@ inline void macro(const Problem &g, int64_t ic, int64_t mc, int64_t jc, int64_t 
   }
 }
 
-/// BLIS loop order: jc (NC) > pc (KC, pack B) > ic (MC, pack A) > jr > ir.
+/// BLIS loop order: jc (NC) > pc (KC, pack B) > ic (MC, pack A) > jr > ir,
+/// over the columns [j0, j1) of C, in this thread's packing buffers.
 template <typename Kern, typename Problem, typename Epi, typename BlockEpi>
-void serial(path P, const Problem &g, const blocks &Bl, const Epi &epi,
-            const BlockEpi &blk) {
+void columns(path P, const Problem &g, const blocks &Bl, const Epi &epi,
+             const BlockEpi &blk, int64_t j0, int64_t j1) {
   constexpr int MR = Kern::MR, NR = Kern::NR;
-  if (g.K == 0)
-    return empty_k(g, epi, blk);
   float *Ap = scratch<float, 0>(size_t(round_up(std::min(Bl.MC, g.M), MR) * Bl.KC + pack_slack));
   float *Bp = scratch<float, 1>(size_t(round_up(std::min(Bl.NC, g.N), NR) * Bl.KC + pack_slack));
-  for (int64_t jc = 0; jc < g.N; jc += Bl.NC) {
-    const int64_t nc = std::min(Bl.NC, g.N - jc);
+  for (int64_t jc = j0; jc < j1; jc += Bl.NC) {
+    const int64_t nc = std::min(Bl.NC, j1 - jc);
     for (int64_t pc = 0; pc < g.K; pc += Bl.KC) {
       const int64_t kc = std::min(Bl.KC, g.K - pc);
       const store_flags F{g.beta0 && pc == 0 ? 0 : 1, pc + kc >= g.K};
@@ -732,6 +731,20 @@ void serial(path P, const Problem &g, const blocks &Bl, const Epi &epi,
   }
 }
 
+template <typename Kern, typename Problem, typename Epi, typename BlockEpi>
+void serial(path P, const Problem &g, const blocks &Bl, const Epi &epi,
+            const BlockEpi &blk) {
+  if (g.K == 0)
+    return empty_k(g, epi, blk);
+  columns<Kern>(P, g, Bl, epi, blk, 0, g.N);
+}
+
+/// Whether parallel() gives each thread its own columns: at least four
+/// register-tile widths each (below, the M blocks are shared instead).
+inline bool split_columns(int64_t N, int NR, int64_t Threads) {
+  return Threads > 1 && N >= 4 * int64_t(NR) * Threads;
+}
+
 /// The M blocks (at least four a thread) shared among the threads, for
 /// each (jc, pc) block: B is packed by all of them (a panel each), then
 /// each packs and computes its own A blocks.
@@ -745,8 +758,29 @@ void parallel(path P, const Problem &g, const blocks &Bl, const Epi &epi,
   int64_t MC = Bl.MC;
 #ifdef _OPENMP
   const int64_t T = omp_get_max_threads();
+  // Each thread its own columns (whole register-tile widths, as many for
+  // each) with its own packed B: no barrier at all, where sharing B costs
+  // two per (jc, pc) block, each waiting for the slowest thread. What it
+  // costs instead is A packed by every thread, M x K per NC columns it owns
+  // (with N / T a multiple of NC no more than when shared).
+  if (split_columns(g.N, NR, T)) {
+    const int64_t Panels = (g.N + NR - 1) / NR;
+    RL_OMP(parallel for schedule(static, 1))
+    for (int64_t t = 0; t < T; ++t)
+      columns<Kern>(P, g, Bl, epi, blk, std::min(g.N, Panels * t / T * NR),
+                    std::min(g.N, Panels * (t + 1) / T * NR));
+    return;
+  }
   while (MC > 4 * MR && (g.M + MC - 1) / MC < 4 * T)
     MC = std::max<int64_t>(round_up(MC / 2, MR), MR);
+  // As many blocks for each thread, of (nearly) one size: 2048 rows in 120-row
+  // blocks are 17 blocks of 120 and one of 8, so one of two threads computes
+  // 1080 rows while the other waits at the barrier after 968; in 18 blocks of
+  // 114 (the last 110) each computes 1026 or 1022.
+  if (T > 1) {
+    const int64_t Blocks = round_up((g.M + MC - 1) / MC, T);
+    MC = std::min(MC, std::max<int64_t>(round_up((g.M + Blocks - 1) / Blocks, MR), MR));
+  }
 #endif
   RL_OMP(parallel)
   {
@@ -777,8 +811,17 @@ void parallel(path P, const Problem &g, const blocks &Bl, const Epi &epi,
 // The small-matrix path (libxsmm-like): no packing, A broadcast from its
 // rows, B read along its rows, the whole K in one pass, C in registers.
 // For problems whose operands stay in the first cache levels, where copying
-// them costs more than it saves.
+// them costs more than it saves. When they are not there yet (a call on
+// operands that left the cache: roofline-run rotates among argument copies),
+// the first row of tiles brings B in with software prefetches a few rows
+// ahead (the later rows of tiles find it in L1, where the prefetches would
+// only take load slots), and each tile prefetches its C rows for the stores
+// that end it; unhidden, those misses cost a 64^3 gemm about a fifth of its
+// time (docs/codegen.md, "The gemm runtime": Small path).
 //===----------------------------------------------------------------------===//
+
+/// Rows of B the first row of tiles prefetches ahead of the row it reads.
+constexpr int64_t small_prefetch_rows = 8;
 
 template <int MR, int NR, typename Epi>
 void direct_portable(int64_t K, const float *a, int64_t am, int64_t ak, const float *b,
@@ -803,8 +846,8 @@ void direct_portable(int64_t K, const float *a, int64_t am, int64_t ak, const fl
 }
 
 #if RL_X86
-template <int MR, int NV, typename Epi>
-RL_AVX512 void direct_avx512(int64_t K, const float *a, int64_t am, int64_t ak,
+template <int MR, int NV, bool PrefetchB, typename Epi>
+RL_AVX512 __attribute__((noinline)) void direct_avx512(int64_t K, const float *a, int64_t am, int64_t ak,
                              const float *b, int64_t bk, float *c, int64_t ldc, int mr,
                              int nr, store_flags F, const Epi &epi, int64_t i0,
                              int64_t j0) {
@@ -827,6 +870,12 @@ RL_AVX512 void direct_avx512(int64_t K, const float *a, int64_t am, int64_t ak,
     RL_UNROLL(8)
     for (int q = 0; q < NV; ++q)
       bv[q] = _mm512_maskz_loadu_ps(Kq[q], b + 16 * q);
+    if constexpr (PrefetchB) {
+      RL_UNROLL(8)
+      for (int q = 0; q < NV; ++q)
+        _mm_prefetch(reinterpret_cast<const char *>(b + small_prefetch_rows * bk + 16 * q),
+                     _MM_HINT_T0);
+    }
     RL_UNROLL(32)
     for (int r = 0; r < MR; ++r) {
       const __m512 x = _mm512_set1_ps(ar[r][p * ak]);
@@ -931,17 +980,41 @@ inline strided with_rows_of_b(path P, const strided &g) {
   return T;
 }
 
-/// The small path: tiles of MR x NR straight from the operands.
-template <int MR, int NR, int W, typename Epi, typename Direct>
+/// The rows of a tile, 1 to R, as an integral constant: a call of F<mr>.
+template <int R, typename Fn> inline void by_rows(int mr, Fn &&F) {
+  if constexpr (R > 1)
+    if (mr < R)
+      return by_rows<R - 1>(mr, F);
+  F(std::integral_constant<int, R>());
+}
+
+/// The small path: tiles of MR x NR straight from the operands. \p direct
+/// takes, as integral constants, the tile's rows (MR, or with ExactRows the
+/// rows of the last tile: a 64-row problem on 6-row tiles would otherwise
+/// compute 66), its vectors, and whether it prefetches B (the first row of
+/// tiles of each column block; not the last tile, whose B is in L1 by then).
+template <int MR, int NR, int W, bool ExactRows, typename Epi, typename Direct>
 void small(const strided &g, const Epi &epi, Direct direct) {
   const store_flags F{g.beta0 ? 0 : 1, true};
   for (int64_t j = 0; j < g.N; j += NR)
     for (int64_t i = 0; i < g.M; i += MR) {
       const int mr = int(std::min<int64_t>(MR, g.M - i)),
                 nr = int(std::min<int64_t>(NR, g.N - j));
+      float *c = g.C + i * g.cm + j;
+      for (int r = 0; r < mr; ++r)
+        for (int q = 0; q < nr; q += 16)
+          __builtin_prefetch(c + r * g.cm + q, 1, 3);
       by_vectors<(NR + W - 1) / W, W>(nr, [&](auto NV) {
-        direct(NV, g.K, g.A + i * g.am, g.am, g.ak, g.B + j, g.bk, g.C + i * g.cm + j,
-               g.cm, mr, nr, F, epi, i, j);
+        auto run = [&](auto Rows, auto Pf) {
+          direct(Rows, NV, Pf, g.K, g.A + i * g.am, g.am, g.ak, g.B + j, g.bk, c, g.cm,
+                 mr, nr, F, epi, i, j);
+        };
+        if (mr == MR && i == 0)
+          run(std::integral_constant<int, MR>(), std::true_type());
+        else if (mr == MR || !ExactRows)
+          run(std::integral_constant<int, MR>(), std::false_type());
+        else if constexpr (ExactRows)
+          by_rows<MR - 1>(mr, [&](auto Rows) { run(Rows, std::false_type()); });
       });
     }
 }
@@ -960,19 +1033,20 @@ void sgemm(path P, const Problem &g, const blocks &Bl, bool Par, const Epi &epi,
 #if RL_X86
       case path::avx512:
         if constexpr (NR % 16 == 0)
-          return small<MR, NR, 16>(G, epi, [](auto NV, auto... X) {
-            direct_avx512<MR, decltype(NV)::value>(X...);
+          return small<MR, NR, 16, true>(G, epi, [](auto R, auto NV, auto Pf, auto... X) {
+            direct_avx512<decltype(R)::value, decltype(NV)::value, decltype(Pf)::value>(
+                X...);
           });
         break;
       case path::avx2:
-        return small<6, 16, 8>(G, epi, [](auto NV, auto... X) {
+        return small<6, 16, 8, false>(G, epi, [](auto, auto NV, auto, auto... X) {
           direct_avx2<decltype(NV)::value>(X...);
         });
 #endif
       default:
         break;
       }
-      return small<MR, NR, NR>(G, epi, [](auto, auto... X) {
+      return small<MR, NR, NR, false>(G, epi, [](auto, auto, auto, auto... X) {
         direct_portable<MR, NR>(X...);
       });
     }

@@ -292,7 +292,7 @@ llvm::Expected<std::string> emitGemm(const Program &P, const ArgLayout &L,
       ", BLIS-style.\n// MC=" + num(M.MC) + " NC=" + num(M.NC) + " KC=" + num(M.KC) +
       "; register tile " + num(M.MR) + "x" + num(M.NR) +
       (Wide ? " (AVX-512 and portable)" : " (portable)") + ", 6x16 on AVX2" +
-      (M.Parallel ? "; M blocks in parallel" : "") +
+      (M.Parallel ? "; threads own columns of C (or share the M blocks when N is narrow)" : "") +
       ";\n// problems of about 128 or less in every size unpacked (the small path)" +
       (Epi->How.empty() ? "" : ";\n// " + Epi->How) + ".\n";
   if (!Epi->Before.empty())
@@ -472,7 +472,7 @@ llvm::Expected<std::string> emitConv(const Program &P, const ArgLayout &L,
       " through offset tables (no im2col buffer).\n// MC=" + num(M.MC) + " NC=" +
       num(M.NC) + " KC=" + num(M.KC) + "; register tile " + num(M.MR) + "x" + num(M.NR) +
       (Wide ? " (AVX-512 and portable)" : " (portable)") + ", 6x16 on AVX2" +
-      (M.Parallel ? "; M blocks in parallel" : "") + ".\n";
+      (M.Parallel ? "; threads own columns of C (or share the M blocks when N is narrow)" : "") + ".\n";
   S += prologue(Symbol, L, Extra, {C.Out.Array, C.In.Array, C.W.Array},
                 {C.Out.Array});
   S += pathPick(Wide ? "rl::isa::avx512, rl::isa::avx2, rl::isa::portable"
