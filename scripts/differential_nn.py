@@ -78,6 +78,9 @@ FORMS = {
                         # st->r0 = A0 + off; st->r0[i] (llama2.c's s->k)
     "memcall": 0.15,    # memset(row, 0, n * sizeof(T)) / memcpy(dst, src,
                         # n * sizeof(T)) of a row block inside the nest
+    "runtime": 0.3,     # a derived size computed at run time by a call the
+                        # tool cannot follow: int D = rt_value(N / 2); or
+                        # int D; D = rt_value(...); its value by --param
     "ptrinc": 0.15,     # pointers the nest advances (genann's *w++): *p++,
                         # ++p; / p += 2; p--; / p[i] with p += E, *o++ = s,
                         # declared before the nest or in it
@@ -85,7 +88,7 @@ FORMS = {
 
 
 # Forms added after the others (see Gen.side).
-SIDE_FORMS = ("fieldptr", "memcall", "ptrinc")
+SIDE_FORMS = ("fieldptr", "memcall", "ptrinc", "runtime")
 
 
 class MustRefuse(Exception):
@@ -397,6 +400,15 @@ class Render:
                                                    R.var, R.base.cname))
             self.stmts(R.body, ind + "  ", out)
             out.append(ind + "}")
+        elif t == "dint" and s[1] in self.n.runtime:
+            # a size computed at run time through a function the tool cannot
+            # follow (docs/user-guide.md, "Sizes"): one definition, before
+            # the nest; its value reaches the tool by --param
+            if self.n.runtime[s[1]] == "assign":
+                out.append("%sint %s;" % (ind, s[1]))
+                out.append("%s%s = rt_value(%s);" % (ind, s[1], self.ie(s[2])))
+            else:
+                out.append("%sint %s = rt_value(%s);" % (ind, s[1], self.ie(s[2])))
         elif t == "dint":
             out.append("%sint %s = %s;" % (ind, s[1], self.ie(s[2])))
         elif t == "dintd":
@@ -512,6 +524,7 @@ constexpr float kAlpha = 0.01f;
 constexpr double kAlpha64 = 0.01;
 constexpr float kEps = 1e-5f;
 constexpr double kEps64 = 1e-5;
+int rt_value(int v);
 """
 
 
@@ -523,6 +536,7 @@ class NNNest:
         self.feats = Counter()
         self.bases = []
         self.derived = []  # (name, ie, kind)
+        self.runtime = {}  # derived name -> "init" / "assign" (form runtime)
         self.field_sizes = set()
         self.struct_prefix = ""
         self.struct_param = None
@@ -674,6 +688,9 @@ class Gen:
                 else:
                     e = ("v", a)
                 n.derived.append((name, e, kind))
+                if self.on["runtime"] and rng.random() < 0.5:
+                    n.runtime[name] = rng.choice(["init", "assign"])
+                    self.feat("runtime-" + n.runtime[name])
                 self.n.pre.decls.append(("dint", name, e))
                 pool.append(Sz(1, (name,)))
                 self.feat("derived-" + kind)
@@ -3059,7 +3076,8 @@ def generate(rng, name, forms):
 
 # memset / memcpy element by element, so that the native check's load and
 # store tracing sees them (the C library's are not instrumented).
-NATIVE_MEM = """template <class T> T *memset(T *d, int c, size_t n) {
+NATIVE_MEM = """int rt_value(int v) { return v; }
+template <class T> T *memset(T *d, int c, size_t n) {
   for (size_t i = 0; i < n / sizeof(T); ++i) d[i] = (T)c;
   return d;
 }
@@ -3507,6 +3525,7 @@ def batch_params(rng, nests, sizes, scoped_sizes):
     scoped = rng.random() < 0.5
     glob = {}
     cases = {}
+    rt_args = []
     for n in nests:
         case = {}
         for name, kind in n.flags:
@@ -3520,11 +3539,14 @@ def batch_params(rng, nests, sizes, scoped_sizes):
                 v = glob[name]
             case[name] = v
         cases[n.name] = case
+        env = n.size_env(sizes)
+        for name in sorted(n.runtime):  # sizes computed at run time
+            rt_args.append("--param=%s:%s=%d" % (n.name, name, env[name]))
         for b in n.bases:  # a vector's length (range-for over it), by function
             if b.kind == "vec" and b.len_sz is not None:
                 args.append("--param=%s:%s.size()=%d" % (n.name, b.cname,
                                                           b.len_sz.value(n.size_env(sizes))))
-    return args, cases
+    return args + rt_args, cases, rt_args
 
 
 def run(args, count, tmp, index_by_function, inject=False):
@@ -3550,13 +3572,14 @@ def run(args, count, tmp, index_by_function, inject=False):
             if n is None or not finalize(n, sizes):
                 continue
             nests.append(n)
-        pargs, cases = batch_params(rng, nests, sizes, rng.random() < args.nn_scoped_sizes)
+        pargs, cases, rt_args = batch_params(rng, nests, sizes,
+                                             rng.random() < args.nn_scoped_sizes)
         paths = {}
         for mode in ("const", "sym"):
             paths[mode] = os.path.join(tmp, "nn%d-%s.cpp" % (batchno, mode))
             with open(paths[mode], "w") as fh:
                 fh.write(file_cpp(nests, mode, sizes))
-        runs = [("const", paths["const"], []), ("param", paths["sym"], pargs),
+        runs = [("const", paths["const"], rt_args), ("param", paths["sym"], pargs),
                 ("sym", paths["sym"], [])]
         reports = {}
         for tag, path, extra in runs:

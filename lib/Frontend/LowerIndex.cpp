@@ -325,10 +325,19 @@ std::optional<IndexPoly> NestBuilder::localIndex(const VarDecl *VD,
   bool Inside = Nest && SM.isPointWithin(VD->getLocation(),
                                          Nest->getBeginLoc(),
                                          Nest->getEndLoc());
-  if (!Init || Inside || isModified(VD) || isa<ParmVarDecl>(VD) ||
+  // Assigned once before the nest (`n = kad_len(q);`): that assignment is
+  // its definition (LowerRunTimeLocals.cpp).
+  std::string NotOnce;
+  const Expr *RunTimeDef = Inside ? nullptr : runTimeDefinition(VD, NotOnce);
+  bool Modified = isModified(VD);
+  if (Modified && RunTimeDef)
+    Init = RunTimeDef;
+  if (!Init || Inside || (Modified && !RunTimeDef) || !NotOnce.empty() ||
+      isa<ParmVarDecl>(VD) ||
       !VD->getType()->isIntegerType() ||
       (!VD->isLocalVarDecl() && !VD->getType().isConstQualified())) {
-    Why = "'" + Name + "', a variable computed at run time";
+    Why = NotOnce.empty() ? "'" + Name + "', a variable computed at run time"
+                          : NotOnce;
     return Done(std::nullopt);
   }
   // Evaluated before the nest: no loop variable of it is in scope.
@@ -350,8 +359,10 @@ std::optional<IndexPoly> NestBuilder::localIndex(const VarDecl *VD,
     }
   }
   std::optional<IndexPoly> P = indexOf(Init, Inner);
+  if (!P && RunTimeDef)
+    return Done(runTimeSize(VD, Init));
   if (!P) {
-    Why = "'" + Name + "' (" + Inner + ")";
+    Why = NotOnce.empty() ? "'" + Name + "' (" + Inner + ")" : NotOnce;
     return Done(std::nullopt);
   }
   // A multiple of one product of sizes (C3 = 3*C, BT = B*T) is that

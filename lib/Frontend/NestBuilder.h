@@ -216,6 +216,15 @@ private:
   /// product of sizes) or a quotient size of its own.
   std::optional<IndexPoly> localIndex(const clang::VarDecl *VD,
                                       std::string &Why);
+  /// The one definition of a local that has one value for the whole nest
+  /// (LowerRunTimeLocals.cpp): its initializer or its sole assignment before
+  /// the nest; null where that is not certain. The reason, where the local is one but its definition is not certain,
+  /// in \p Why.
+  const clang::Expr *runTimeDefinition(const clang::VarDecl *VD,
+                                       std::string &Why);
+  /// \p VD, defined by \p Def, as a size of its own ("run-time").
+  std::optional<IndexPoly> runTimeSize(const clang::VarDecl *VD,
+                                       const clang::Expr *Def);
   std::optional<IndexPoly> quotientSize(const std::string &Name,
                                         const IndexPoly &Num,
                                         const IndexPoly &Den,
