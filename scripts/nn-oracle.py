@@ -32,7 +32,8 @@ instrumented brute-force run of the same kernels (docs/testing-nn-corpus.md).
    < flops and the measured FLOPs within [flops_min, flops]; refused: the nest
    is under "skipped" with a reason matching REASON-REGEX, never counted.
    A nest the tool reports per case is compared with the oracle calls of
-   that case (ORACLE_CASE); one without a case with every call.
+   that case (ORACLE_CASE); one without a case with every call. A case the
+   tool refuses alone (under "skipped" as "fn [case]") needs a refused line.
 
 Prints one line per nest (ok / MISMATCH / REFUSED / COUNTED / ...) and
   nests: N   exact: E   range: R   refused: F   failing: X
@@ -416,6 +417,12 @@ def fmt_arrays(tool_nest, measured):
     return out
 
 
+def skipped_case(s):
+    """The case of a skipped nest, from its name "fn [case]"; None."""
+    m = re.match(r".* \[(.*)\]$", s.get("function", ""))
+    return s.get("case") or (m.group(1) if m else None)
+
+
 def compare(args, nests, measured, report, expect):
     by_line = {}
     for n in report.get("nests", []):
@@ -442,7 +449,10 @@ def compare(args, nests, measured, report, expect):
         key = "%s#%d" % (nest["function"], ordinal[nest["function"]])
         where = "%s (line %d)" % (key, nest["line"])
         tool = by_line.get(nest["line"], {"nests": [], "skipped": []})
-        cases = [n.get("case") for n in tool["nests"]] or [None]
+        # A case refused alone (a function pointer's target whose body
+        # cannot be counted) is a skipped entry named "fn [case]".
+        refused_cases = [c for c in map(skipped_case, tool["skipped"]) if c]
+        cases = [n.get("case") for n in tool["nests"]] + refused_cases or [None]
         if len(set(cases)) != len(cases):
             fail("DUPLICATE: %s: the tool reports the nest %d times for cases %s" % (
                 where, len(cases), json.dumps(cases)))
@@ -460,6 +470,17 @@ def compare(args, nests, measured, report, expect):
                 fail("NO-EXPECTATION: %s: add an EXPECT line" % label)
                 continue
             e["used"] = True
+            if case in refused_cases:
+                reason = [s for s in tool["skipped"] if skipped_case(s) == case][0]["reason"]
+                if e["kind"] != "refused":
+                    fail("REFUSED: %s: expected %s, refused: %s" % (label, e["kind"], reason))
+                elif not re.search(e["detail"], reason):
+                    fail("REASON: %s: refused for '%s', expected /%s/" % (
+                        label, reason, e["detail"]))
+                else:
+                    stats["refused"] += 1
+                    lines.append("ok: %s: refused: %s" % (label, reason))
+                continue
             if e["kind"] == "refused":
                 if tool["nests"]:
                     fail("COUNTED: %s: expected refused (%s), the tool counted it: "
@@ -479,11 +500,10 @@ def compare(args, nests, measured, report, expect):
                     stats["refused"] += 1
                     lines.append("ok: %s: refused: %s" % (label, tool["skipped"][0]["reason"]))
                 continue
-            if tool["nests"] and tool["skipped"] and case == cases[0]:
+            uncased = [s for s in tool["skipped"] if not skipped_case(s)]
+            if tool["nests"] and uncased and case == cases[0]:
                 fail("REFUSED: %s: expected %s, partly refused: %s" % (
-                    where, e["kind"], "; ".join(
-                        ("[%s] " % s["case"] if s.get("case") else "") + s["reason"]
-                        for s in tool["skipped"])))
+                    where, e["kind"], "; ".join(s["reason"] for s in uncased)))
             if not tool["nests"]:
                 if tool["skipped"]:
                     fail("REFUSED: %s: expected %s, refused: %s" % (

@@ -3,6 +3,8 @@
 #include "CallSites.h"
 #include "NestBuilder.h"
 
+#include <algorithm>
+
 using namespace clang;
 using namespace roofline::frontend;
 
@@ -38,6 +40,7 @@ bool CallSiteCollector::VisitCallExpr(CallExpr *CE) {
   const FunctionDecl *FD = CE->getDirectCallee();
   if (!FD)
     return true;
+  CalleeRefs.insert(CE->getCallee()->IgnoreParenImpCasts());
   FD = FD->getCanonicalDecl();
   auto &Slots = Values[FD];
   Slots.resize(std::max<size_t>(Slots.size(), CE->getNumArgs()));
@@ -105,4 +108,35 @@ std::optional<bool> CallSiteCollector::nonNull(const ParmVarDecl *P) const {
   if (!S || S->Unknown || (S->Null && S->NotNull) || (!S->Null && !S->NotNull))
     return std::nullopt;
   return S->NotNull > 0;
+}
+
+bool CallSiteCollector::VisitDeclRefExpr(DeclRefExpr *DRE) {
+  // A call's callee is visited after the call itself: any other reference
+  // to a function takes its address.
+  const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl());
+  if (!FD || CalleeRefs.count(DRE))
+    return true;
+  FD = FD->getCanonicalDecl();
+  if (TakenSet.insert(FD).second)
+    Taken.push_back(FD);
+  return true;
+}
+
+std::vector<const FunctionDecl *>
+CallSiteCollector::addressTaken(QualType FnType) const {
+  std::vector<const FunctionDecl *> Out;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const FunctionDecl *FD : Taken) {
+    const FunctionDecl *Def = nullptr;
+    if (!FD->hasBody(Def) || !Def || SM.isInSystemHeader(Def->getLocation()))
+      continue;
+    if (Ctx.hasSameType(Def->getType(), FnType))
+      Out.push_back(Def);
+  }
+  std::sort(Out.begin(), Out.end(),
+            [&](const FunctionDecl *A, const FunctionDecl *B) {
+              return SM.isBeforeInTranslationUnit(A->getLocation(),
+                                                  B->getLocation());
+            });
+  return Out;
 }

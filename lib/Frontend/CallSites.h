@@ -4,7 +4,9 @@
 // function and parameter, the constants its calls pass (a size every call
 // gives the same value is that value), whether pointer arguments are null
 // or surely not null (a null check a nest makes is then known), and the
-// calls that pass one array for two pointer parameters (aliasing).
+// calls that pass one array for two pointer parameters (aliasing), and the
+// functions whose address is taken (the targets a function pointer may
+// hold, docs/user-guide.md, "Calls").
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +40,7 @@ public:
   explicit CallSiteCollector(clang::ASTContext &Ctx) : Ctx(Ctx) {}
   bool shouldVisitTemplateInstantiations() const { return true; }
   bool VisitCallExpr(clang::CallExpr *CE);
+  bool VisitDeclRefExpr(clang::DeclRefExpr *DRE);
 
   /// The calls that pass one array to two pointer parameters of \p FD.
   llvm::ArrayRef<SharedArgument>
@@ -48,6 +51,12 @@ public:
   /// cannot be null (true) for \p P; nullopt when they differ or a call
   /// passes a pointer of unknown value.
   std::optional<bool> nonNull(const clang::ParmVarDecl *P) const;
+  /// The functions defined in the translation unit (outside system
+  /// headers) whose address is taken anywhere in it (assigned, compared,
+  /// passed: any use but a direct call) and whose type is \p FnType, in
+  /// source order.
+  std::vector<const clang::FunctionDecl *>
+  addressTaken(clang::QualType FnType) const;
 
 private:
   struct Slot {
@@ -62,6 +71,10 @@ private:
   clang::ASTContext &Ctx;
   std::map<const clang::FunctionDecl *, std::vector<Slot>> Values;
   std::map<const clang::FunctionDecl *, std::vector<SharedArgument>> Shared;
+  /// Direct callees' references (visited before their DeclRefExpr).
+  std::set<const clang::Expr *> CalleeRefs;
+  std::vector<const clang::FunctionDecl *> Taken; ///< canonical, first use
+  std::set<const clang::FunctionDecl *> TakenSet;
 };
 
 } // namespace frontend

@@ -21,6 +21,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Regex.h"
 
 using namespace clang;
@@ -195,13 +196,48 @@ private:
         Out.Issues.push_back(
             {"roofline-annotation", N.Function, At, B.annotationIssue()});
       First = false;
+      if (!B.unassignedTargets().empty()) {
+        // One case per function the pointer may hold.
+        const NestBuilder::TargetChoice &C = B.unassignedTargets().front();
+        if (Built + Work.size() + C.Targets.size() > MaxCases) {
+          skipWhole(FD, L,
+                    "the nest would be reported in more than " +
+                        Twine(MaxCases) + " cases: '" + C.Name +
+                        "' may call any of " + Twine(C.Targets.size()) +
+                        " functions (" + llvm::join(C.Targets, ", ") +
+                        ")" +
+                        (A.empty() ? ""
+                                   : ", in each case of another function "
+                                     "pointer or condition without a value") +
+                        ": give its target with --param " + C.Name +
+                        "=FUNCTION");
+          return;
+        }
+        for (const std::string &T : C.Targets) {
+          CaseAssignment Next = A;
+          Next[C.Key + "=" + T] = true;
+          Work.push_back(std::move(Next));
+        }
+        continue;
+      }
       if (!B.unassignedCases().empty()) {
         if (Built + Work.size() + 2 > MaxCases) {
+          bool Targets = std::any_of(A.begin(), A.end(), [](const auto &KV) {
+            return StringRef(KV.first).starts_with("fn:");
+          });
           skipWhole(FD, L,
-                    "the nest depends on more than three loop-invariant "
-                    "conditions without known values (such as '" +
-                        B.unassignedCases().front().second +
-                        "'): give their values with --param");
+                    Targets ? "the nest would be reported in more than " +
+                                  Twine(MaxCases) +
+                                  " cases (function pointer targets and "
+                                  "loop-invariant conditions without known "
+                                  "values, such as '" +
+                                  B.unassignedCases().front().second +
+                                  "'): give their values with --param"
+                            : "the nest depends on more than three "
+                              "loop-invariant conditions without known "
+                              "values (such as '" +
+                                  B.unassignedCases().front().second +
+                                  "'): give their values with --param");
           return;
         }
         const std::string &Key = B.unassignedCases().front().first;

@@ -572,9 +572,15 @@ bool NestBuilder::countBinary(const BinaryOperator *BO, IRStmt &St) {
 
 bool NestBuilder::countCall(const CallExpr *CE, IRStmt &St) {
   const FunctionDecl *Callee = CE->getDirectCallee();
-  if (!Callee)
+  if (!Callee) {
+    std::string Why;
+    if (inlinableCallee(CE, Why))
+      return inlineCall(CE, nullptr, &St);
     return fail(CE->getBeginLoc(),
-                "indirect call '" + text(CE) + "' with unknown side effects");
+                Why.empty() ? "indirect call '" + text(CE) +
+                                  "' with unknown side effects"
+                            : Why);
+  }
   StringRef Name = Callee->getName();
   std::optional<Precision> P = precisionOf(CE->getType());
   if (isFmaName(Name) && CE->getNumArgs() == 3) {

@@ -1391,6 +1391,8 @@ NestBuilder::pointerTest(const Expr *Cond) {
 
 NestBuilder::Invariant NestBuilder::evalInvariant(const Expr *Cond) {
   const Expr *S = strip(Cond);
+  if (std::optional<Invariant> F = functionTest(S))
+    return *F;
   if (std::optional<Invariant> P = pointerTest(S))
     return *P;
   std::string Text = text(S);
@@ -1783,10 +1785,16 @@ bool NestBuilder::lowerDataBranch(const Expr *Cond,
 //===----------------------------------------------------------------------===//
 
 const FunctionDecl *NestBuilder::inlinableCallee(const CallExpr *CE,
-                                                 std::string &Why) const {
+                                                 std::string &Why) {
   const FunctionDecl *Callee = CE->getDirectCallee();
-  if (!Callee)
+  if (!Callee && !isa<CXXOperatorCallExpr>(CE) && !isa<CXXMemberCallExpr>(CE))
+    if (std::optional<FunctionRef> FR = functionRefOf(CE->getCallee(), Why))
+      Callee = targetOf(*FR, Why);
+  if (!Callee) {
+    if (!Why.empty())
+      Why = "indirect call '" + text(CE) + "': " + Why;
     return nullptr;
+  }
   const FunctionDecl *Def = nullptr;
   if (!Callee->hasBody(Def) || !Def || Def->isVariadic())
     return nullptr;
@@ -1816,6 +1824,19 @@ bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
                                           declName(P) + "'");
     if (T->isPointerType() || T->isReferenceType()) {
       QualType Pointee = T->getPointeeType();
+      if (Pointee->isFunctionType()) {
+        // Resolved where it is called or compared: an unused one makes no
+        // cases.
+        std::optional<FunctionRef> FR = functionRefOf(Arg, Why);
+        if (!FR)
+          return fail(Arg->getBeginLoc(), "argument '" + text(Arg) +
+                                              "' of '" + declName(Callee) +
+                                              "': " + Why);
+        B.Kind = Binding::Function;
+        B.Fn = *FR;
+        Bindings[P] = B;
+        continue;
+      }
       if (Pointee->isRecordType() && !isContainerType(Pointee)) {
         // A struct of sizes: its fields are named after the caller's.
         const Expr *Obj = strip(Arg);
@@ -1927,7 +1948,7 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
                                   "' with unknown side effects"
                             : Why);
   for (const FunctionFrame &F : Frames)
-    if (F.FD == Callee)
+    if (F.FD == Callee && !F.Binding)
       return fail(CE->getBeginLoc(),
                   "recursive call to '" + declName(Callee) + "'");
   if (InlineDepth >= 8)
@@ -1956,7 +1977,7 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
   }
   IRStmt ArgWork;
   ArgWork.Loc = loc(CE->getBeginLoc());
-  Frames.push_back({Callee, modificationsIn(Body)});
+  Frames.push_back({Callee, modificationsIn(Body), /*Binding=*/true});
   bool Bound = bindArguments(CE, Callee, ArgWork);
   Frames.pop_back();
   if (!Bound)

@@ -107,6 +107,16 @@ public:
   unassignedCases() const {
     return Unassigned;
   }
+  /// A function pointer the nest calls or compares whose target this build
+  /// met without a choice: the nest must be built once per candidate (the
+  /// case key of candidate F is Key + "=" + F).
+  struct TargetChoice {
+    std::string Key, Name;
+    std::vector<std::string> Targets;
+  };
+  const std::vector<TargetChoice> &unassignedTargets() const {
+    return UnassignedTargets;
+  }
   /// The conditions this build took a value for: "bias != NULL".
   std::string caseLabel() const;
   /// The sizes met so far (also when the build failed).
@@ -139,14 +149,25 @@ public:
     unsigned Base = 0;
     std::vector<IndexPoly> Subs;
   };
+  /// A function pointer of the nest: one function, or a pointer the nest
+  /// does not change (a parameter, a field, a local set once before the
+  /// nest), by its name (docs/user-guide.md, "Calls").
+  struct FunctionRef {
+    const clang::FunctionDecl *Known = nullptr;
+    std::string Name; ///< "ann->activation_hidden", "act"
+    bool IsField = false;
+    clang::QualType Type; ///< the function type it points to
+  };
   /// What a variable of the source stands for.
   struct Binding {
     enum KindTy {
-      Index,   ///< an integer computed from loop variables and sizes
-      Pointer, ///< a pointer (or row reference) into an array
-      Element, ///< a reference to one element
-      Object,  ///< a struct a callee receives: its fields' names
+      Index,    ///< an integer computed from loop variables and sizes
+      Pointer,  ///< a pointer (or row reference) into an array
+      Element,  ///< a reference to one element
+      Object,   ///< a struct a callee receives: its fields' names
+      Function, ///< a function pointer a callee receives
     } Kind = Index;
+    FunctionRef Fn;
     IndexPoly Value;
     View V;
     /// A span's number of elements, where it was built with one.
@@ -166,6 +187,8 @@ public:
   struct FunctionFrame {
     const clang::FunctionDecl *FD = nullptr;
     ModificationSites Modified;
+    /// Only its arguments are being bound (`f(f(x))` is no recursion).
+    bool Binding = false;
   };
   /// Unconditional elements touched so far in the body being lowered, by
   /// loop depth: a data-dependent branch may re-read them (docs/design.md,
@@ -387,8 +410,29 @@ private:
   bool inlineCall(const clang::CallExpr *CE, Loop *Parent, Stmt *Value);
   bool bindArguments(const clang::CallExpr *CE,
                      const clang::FunctionDecl *Callee, Stmt &ArgWork);
+  /// The body a call runs: its direct callee's, or the target of the
+  /// function pointer it calls through; null (Why set where known) where
+  /// it cannot be inlined.
   const clang::FunctionDecl *inlinableCallee(const clang::CallExpr *CE,
-                                             std::string &Why) const;
+                                             std::string &Why);
+
+  // --- Function pointers (LowerFunctionPointers.cpp) ---
+  std::optional<FunctionRef> functionRefOf(const clang::Expr *E,
+                                           std::string &Why);
+  /// The function \p FR calls in this build: the one it is, the one given
+  /// (--param NAME=FUNCTION), the only candidate, or this case's; null
+  /// with \p Why where none is known. Several candidates without a choice
+  /// are noted in UnassignedTargets (the first stands in until the nest is
+  /// built per case).
+  const clang::FunctionDecl *targetOf(const FunctionRef &FR,
+                                      std::string &Why);
+  const clang::FunctionDecl *givenTarget(const FunctionRef &FR,
+                                         std::string &Why);
+  const clang::FunctionDecl *functionNamed(llvm::StringRef Name,
+                                           clang::QualType Type) const;
+  /// `act == genann_act_tanh`: a comparison of function pointers, decided
+  /// per target; nullopt where \p Cond is none.
+  std::optional<Invariant> functionTest(const clang::Expr *Cond);
 
   // --- Grouped loops, choices per iteration (LowerRegroup.cpp) ---
   /// A for loop lowered over loops of its own: the source's variable is
@@ -494,6 +538,7 @@ private:
   const FrontendOptions &Opts;
   CaseAssignment Case;
   std::vector<std::pair<std::string, std::string>> Unassigned;
+  std::vector<TargetChoice> UnassignedTargets;
   /// Texts of the conditions this build took a value for, for the label.
   std::vector<std::pair<std::string, bool>> CaseUsed;
   mutable std::set<std::string> MatchedKeys;

@@ -1317,7 +1317,13 @@ private:
     NestBuilder B(Ctx, F.FD, Calls, O, CaseAssignment{});
     BuiltNest R;
     R.Ok = B.build(L, R.Nest);
-    if (!B.unassignedCases().empty()) {
+    if (!B.unassignedTargets().empty()) {
+      R.Ok = false;
+      R.Why = "the nest calls through '" + B.unassignedTargets().front().Name +
+              "', whose target is not known at this call (give it with "
+              "--param " + Fn + ":" + B.unassignedTargets().front().Name +
+              "=FUNCTION)";
+    } else if (!B.unassignedCases().empty()) {
       R.Ok = false;
       R.Why = "the nest depends on '" + B.unassignedCases().front().second +
               "', whose value is not known at this call (give it with "

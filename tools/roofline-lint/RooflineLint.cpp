@@ -20,6 +20,7 @@
 
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
@@ -121,15 +122,31 @@ int usageError(const Twine &Msg) {
   return 2;
 }
 
+/// A C identifier or a qualified C++ name (ns::f).
+bool isFunctionName(StringRef S) {
+  if (S.empty() || isDigit(S.front()))
+    return false;
+  return llvm::all_of(S, [](char C) {
+    return isAlnum(C) || C == '_' || C == ':';
+  });
+}
+
 Expected<std::map<std::string, int64_t>> parseParams() {
   std::map<std::string, int64_t> Out;
   for (const std::string &P : ParamOpts) {
     auto [Name, Value] = StringRef(P).split('=');
     int64_t V;
+    // A function pointer's target, --param ann->act=relu, travels beside
+    // the sizes as the key "ann->act=relu" (docs/user-guide.md, "Calls").
+    if (!Name.empty() && isFunctionName(Value)) {
+      Out[P] = 1;
+      continue;
+    }
     if (Name.empty() || Value.empty() || Value.getAsInteger(10, V))
-      return createStringError(inconvertibleErrorCode(),
-                               "malformed --param '%s': expected NAME=INTEGER",
-                               P.c_str());
+      return createStringError(
+          inconvertibleErrorCode(),
+          "malformed --param '%s': expected NAME=INTEGER or NAME=FUNCTION",
+          P.c_str());
     Out[Name.str()] = V;
   }
   return Out;
@@ -543,7 +560,10 @@ int main(int Argc, const char **Argv) {
                                        ? "--sizes key '"
                                        : "--param '") +
                                       Name +
-                                      "' names no size in the analyzed loops");
+                                      (StringRef(Name).contains('=')
+                                           ? "' names no function pointer"
+                                           : "' names no size") +
+                                      " in the analyzed loops");
   if (!PlotFile.empty() && !DumpIR)
     if (int RC = writePlots(Out))
       return RC;
