@@ -76,6 +76,29 @@ bool NestBuilder::isModifiedWithin(const VarDecl *VD,
   return false;
 }
 
+std::optional<int64_t>
+NestBuilder::foldedLocal(const VarDecl *VD) const {
+  // `int l = 0;` left where a layer loop was, `const int n = 8;`: the value,
+  // not a size named l (docs/user-guide.md, "What is folded"). Globals stay
+  // named sizes, which --param may override. A local that is assigned,
+  // stepped, address-taken or bound to a non-const reference anywhere in the
+  // function is not folded (modificationsIn); a local initialized from
+  // other folded locals folds in localIndex.
+  QualType T = VD->getType();
+  if (!VD->isLocalVarDecl() || !T->isIntegerType() ||
+      T.isVolatileQualified() ||
+      (VD->isStaticLocal() && !T.isConstQualified()) || isModified(VD))
+    return std::nullopt;
+  const Expr *Init = VD->getInit();
+  Expr::EvalResult R;
+  if (!Init || Init->isValueDependent() || !Init->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  const llvm::APSInt &V = R.Val.getInt();
+  if (!V.isRepresentableByInt64())
+    return std::nullopt;
+  return V.getExtValue();
+}
+
 std::optional<std::string> NestBuilder::memberPath(const Expr *E,
                                                    std::string &Why,
                                                    bool AnyField) {
@@ -405,6 +428,8 @@ std::optional<IndexPoly> NestBuilder::indexOf(const Expr *E, std::string &Why) {
         Why = "'" + declName(VD) + "' is not an integer";
         return std::nullopt;
       }
+      if (std::optional<int64_t> V = foldedLocal(VD))
+        return IndexPoly::constant(*V);
     }
   }
   if (const VarDecl *Counter = counterOf(S))

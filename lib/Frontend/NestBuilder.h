@@ -212,6 +212,10 @@ private:
   SizeValues sizeValues();
   bool isModified(const clang::VarDecl *VD) const;
   bool isModifiedWithin(const clang::VarDecl *VD, const clang::Stmt *S) const;
+  /// The value of a function-local integer initialized with a constant and
+  /// never written in the function, as a compiler folds it; nullopt for
+  /// any other variable.
+  std::optional<int64_t> foldedLocal(const clang::VarDecl *VD) const;
   /// A local integer declared before the nest, as an index (a size, a
   /// product of sizes) or a quotient size of its own.
   std::optional<IndexPoly> localIndex(const clang::VarDecl *VD,
