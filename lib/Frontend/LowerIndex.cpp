@@ -332,6 +332,33 @@ std::optional<IndexPoly> NestBuilder::quotientSize(const std::string &Name,
   return IndexPoly::size(S.Name);
 }
 
+IndexPoly NestBuilder::strideSize(const IndexPoly &P) {
+  // genann's rows hold a bias and then the inputs: row j starts at
+  // j*(inputs + 1), which expanded (j*inputs + j) is no row of anything
+  // (lib/IR/Delinearize.cpp expands it again where rows of inputs+1 do not
+  // nest with the other strides).
+  if (P.usesLoopVars() || P.isConstant() || P.parts().size() < 2)
+    return P;
+  std::string Name = P.str();
+  Name.erase(std::remove(Name.begin(), Name.end(), ' '), Name.end());
+  for (size_t At; (At = Name.find("+-")) != std::string::npos;)
+    Name.erase(At, 1); // (I-1), not (I+-1)
+  Name = "(" + Name + ")";
+  if (llvm::none_of(Sums, [&](const SizeSum &S) { return S.Name == Name; })) {
+    SizeName S;
+    S.Name = Name;
+    S.Origin = "derived";
+    DerivedSize D;
+    for (const auto &[M, E] : P.parts())
+      D.Numerator.push_back({E.constant(), M});
+    S.Derived = D;
+    addParam(S);
+    Sums.push_back({Name, P});
+  }
+  ParamSet.insert(Name);
+  return IndexPoly::size(Name);
+}
+
 std::optional<IndexPoly> NestBuilder::localIndex(const VarDecl *VD,
                                                  std::string &Why) {
   if (auto It = LocalCache.find(VD); It != LocalCache.end()) {
@@ -469,7 +496,8 @@ std::optional<IndexPoly> NestBuilder::indexOf(const Expr *E, std::string &Why) {
         Out = L->sub(*R);
       else if (Op == BO_Mul) {
         bool LoopVarProduct = false;
-        Out = L->mul(*R, LoopVarProduct);
+        Out = L->usesLoopVars() ? L->mul(strideSize(*R), LoopVarProduct)
+                                : strideSize(*L).mul(*R, LoopVarProduct);
         if (LoopVarProduct) {
           Why = "non-affine " + std::string(InBound ? "loop bound" : "index") +
                 " expression '" + text(S) + "'";

@@ -629,7 +629,7 @@ bool NestBuilder::settleAccesses(Loop &Root) {
       for (size_t I : Ids)
         In.push_back({Pending[I].Subs[0], Pending[I].Loops});
       llvm::Expected<Delinearized> D =
-          delinearize(AB.Name, In, Relations, Vals);
+          delinearize(AB.Name, In, Relations, Vals, Sums);
       if (!D)
         return fail(Pending[Ids.front()].Loc, llvm::toString(D.takeError()));
       registerProducts(D->Products);

@@ -220,6 +220,9 @@ private:
   /// product of sizes) or a quotient size of its own.
   std::optional<IndexPoly> localIndex(const clang::VarDecl *VD,
                                       std::string &Why);
+  /// \p P, a sum of sizes a loop variable multiplies (`j*(inputs + 1)`),
+  /// as a size of its own, "(inputs+1)"; any other \p P as it is.
+  IndexPoly strideSize(const IndexPoly &P);
   std::optional<IndexPoly> quotientSize(const std::string &Name,
                                         const IndexPoly &Num,
                                         const IndexPoly &Den,
@@ -539,6 +542,7 @@ private:
   std::map<std::string, Param> Params;
   std::set<std::string> ParamSet;
   std::vector<SizeRelation> Relations;
+  std::vector<SizeSum> Sums;
   std::vector<std::string> Notes;
   std::vector<ArrayBase> Bases;
   std::map<std::string, unsigned> BaseIndex;
