@@ -56,6 +56,10 @@ FORMS = {
     "idxcall": 0.05,    # A[at(b, i, C)] through a small int function
     "prodsize": 0.25,   # i < N*M, strides N*M
     "derived": 0.25,    # int H = N / 2; int C3 = 3*N; before the nest
+    "rowsplus": 0.12,   # rows of N+1 written inline: j*(N + 1) + k (genann)
+    "constlocal": 0.15, # int K = 3; / const int / constexpr int / unsigned
+                        # long long: folded; or written again after its
+                        # declaration (K = 4;), which must not fold
     "struct": 0.2,      # cfg.rows, p->cols as sizes
     "split": 0.15,      # qkv-style views: q = A + C, rows of 3*C
     "g2": 0.12,         # 2-D C arrays, G[i][j] and G[i] row pointers
@@ -88,7 +92,7 @@ FORMS = {
 
 
 # Forms added after the others (see Gen.side).
-SIDE_FORMS = ("fieldptr", "memcall", "ptrinc", "runtime")
+SIDE_FORMS = ("fieldptr", "memcall", "ptrinc", "constlocal", "rowsplus", "runtime")
 
 
 class MustRefuse(Exception):
@@ -290,6 +294,8 @@ class Render:
         self.cptr = set()
 
     def sp(self, name):
+        if name in self.n.inline:
+            return "(%s)" % ie_text(self.n.inline[name], self.sp)
         if self.mode == "sym" and name in self.n.field_sizes:
             return self.n.struct_prefix + FIELD[name]
         return name
@@ -410,7 +416,9 @@ class Render:
             else:
                 out.append("%sint %s = rt_value(%s);" % (ind, s[1], self.ie(s[2])))
         elif t == "dint":
-            out.append("%sint %s = %s;" % (ind, s[1], self.ie(s[2])))
+            out.append("%s%s %s = %s;" % (ind, self.n.spell.get(s[1], "int"), s[1], self.ie(s[2])))
+        elif t == "dset":
+            out.append("%s%s = %s;" % (ind, s[1], self.ie(s[2])))
         elif t == "dintd":
             out.append("%sint %s = %s;" % (ind, s[1], self.de(s[2])))
         elif t == "dptr":
@@ -537,6 +545,8 @@ class NNNest:
         self.bases = []
         self.derived = []  # (name, ie, kind)
         self.runtime = {}  # derived name -> "init" / "assign" (form runtime)
+        self.spell = {}  # dint name -> its declared type, where not int
+        self.inline = {}  # derived size -> the sum written in its place
         self.field_sizes = set()
         self.struct_prefix = ""
         self.struct_param = None
@@ -688,12 +698,39 @@ class Gen:
                 else:
                     e = ("v", a)
                 n.derived.append((name, e, kind))
-                if self.on["runtime"] and rng.random() < 0.5:
-                    n.runtime[name] = rng.choice(["init", "assign"])
+                if self.on["runtime"] and self.side.random() < 0.5:
+                    n.runtime[name] = self.side.choice(["init", "assign"])
                     self.feat("runtime-" + n.runtime[name])
                 self.n.pre.decls.append(("dint", name, e))
                 pool.append(Sz(1, (name,)))
                 self.feat("derived-" + kind)
+        if self.on.get("rowsplus"):
+            # A size of N+1 (or M+2) written out wherever it is used: loop
+            # bounds and the row strides j*(N + 1) of the views over it.
+            name = self.fresh("R")
+            e = ("+", ("v", self.side.choice(BASE_SIZES)), ("n", self.side.choice([1, 1, 2])))
+            n.inline[name] = e
+            n.derived.append((name, e, "rowsplus"))
+            pool.append(Sz(1, (name,)))
+            self.feat("rowsplus")
+        if self.on.get("constlocal"):
+            # A local fixed by its initializer is its value; one written
+            # again is not (the tool must not fold K = 3 where K = 4 holds).
+            name = self.fresh("K")
+            v = self.side.choice([2, 3, 4])
+            written = self.side.random() < 0.3
+            spell = self.side.choice(["int", "const int", "constexpr int", "unsigned long long", "long"])
+            if written:
+                spell = self.side.choice(["int", "unsigned long long"])
+            if spell != "int":
+                n.spell[name] = spell
+            self.n.pre.decls.append(("dint", name, ("n", v)))
+            if written:
+                v += 1
+                self.n.pre.decls.append(("dset", name, ("n", v)))
+            n.derived.append((name, ("n", v), "const-written" if written else "const"))
+            pool.append(Sz(1, (name,)))
+            self.feat("constlocal-written" if written else "constlocal-" + spell.replace(" ", "_"))
         self.ext_pool = pool
 
     def pick_ext(self, allow_prod=True):
@@ -2282,6 +2319,8 @@ class Sites:
                     self.pinc.setdefault(name, set()).update(loops[self.decl_depth[name]:])
             elif t == "dint":
                 self.decl_depth[s[1]] = len(loops)
+            elif t == "dset":
+                pass
             elif t == "for":
                 self.prepass(s[1].body, loops + [(s[1].id, None)])
             elif t == "rfor":
@@ -2386,7 +2425,7 @@ class Sites:
                 else:
                     self.site(R, 0, frozenset([key]), R.base.cname, loops + [key], [], ctx, branch)
                 self.walk(R.body, e2, loops + [key], [], ctx, branch)
-            elif t == "dint":
+            elif t in ("dint", "dset"):
                 env[s[1]] = (ideps(s[2], env) | frozenset(self.pinc.get(s[1], ())),)
             elif t == "dintd":
                 self.dwalk(s[2], env, loops, guards, ctx, branch)
@@ -2837,7 +2876,7 @@ class Interp:
                 if s[3] is not None:
                     self.ev(s[3])
                 self.env[s[1]] = D
-            elif t == "dint":
+            elif t in ("dint", "dset"):
                 self.env[s[1]] = self.iev(s[2])
             elif t == "dptr":
                 self.env[s[1]] = self.pev(s[3])

@@ -693,7 +693,8 @@ std::optional<IndexPoly> NestBuilder::counterIndex(const VarDecl *VD,
       bool LoopVarProduct = false;
       std::optional<IndexPoly> Done =
           IndexPoly::loopVar(It->second).sub(L->Start);
-      if (!Add(Done ? Done->mul(*Body, LoopVarProduct) : std::nullopt))
+      if (!Add(Done ? Done->mul(strideSize(*Body), LoopVarProduct)
+                    : std::nullopt))
         return Refuse("the iterations done of the loop over '" +
                       declName(L->IV) + "' times its steps is not affine");
       continue;

@@ -76,6 +76,29 @@ bool NestBuilder::isModifiedWithin(const VarDecl *VD,
   return false;
 }
 
+std::optional<int64_t>
+NestBuilder::foldedLocal(const VarDecl *VD) const {
+  // `int l = 0;` left where a layer loop was, `const int n = 8;`: the value,
+  // not a size named l (docs/user-guide.md, "What is folded"). Globals stay
+  // named sizes, which --param may override. A local that is assigned,
+  // stepped, address-taken or bound to a non-const reference anywhere in the
+  // function is not folded (modificationsIn); a local initialized from
+  // other folded locals folds in localIndex.
+  QualType T = VD->getType();
+  if (!VD->isLocalVarDecl() || !T->isIntegerType() ||
+      T.isVolatileQualified() ||
+      (VD->isStaticLocal() && !T.isConstQualified()) || isModified(VD))
+    return std::nullopt;
+  const Expr *Init = VD->getInit();
+  Expr::EvalResult R;
+  if (!Init || Init->isValueDependent() || !Init->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  const llvm::APSInt &V = R.Val.getInt();
+  if (!V.isRepresentableByInt64())
+    return std::nullopt;
+  return V.getExtValue();
+}
+
 std::optional<std::string> NestBuilder::memberPath(const Expr *E,
                                                    std::string &Why,
                                                    bool AnyField) {
@@ -309,6 +332,33 @@ std::optional<IndexPoly> NestBuilder::quotientSize(const std::string &Name,
   return IndexPoly::size(S.Name);
 }
 
+IndexPoly NestBuilder::strideSize(const IndexPoly &P) {
+  // genann's rows hold a bias and then the inputs: row j starts at
+  // j*(inputs + 1), which expanded (j*inputs + j) is no row of anything
+  // (lib/IR/Delinearize.cpp expands it again where rows of inputs+1 do not
+  // nest with the other strides).
+  if (P.usesLoopVars() || P.isConstant() || P.parts().size() < 2)
+    return P;
+  std::string Name = P.str();
+  Name.erase(std::remove(Name.begin(), Name.end(), ' '), Name.end());
+  for (size_t At; (At = Name.find("+-")) != std::string::npos;)
+    Name.erase(At, 1); // (I-1), not (I+-1)
+  Name = "(" + Name + ")";
+  if (llvm::none_of(Sums, [&](const SizeSum &S) { return S.Name == Name; })) {
+    SizeName S;
+    S.Name = Name;
+    S.Origin = "derived";
+    DerivedSize D;
+    for (const auto &[M, E] : P.parts())
+      D.Numerator.push_back({E.constant(), M});
+    S.Derived = D;
+    addParam(S);
+    Sums.push_back({Name, P});
+  }
+  ParamSet.insert(Name);
+  return IndexPoly::size(Name);
+}
+
 std::optional<IndexPoly> NestBuilder::localIndex(const VarDecl *VD,
                                                  std::string &Why) {
   if (auto It = LocalCache.find(VD); It != LocalCache.end()) {
@@ -416,6 +466,8 @@ std::optional<IndexPoly> NestBuilder::indexOf(const Expr *E, std::string &Why) {
         Why = "'" + declName(VD) + "' is not an integer";
         return std::nullopt;
       }
+      if (std::optional<int64_t> V = foldedLocal(VD))
+        return IndexPoly::constant(*V);
     }
   }
   if (const VarDecl *Counter = counterOf(S))
@@ -455,7 +507,8 @@ std::optional<IndexPoly> NestBuilder::indexOf(const Expr *E, std::string &Why) {
         Out = L->sub(*R);
       else if (Op == BO_Mul) {
         bool LoopVarProduct = false;
-        Out = L->mul(*R, LoopVarProduct);
+        Out = L->usesLoopVars() ? L->mul(strideSize(*R), LoopVarProduct)
+                                : strideSize(*L).mul(*R, LoopVarProduct);
         if (LoopVarProduct) {
           Why = "non-affine " + std::string(InBound ? "loop bound" : "index") +
                 " expression '" + text(S) + "'";

@@ -163,8 +163,45 @@ public:
       note(UO->getSubExpr(), UO);
     return true;
   }
+  // Bound to a non-const reference, a variable may be written through it:
+  // `f(l)` with `void f(int &)`, `int &r = l;`, `std::cin >> l`.
+  bool VisitCallExpr(CallExpr *CE) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    unsigned Shift = isa<CXXOperatorCallExpr>(CE) && Callee &&
+                             isa<CXXMethodDecl>(Callee)
+                         ? 1
+                         : 0;
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+      const Expr *Arg = CE->getArg(I);
+      if (!Arg->isGLValue())
+        continue; // copied into the call
+      if (Callee && I >= Shift && I - Shift < Callee->getNumParams() &&
+          !bindsMutableRef(Callee->getParamDecl(I - Shift)->getType()))
+        continue;
+      note(Arg, CE);
+    }
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *CE) {
+    const CXXConstructorDecl *Ctor = CE->getConstructor();
+    for (unsigned I = 0; I < CE->getNumArgs(); ++I)
+      if (CE->getArg(I)->isGLValue() &&
+          (!Ctor || I >= Ctor->getNumParams() ||
+           bindsMutableRef(Ctor->getParamDecl(I)->getType())))
+        note(CE->getArg(I), CE);
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *VD) {
+    if (VD->getInit() && bindsMutableRef(VD->getType()))
+      note(VD->getInit(), VD->getInit());
+    return true;
+  }
 
 private:
+  static bool bindsMutableRef(QualType T) {
+    return T->isReferenceType() &&
+           !T.getNonReferenceType().isConstQualified();
+  }
   // Statements, not source locations: inside one macro expansion every
   // token has the same file location.
   void note(const Expr *E, const clang::Stmt *Site) {
@@ -592,7 +629,7 @@ bool NestBuilder::settleAccesses(Loop &Root) {
       for (size_t I : Ids)
         In.push_back({Pending[I].Subs[0], Pending[I].Loops});
       llvm::Expected<Delinearized> D =
-          delinearize(AB.Name, In, Relations, Vals);
+          delinearize(AB.Name, In, Relations, Vals, Sums);
       if (!D)
         return fail(Pending[Ids.front()].Loc, llvm::toString(D.takeError()));
       registerProducts(D->Products);

@@ -235,19 +235,26 @@ private:
   SizeValues sizeValues();
   bool isModified(const clang::VarDecl *VD) const;
   bool isModifiedWithin(const clang::VarDecl *VD, const clang::Stmt *S) const;
+  /// The value of a function-local integer initialized with a constant and
+  /// never written in the function, as a compiler folds it; nullopt for
+  /// any other variable.
+  std::optional<int64_t> foldedLocal(const clang::VarDecl *VD) const;
   /// A local integer declared before the nest, as an index (a size, a
   /// product of sizes) or a quotient size of its own.
   std::optional<IndexPoly> localIndex(const clang::VarDecl *VD,
                                       std::string &Why);
   /// The one definition of a local that has one value for the whole nest
   /// (LowerRunTimeLocals.cpp): its initializer or its sole assignment before
-  /// the nest; null where that is not certain. The reason, where the local is one but its definition is not certain,
-  /// in \p Why.
+  /// the nest; null where that is not certain. Where the local is one but
+  /// its definition is not certain, the reason is in \p Why.
   const clang::Expr *runTimeDefinition(const clang::VarDecl *VD,
                                        std::string &Why);
   /// \p VD, defined by \p Def, as a size of its own ("run-time").
   std::optional<IndexPoly> runTimeSize(const clang::VarDecl *VD,
                                        const clang::Expr *Def);
+  /// \p P, a sum of sizes a loop variable multiplies (`j*(inputs + 1)`),
+  /// as a size of its own, "(inputs+1)"; any other \p P as it is.
+  IndexPoly strideSize(const IndexPoly &P);
   std::optional<IndexPoly> quotientSize(const std::string &Name,
                                         const IndexPoly &Num,
                                         const IndexPoly &Den,
@@ -589,6 +596,7 @@ private:
   std::map<std::string, Param> Params;
   std::set<std::string> ParamSet;
   std::vector<SizeRelation> Relations;
+  std::vector<SizeSum> Sums;
   std::vector<std::string> Notes;
   std::vector<ArrayBase> Bases;
   std::map<std::string, unsigned> BaseIndex;

@@ -196,9 +196,12 @@ struct DimCheck {
 
 /// Whether some bound in \p Cands shows Cand >= 0 (Lower) or
 /// Extent - 1 - Cand >= 0; records a condition or a violation otherwise.
+using SumForms = std::vector<std::pair<std::string, AffineExpr>>;
+
 void checkSide(const std::vector<AffineExpr> &Cands, const AffineExpr &Extent,
                bool Upper, const SizeValues &Values, const std::string &What,
-               const std::string &SubText, DimCheck &Out) {
+               const std::string &SubText, const SumForms &Sums,
+               DimCheck &Out) {
   std::vector<AffineExpr> Slack;
   for (const AffineExpr &C : Cands) {
     std::optional<AffineExpr> S = C;
@@ -206,6 +209,10 @@ void checkSide(const std::vector<AffineExpr> &Cands, const AffineExpr &Extent,
       std::optional<AffineExpr> Diff = Extent.sub(C);
       S = Diff ? Diff->addConstant(-1) : std::nullopt;
     }
+    // (inputs+1) - 1 - inputs is 0: a sum size compares by its parts.
+    for (const auto &[Name, Form] : Sums)
+      if (S)
+        S = S->substitute(Name, Form);
     if (!S)
       continue;
     if (S->isConstant() && S->constant() >= 0)
@@ -249,6 +256,38 @@ void addCondition(std::vector<SizeCondition> &Cs, SizeCondition C) {
   Cs.push_back(std::move(C));
 }
 
+/// \p P with every size of \p Sums replaced by its parts; nullopt where
+/// nothing was replaced or the arithmetic overflows.
+std::optional<IndexPoly> expandSums(const IndexPoly &P,
+                                    const std::vector<SizeSum> &Sums) {
+  IndexPoly Out;
+  bool Any = false;
+  for (const auto &[M, E] : P.parts()) {
+    std::vector<std::string> IVs;
+    for (const auto &[Name, C] : E.terms())
+      IVs.push_back(Name);
+    IndexPoly Term = IndexPoly::fromAffine(E, IVs);
+    for (const std::string &F : M) {
+      auto S = std::find_if(Sums.begin(), Sums.end(),
+                            [&](const SizeSum &X) { return X.Name == F; });
+      Any |= S != Sums.end();
+      bool LoopVarProduct = false;
+      std::optional<IndexPoly> Next = Term.mul(
+          S != Sums.end() ? S->Value : IndexPoly::size(F), LoopVarProduct);
+      if (!Next)
+        return std::nullopt;
+      Term = *Next;
+    }
+    std::optional<IndexPoly> Sum = Out.add(Term);
+    if (!Sum)
+      return std::nullopt;
+    Out = *Sum;
+  }
+  if (!Any)
+    return std::nullopt;
+  return Out;
+}
+
 int64_t gcdOfCoefficients(const AffineExpr &E, int64_t G) {
   G = std::gcd(G, E.constant());
   for (const auto &[Name, C] : E.terms())
@@ -262,11 +301,16 @@ llvm::Expected<Delinearized>
 roofline::delinearize(const std::string &Array,
                       const std::vector<DelinearizeAccess> &Accesses,
                       const std::vector<SizeRelation> &Relations,
-                      const SizeValues &Values) {
+                      const SizeValues &Values,
+                      const std::vector<SizeSum> &Sums) {
   Delinearized R;
   std::vector<IndexPoly> Idx;
   for (const DelinearizeAccess &A : Accesses)
     Idx.push_back(A.Index);
+  SumForms SumAffine;
+  for (const SizeSum &S : Sums)
+    if (std::optional<AffineExpr> F = S.Value.toAffine(&R.Products))
+      SumAffine.push_back({S.Name, *F});
 
   if (std::all_of(Idx.begin(), Idx.end(),
                   [](const IndexPoly &P) { return P.isFlat(); })) {
@@ -280,32 +324,52 @@ roofline::delinearize(const std::string &Array,
     return R;
   }
 
-  std::optional<std::vector<SizeMonomial>> Keys = strideChain(Idx);
-  if (!Keys) {
-    // A quotient size (hs = C / NH) can make the strides nest: C*T and hs
-    // do not, NH*T*hs and hs do.
-    for (const SizeRelation &Rel : Relations) {
-      bool Used = false;
-      for (IndexPoly &P : Idx) {
-        IndexPoly Q = P.rewrite(Rel.Whole, Rel.Parts);
-        Used |= Q != P;
-        P = std::move(Q);
-      }
-      if (!Used)
-        continue;
-      R.Notes.push_back(Rel.Note);
-      R.Conditions.insert(R.Conditions.end(), Rel.Conditions.begin(),
-                          Rel.Conditions.end());
-    }
-    Keys = strideChain(Idx);
-  }
-  // A symbolic constant offset (the -padding*W and -padding of
-  // `(y - padding)*W + x - padding`) is no stride: it belongs to the
-  // subscript of the row it is a multiple of.
   std::vector<std::vector<std::pair<SizeMonomial, int64_t>>> Offsets(
       Idx.size());
-  if (!Keys)
-    Keys = splitSymbolicOffsets(Idx, Offsets);
+  auto FindKeys = [&]() -> std::optional<std::vector<SizeMonomial>> {
+    std::optional<std::vector<SizeMonomial>> Keys = strideChain(Idx);
+    if (!Keys) {
+      // A quotient size (hs = C / NH) can make the strides nest: C*T and hs
+      // do not, NH*T*hs and hs do.
+      for (const SizeRelation &Rel : Relations) {
+        bool Used = false;
+        for (IndexPoly &P : Idx) {
+          IndexPoly Q = P.rewrite(Rel.Whole, Rel.Parts);
+          Used |= Q != P;
+          P = std::move(Q);
+        }
+        if (!Used)
+          continue;
+        R.Notes.push_back(Rel.Note);
+        R.Conditions.insert(R.Conditions.end(), Rel.Conditions.begin(),
+                            Rel.Conditions.end());
+      }
+      Keys = strideChain(Idx);
+    }
+    // A symbolic constant offset (the -padding*W and -padding of
+    // `(y - padding)*W + x - padding`) is no stride: it belongs to the
+    // subscript of the row it is a multiple of.
+    if (!Keys)
+      Keys = splitSymbolicOffsets(Idx, Offsets);
+    return Keys;
+  };
+  size_t NotesBefore = R.Notes.size(), ConditionsBefore = R.Conditions.size();
+  std::optional<std::vector<SizeMonomial>> Keys = FindKeys();
+  if (!Keys && !Sums.empty()) {
+    // a[i*(N+1)] beside a[i*N + j]: the rows of N+1 do not nest with those
+    // of N, so both are taken in N.
+    std::vector<IndexPoly> Expanded;
+    for (const DelinearizeAccess &A : Accesses) {
+      std::optional<IndexPoly> E = expandSums(A.Index, Sums);
+      Expanded.push_back(E ? *E : A.Index);
+    }
+    if (Expanded != Idx) {
+      Idx = std::move(Expanded);
+      R.Notes.resize(NotesBefore);
+      R.Conditions.resize(ConditionsBefore);
+      Keys = FindKeys();
+    }
+  }
   if (!Keys)
     return failure("the index of '" + Array +
                    "' cannot be split into rows: its strides (" +
@@ -346,10 +410,10 @@ roofline::delinearize(const std::string &Array,
         const AffineExpr &S = Coef[J][D];
         std::string Text = S.str();
         checkSide(boundsOver(S, Accesses[J].Loops, false, &Values),
-                  Extent[D], false, Values, What, Text, Check);
+                  Extent[D], false, Values, What, Text, SumAffine, Check);
         if (!Check.Violated)
           checkSide(boundsOver(S, Accesses[J].Loops, true, &Values),
-                    Extent[D], true, Values, What, Text, Check);
+                    Extent[D], true, Values, What, Text, SumAffine, Check);
       }
       if (!Check.Violated && Check.Conditions.empty())
         break;

@@ -66,6 +66,14 @@ struct SizeRelation {
   std::vector<SizeCondition> Conditions;
 };
 
+/// A size named for a sum of sizes that a loop variable multiplies: the row
+/// stride `j*(inputs + 1)` of rows that hold a bias and then inputs weights
+/// is j rows of "(inputs+1)", not j rows of inputs plus j.
+struct SizeSum {
+  std::string Name;  ///< "(inputs+1)"
+  IndexPoly Value;   ///< inputs + 1, no loop variables
+};
+
 struct DelinearizeAccess {
   IndexPoly Index;
   const LoopRange *Loops = nullptr; ///< innermost loop around the access
@@ -87,12 +95,15 @@ struct Delinearized {
 /// Splits the accesses of array \p Array (all of them, alike). A single
 /// dimension when every access is affine with products of sizes as
 /// variables. Fails with the reason when the strides do not nest or the
-/// rows overlap at the sizes in \p Values.
+/// rows overlap at the sizes in \p Values. A size of \p Sums is a row
+/// length of its own; where the strides do not nest with it, it is expanded
+/// into its parts and the split tried again.
 llvm::Expected<Delinearized>
 delinearize(const std::string &Array,
             const std::vector<DelinearizeAccess> &Accesses,
             const std::vector<SizeRelation> &Relations,
-            const SizeValues &Values);
+            const SizeValues &Values,
+            const std::vector<SizeSum> &Sums = {});
 
 } // namespace roofline
 
