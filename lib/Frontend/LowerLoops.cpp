@@ -942,9 +942,9 @@ bool NestBuilder::onlyStepsIn(const VarDecl *VD, const clang::Stmt *S) {
   return true;
 }
 
-// A scalar declared before the nest and assigned inside it, in an
-// expression that reads no memory: the index moves with the nest's own
-// updates, not with loaded data.
+// A scalar declared before the nest (or in it, from a start that reads no
+// memory) and assigned inside it, in an expression that reads no memory:
+// the index moves with the nest's own updates, not with loaded data.
 const VarDecl *NestBuilder::updatedScalarIn(const Expr *E) {
   E = strip(E);
   if (!E || isa<ArraySubscriptExpr>(E) || isa<CallExpr>(E))
@@ -958,7 +958,10 @@ const VarDecl *NestBuilder::updatedScalarIn(const Expr *E) {
       return nullptr;
     bool Inside = SM.isPointWithin(VD->getLocation(), Nest->getBeginLoc(),
                                    Nest->getEndLoc());
-    return !Inside && isModifiedWithin(VD, Nest) && onlyStepsIn(VD, Nest)
+    // Declared in the nest, it counts steps from a start that reads no
+    // memory.
+    bool Counts = !Inside || (VD->getInit() && !usesNestData(VD->getInit()));
+    return Counts && isModifiedWithin(VD, Nest) && onlyStepsIn(VD, Nest)
                ? VD
                : nullptr;
   }
