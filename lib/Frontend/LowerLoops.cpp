@@ -370,6 +370,22 @@ bool NestBuilder::lowerStep(const Expr *Inc, const VarDecl *IVDecl,
       }
     }
   }
+  // `j++, k++`: a counter stepped in the header (LowerCounters.cpp).
+  if (const auto *BO = dyn_cast<BinaryOperator>(strip(Inc));
+      BO && BO->getOpcode() == BO_Comma)
+    for (const Expr *Part : {BO->getLHS(), BO->getRHS()})
+      if (const auto *Stepped = dyn_cast_or_null<DeclRefExpr>(
+              isa<UnaryOperator>(strip(Part))
+                  ? strip(cast<UnaryOperator>(strip(Part))->getSubExpr())
+              : isa<CompoundAssignOperator>(strip(Part))
+                  ? strip(cast<CompoundAssignOperator>(strip(Part))->getLHS())
+                  : nullptr);
+          Stepped && !IsIV(Stepped))
+        return fail(Inc->getBeginLoc(),
+                    "loop increment '" + text(Inc) + "' also steps '" +
+                        Stepped->getDecl()->getNameAsString() +
+                        "': a counter stepped in a loop header is not "
+                        "counted");
   return fail(Inc->getBeginLoc(),
               "loop increment is not a constant step of the loop variable");
 }
@@ -827,6 +843,24 @@ bool NestBuilder::lowerDecl(const VarDecl *VD, Loop &Parent, IRStmt &St,
   if (T->isRecordType())
     return fail(VD->getLocation(), "local object '" + declName(VD) +
                                        "' of class type inside the nest");
+  if (T->isIntegerType() && Frames.size() == 1 && isModifiedWithin(VD, Nest)) {
+    // An integer the nest advances from here on: a counter from its
+    // declaration (LowerCounters.cpp). A start that is no index is data,
+    // counted; the counter's uses are then refused with the reason.
+    InNestStart &C = InNestCounters[VD];
+    C = InNestStart();
+    if (!Init) {
+      C.Why = "'" + declName(VD) + "' has no initializer";
+      return true;
+    }
+    if (std::optional<IndexPoly> P = indexOf(Init, Why)) {
+      C.Start = *P;
+      return true;
+    }
+    C.Why = "'" + declName(VD) + "' starts at '" + text(Init) + "' (" + Why +
+            ")";
+    return visitData(Init, St);
+  }
   if (T->isIntegerType() && Init && !isModified(VD)) {
     // An index computed from loop variables and sizes is not work.
     if (std::optional<IndexPoly> P = indexOf(Init, Why)) {
@@ -992,12 +1026,18 @@ std::string NestBuilder::dataIndexReason(const std::string &What,
                 : std::string(": only indices affine in the loop variables "
                               "are counted"));
   }
-  if (const VarDecl *VD = refusedCounterIn(E))
+  if (const VarDecl *VD = refusedCounterIn(E)) {
+    // Declared in the nest from a loaded value, it is data from there on.
+    bool LoadedStart = InNestCounters.count(VD) && VD->getInit() &&
+                       usesNestData(VD->getInit());
     return What + " '" + text(E) + "' " + Prep + " '" + Array +
            "' depends on '" + declName(VD) +
-           "', a counter the nest itself advances (not a load from memory) "
+           "', a counter the nest itself advances " +
+           (LoadedStart ? "from a value loaded from memory, "
+                        : "(not a load from memory) ") +
            "that is not affine in the loop variables: " +
            CounterRefusals.find(VD)->second;
+  }
   return "gather: " + What + " '" + text(E) + "' " + Prep + " '" + Array +
          "' is loaded from memory, so the elements it touches depend on the "
          "data";
