@@ -487,7 +487,17 @@ std::string NestBuilder::scopeVariance(const Expr *Cond,
                                        const clang::Stmt *Root) {
   if (Cond->HasSideEffects(Ctx))
     return "has side effects";
-  if (usesNestData(Cond))
+  std::function<bool(const clang::Stmt *)> ReadsMemory =
+      [&](const clang::Stmt *S) {
+        if (!S)
+          return false;
+        if (isa<ArraySubscriptExpr>(S) || isa<CallExpr>(S) ||
+            (isa<UnaryOperator>(S) &&
+             cast<UnaryOperator>(S)->getOpcode() == UO_Deref))
+          return true;
+        return llvm::any_of(S->children(), ReadsMemory);
+      };
+  if (ReadsMemory(Cond))
     return "depends on data";
   const ParentMap &PM = functionParents();
   // The variable of a loop around the scope (set in the loop's header)
@@ -529,6 +539,10 @@ std::string NestBuilder::scopeVariance(const Expr *Cond,
       Walk(Ch);
   };
   Walk(Cond);
+  // Variables first: a loop variable of the scope is not lowered yet when
+  // a pointer's declaration asks.
+  if (Why.empty() && usesNestData(Cond))
+    Why = "depends on data";
   return Why;
 }
 
