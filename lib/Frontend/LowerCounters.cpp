@@ -527,7 +527,11 @@ std::string NestBuilder::scopeVariance(const Expr *Cond,
                    isa<ParmVarDecl>(V) || V->getType().isConstQualified();
       bool InScope = SM.isPointWithin(V->getLocation(), Root->getBeginLoc(),
                                       Root->getEndLoc());
-      if (!Local || V->getType()->isReferenceType())
+      // A reference to const (`const Dims &cfg`) is read only, like a
+      // pointer to its sizes.
+      bool Ref = V->getType()->isReferenceType() &&
+                 !V->getType().getNonReferenceType().isConstQualified();
+      if (!Local || Ref)
         Why = "uses '" + declName(V) +
               "', which is no local variable or parameter";
       else if (InScope || isModifiedWithin(V, Root) ||

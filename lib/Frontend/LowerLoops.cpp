@@ -19,6 +19,7 @@
 #include "llvm/Support/SaveAndRestore.h"
 
 #include <algorithm>
+#include <functional>
 
 using namespace clang;
 using namespace roofline;
@@ -976,6 +977,27 @@ bool NestBuilder::onlyStepsIn(const VarDecl *VD, const clang::Stmt *S) {
   return true;
 }
 
+namespace {
+
+/// \p VD is declared in the header of a for loop.
+bool isForInitVar(const VarDecl *VD) {
+  const auto *FD = dyn_cast<FunctionDecl>(VD->getDeclContext());
+  bool Found = false;
+  std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
+    if (!S || Found)
+      return;
+    if (const auto *FS = dyn_cast<ForStmt>(S))
+      if (const auto *DS = dyn_cast_or_null<DeclStmt>(FS->getInit()))
+        Found = llvm::is_contained(DS->decls(), VD);
+    for (const clang::Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(FD ? FD->getBody() : nullptr);
+  return Found;
+}
+
+} // namespace
+
 // A scalar declared before the nest (or in it, from a start that reads no
 // memory) and assigned inside it, in an expression that reads no memory:
 // the index moves with the nest's own updates, not with loaded data.
@@ -993,8 +1015,9 @@ const VarDecl *NestBuilder::updatedScalarIn(const Expr *E) {
     bool Inside = SM.isPointWithin(VD->getLocation(), Nest->getBeginLoc(),
                                    Nest->getEndLoc());
     // Declared in the nest, it counts steps from a start that reads no
-    // memory.
-    bool Counts = !Inside || (VD->getInit() && !usesNestData(VD->getInit()));
+    // memory (a loop variable is no such counter).
+    bool Counts = !Inside || (VD->getInit() && !usesNestData(VD->getInit()) &&
+                              !isForInitVar(VD));
     return Counts && isModifiedWithin(VD, Nest) && onlyStepsIn(VD, Nest)
                ? VD
                : nullptr;
@@ -1016,7 +1039,9 @@ std::string NestBuilder::dataIndexReason(const std::string &What,
                                          const Expr *E,
                                          const std::string &Prep,
                                          const std::string &Array) {
-  if (const VarDecl *VD = updatedScalarIn(E)) {
+  // A counter refused for a reason of its own says it first.
+  const VarDecl *Refused = refusedCounterIn(E);
+  if (const VarDecl *VD = Refused ? nullptr : updatedScalarIn(E)) {
     auto It = CounterRefusals.find(VD);
     return What + " '" + text(E) + "' " + Prep + " '" + Array +
            "' depends on '" + declName(VD) +
@@ -1026,7 +1051,7 @@ std::string NestBuilder::dataIndexReason(const std::string &What,
                 : std::string(": only indices affine in the loop variables "
                               "are counted"));
   }
-  if (const VarDecl *VD = refusedCounterIn(E)) {
+  if (const VarDecl *VD = Refused) {
     // Declared in the nest from a loaded value, it is data from there on.
     bool LoadedStart = InNestCounters.count(VD) && VD->getInit() &&
                        usesNestData(VD->getInit());
