@@ -88,11 +88,16 @@ FORMS = {
     "ptrinc": 0.15,     # pointers the nest advances (genann's *w++): *p++,
                         # ++p; / p += 2; p--; / p[i] with p += E, *o++ = s,
                         # declared before the nest or in it
+    "nestcounter": 0.15,  # int k = 0 / a row offset declared in a loop body
+                          # of the nest (rnn.c's kx), k++ or k += E steps,
+                          # maybe under an if on the outer loops only
 }
 
 
 # Forms added after the others (see Gen.side).
 SIDE_FORMS = ("fieldptr", "memcall", "ptrinc", "constlocal", "rowsplus", "runtime")
+# Added later still, on a stream of their own (see Gen.side2).
+SIDE2_FORMS = ("nestcounter",)
 
 
 class MustRefuse(Exception):
@@ -635,12 +640,15 @@ class Gen:
     def __init__(self, rng, name, forms):
         self.rng = rng
         self.n = NNNest(name)
-        self.on = {f: rng.random() < p for f, p in forms.items() if f not in SIDE_FORMS}
+        self.on = {f: rng.random() < p for f, p in forms.items()
+                   if f not in SIDE_FORMS + SIDE2_FORMS}
         # The later forms draw from a stream of their own, seeded from the
         # main one without advancing it: with them the other nests of a seed
         # stay what they were.
         self.side = random.Random("%s/%s" % (name, rng.getstate()[1][-8:]))
         self.on.update({f: self.side.random() < forms[f] for f in SIDE_FORMS if f in forms})
+        self.side2 = random.Random("%s/2/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side2.random() < forms[f] for f in SIDE2_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -1893,6 +1901,10 @@ class Gen:
             for _ in range(self.rng.choice([1, 1, 2])):
                 self.add_memcall(outer_levels)
         self.rng = main
+        if self.on.get("nestcounter") and not any(getattr(x, "pinc", None) for x in outer_levels):
+            main, self.rng = self.rng, self.side2
+            self.add_nest_counter(outer_levels)
+            self.rng = main
         if n.pre.stmts and n.pre.stmts[0][0] == "for":
             n.root = n.pre.stmts[0]
         self.freeze(n.pre)
@@ -1903,6 +1915,87 @@ class Gen:
             self.fieldify()
             self.rng = main
         return n
+
+    # nestcounter: an int counter declared in the nest (rnn.c's kx)
+    def add_nest_counter(self, outer_levels):
+        """Loops 0..K rectangular, K >= 1; `int k = start;` in loop K-1's
+        body: 0 (rows of loop K in a view over [extent K, E]) or the row
+        offset of loops 0..K-1 (a view over [extents 0..K, E]), maybe plus
+        a constant. In loop K's body a loop over E reads w[k] with `k++`
+        (or `++k`) after it, or w[k + j] with `k += E` after the
+        loop; the loop and the steps maybe under an if whose condition
+        uses only loops 0..K-1 and sizes (rnn.c's `if ((t+1) < T)`), or
+        (rarely) loop K's variable too."""
+        rng, ft = self.rng, self.ft
+        if len(outer_levels) < 2:
+            return
+        K = rng.randrange(1, len(outer_levels))
+        for lv in outer_levels[:K + 1]:
+            L = lv.loop
+            if L.step != 1 or L.start != ("n", 0) or L.op != "<" or lv.guard or \
+                    L.bound != L.rext.ie():
+                return
+        decl_lv, lv = outer_levels[K - 1], outer_levels[K]
+        E = self.pick_ext(allow_prod=False)
+        ivs = [(x.loop.iv, x.loop.rext, x) for x in outer_levels[:K + 1]]
+        zero = rng.random() < 0.4
+        vivs = ivs[K:] if zero else ivs
+        v = self.get_view([e for _, e, _ in vivs] + [E], fresh=True)
+        if v.base.kind != "ptr" or not v.rowmajor or v.offset is not None:
+            return
+        shift = 0 if zero or rng.random() < 0.7 else rng.choice([1, 2])
+        start = None
+        if not zero:
+            for (x, _, _), st in zip(ivs[:K], v.strides):
+                start = ie_add(start, ie_mul(("v", x), st.ie()))
+        if shift:
+            # the counter runs `shift` elements ahead; the row view is read
+            # `shift` elements back so every element stays in the array
+            start = ie_add(start, ("n", shift))
+        start = start if start is not None else ("n", 0)
+        c = self.fresh("k")
+        decl_lv.decls.append(("dint", c, start))
+        for x in outer_levels[:K + 1]:
+            x.no_cont = True
+        mark = len(lv.stmt_list())
+        self.pending = []
+        lv2, i = self.inner(lv, ext=E, plain=True, guard=False)
+        sname = self.fresh("s")
+        lv.stmts.insert(0, ("ds", sname, ft, ("lit", "0.0" + SUF[ft])))
+        mark += 1
+        at = ("-", ("v", c), ("n", shift)) if shift else ("v", c)
+        if rng.random() < 0.5:
+            lv2.stmt_list().append(("asg", ("s", sname), "+=", ("b", "*", ("ld", ("base", v.base.cname), at), self.lit(), ft), ft))
+            lv2.stmt_list().append(("cinc", c, ("n", 1), rng.random() < 0.4))
+            steps = []
+            self.feat("nestcounter-step")
+        else:
+            lv2.stmt_list().append(("asg", ("s", sname), "+=", ("b", "*", ("ld", ("base", v.base.cname), ie_add(at, ("v", i[0]))), self.lit(), ft), ft))
+            steps = [("cinc", c, E.ie())]
+            self.feat("nestcounter-row")
+        body = lv.stmt_list()
+        region = body[mark:] + steps
+        del body[mark:]
+        r = rng.random()
+        if r < 0.5:
+            outer = self.scope_ivs(decl_lv)
+            cond = self.affine_cond(outer[-1][0], outer[:-1])
+            body.append(("if", "aff-partial", cond, region, []))
+            self.feat("nestcounter-guard")
+        elif r < 0.6:
+            # on loop K's variable: it changes while the counter lives (the
+            # tool must refuse, or count what runs)
+            cond = self.affine_cond(lv.loop.iv, self.scope_ivs(decl_lv))
+            body.append(("if", "aff-partial", cond, region, []))
+            self.feat("nestcounter-variant-guard")
+        else:
+            body.extend(region)
+        if zero:
+            self.feat("nestcounter-zero")
+        if shift:
+            self.feat("nestcounter-shift")
+        ov = self.view_for(ivs)
+        lv.stmt_list().append(("asg", self.ref(lv, ov, [x for x, _, _ in ivs], write=True), "=", ("s", sname), ft))
 
     # ptrinc: pointers the nest advances, genann's `sum += *w++ * x[k]`
     def add_ptrinc(self, outer_levels):

@@ -94,7 +94,7 @@ bool NestBuilder::isAdvancedLocal(const VarDecl *VD) {
   if (!Nest || Frames.size() != 1 || !VD->isLocalVarDecl() ||
       VD->getDeclContext() != Frames.front().FD)
     return false;
-  if (InNestPointers.count(VD))
+  if (InNestPointers.count(VD) || InNestCounters.count(VD))
     return true;
   bool Inside = SM.isPointWithin(VD->getLocation(), Nest->getBeginLoc(),
                                  Nest->getEndLoc());
@@ -166,6 +166,9 @@ const NestBuilder::CounterInfo &NestBuilder::counterInfo(const VarDecl *VD) {
   const clang::Stmt *Root = counterRoot(VD);
   bool InNest = Root != Nest;
   if (InNest) {
+    if (auto It = InNestCounters.find(VD);
+        It != InNestCounters.end() && !It->second.Start)
+      return Refuse(It->second.Why);
     Start = IndexPoly::constant(0);
   } else {
     llvm::SaveAndRestore HideIVs(IVs, {});
@@ -229,7 +232,8 @@ const NestBuilder::CounterInfo &NestBuilder::counterInfo(const VarDecl *VD) {
     // do not matter.
     if (!containsStmt(Nest, Step))
       continue;
-    if (std::string Why = conditionalStep(Step, PM, Root); !Why.empty())
+    if (std::string Why = conditionalStep(Step, PM, Root, InNest);
+        !Why.empty())
       return Refuse("'" + text(Step) + "' " + Why);
     if (!stepValue(Step, Inner))
       return Refuse("'" + text(Step) + "': " + Inner);
@@ -284,10 +288,10 @@ const clang::Stmt *findJump(const clang::Stmt *S) {
 
 } // namespace
 
-// Where the value of \p VD is counted from: the nest, or for a pointer
+// Where the value of \p VD is counted from: the nest, or for a counter
 // declared in it, the block holding its declaration.
 const clang::Stmt *NestBuilder::counterRoot(const VarDecl *VD) {
-  if (!InNestPointers.count(VD))
+  if (!InNestPointers.count(VD) && !InNestCounters.count(VD))
     return Nest;
   const ParentMap &PM = functionParents();
   const clang::Stmt *Found = Nest;
@@ -425,7 +429,8 @@ bool NestBuilder::stepsIn(const clang::Stmt *S, const VarDecl *VD) {
 // in the nest's own body); else why not.
 std::string NestBuilder::conditionalStep(const Expr *Step,
                                          const ParentMap &PM,
-                                         const clang::Stmt *Root) {
+                                         const clang::Stmt *Root,
+                                         bool ScopeGuards) {
   if (!Root)
     Root = Nest;
   if (Step == Root)
@@ -457,6 +462,17 @@ std::string NestBuilder::conditionalStep(const Expr *Step,
       return "is under a condition ('" + BO->getOpcodeStr().str() + "')";
     if (isa<Expr>(A))
       continue;
+    // In a counter's scope, a branch whose condition keeps its value there
+    // runs all of its steps or none (the uses it holds see them all:
+    // unguardedUse).
+    if (const auto *If = dyn_cast<IfStmt>(A);
+        If && ScopeGuards && !If->getInit() && !If->getConditionVariable() &&
+        (Child == If->getThen() || Child == If->getElse())) {
+      if (std::string Why = scopeVariance(If->getCond(), Root); !Why.empty())
+        return "is under a condition ('" + text(If->getCond()) + "') that " +
+               Why;
+      continue;
+    }
     if (isa<IfStmt>(A) || isa<SwitchStmt>(A))
       return "is under a condition ('" +
              StringRef(A->getStmtClassName()).drop_back(4).lower() + "')";
@@ -465,6 +481,101 @@ std::string NestBuilder::conditionalStep(const Expr *Step,
            "' statement";
   }
   return "is outside the nest";
+}
+
+std::string NestBuilder::scopeVariance(const Expr *Cond,
+                                       const clang::Stmt *Root) {
+  if (Cond->HasSideEffects(Ctx))
+    return "has side effects";
+  std::function<bool(const clang::Stmt *)> ReadsMemory =
+      [&](const clang::Stmt *S) {
+        if (!S)
+          return false;
+        if (isa<ArraySubscriptExpr>(S) || isa<CallExpr>(S) ||
+            (isa<UnaryOperator>(S) &&
+             cast<UnaryOperator>(S)->getOpcode() == UO_Deref))
+          return true;
+        return llvm::any_of(S->children(), ReadsMemory);
+      };
+  if (ReadsMemory(Cond))
+    return "depends on data";
+  const ParentMap &PM = functionParents();
+  // The variable of a loop around the scope (set in the loop's header)
+  // changes between runs of the scope, not within one.
+  auto LoopAround = [&](const VarDecl *V) {
+    for (const clang::Stmt *A = PM.getParent(Root); A; A = PM.getParent(A))
+      if (const auto *FS = dyn_cast<ForStmt>(A)) {
+        std::string W;
+        std::optional<CounterLoop> L =
+            counterLoop(FS, /*NeedTrip=*/false, W);
+        if (L && L->IV == V)
+          return true;
+      }
+    return false;
+  };
+  std::string Why;
+  std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
+    if (!S || !Why.empty())
+      return;
+    if (const auto *ME = dyn_cast<MemberExpr>(S))
+      if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+          F && Frames.front().Modified.Fields.count(F))
+        Why = "reads '" + text(ME) + "', which the function writes";
+    if (const VarDecl *V = refersTo(dyn_cast<Expr>(S))) {
+      // A constant (a constexpr size) never changes either.
+      bool Local = (V->isLocalVarDecl() && !V->isStaticLocal()) ||
+                   isa<ParmVarDecl>(V) || V->getType().isConstQualified();
+      bool InScope = SM.isPointWithin(V->getLocation(), Root->getBeginLoc(),
+                                      Root->getEndLoc());
+      // A reference to const (`const Dims &cfg`) is read only, like a
+      // pointer to its sizes.
+      bool Ref = V->getType()->isReferenceType() &&
+                 !V->getType().getNonReferenceType().isConstQualified();
+      if (!Local || Ref)
+        Why = "uses '" + declName(V) +
+              "', which is no local variable or parameter";
+      else if (InScope || isModifiedWithin(V, Root) ||
+               (isModified(V) && !LoopAround(V)))
+        Why = "uses '" + declName(V) +
+              "', which changes within the counter's scope";
+    }
+    for (const clang::Stmt *Ch : S->children())
+      Walk(Ch);
+  };
+  Walk(Cond);
+  // Variables first: a loop variable of the scope is not lowered yet when
+  // a pointer's declaration asks.
+  if (Why.empty() && usesNestData(Cond))
+    Why = "depends on data";
+  return Why;
+}
+
+std::string NestBuilder::unguardedUse(const VarDecl *VD, const Expr *Use,
+                                      const clang::Stmt *Root) {
+  const ParentMap &PM = functionParents();
+  std::string Why;
+  std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
+    if (!S || !Why.empty())
+      return;
+    if (const Expr *Step = stepOf(S, VD)) {
+      const clang::Stmt *Child = Step;
+      for (const clang::Stmt *A = PM.getParent(Step); A && Child != Root;
+           Child = A, A = PM.getParent(A))
+        if (const auto *If = dyn_cast<IfStmt>(A);
+            If && (Child == If->getThen() || Child == If->getElse()) &&
+            !containsStmt(Child, Use)) {
+          Why = "this use of '" + declName(VD) +
+                "' is outside the branch of 'if (" +
+                text(If->getCond()) + ")' that holds its step '" + text(Step) +
+                "'";
+          return;
+        }
+    }
+    for (const clang::Stmt *Ch : S->children())
+      Walk(Ch);
+  };
+  Walk(Root);
+  return Why;
 }
 
 // How much \p Step adds: 1, -1, a constant or a size.
@@ -665,7 +776,16 @@ std::optional<IndexPoly> NestBuilder::counterIndex(const VarDecl *VD,
     Path.push_back(P);
   }
   std::reverse(Path.begin(), Path.end()); // Nest ... Use
+  if (Root != Nest)
+    if (std::string Why = unguardedUse(VD, Use, Root); !Why.empty())
+      return Refuse(Why);
   IndexPoly Value = *C.Start;
+  if (auto It = InNestCounters.find(VD); It != InNestCounters.end()) {
+    std::optional<IndexPoly> S = Value.add(*It->second.Start);
+    if (!S)
+      return Refuse("index arithmetic overflows");
+    Value = *S;
+  }
   std::string Inner;
   auto Add = [&](std::optional<IndexPoly> P) {
     std::optional<IndexPoly> S = P ? Value.add(*P) : std::nullopt;
@@ -732,6 +852,22 @@ std::optional<IndexPoly> NestBuilder::counterIndex(const VarDecl *VD,
   return Value;
 }
 
+// \p E uses data of the nest other than \p VD's own value (`k = k * 2`
+// loads nothing).
+bool NestBuilder::loadsBesides(const Expr *E, const VarDecl *VD) {
+  E = strip(E);
+  if (refersTo(E) == VD)
+    return false;
+  if (isa<DeclRefExpr>(E) || isa<ArraySubscriptExpr>(E) || isa<CallExpr>(E) ||
+      (isa<UnaryOperator>(E) &&
+       cast<UnaryOperator>(E)->getOpcode() == UO_Deref))
+    return usesNestData(E);
+  for (const clang::Stmt *Ch : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Ch); CE && loadsBesides(CE, VD))
+      return true;
+  return false;
+}
+
 // A counter whose use was refused, in an index \p E that reads no memory
 // itself, and that the nest never assigns a loaded value: the counter's
 // reason, not a gather's, says why.
@@ -761,7 +897,7 @@ const VarDecl *NestBuilder::refusedCounterIn(const Expr *E) {
           return;
         if (const auto *BO = dyn_cast<BinaryOperator>(S);
             BO && BO->isAssignmentOp() && refersTo(BO->getLHS()) == Found &&
-            usesNestData(BO->getRHS()))
+            loadsBesides(BO->getRHS(), Found))
           Loaded = true;
         for (const clang::Stmt *Ch : S->children())
           Assigned(Ch);

@@ -19,6 +19,7 @@
 #include "llvm/Support/SaveAndRestore.h"
 
 #include <algorithm>
+#include <functional>
 
 using namespace clang;
 using namespace roofline;
@@ -370,6 +371,22 @@ bool NestBuilder::lowerStep(const Expr *Inc, const VarDecl *IVDecl,
       }
     }
   }
+  // `j++, k++`: a counter stepped in the header (LowerCounters.cpp).
+  if (const auto *BO = dyn_cast<BinaryOperator>(strip(Inc));
+      BO && BO->getOpcode() == BO_Comma)
+    for (const Expr *Part : {BO->getLHS(), BO->getRHS()})
+      if (const auto *Stepped = dyn_cast_or_null<DeclRefExpr>(
+              isa<UnaryOperator>(strip(Part))
+                  ? strip(cast<UnaryOperator>(strip(Part))->getSubExpr())
+              : isa<CompoundAssignOperator>(strip(Part))
+                  ? strip(cast<CompoundAssignOperator>(strip(Part))->getLHS())
+                  : nullptr);
+          Stepped && !IsIV(Stepped))
+        return fail(Inc->getBeginLoc(),
+                    "loop increment '" + text(Inc) + "' also steps '" +
+                        Stepped->getDecl()->getNameAsString() +
+                        "': a counter stepped in a loop header is not "
+                        "counted");
   return fail(Inc->getBeginLoc(),
               "loop increment is not a constant step of the loop variable");
 }
@@ -827,6 +844,24 @@ bool NestBuilder::lowerDecl(const VarDecl *VD, Loop &Parent, IRStmt &St,
   if (T->isRecordType())
     return fail(VD->getLocation(), "local object '" + declName(VD) +
                                        "' of class type inside the nest");
+  if (T->isIntegerType() && Frames.size() == 1 && isModifiedWithin(VD, Nest)) {
+    // An integer the nest advances from here on: a counter from its
+    // declaration (LowerCounters.cpp). A start that is no index is data,
+    // counted; the counter's uses are then refused with the reason.
+    InNestStart &C = InNestCounters[VD];
+    C = InNestStart();
+    if (!Init) {
+      C.Why = "'" + declName(VD) + "' has no initializer";
+      return true;
+    }
+    if (std::optional<IndexPoly> P = indexOf(Init, Why)) {
+      C.Start = *P;
+      return true;
+    }
+    C.Why = "'" + declName(VD) + "' starts at '" + text(Init) + "' (" + Why +
+            ")";
+    return visitData(Init, St);
+  }
   if (T->isIntegerType() && Init && !isModified(VD)) {
     // An index computed from loop variables and sizes is not work.
     if (std::optional<IndexPoly> P = indexOf(Init, Why)) {
@@ -942,9 +977,30 @@ bool NestBuilder::onlyStepsIn(const VarDecl *VD, const clang::Stmt *S) {
   return true;
 }
 
-// A scalar declared before the nest and assigned inside it, in an
-// expression that reads no memory: the index moves with the nest's own
-// updates, not with loaded data.
+namespace {
+
+/// \p VD is declared in the header of a for loop.
+bool isForInitVar(const VarDecl *VD) {
+  const auto *FD = dyn_cast<FunctionDecl>(VD->getDeclContext());
+  bool Found = false;
+  std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
+    if (!S || Found)
+      return;
+    if (const auto *FS = dyn_cast<ForStmt>(S))
+      if (const auto *DS = dyn_cast_or_null<DeclStmt>(FS->getInit()))
+        Found = llvm::is_contained(DS->decls(), VD);
+    for (const clang::Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(FD ? FD->getBody() : nullptr);
+  return Found;
+}
+
+} // namespace
+
+// A scalar declared before the nest (or in it, from a start that reads no
+// memory) and assigned inside it, in an expression that reads no memory:
+// the index moves with the nest's own updates, not with loaded data.
 const VarDecl *NestBuilder::updatedScalarIn(const Expr *E) {
   E = strip(E);
   if (!E || isa<ArraySubscriptExpr>(E) || isa<CallExpr>(E))
@@ -958,7 +1014,11 @@ const VarDecl *NestBuilder::updatedScalarIn(const Expr *E) {
       return nullptr;
     bool Inside = SM.isPointWithin(VD->getLocation(), Nest->getBeginLoc(),
                                    Nest->getEndLoc());
-    return !Inside && isModifiedWithin(VD, Nest) && onlyStepsIn(VD, Nest)
+    // Declared in the nest, it counts steps from a start that reads no
+    // memory (a loop variable is no such counter).
+    bool Counts = !Inside || (VD->getInit() && !usesNestData(VD->getInit()) &&
+                              !isForInitVar(VD));
+    return Counts && isModifiedWithin(VD, Nest) && onlyStepsIn(VD, Nest)
                ? VD
                : nullptr;
   }
@@ -979,7 +1039,9 @@ std::string NestBuilder::dataIndexReason(const std::string &What,
                                          const Expr *E,
                                          const std::string &Prep,
                                          const std::string &Array) {
-  if (const VarDecl *VD = updatedScalarIn(E)) {
+  // A counter refused for a reason of its own says it first.
+  const VarDecl *Refused = refusedCounterIn(E);
+  if (const VarDecl *VD = Refused ? nullptr : updatedScalarIn(E)) {
     auto It = CounterRefusals.find(VD);
     return What + " '" + text(E) + "' " + Prep + " '" + Array +
            "' depends on '" + declName(VD) +
@@ -989,12 +1051,18 @@ std::string NestBuilder::dataIndexReason(const std::string &What,
                 : std::string(": only indices affine in the loop variables "
                               "are counted"));
   }
-  if (const VarDecl *VD = refusedCounterIn(E))
+  if (const VarDecl *VD = Refused) {
+    // Declared in the nest from a loaded value, it is data from there on.
+    bool LoadedStart = InNestCounters.count(VD) && VD->getInit() &&
+                       usesNestData(VD->getInit());
     return What + " '" + text(E) + "' " + Prep + " '" + Array +
            "' depends on '" + declName(VD) +
-           "', a counter the nest itself advances (not a load from memory) "
+           "', a counter the nest itself advances " +
+           (LoadedStart ? "from a value loaded from memory, "
+                        : "(not a load from memory) ") +
            "that is not affine in the loop variables: " +
            CounterRefusals.find(VD)->second;
+  }
   return "gather: " + What + " '" + text(E) + "' " + Prep + " '" + Array +
          "' is loaded from memory, so the elements it touches depend on the "
          "data";

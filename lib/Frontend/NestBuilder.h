@@ -293,6 +293,7 @@ private:
                                          const clang::Expr *Use,
                                          std::string &Why);
   const clang::VarDecl *refusedCounterIn(const clang::Expr *E);
+  bool loadsBesides(const clang::Expr *E, const clang::VarDecl *VD);
   /// The value of counter \p VD at \p Use, affine in the loop variables.
   std::optional<IndexPoly> counterIndex(const clang::VarDecl *VD,
                                         const clang::Expr *Use,
@@ -319,7 +320,15 @@ private:
                                          std::string &Why);
   std::string conditionalStep(const clang::Expr *Step,
                               const clang::ParentMap &PM,
-                              const clang::Stmt *Root = nullptr);
+                              const clang::Stmt *Root = nullptr,
+                              bool ScopeGuards = false);
+  /// Empty when \p Cond keeps its value while \p Root (a counter's scope)
+  /// runs; else what may change it.
+  std::string scopeVariance(const clang::Expr *Cond, const clang::Stmt *Root);
+  /// Empty when every branch of an `if` holding a step of \p VD holds
+  /// \p Use too; else why \p Use may see steps that did not run.
+  std::string unguardedUse(const clang::VarDecl *VD, const clang::Expr *Use,
+                           const clang::Stmt *Root);
   const clang::Stmt *counterRoot(const clang::VarDecl *VD);
   std::optional<IndexPoly> stepsBeforeNest(const clang::VarDecl *VD,
                                            std::string &Why);
@@ -614,6 +623,13 @@ private:
   /// Pointers declared in the nest and advanced there: the view each
   /// points at where its declaration last ran.
   llvm::DenseMap<const clang::VarDecl *, View> InNestPointers;
+  /// Integers declared in the nest and advanced there: the start each has
+  /// where its declaration last ran, or why it has none.
+  struct InNestStart {
+    std::optional<IndexPoly> Start;
+    std::string Why;
+  };
+  llvm::DenseMap<const clang::VarDecl *, InNestStart> InNestCounters;
   std::shared_ptr<clang::ParentMap> Parents; ///< of the nest's function
   /// Pointer fields being resolved (a field assigned from itself).
   llvm::DenseSet<const clang::FieldDecl *> FieldsInProgress;

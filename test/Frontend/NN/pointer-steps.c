@@ -200,7 +200,7 @@ void continue_skips(float *y, const float *A, int N) {
   }
 }
 // A step in the loop header is no step of the loop's body.
-// WHY: pointer-steps.c:[[@LINE+3]]:3: note: loop nest not analyzed: loop increment is not a constant step of the loop variable
+// WHY: pointer-steps.c:[[@LINE+3]]:3: note: loop nest not analyzed: loop increment 'i++, p++' also steps 'p': a counter stepped in a loop header is not counted
 void step_in_header(float *y, const float *A, int N) {
   const float *p = A;
   for (int i = 0; i < N; i++, p++)
@@ -214,7 +214,7 @@ void conditional_before(float *y, const float *A, int N) {
   for (int i = 0; i < N; i++)
     y[i] = *p++;
 }
-// WHY: pointer-steps.c:[[@LINE+2]]:3: note: loop nest not analyzed: pointer 'row', which the nest advances: 'row++' is under a condition ('if')
+// WHY: pointer-steps.c:[[@LINE+2]]:3: note: loop nest not analyzed: pointer 'row', which the nest advances: 'row++' is under a condition ('j > 1') that uses 'j', which changes within the counter's scope
 void in_nest_conditional(float *y, const float *A, int N, int M) {
   for (int i = 0; i < N; i++) {
     const float *row = A + i * M;
