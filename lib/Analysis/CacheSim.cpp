@@ -131,6 +131,36 @@ struct Touched {
   bool Write = false;
 };
 
+/// Whether a loop of \p L's subtree has two loop children (FunctionSim's
+/// branchy: then \p L is not one phase).
+bool hasSiblingLoops(const Loop &L) {
+  unsigned Kids = 0;
+  for (const Node &N : L.Body)
+    if (N.isLoop()) {
+      if (++Kids >= 2 || hasSiblingLoops(N.loop()))
+        return true;
+    }
+  return false;
+}
+
+/// The loops of \p L's subtree that are phases (no two sibling loops
+/// below), with the loops above them.
+void forEachPhase(const Loop &L, std::vector<const Loop *> &Outer,
+                  const std::function<bool(const Loop &)> &Branchy,
+                  const std::function<void(const Loop &,
+                                           const std::vector<const Loop *> &)>
+                      &F) {
+  if (!Branchy(L)) {
+    F(L, Outer);
+    return;
+  }
+  Outer.push_back(&L);
+  for (const Node &N : L.Body)
+    if (N.isLoop())
+      forEachPhase(N.loop(), Outer, Branchy, F);
+  Outer.pop_back();
+}
+
 /// FunctionSim's per-cell arrays and scratch vectors, kept per thread from
 /// function to function (refilled, their capacity kept): allocated afresh
 /// for each function they were most of --format=json's page faults (the
@@ -140,10 +170,9 @@ struct SimBuffers {
   std::vector<Cell> Cells;
   std::vector<double> CellFull, Part, GroupSum, Largest;
   std::vector<int64_t> PartStamp, GroupStamp;
-  /// The cells each step of a phase touches, one group's hull, and the
-  /// cells a phase touches (phaseBytes).
+  /// The cells each step of a phase touches, and the cells a phase
+  /// touches (phaseBytes).
   std::vector<std::vector<Touched>> StepCells;
-  std::vector<Touched> HullCells, Whole;
   std::vector<std::pair<size_t, const std::string *>> CellList;
 };
 
@@ -174,11 +203,10 @@ public:
       Box Whole;
       for (double E : A.G->Extent)
         Whole.push_back({0, std::max(0.0, E - 1), 1});
-      std::vector<Touched> &T = Buf.Whole;
-      T.clear();
-      cellsOf(Name, Whole, 1, T);
-      for (const Touched &X : T)
-        CellFull[X.Cell] = X.Bytes;
+      forCells(Name, Whole, 1,
+               [](llvm::ArrayRef<int64_t>, llvm::ArrayRef<int64_t>) {},
+               [&](size_t Cell, double Bytes, size_t, double,
+                   const std::string *) { CellFull[Cell] = Bytes; });
     }
   }
   ~FunctionSim() { Buf.InUse = false; }
@@ -194,6 +222,35 @@ public:
   /// Declares that nothing reads the caches' state after the next phase
   /// (the function's one phase, in its one pass).
   void lastPhaseNext() { StateDead = true; }
+
+  /// Describes the reuse each phase of \p S carries into \p Accesses (the
+  /// loops above a phase at their first values). A nest that is one phase
+  /// is described by the simulation's own run of it, kept for runNest: the
+  /// inputs are the same (no loops above), and describing changes nothing
+  /// in the result; it used to be run twice.
+  void describeNest(NestState &S, std::vector<AccessCacheInfo> &Accesses,
+                    const std::map<const Access *, unsigned> &Ids) {
+    Cur = &S;
+    const Loop &Root = S.N->Root;
+    if (!branchy(Root)) {
+      S.Model->setDescribe(&Accesses);
+      PhaseMemo.emplace(PhaseKey{&Root, {}},
+                        S.Model->run(Root, {}, {}, PhaseSteps));
+      S.Model->setDescribe(nullptr);
+      return;
+    }
+    PhaseModel Describer(*S.N, Cfg, Layout, paramValues(*S.N, S.C->Values),
+                         &Accesses, &Ids);
+    std::vector<const Loop *> Outer;
+    forEachPhase(Root, Outer, [&](const Loop &L) { return branchy(L); },
+                 [&](const Loop &P, const std::vector<const Loop *> &O) {
+                   IVValues Env;
+                   for (const Loop *L : O)
+                     Env[L->IV] =
+                         Describer.evalBound(L->First, Env).value_or(0);
+                   Describer.run(P, O, Env, 1);
+                 });
+  }
 
   /// Simulates nest \p S once; measures into \p A when \p Measure.
   void runNest(NestState &S, bool Measure, Acc &A) {
@@ -608,6 +665,27 @@ private:
     GroupSum[Cell] += Bytes;
   }
 
+  /// Adds to the phase's part of \p Cell (Part, listed in Buf.CellList)
+  /// the union of the current group's parts of it (GroupSum): their sum
+  /// where they do not overlap, at most the group's hull's part \p Hull,
+  /// at least the largest one.
+  void addHullPart(size_t Cell, double Hull, const std::string *Array,
+                   int64_t PhaseStart, ArraySums &Summed) {
+    double Sum = GroupStamp[Cell] == Generation ? GroupSum[Cell] : 0;
+    double B = std::min(Sum, Hull);
+    if (B <= 0)
+      return;
+    if (PartStamp[Cell] != PhaseStart) {
+      PartStamp[Cell] = PhaseStart;
+      Part[Cell] = 0;
+      Largest[Cell] = 0;
+      Buf.CellList.push_back({Cell, Array});
+    }
+    Part[Cell] += B;
+    Summed[Array] += B;
+    Largest[Cell] = std::max(Largest[Cell], B);
+  }
+
   /// Whether touch \p K of step \p S repeats the steps' before and after
   /// (data every step reuses): account lists it at the first and last step
   /// only.
@@ -686,26 +764,12 @@ private:
                     const std::string *) { addGroupPart(Cell, N); });
           }
       }
-      std::vector<Touched> &H = Buf.HullCells;
-      H.clear();
-      cellsOf(G.Key->Array, G.Hull, G.Key->Density, H);
-      for (const Touched &X : H) {
-        // The union of the steps' parts: their sum where they do not
-        // overlap, at most the hull's part, at least the largest one.
-        double Sum = GroupStamp[X.Cell] == Generation ? GroupSum[X.Cell] : 0;
-        double B = std::min(Sum, X.Bytes);
-        if (B <= 0)
-          continue;
-        if (PartStamp[X.Cell] != PhaseStart) {
-          PartStamp[X.Cell] = PhaseStart;
-          Part[X.Cell] = 0;
-          Largest[X.Cell] = 0;
-          Cells.push_back({X.Cell, X.Array});
-        }
-        Part[X.Cell] += B;
-        Summed[X.Array] += B;
-        Largest[X.Cell] = std::max(Largest[X.Cell], B);
-      }
+      forCells(G.Key->Array, G.Hull, G.Key->Density,
+               [](llvm::ArrayRef<int64_t>, llvm::ArrayRef<int64_t>) {},
+               [&](size_t Cell, double Bytes, size_t, double,
+                   const std::string *Array) {
+                 addHullPart(Cell, Bytes, Array, PhaseStart, Summed);
+               });
     }
     // Groups of one array overlap: a cell holds at most itself (and at
     // least what one group takes of it).
@@ -968,36 +1032,6 @@ private:
   }
 };
 
-/// Whether a loop of \p L's subtree has two loop children (FunctionSim's
-/// branchy: then \p L is not one phase).
-bool hasSiblingLoops(const Loop &L) {
-  unsigned Kids = 0;
-  for (const Node &N : L.Body)
-    if (N.isLoop()) {
-      if (++Kids >= 2 || hasSiblingLoops(N.loop()))
-        return true;
-    }
-  return false;
-}
-
-/// The loops of \p L's subtree that are phases (no two sibling loops
-/// below), with the loops above them.
-void forEachPhase(const Loop &L, std::vector<const Loop *> &Outer,
-                  const std::function<bool(const Loop &)> &Branchy,
-                  const std::function<void(const Loop &,
-                                           const std::vector<const Loop *> &)>
-                      &F) {
-  if (!Branchy(L)) {
-    F(L, Outer);
-    return;
-  }
-  Outer.push_back(&L);
-  for (const Node &N : L.Body)
-    if (N.isLoop())
-      forEachPhase(N.loop(), Outer, Branchy, F);
-  Outer.pop_back();
-}
-
 std::string levelList(const CacheConfig &Cfg, bool WithWays) {
   std::string S;
   for (const CacheLevelSpec &L : Cfg.Levels) {
@@ -1033,38 +1067,9 @@ void roofline::detail::simulateFunction(
                                            paramValues(*S.N, S.C->Values),
                                            nullptr, &Ids[I]);
   }
-  // The reuse each phase's loops carry, described once (the loops above it
-  // at their first values).
-  for (size_t I = 0; I < Nests.size(); ++I) {
-    NestState &S = States[I];
-    PhaseModel Describer(*S.N, Cfg, Layout, paramValues(*S.N, S.C->Values),
-                         &Out[I].Accesses, &Ids[I]);
-    std::map<const Loop *, bool> Memo;
-    std::function<bool(const Loop &)> Branchy = [&](const Loop &L) {
-      auto It = Memo.find(&L);
-      if (It != Memo.end())
-        return It->second;
-      unsigned Kids = 0;
-      bool B = false;
-      for (const Node &N : L.Body)
-        if (N.isLoop()) {
-          ++Kids;
-          B |= Branchy(N.loop());
-        }
-      return Memo[&L] = B || Kids >= 2;
-    };
-    std::vector<const Loop *> Outer;
-    forEachPhase(S.N->Root, Outer, Branchy,
-                 [&](const Loop &P, const std::vector<const Loop *> &O) {
-                   IVValues Env;
-                   for (const Loop *L : O)
-                     Env[L->IV] =
-                         Describer.evalBound(L->First, Env).value_or(0);
-                   Describer.run(P, O, Env, 1);
-                 });
-  }
-
   FunctionSim Sim(Cfg, Layout);
+  for (size_t I = 0; I < Nests.size(); ++I)
+    Sim.describeNest(States[I], Out[I].Accesses, Ids[I]);
   std::vector<Acc> Accs(Nests.size());
   unsigned Passes = State == CacheState::Warm ? 2 : 1;
   if (Passes == 1 && Nests.size() == 1 && !hasSiblingLoops(Nests[0].N->Root))
