@@ -668,9 +668,10 @@ private:
   /// Adds to the phase's part of \p Cell (Part, listed in Buf.CellList)
   /// the union of the current group's parts of it (GroupSum): their sum
   /// where they do not overlap, at most the group's hull's part \p Hull,
-  /// at least the largest one.
+  /// at least the largest one. \p Summed: the array's sum, looked up
+  /// on its first addition (one array per hull).
   void addHullPart(size_t Cell, double Hull, const std::string *Array,
-                   int64_t PhaseStart, ArraySums &Summed) {
+                   int64_t PhaseStart, ArraySums &Sums, double *&Summed) {
     double Sum = GroupStamp[Cell] == Generation ? GroupSum[Cell] : 0;
     double B = std::min(Sum, Hull);
     if (B <= 0)
@@ -682,7 +683,9 @@ private:
       Buf.CellList.push_back({Cell, Array});
     }
     Part[Cell] += B;
-    Summed[Array] += B;
+    if (!Summed)
+      Summed = &Sums[Array];
+    *Summed += B;
     Largest[Cell] = std::max(Largest[Cell], B);
   }
 
@@ -711,24 +714,29 @@ private:
       const PhaseTouch *Key = nullptr;
       Box Hull;
       std::vector<const Touched *> Parts; ///< its steps' parts, in order
+      /// Without \p Steps: its steps' boxes, placed, in order.
+      std::vector<std::pair<const PhaseTouch *, Box>> Boxes;
     };
     std::map<unsigned, PerGroup> Groups;
-    for (const std::vector<PhaseTouch> &Step : R.Steps)
-      for (const PhaseTouch &X : Step) {
+    for (size_t S = 0; S < R.Steps.size(); ++S)
+      for (size_t K = 0; K < R.Steps[S].size(); ++K) {
+        const PhaseTouch &X = R.Steps[S][K];
         Box B = PhaseModel::placed(X.B, X.Coef, Env);
         PerGroup &G = Groups[X.Group];
         if (!G.Key) {
           G.Key = &X;
           G.Hull = B;
-          continue;
+        } else {
+          for (size_t D = 0; D < B.size() && D < G.Hull.size(); ++D) {
+            G.Hull[D].Lo = std::min(G.Hull[D].Lo, B[D].Lo);
+            G.Hull[D].Hi = std::max(G.Hull[D].Hi, B[D].Hi);
+            G.Hull[D].Step = gcd64(G.Hull[D].Step, B[D].Step);
+            if (G.Hull[D].Step == 0)
+              G.Hull[D].Step = 1;
+          }
         }
-        for (size_t D = 0; D < B.size() && D < G.Hull.size(); ++D) {
-          G.Hull[D].Lo = std::min(G.Hull[D].Lo, B[D].Lo);
-          G.Hull[D].Hi = std::max(G.Hull[D].Hi, B[D].Hi);
-          G.Hull[D].Step = gcd64(G.Hull[D].Step, B[D].Step);
-          if (G.Hull[D].Step == 0)
-            G.Hull[D].Step = 1;
-        }
+        if (Steps.empty() && !repeats(R, S, K))
+          G.Boxes.push_back({&X, std::move(B)});
       }
     // Consecutive parts mostly belong to one group: its entry is kept.
     std::pair<unsigned, PerGroup *> Last{0, nullptr};
@@ -752,31 +760,32 @@ private:
         for (const Touched *X : G.Parts)
           addGroupPart(X->Cell, X->Bytes);
       } else {
-        for (size_t S = 0; S < R.Steps.size(); ++S)
-          for (size_t K = 0; K < R.Steps[S].size(); ++K) {
-            const PhaseTouch &X = R.Steps[S][K];
-            if (X.Group != Id || repeats(R, S, K))
-              continue;
-            forCells(
-                X.Array, PhaseModel::placed(X.B, X.Coef, Env), X.Density,
-                [](llvm::ArrayRef<int64_t>, llvm::ArrayRef<int64_t>) {},
-                [&](size_t Cell, double N, size_t, double,
-                    const std::string *) { addGroupPart(Cell, N); });
-          }
+        for (const auto &[X, B] : G.Boxes)
+          forCells(
+              X->Array, B, X->Density,
+              [](llvm::ArrayRef<int64_t>, llvm::ArrayRef<int64_t>) {},
+              [&](size_t Cell, double N, size_t, double,
+                  const std::string *) { addGroupPart(Cell, N); });
       }
+      double *Sum = nullptr;
       forCells(G.Key->Array, G.Hull, G.Key->Density,
                [](llvm::ArrayRef<int64_t>, llvm::ArrayRef<int64_t>) {},
                [&](size_t Cell, double Bytes, size_t, double,
                    const std::string *Array) {
-                 addHullPart(Cell, Bytes, Array, PhaseStart, Summed);
+                 addHullPart(Cell, Bytes, Array, PhaseStart, Summed, Sum);
                });
     }
     // Groups of one array overlap: a cell holds at most itself (and at
     // least what one group takes of it).
+    // (A run of cells of one array shares its sum's slot: the slots move
+    // only when an array is added.)
+    std::pair<const std::string *, double *> Slot{nullptr, nullptr};
     for (const auto &[C, Name] : Cells) {
       double &B = Part[C];
       B = std::max(Largest[C], std::min(B, std::max(CellFull[C], 1.0)));
-      United[Name] += B;
+      if (Slot.first != Name)
+        Slot = {Name, &United[Name]};
+      *Slot.second += B;
       Out.Total += B;
     }
     Summed.moveInto(Out.Summed);
