@@ -131,6 +131,36 @@ struct Touched {
   bool Write = false;
 };
 
+/// Whether a loop of \p L's subtree has two loop children (FunctionSim's
+/// branchy: then \p L is not one phase).
+bool hasSiblingLoops(const Loop &L) {
+  unsigned Kids = 0;
+  for (const Node &N : L.Body)
+    if (N.isLoop()) {
+      if (++Kids >= 2 || hasSiblingLoops(N.loop()))
+        return true;
+    }
+  return false;
+}
+
+/// The loops of \p L's subtree that are phases (no two sibling loops
+/// below), with the loops above them.
+void forEachPhase(const Loop &L, std::vector<const Loop *> &Outer,
+                  const std::function<bool(const Loop &)> &Branchy,
+                  const std::function<void(const Loop &,
+                                           const std::vector<const Loop *> &)>
+                      &F) {
+  if (!Branchy(L)) {
+    F(L, Outer);
+    return;
+  }
+  Outer.push_back(&L);
+  for (const Node &N : L.Body)
+    if (N.isLoop())
+      forEachPhase(N.loop(), Outer, Branchy, F);
+  Outer.pop_back();
+}
+
 /// FunctionSim's per-cell arrays and scratch vectors, kept per thread from
 /// function to function (refilled, their capacity kept): allocated afresh
 /// for each function they were most of --format=json's page faults (the
@@ -140,10 +170,9 @@ struct SimBuffers {
   std::vector<Cell> Cells;
   std::vector<double> CellFull, Part, GroupSum, Largest;
   std::vector<int64_t> PartStamp, GroupStamp;
-  /// The cells each step of a phase touches, one group's hull, and the
-  /// cells a phase touches (phaseBytes).
+  /// The cells each step of a phase touches, and the cells a phase
+  /// touches (phaseBytes).
   std::vector<std::vector<Touched>> StepCells;
-  std::vector<Touched> HullCells, Whole;
   std::vector<std::pair<size_t, const std::string *>> CellList;
 };
 
@@ -174,11 +203,10 @@ public:
       Box Whole;
       for (double E : A.G->Extent)
         Whole.push_back({0, std::max(0.0, E - 1), 1});
-      std::vector<Touched> &T = Buf.Whole;
-      T.clear();
-      cellsOf(Name, Whole, 1, T);
-      for (const Touched &X : T)
-        CellFull[X.Cell] = X.Bytes;
+      forCells(Name, Whole, 1,
+               [](llvm::ArrayRef<int64_t>, llvm::ArrayRef<int64_t>) {},
+               [&](size_t Cell, double Bytes, size_t, double,
+                   const std::string *) { CellFull[Cell] = Bytes; });
     }
   }
   ~FunctionSim() { Buf.InUse = false; }
@@ -194,6 +222,35 @@ public:
   /// Declares that nothing reads the caches' state after the next phase
   /// (the function's one phase, in its one pass).
   void lastPhaseNext() { StateDead = true; }
+
+  /// Describes the reuse each phase of \p S carries into \p Accesses (the
+  /// loops above a phase at their first values). A nest that is one phase
+  /// is described by the simulation's own run of it, kept for runNest: the
+  /// inputs are the same (no loops above), and describing changes nothing
+  /// in the result; it used to be run twice.
+  void describeNest(NestState &S, std::vector<AccessCacheInfo> &Accesses,
+                    const std::map<const Access *, unsigned> &Ids) {
+    Cur = &S;
+    const Loop &Root = S.N->Root;
+    if (!branchy(Root)) {
+      S.Model->setDescribe(&Accesses);
+      PhaseMemo.emplace(PhaseKey{&Root, {}},
+                        S.Model->run(Root, {}, {}, PhaseSteps));
+      S.Model->setDescribe(nullptr);
+      return;
+    }
+    PhaseModel Describer(*S.N, Cfg, Layout, paramValues(*S.N, S.C->Values),
+                         &Accesses, &Ids);
+    std::vector<const Loop *> Outer;
+    forEachPhase(Root, Outer, [&](const Loop &L) { return branchy(L); },
+                 [&](const Loop &P, const std::vector<const Loop *> &O) {
+                   IVValues Env;
+                   for (const Loop *L : O)
+                     Env[L->IV] =
+                         Describer.evalBound(L->First, Env).value_or(0);
+                   Describer.run(P, O, Env, 1);
+                 });
+  }
 
   /// Simulates nest \p S once; measures into \p A when \p Measure.
   void runNest(NestState &S, bool Measure, Acc &A) {
@@ -608,6 +665,30 @@ private:
     GroupSum[Cell] += Bytes;
   }
 
+  /// Adds to the phase's part of \p Cell (Part, listed in Buf.CellList)
+  /// the union of the current group's parts of it (GroupSum): their sum
+  /// where they do not overlap, at most the group's hull's part \p Hull,
+  /// at least the largest one. \p Summed: the array's sum, looked up
+  /// on its first addition (one array per hull).
+  void addHullPart(size_t Cell, double Hull, const std::string *Array,
+                   int64_t PhaseStart, ArraySums &Sums, double *&Summed) {
+    double Sum = GroupStamp[Cell] == Generation ? GroupSum[Cell] : 0;
+    double B = std::min(Sum, Hull);
+    if (B <= 0)
+      return;
+    if (PartStamp[Cell] != PhaseStart) {
+      PartStamp[Cell] = PhaseStart;
+      Part[Cell] = 0;
+      Largest[Cell] = 0;
+      Buf.CellList.push_back({Cell, Array});
+    }
+    Part[Cell] += B;
+    if (!Summed)
+      Summed = &Sums[Array];
+    *Summed += B;
+    Largest[Cell] = std::max(Largest[Cell], B);
+  }
+
   /// Whether touch \p K of step \p S repeats the steps' before and after
   /// (data every step reuses): account lists it at the first and last step
   /// only.
@@ -633,24 +714,29 @@ private:
       const PhaseTouch *Key = nullptr;
       Box Hull;
       std::vector<const Touched *> Parts; ///< its steps' parts, in order
+      /// Without \p Steps: its steps' boxes, placed, in order.
+      std::vector<std::pair<const PhaseTouch *, Box>> Boxes;
     };
     std::map<unsigned, PerGroup> Groups;
-    for (const std::vector<PhaseTouch> &Step : R.Steps)
-      for (const PhaseTouch &X : Step) {
+    for (size_t S = 0; S < R.Steps.size(); ++S)
+      for (size_t K = 0; K < R.Steps[S].size(); ++K) {
+        const PhaseTouch &X = R.Steps[S][K];
         Box B = PhaseModel::placed(X.B, X.Coef, Env);
         PerGroup &G = Groups[X.Group];
         if (!G.Key) {
           G.Key = &X;
           G.Hull = B;
-          continue;
+        } else {
+          for (size_t D = 0; D < B.size() && D < G.Hull.size(); ++D) {
+            G.Hull[D].Lo = std::min(G.Hull[D].Lo, B[D].Lo);
+            G.Hull[D].Hi = std::max(G.Hull[D].Hi, B[D].Hi);
+            G.Hull[D].Step = gcd64(G.Hull[D].Step, B[D].Step);
+            if (G.Hull[D].Step == 0)
+              G.Hull[D].Step = 1;
+          }
         }
-        for (size_t D = 0; D < B.size() && D < G.Hull.size(); ++D) {
-          G.Hull[D].Lo = std::min(G.Hull[D].Lo, B[D].Lo);
-          G.Hull[D].Hi = std::max(G.Hull[D].Hi, B[D].Hi);
-          G.Hull[D].Step = gcd64(G.Hull[D].Step, B[D].Step);
-          if (G.Hull[D].Step == 0)
-            G.Hull[D].Step = 1;
-        }
+        if (Steps.empty() && !repeats(R, S, K))
+          G.Boxes.push_back({&X, std::move(B)});
       }
     // Consecutive parts mostly belong to one group: its entry is kept.
     std::pair<unsigned, PerGroup *> Last{0, nullptr};
@@ -674,45 +760,32 @@ private:
         for (const Touched *X : G.Parts)
           addGroupPart(X->Cell, X->Bytes);
       } else {
-        for (size_t S = 0; S < R.Steps.size(); ++S)
-          for (size_t K = 0; K < R.Steps[S].size(); ++K) {
-            const PhaseTouch &X = R.Steps[S][K];
-            if (X.Group != Id || repeats(R, S, K))
-              continue;
-            forCells(
-                X.Array, PhaseModel::placed(X.B, X.Coef, Env), X.Density,
-                [](llvm::ArrayRef<int64_t>, llvm::ArrayRef<int64_t>) {},
-                [&](size_t Cell, double N, size_t, double,
-                    const std::string *) { addGroupPart(Cell, N); });
-          }
+        for (const auto &[X, B] : G.Boxes)
+          forCells(
+              X->Array, B, X->Density,
+              [](llvm::ArrayRef<int64_t>, llvm::ArrayRef<int64_t>) {},
+              [&](size_t Cell, double N, size_t, double,
+                  const std::string *) { addGroupPart(Cell, N); });
       }
-      std::vector<Touched> &H = Buf.HullCells;
-      H.clear();
-      cellsOf(G.Key->Array, G.Hull, G.Key->Density, H);
-      for (const Touched &X : H) {
-        // The union of the steps' parts: their sum where they do not
-        // overlap, at most the hull's part, at least the largest one.
-        double Sum = GroupStamp[X.Cell] == Generation ? GroupSum[X.Cell] : 0;
-        double B = std::min(Sum, X.Bytes);
-        if (B <= 0)
-          continue;
-        if (PartStamp[X.Cell] != PhaseStart) {
-          PartStamp[X.Cell] = PhaseStart;
-          Part[X.Cell] = 0;
-          Largest[X.Cell] = 0;
-          Cells.push_back({X.Cell, X.Array});
-        }
-        Part[X.Cell] += B;
-        Summed[X.Array] += B;
-        Largest[X.Cell] = std::max(Largest[X.Cell], B);
-      }
+      double *Sum = nullptr;
+      forCells(G.Key->Array, G.Hull, G.Key->Density,
+               [](llvm::ArrayRef<int64_t>, llvm::ArrayRef<int64_t>) {},
+               [&](size_t Cell, double Bytes, size_t, double,
+                   const std::string *Array) {
+                 addHullPart(Cell, Bytes, Array, PhaseStart, Summed, Sum);
+               });
     }
     // Groups of one array overlap: a cell holds at most itself (and at
     // least what one group takes of it).
+    // (A run of cells of one array shares its sum's slot: the slots move
+    // only when an array is added.)
+    std::pair<const std::string *, double *> Slot{nullptr, nullptr};
     for (const auto &[C, Name] : Cells) {
       double &B = Part[C];
       B = std::max(Largest[C], std::min(B, std::max(CellFull[C], 1.0)));
-      United[Name] += B;
+      if (Slot.first != Name)
+        Slot = {Name, &United[Name]};
+      *Slot.second += B;
       Out.Total += B;
     }
     Summed.moveInto(Out.Summed);
@@ -968,36 +1041,6 @@ private:
   }
 };
 
-/// Whether a loop of \p L's subtree has two loop children (FunctionSim's
-/// branchy: then \p L is not one phase).
-bool hasSiblingLoops(const Loop &L) {
-  unsigned Kids = 0;
-  for (const Node &N : L.Body)
-    if (N.isLoop()) {
-      if (++Kids >= 2 || hasSiblingLoops(N.loop()))
-        return true;
-    }
-  return false;
-}
-
-/// The loops of \p L's subtree that are phases (no two sibling loops
-/// below), with the loops above them.
-void forEachPhase(const Loop &L, std::vector<const Loop *> &Outer,
-                  const std::function<bool(const Loop &)> &Branchy,
-                  const std::function<void(const Loop &,
-                                           const std::vector<const Loop *> &)>
-                      &F) {
-  if (!Branchy(L)) {
-    F(L, Outer);
-    return;
-  }
-  Outer.push_back(&L);
-  for (const Node &N : L.Body)
-    if (N.isLoop())
-      forEachPhase(N.loop(), Outer, Branchy, F);
-  Outer.pop_back();
-}
-
 std::string levelList(const CacheConfig &Cfg, bool WithWays) {
   std::string S;
   for (const CacheLevelSpec &L : Cfg.Levels) {
@@ -1033,38 +1076,9 @@ void roofline::detail::simulateFunction(
                                            paramValues(*S.N, S.C->Values),
                                            nullptr, &Ids[I]);
   }
-  // The reuse each phase's loops carry, described once (the loops above it
-  // at their first values).
-  for (size_t I = 0; I < Nests.size(); ++I) {
-    NestState &S = States[I];
-    PhaseModel Describer(*S.N, Cfg, Layout, paramValues(*S.N, S.C->Values),
-                         &Out[I].Accesses, &Ids[I]);
-    std::map<const Loop *, bool> Memo;
-    std::function<bool(const Loop &)> Branchy = [&](const Loop &L) {
-      auto It = Memo.find(&L);
-      if (It != Memo.end())
-        return It->second;
-      unsigned Kids = 0;
-      bool B = false;
-      for (const Node &N : L.Body)
-        if (N.isLoop()) {
-          ++Kids;
-          B |= Branchy(N.loop());
-        }
-      return Memo[&L] = B || Kids >= 2;
-    };
-    std::vector<const Loop *> Outer;
-    forEachPhase(S.N->Root, Outer, Branchy,
-                 [&](const Loop &P, const std::vector<const Loop *> &O) {
-                   IVValues Env;
-                   for (const Loop *L : O)
-                     Env[L->IV] =
-                         Describer.evalBound(L->First, Env).value_or(0);
-                   Describer.run(P, O, Env, 1);
-                 });
-  }
-
   FunctionSim Sim(Cfg, Layout);
+  for (size_t I = 0; I < Nests.size(); ++I)
+    Sim.describeNest(States[I], Out[I].Accesses, Ids[I]);
   std::vector<Acc> Accs(Nests.size());
   unsigned Passes = State == CacheState::Warm ? 2 : 1;
   if (Passes == 1 && Nests.size() == 1 && !hasSiblingLoops(Nests[0].N->Root))

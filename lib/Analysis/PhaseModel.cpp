@@ -571,6 +571,7 @@ PhaseModel::visitLoop(const Loop &L, Ctx &C,
         int64_t A = Strata[S].A + Len * P / Pieces,
                 Z = Strata[S].A + Len * (P + 1) / Pieces - 1;
         std::vector<PhaseTouch> T;
+        T.reserve(IterOf(S).size());
         IVValues None;
         for (const Group &G : IterOf(S)) {
           PhaseTouch X{G.Array,

@@ -114,6 +114,10 @@ public:
              std::vector<AccessCacheInfo> *Describe,
              const std::map<const Access *, unsigned> *Ids);
 
+  /// Where the next runs describe the reuse (null: they do not). A run's
+  /// result does not depend on it: the simulation's own run of a phase
+  /// describes it too where the inputs are the describing run's.
+  void setDescribe(std::vector<AccessCacheInfo> *D) { Describe = D; }
   /// The phase rooted at \p P, inside the loops \p Outer (outermost first)
   /// whose variables have the values \p Env.
   PhaseResult run(const Loop &P, const std::vector<const Loop *> &Outer,

@@ -291,9 +291,10 @@ llvm::json::Value whatIfJSON(const WhatIf &W) {
                               {"legal", W.Legal},
                               {"legality", W.Legality},
                               {"predicted", false}};
+  // Nested values are assigned, not listed: an initializer list's
+  // elements are const, so listing copies them whole.
   llvm::json::Object O{{"transform", W.Transform},
                        {"description", W.Description},
-                       {"params", llvm::json::Object(W.Params)},
                        {"ai", num(W.After.Intensity)},
                        {"bound", boundKindName(W.After.Bound)},
                        {"time_s", W.After.Time},
@@ -303,9 +304,10 @@ llvm::json::Value whatIfJSON(const WhatIf &W) {
                        {"precision", precisionName(W.After.Prec)},
                        {"model", W.After.Model},
                        {"legal", W.Legal},
-                       {"legality", W.Legality},
-                       {"before", predictionJSON(W.Before)},
-                       {"after", predictionJSON(W.After)}};
+                       {"legality", W.Legality}};
+  O["params"] = llvm::json::Object(W.Params);
+  O["before"] = predictionJSON(W.Before);
+  O["after"] = predictionJSON(W.After);
   if (!W.Caveat.empty())
     O["caveat"] = W.Caveat;
   return O;
@@ -313,6 +315,7 @@ llvm::json::Value whatIfJSON(const WhatIf &W) {
 
 llvm::json::Value reuseJSON(const ReuseInfo &R) {
   llvm::json::Array Fits;
+  Fits.reserve(R.Fits.size());
   for (bool F : R.Fits)
     Fits.push_back(F);
   llvm::json::Object O{{"loop", R.Loop},
@@ -320,8 +323,8 @@ llvm::json::Value reuseJSON(const ReuseInfo &R) {
                        {"iterations", static_cast<int64_t>(R.Iterations)},
                        {"distance_bytes",
                         R.DistanceBytes ? llvm::json::Value(*R.DistanceBytes)
-                                        : llvm::json::Value(nullptr)},
-                       {"fits", std::move(Fits)}};
+                                        : llvm::json::Value(nullptr)}};
+  O["fits"] = std::move(Fits);
   if (!R.DistanceFormula.empty())
     O["distance_formula"] = R.DistanceFormula;
   return O;
@@ -329,6 +332,7 @@ llvm::json::Value reuseJSON(const ReuseInfo &R) {
 
 llvm::json::Value accessJSON(const AccessCacheInfo &A) {
   llvm::json::Array Strides, Reuse;
+  Strides.reserve(A.Loops.size());
   Reuse.reserve(A.Reuse.size());
   for (size_t I = 0; I < A.Loops.size(); ++I)
     Strides.push_back(llvm::json::Object{
@@ -337,7 +341,7 @@ llvm::json::Value accessJSON(const AccessCacheInfo &A) {
                                    : llvm::json::Value(nullptr)}});
   for (const ReuseInfo &R : A.Reuse)
     Reuse.push_back(reuseJSON(R));
-  return llvm::json::Object{
+  llvm::json::Object O{
       {"access", A.Text},
       {"line", static_cast<int64_t>(A.Loc.Line)},
       {"column", static_cast<int64_t>(A.Loc.Column)},
@@ -345,7 +349,6 @@ llvm::json::Value accessJSON(const AccessCacheInfo &A) {
       {"read", A.IsRead},
       {"write", A.IsWrite},
       {"walk", A.Walk},
-      {"strides", std::move(Strides)},
       {"bytes_used_per_line",
        A.BytesUsedPerLine ? llvm::json::Value(*A.BytesUsedPerLine)
                           : llvm::json::Value(nullptr)},
@@ -354,8 +357,10 @@ llvm::json::Value accessJSON(const AccessCacheInfo &A) {
                              ? llvm::json::Value(nullptr)
                              : llvm::json::Value(A.StrideFormula)},
       {"condition", A.Condition.empty() ? llvm::json::Value(nullptr)
-                                        : llvm::json::Value(A.Condition)},
-      {"reuse", std::move(Reuse)}};
+                                        : llvm::json::Value(A.Condition)}};
+  O["strides"] = std::move(Strides);
+  O["reuse"] = std::move(Reuse);
+  return O;
 }
 
 llvm::json::Value cacheJSON(const NestVerdict &J) {
@@ -366,6 +371,8 @@ llvm::json::Value cacheJSON(const NestVerdict &J) {
   // move may throw).
   llvm::json::Array Accs, Levels, Notes;
   Accs.reserve(C.Accesses.size());
+  Levels.reserve(C.Levels.size());
+  Notes.reserve(C.Notes.size());
   for (const AccessCacheInfo &A : C.Accesses)
     Accs.push_back(accessJSON(A));
   for (const CacheLevelTraffic &L : C.Levels)
@@ -378,13 +385,13 @@ llvm::json::Value cacheJSON(const NestVerdict &J) {
                                         {"bytes", L.bytes()}});
   for (const std::string &N : C.Notes)
     Notes.push_back(N);
-  llvm::json::Object O{{"accesses", std::move(Accs)},
-                       {"levels", std::move(Levels)},
-                       {"main_memory_bytes",
+  llvm::json::Object O{{"main_memory_bytes",
                         C.MainMemoryBytes
                             ? llvm::json::Value(*C.MainMemoryBytes)
-                            : llvm::json::Value(nullptr)},
-                       {"notes", std::move(Notes)}};
+                            : llvm::json::Value(nullptr)}};
+  O["accesses"] = std::move(Accs);
+  O["levels"] = std::move(Levels);
+  O["notes"] = std::move(Notes);
   if (!C.WhyNot.empty())
     O["why_not"] = C.WhyNot;
   return O;
@@ -401,17 +408,21 @@ void roofline::addAdviceJSON(llvm::json::Object &Nest, const AnalyzedNest &A) {
     llvm::json::Array Loops;
     for (const std::string &L : T.Loops)
       Loops.push_back(L);
-    Nest["tiled"] = llvm::json::Object{
+    llvm::json::Object Tiled{
         {"tile", static_cast<int64_t>(T.Tile)},
-        {"loops", std::move(Loops)},
         {"bytes", T.Bytes ? llvm::json::Value(*T.Bytes)
                           : llvm::json::Value(nullptr)},
         {"formula", T.Formula ? llvm::json::Value(T.Formula->str())
                               : llvm::json::Value(nullptr)},
         {"legal", T.Legal},
         {"legality", T.LegalityReason}};
+    Tiled["loops"] = std::move(Loops);
+    Nest["tiled"] = std::move(Tiled);
   }
   llvm::json::Array Advice, Rejected, Strided;
+  Advice.reserve(Adv.Advice.size());
+  Rejected.reserve(Adv.Rejected.size());
+  Strided.reserve(Adv.Strided.size());
   for (const WhatIf &W : Adv.Advice)
     Advice.push_back(whatIfJSON(W));
   for (const RejectedWhatIf &R : Adv.Rejected)
@@ -453,13 +464,14 @@ void roofline::addAdviceJSON(llvm::json::Object &Nest, const AnalyzedNest &A) {
       Lines.push_back(static_cast<int64_t>(L));
     for (const std::string &X : F->Intermediates)
       Inter.push_back(X);
-    Nest["fusion_opportunity"] = llvm::json::Object{
-        {"lines", std::move(Lines)},
-        {"intermediates", std::move(Inter)},
+    llvm::json::Object Fused{
         {"bytes_unfused", F->BytesBefore},
         {"bytes_fused", F->BytesFused},
         {"bytes_fused_stored", F->BytesFusedStored},
         {"model", F->Model},
         {"legality", F->Legality}};
+    Fused["lines"] = std::move(Lines);
+    Fused["intermediates"] = std::move(Inter);
+    Nest["fusion_opportunity"] = std::move(Fused);
   }
 }

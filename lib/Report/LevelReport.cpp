@@ -55,6 +55,7 @@ std::string roofline::levelsNote(const HierarchicalVerdict &H,
 
 llvm::json::Value roofline::levelsJSON(const HierarchicalVerdict &H) {
   llvm::json::Array Out;
+  Out.reserve(H.Levels.size()); // a growing json::Array copies
   for (const LevelVerdict &L : H.Levels)
     Out.push_back(llvm::json::Object{
         {"name", L.Name},

@@ -390,7 +390,10 @@ llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
   if (!A.Nest.Case.empty())
     O["case"] = A.Nest.Case;
 
+  // Nested values are assigned, not listed: an initializer list's
+  // elements are const, so listing copies them whole.
   llvm::json::Array Loops;
+  Loops.reserve(C.Loops.size());
   for (const LoopTrip &T : C.Loops)
     Loops.push_back(llvm::json::Object{{"iv", T.IV},
                                        {"first", T.First},
@@ -420,21 +423,21 @@ llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
     MacsByType[precisionName(P)] = countJSON(Cnt);
   for (const auto &[Name, Cnt] : C.Calls)
     Calls[Name] = countJSON(Cnt);
-  O["counts"] = llvm::json::Object{{"iterations", countJSON(C.Iterations)},
-                                   {"macs", countJSON(C.Macs)},
-                                   {"flops", countJSON(C.Flops)},
-                                   {"intops", countJSON(C.IntOps)},
-                                   {"loads", countJSON(C.Loads)},
-                                   {"stores", countJSON(C.Stores)},
-                                   {"flops_by_type", std::move(ByType)},
-                                   {"macs_by_type", std::move(MacsByType)},
-                                   {"calls", std::move(Calls)}};
+  llvm::json::Object Counts{{"iterations", countJSON(C.Iterations)},
+                            {"macs", countJSON(C.Macs)},
+                            {"flops", countJSON(C.Flops)},
+                            {"intops", countJSON(C.IntOps)},
+                            {"loads", countJSON(C.Loads)},
+                            {"stores", countJSON(C.Stores)}};
+  Counts["flops_by_type"] = std::move(ByType);
+  Counts["macs_by_type"] = std::move(MacsByType);
+  Counts["calls"] = std::move(Calls);
   if (C.WorkIsRange) {
     // The upper end is counts.flops; data-dependent branches may do less.
-    llvm::json::Object &Counts = *O["counts"].getAsObject();
     Counts["flops_min"] = countJSON(C.FlopsMin);
     Counts["macs_min"] = countJSON(C.MacsMin);
   }
+  O["counts"] = std::move(Counts);
   O["symbolic"] =
       llvm::json::Object{{"iterations", formulaJSON(C.Iterations)},
                          {"macs", formulaJSON(C.Macs)},
@@ -479,6 +482,7 @@ llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
   O["intensity"] = std::move(AI);
 
   llvm::json::Array Arrays;
+  Arrays.reserve(C.Arrays.size());
   for (const ArrayTraffic &T : C.Arrays)
     Arrays.push_back(llvm::json::Object{
         {"name", T.Name},
@@ -492,6 +496,7 @@ llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
   O["verdict"] = verdictJSON(A.Judged);
 
   llvm::json::Array Notes;
+  Notes.reserve(C.Notes.size());
   for (const std::string &N : C.Notes)
     Notes.push_back(N);
   O["notes"] = std::move(Notes);
@@ -527,12 +532,12 @@ llvm::json::Object roofline::toJSONWithoutNests(const Report &R) {
                              {"no_reuse", Opt(T.BytesNoReuse)}};
     if (!T.BytesCompulsory && !T.CompulsoryWhyNot.empty())
       Bytes["compulsory_why_not"] = T.CompulsoryWhyNot;
-    Functions.push_back(llvm::json::Object{
-        {"file", T.File},
-        {"function", T.Function},
-        {"nests", static_cast<int64_t>(T.Nests)},
-        {"flops", Opt(T.Flops)},
-        {"bytes", std::move(Bytes)}});
+    llvm::json::Object F{{"file", T.File},
+                         {"function", T.Function},
+                         {"nests", static_cast<int64_t>(T.Nests)},
+                         {"flops", Opt(T.Flops)}};
+    F["bytes"] = std::move(Bytes);
+    Functions.push_back(std::move(F));
   }
   for (const SkippedNest &S : R.Skipped) {
     llvm::json::Object O = locJSON(S.Loc, S.Function);

@@ -2,6 +2,8 @@
 
 #include "roofline/Support/JsonText.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
@@ -123,7 +125,7 @@ struct Writer {
 
   void object(const json::Object &O) {
     // OStream writes the members in key order (json::sortedElements).
-    std::vector<const json::Object::value_type *> Members;
+    llvm::SmallVector<const json::Object::value_type *, 32> Members;
     Members.reserve(O.size());
     for (const json::Object::value_type &E : O)
       Members.push_back(&E);
