@@ -11,6 +11,7 @@
 #include "ChainCount.h"
 #include "Footprint.h"
 
+#include "roofline/IR/GuardLoop.h"
 #include "roofline/IR/RenameIVs.h"
 
 #include "llvm/ADT/DenseMap.h"
@@ -91,13 +92,6 @@ bool needsRenaming(const Loop &L, llvm::SmallVectorImpl<const std::string *> &Sc
       return true;
   Scope.pop_back();
   return false;
-}
-
-/// The loop the Frontend makes of an affine `if` around part of a loop body
-/// ("__ifN", a name C reserves; docs/user-guide.md, "Conditions"): it runs
-/// at most once and is no source loop, so its runs are no iterations.
-bool isGuardLoop(const Loop &L) {
-  return llvm::StringRef(L.IV).starts_with("__if");
 }
 
 /// Whether \p L holds a source loop (a guard loop is none, but may hold one).

@@ -2,6 +2,7 @@
 
 #include "Footprint.h"
 #include "ImageCount.h"
+#include "roofline/IR/GuardLoop.h"
 
 #include <algorithm>
 #include <cassert>
@@ -104,10 +105,10 @@ RunCheck droppedLoopsRun(const Chain &C, const LoopSet &Kept,
     if (contains(Kept, C[M]))
       continue;
     if (CC.hasUnknown(llvm::ArrayRef<const Loop *>(C).take_front(M + 1))) {
-      // A guard loop ("__ifN": an affine `if` around part of a body,
-      // docs/user-guide.md "Conditions") runs where its `if` holds, which
-      // is rarely everywhere: no formula rests on that.
-      if (llvm::StringRef(C[M]->IV).starts_with("__if"))
+      // A guard loop (an affine `if` around part of a body, GuardLoop.h)
+      // runs where its `if` holds, which is rarely everywhere: no formula
+      // rests on that.
+      if (isGuardLoop(*C[M]))
         return RunCheck::Failed;
       R = RunCheck::Assumed;
       continue;
