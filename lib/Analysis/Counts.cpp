@@ -13,6 +13,7 @@
 
 #include "roofline/IR/GuardLoop.h"
 #include "roofline/IR/RenameIVs.h"
+#include "roofline/Support/Debug.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -25,6 +26,10 @@
 
 using namespace roofline;
 using namespace roofline::detail;
+
+// --debug-only=roofline-counts: each nest, its loops' counts, and why one
+// is refused (docs/design.md, "Debug tracing").
+#define DEBUG_TYPE "roofline-counts"
 
 /// Every special function (exp, tanh, sqrt, max, ...) is charged 1 FLOP per
 /// call for now: a per-function cost depends on the machine and library, so
@@ -667,6 +672,19 @@ static llvm::Error expandProducts(const LoopNest &N, NestCounts &R) {
   return llvm::Error::success();
 }
 
+/// Each loop's body executions, or why they are unknown.
+static void traceLoopTotals(const NestWalker &W,
+                            const std::vector<Cnt> &Totals) {
+  for (size_t I = 0; I < W.Loops.size(); ++I) {
+    Count C = Totals[I].toCount();
+    llvm::dbgs() << "counts:   loop " << W.Loops[I].Orig->IV << ": "
+                 << countText(C);
+    if (!C.WhyNot.empty())
+      llvm::dbgs() << " (" << C.WhyNot << ")";
+    llvm::dbgs() << "\n";
+  }
+}
+
 /// The sizes with values: the nest's, then \p Overrides, then those derived
 /// from them; R.Values gets them too.
 static Env knownSizes(const LoopNest &N, const ParamValues &Overrides,
@@ -980,8 +998,12 @@ static void addNotes(const LoopNest &N, const NestArrays &A,
 
 llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
                                                  const ParamValues &Overrides) {
-  if (llvm::Error E = validate(N.Root))
+  ROOFLINE_DEBUG(llvm::dbgs() << "counts: nest " << N.Function << " at "
+                              << N.Loc.File << ":" << N.Loc.Line << "\n");
+  if (llvm::Error E = validate(N.Root)) {
+    ROOFLINE_DEBUG(llvm::dbgs() << "counts:   refused: invalid IR\n");
     return std::move(E);
+  }
 
   NestCounts R;
   R.Notes.reserve(4);
@@ -997,6 +1019,7 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
   Totals.reserve(W.Loops.size());
   for (const LoopInfo &LI : W.Loops)
     Totals.push_back(CC.count(LI.Loops));
+  ROOFLINE_DEBUG(traceLoopTotals(W, Totals));
 
   Cnt Iterations = Cnt::exactly(0);
   for (size_t I = 0; I < W.Loops.size(); ++I)
@@ -1007,9 +1030,12 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
   bool Anything = Iterations.F || Iterations.V;
   for (const Cnt &T : Totals)
     Anything |= T.F || T.V;
-  if (!Anything)
+  if (!Anything) {
+    ROOFLINE_DEBUG(llvm::dbgs() << "counts:   refused: no loop counted: "
+                                << Iterations.toCount().WhyNot << "\n");
     return irError("cannot count the iterations of the nest: " +
                    Iterations.toCount().WhyNot);
+  }
 
   WorkCounts Work;
   Work.count(W, Totals);

@@ -3,6 +3,7 @@
 #include "Footprint.h"
 #include "ImageCount.h"
 #include "roofline/IR/GuardLoop.h"
+#include "roofline/Support/Debug.h"
 
 #include <algorithm>
 #include <cassert>
@@ -13,6 +14,10 @@
 
 using namespace roofline;
 using namespace roofline::detail;
+
+// --debug-only=roofline-footprint: per array, which method gave its
+// footprint (docs/design.md, "Debug tracing").
+#define DEBUG_TYPE "roofline-footprint"
 
 namespace {
 
@@ -1489,9 +1494,17 @@ public:
       }
       Pending P;
       bool ThisAssumed = false;
-      P.Structured = projection(AI, Stmts, CC, P.Fp, ThisAssumed) ||
-                     boxUnion(AI, Stmts, CC, P.Fp, ThisAssumed, Notes,
-                              Conditions);
+      bool Projected = projection(AI, Stmts, CC, P.Fp, ThisAssumed);
+      P.Structured = Projected || boxUnion(AI, Stmts, CC, P.Fp, ThisAssumed,
+                                           Notes, Conditions);
+      ROOFLINE_DEBUG(llvm::dbgs()
+                     << "footprint: " << Name << ": "
+                     << (Projected      ? "projection"
+                         : P.Structured ? "union of boxes"
+                                        : "no closed form")
+                     << (P.Fp.F ? ", formula" : ", no formula")
+                     << (P.Fp.V ? ", value" : ", no value")
+                     << (ThisAssumed ? ", assumes loops run" : "") << "\n");
       if (!P.Structured) {
         P.Fp = Cnt();
         P.Fp.WhyF = "no closed form for the footprint of " + Name;
@@ -1515,6 +1528,12 @@ public:
         std::optional<ImageCountResult> C =
             countArrayImages(Arrays[Idx], Stmts, CC.known(), Opts.Images,
                              ImageWhy[Idx], OverBudget);
+        ROOFLINE_DEBUG(llvm::dbgs()
+                       << "footprint: " << Arrays[Idx] << ": image count "
+                       << (C ? "read " + int128ToString(C->Read) +
+                                   ", written " + int128ToString(C->Written)
+                             : "failed: " + ImageWhy[Idx])
+                       << "\n");
         if (C)
           Enumerated[Idx] = std::make_pair(C->Read, C->Written);
         else if (OverBudget) // enumeration visits at least as much
@@ -1535,9 +1554,19 @@ public:
         EnumWhy[Idx] = E.overBudget()
                            ? "the nest has too many iterations to enumerate it"
                            : "it cannot be enumerated";
+        ROOFLINE_DEBUG(llvm::dbgs() << "footprint: " << Arrays[Idx]
+                                    << ": not enumerated: " << EnumWhy[Idx]
+                                    << "\n");
         continue;
       }
       const auto &A = E.Arrays.front();
+      ROOFLINE_DEBUG(llvm::dbgs()
+                     << "footprint: " << Arrays[Idx] << ": enumeration "
+                     << (A.Failed ? std::string("failed")
+                                  : "read " + int128ToString(A.Read) +
+                                        ", written " +
+                                        int128ToString(A.Written))
+                     << "\n");
       if (!A.Failed)
         Enumerated[Idx] = std::make_pair(A.Read, A.Written);
     }
