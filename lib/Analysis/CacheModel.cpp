@@ -5,6 +5,7 @@
 #include "CacheSim.h"
 #include "IterationSpace.h"
 #include "PhaseModel.h"
+#include "roofline/Support/Debug.h"
 
 #include <memory>
 
@@ -16,6 +17,24 @@
 
 using namespace roofline;
 using namespace roofline::detail;
+
+// --debug-only=roofline-cache: each nest's bytes per cache level, or why
+// the model leaves it out (docs/design.md, "Debug tracing").
+#define DEBUG_TYPE "roofline-cache"
+
+/// What the cache model made of \p N.
+static void traceCacheAnalysis(const LoopNest &N, const CacheAnalysis &A) {
+  llvm::dbgs() << "cache: nest " << N.Function << " at " << N.Loc.File << ":"
+               << N.Loc.Line << " (" << cacheStateName(A.State) << "):";
+  if (A.Levels.empty())
+    llvm::dbgs() << " no levels: " << A.WhyNot;
+  for (const CacheLevelTraffic &L : A.Levels)
+    llvm::dbgs() << " " << L.Name << " fetch " << L.FetchBytes
+                 << " writeback " << L.WritebackBytes << ";";
+  if (A.MainMemoryBytes)
+    llvm::dbgs() << " memory " << *A.MainMemoryBytes;
+  llvm::dbgs() << "\n";
+}
 
 CacheConfig roofline::cacheConfigFor(const Machine &M) {
   CacheConfig Cfg;
@@ -247,6 +266,12 @@ roofline::analyzeFunctionCache(llvm::ArrayRef<FunctionNest> Nests,
                               "the machine file gives no cache sizes")
                         : checkAccesses(*N);
     if (E) {
+      ROOFLINE_DEBUG(llvm::dbgs()
+                     << "cache: nest " << N->Function << " at " << N->Loc.File
+                     << ":" << N->Loc.Line << ": not modelled: "
+                     << (Cfg.Levels.empty() ? "no cache sizes"
+                                            : "an access it cannot place")
+                     << "\n");
       Errors[I] = std::move(E);
       Unknown = true; // its traffic is not modelled
       continue;
@@ -270,6 +295,8 @@ roofline::analyzeFunctionCache(llvm::ArrayRef<FunctionNest> Nests,
     Out[K].Accesses = describeAccesses(*Placed[K].N, *Placed[K].C, Cfg, Ids[K]);
   if (!Placed.empty())
     simulateFunction(Placed, Cfg, State, Out, Ids);
+  for (size_t K = 0; K < Placed.size(); ++K)
+    ROOFLINE_DEBUG(traceCacheAnalysis(*Placed[K].N, Out[K]));
   std::vector<llvm::Expected<CacheAnalysis>> Result;
   size_t K = 0;
   for (size_t I = 0; I < Nests.size(); ++I) {

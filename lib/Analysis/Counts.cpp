@@ -11,7 +11,9 @@
 #include "ChainCount.h"
 #include "Footprint.h"
 
+#include "roofline/IR/GuardLoop.h"
 #include "roofline/IR/RenameIVs.h"
+#include "roofline/Support/Debug.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -24,6 +26,10 @@
 
 using namespace roofline;
 using namespace roofline::detail;
+
+// --debug-only=roofline-counts: each nest, its loops' counts, and why one
+// is refused (docs/design.md, "Debug tracing").
+#define DEBUG_TYPE "roofline-counts"
 
 /// Every special function (exp, tanh, sqrt, max, ...) is charged 1 FLOP per
 /// call for now: a per-function cost depends on the machine and library, so
@@ -91,13 +97,6 @@ bool needsRenaming(const Loop &L, llvm::SmallVectorImpl<const std::string *> &Sc
       return true;
   Scope.pop_back();
   return false;
-}
-
-/// The loop the Frontend makes of an affine `if` around part of a loop body
-/// ("__ifN", a name C reserves; docs/user-guide.md, "Conditions"): it runs
-/// at most once and is no source loop, so its runs are no iterations.
-bool isGuardLoop(const Loop &L) {
-  return llvm::StringRef(L.IV).starts_with("__if");
 }
 
 /// Whether \p L holds a source loop (a guard loop is none, but may hold one).
@@ -673,13 +672,23 @@ static llvm::Error expandProducts(const LoopNest &N, NestCounts &R) {
   return llvm::Error::success();
 }
 
-llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
-                                                 const ParamValues &Overrides) {
-  if (llvm::Error E = validate(N.Root))
-    return std::move(E);
+/// Each loop's body executions, or why they are unknown.
+static void traceLoopTotals(const NestWalker &W,
+                            const std::vector<Cnt> &Totals) {
+  for (size_t I = 0; I < W.Loops.size(); ++I) {
+    Count C = Totals[I].toCount();
+    llvm::dbgs() << "counts:   loop " << W.Loops[I].Orig->IV << ": "
+                 << countText(C);
+    if (!C.WhyNot.empty())
+      llvm::dbgs() << " (" << C.WhyNot << ")";
+    llvm::dbgs() << "\n";
+  }
+}
 
-  NestCounts R;
-  R.Notes.reserve(4);
+/// The sizes with values: the nest's, then \p Overrides, then those derived
+/// from them; R.Values gets them too.
+static Env knownSizes(const LoopNest &N, const ParamValues &Overrides,
+                      NestCounts &R) {
   Env Known;
   for (const Param &P : N.Params)
     if (P.Value) {
@@ -691,117 +700,145 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
     R.Values[Name] = V;
   }
   deriveSizes(N, Overrides, Known, R.Values);
+  return Known;
+}
 
-  // Most nests shadow nothing: then the nest itself is the renamed one.
-  std::optional<Loop> Renamed;
-  {
-    llvm::SmallVector<const std::string *, 16> Names;
-    for (const Param &P : N.Params)
-      Names.push_back(&P.Name);
-    for (const auto &[Name, V] : Overrides)
-      Names.push_back(&Name);
-    size_t NumParams = Names.size();
-    if (needsRenaming(N.Root, Names)) {
-      std::set<std::string> Scope;
-      for (size_t I = 0; I < NumParams; ++I)
-        Scope.insert(*Names[I]);
-      Renamed = N.Root;
-      unsigned Counter = 0;
-      uniquifyIVs(*Renamed, Scope, Counter);
-    }
-  }
-  const Loop &Root = Renamed ? *Renamed : N.Root;
-  NestWalker W;
-  W.reserve(Root);
-  W.walk(N.Root, Root, -1);
+/// The nest with every loop variable that shadows a size or an outer loop
+/// variable renamed, or nothing when none does (most nests): then the nest
+/// itself is the renamed one.
+static std::optional<Loop> renamedRoot(const LoopNest &N,
+                                       const ParamValues &Overrides) {
+  llvm::SmallVector<const std::string *, 16> Names;
+  for (const Param &P : N.Params)
+    Names.push_back(&P.Name);
+  for (const auto &[Name, V] : Overrides)
+    Names.push_back(&Name);
+  size_t NumParams = Names.size();
+  if (!needsRenaming(N.Root, Names))
+    return std::nullopt;
+  std::set<std::string> Scope;
+  for (size_t I = 0; I < NumParams; ++I)
+    Scope.insert(*Names[I]);
+  std::optional<Loop> Renamed = N.Root;
+  unsigned Counter = 0;
+  uniquifyIVs(*Renamed, Scope, Counter);
+  return Renamed;
+}
 
-  ChainCounter CC(Known, EnumerationBudget);
-  std::vector<Cnt> Totals;
-  Totals.reserve(W.Loops.size());
-  for (const LoopInfo &LI : W.Loops)
-    Totals.push_back(CC.count(LI.Loops));
+namespace {
 
-  Cnt Iterations = Cnt::exactly(0);
-  for (size_t I = 0; I < W.Loops.size(); ++I)
-    if (W.Loops[I].Innermost)
-      Iterations.addScaled(Totals[I], 1);
-  // Fail only when not even one loop can be counted; otherwise partial
-  // results carry their reasons.
-  bool Anything = Iterations.F || Iterations.V;
-  for (const Cnt &T : Totals)
-    Anything |= T.F || T.V;
-  if (!Anything)
-    return irError("cannot count the iterations of the nest: " +
-                   Iterations.toCount().WhyNot);
-
-  // Operations: per-execution constants times executions.
+/// The operations of a nest: per-execution constants times executions.
+struct WorkCounts {
   Cnt Macs = Cnt::exactly(0), Flops = Cnt::exactly(0),
       IntOps = Cnt::exactly(0), MacsMin = Cnt::exactly(0),
       FlopsMin = Cnt::exactly(0);
   std::map<Precision, Cnt> MacsBy, FlopsBy;
   std::map<std::string, Cnt> Calls;
-  for (size_t I = 0; I < W.Stmts.size(); ++I) {
-    const Stmt &S = *W.Stmts[I].S;
-    const Cnt &Exec = Totals[W.StmtLoop[I]];
-    // The sure work counts at both ends of the range, the maybe work only
-    // at the upper one.
-    for (int Maybe = 0; Maybe < 2; ++Maybe)
-      for (const auto &[P, Ops] : Maybe ? S.MaybeOps : S.Ops) {
-        Int128 F = 2 * static_cast<Int128>(Ops.Macs) + Ops.Adds + Ops.Muls +
-                   Ops.Divs;
-        for (const auto &[Name, K] : Ops.Calls) {
-          F += static_cast<Int128>(specialFunctionFlops(Name)) * K;
-          slot(Calls, Name).addScaled(Exec, K);
-        }
-        slot(MacsBy, P).addScaled(Exec, Ops.Macs);
-        slot(FlopsBy, P).addScaled(Exec, F);
-        Macs.addScaled(Exec, Ops.Macs);
-        Flops.addScaled(Exec, F);
-        if (!Maybe) {
-          MacsMin.addScaled(Exec, Ops.Macs);
-          FlopsMin.addScaled(Exec, F);
-        }
-      }
-    R.WorkIsRange |= !S.MaybeOps.empty() || S.MaybeIntOps;
-    IntOps.addScaled(Exec, S.IntOps + S.MaybeIntOps);
+  bool IsRange = false;
+
+  void count(const NestWalker &W, const std::vector<Cnt> &Totals) {
+    for (size_t I = 0; I < W.Stmts.size(); ++I) {
+      const Stmt &S = *W.Stmts[I].S;
+      const Cnt &Exec = Totals[W.StmtLoop[I]];
+      // The sure work counts at both ends of the range, the maybe work only
+      // at the upper one.
+      for (int Maybe = 0; Maybe < 2; ++Maybe)
+        for (const auto &[P, Ops] : Maybe ? S.MaybeOps : S.Ops)
+          add(Exec, P, Ops, !Maybe);
+      IsRange |= !S.MaybeOps.empty() || S.MaybeIntOps;
+      IntOps.addScaled(Exec, S.IntOps + S.MaybeIntOps);
+    }
   }
 
-  // The arrays: declared ones in order, then any only the accesses name.
+  void add(const Cnt &Exec, Precision P, const OpCounts &Ops, bool Sure) {
+    Int128 F =
+        2 * static_cast<Int128>(Ops.Macs) + Ops.Adds + Ops.Muls + Ops.Divs;
+    for (const auto &[Name, K] : Ops.Calls) {
+      F += static_cast<Int128>(specialFunctionFlops(Name)) * K;
+      slot(Calls, Name).addScaled(Exec, K);
+    }
+    slot(MacsBy, P).addScaled(Exec, Ops.Macs);
+    slot(FlopsBy, P).addScaled(Exec, F);
+    Macs.addScaled(Exec, Ops.Macs);
+    Flops.addScaled(Exec, F);
+    if (Sure) {
+      MacsMin.addScaled(Exec, Ops.Macs);
+      FlopsMin.addScaled(Exec, F);
+    }
+  }
+
+  void store(NestCounts &R) const {
+    R.WorkIsRange |= IsRange;
+    R.Macs = Macs.toCount();
+    R.Flops = Flops.toCount();
+    R.MacsMin = MacsMin.toCount();
+    R.FlopsMin = FlopsMin.toCount();
+    R.IntOps = IntOps.toCount();
+    for (const auto &[P, C] : MacsBy)
+      R.MacsByType[P] = C.toCount();
+    for (const auto &[P, C] : FlopsBy)
+      R.FlopsByType[P] = C.toCount();
+    for (const auto &[Name, C] : Calls)
+      R.Calls[Name] = C.toCount();
+  }
+};
+
+/// The arrays of a nest: declared ones in order, then any only the
+/// accesses name. Scratch arrays are registers and L1 for one iteration:
+/// no traffic, so none of them.
+struct NestArrays {
   std::vector<std::string> Names;
   std::vector<Precision> Elem;
-  Names.reserve(N.Arrays.size() + 2);
-  Elem.reserve(N.Arrays.size() + 2);
   llvm::SmallDenseMap<VarName, unsigned, 16> Index;
-  auto AddArray = [&](const std::string &Name, Precision P) {
+  std::set<std::string> Scratch;
+
+  NestArrays(const LoopNest &N, const NestWalker &W) {
+    Names.reserve(N.Arrays.size() + 2);
+    Elem.reserve(N.Arrays.size() + 2);
+    for (const Array &A : N.Arrays)
+      if (A.Scratch)
+        Scratch.insert(A.Name);
+      else
+        add(A.Name, A.Elem);
+    for (const StmtSite &S : W.Stmts)
+      for (const Access &A : S.S->Accesses)
+        if (!Scratch.count(A.ArrayName))
+          add(A.ArrayName, Precision::Unknown);
+  }
+  void add(const std::string &Name, Precision P) {
     if (Index.try_emplace(internName(Name), Names.size()).second) {
       Names.push_back(Name);
       Elem.push_back(P);
     }
-  };
-  // Scratch arrays are registers and L1 for one iteration: no traffic.
-  std::set<std::string> Scratch;
-  for (const Array &A : N.Arrays)
-    if (A.Scratch)
-      Scratch.insert(A.Name);
-    else
-      AddArray(A.Name, A.Elem);
-  for (const StmtSite &S : W.Stmts)
-    for (const Access &A : S.S->Accesses)
-      if (!Scratch.count(A.ArrayName))
-        AddArray(A.ArrayName, Precision::Unknown);
-  auto IndexOf = [&](const std::string &Name) {
+  }
+  unsigned indexOf(const std::string &Name) const {
     return Index.find(internName(Name))->second;
-  };
+  }
+};
 
-  // No-reuse traffic.
+/// No-reuse traffic: every access moves its element on every execution,
+/// a hoisted one once per entry of its loop that runs.
+struct NoReuseTraffic {
   Cnt Loads = Cnt::exactly(0), Stores = Cnt::exactly(0);
-  std::vector<Cnt> ArrLoads(Names.size(), Cnt::exactly(0)),
-      ArrStores(Names.size(), Cnt::exactly(0));
-  std::vector<char> Accessed(Names.size(), false);
-  const Cnt Once = Cnt::exactly(1);
-  NonEmptyEntries NonEmpty(CC, R.Notes);
-  std::vector<std::optional<Cnt>> Runs(W.Loops.size());
-  for (size_t I = 0; I < W.Stmts.size(); ++I) {
+  std::vector<Cnt> ArrLoads, ArrStores;
+  std::vector<char> Accessed;
+
+  NoReuseTraffic(const NestArrays &A, const NestWalker &W,
+                 const std::vector<Cnt> &Totals, ChainCounter &CC,
+                 std::vector<std::string> &Notes)
+      : ArrLoads(A.Names.size(), Cnt::exactly(0)),
+        ArrStores(A.Names.size(), Cnt::exactly(0)),
+        Accessed(A.Names.size(), false) {
+    NonEmptyEntries NonEmpty(CC, Notes);
+    std::vector<std::optional<Cnt>> Runs(W.Loops.size());
+    for (size_t I = 0; I < W.Stmts.size(); ++I)
+      countStmt(A, W, Totals, I, NonEmpty, Runs[W.StmtLoop[I]]);
+  }
+
+  void countStmt(const NestArrays &Arrays, const NestWalker &W,
+                 const std::vector<Cnt> &Totals, size_t I,
+                 NonEmptyEntries &NonEmpty, std::optional<Cnt> &Run) {
+    const Cnt Once = Cnt::exactly(1);
     const LoopInfo &LI = W.Loops[W.StmtLoop[I]];
     const Cnt &Exec = Totals[W.StmtLoop[I]];
     // Entries of the innermost loop: executions of its parent's body; a
@@ -812,15 +849,14 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
     const LoopInfo *Src = Group ? &W.Loops[LI.Parent] : &LI;
     const Cnt &Entries = Src->Parent >= 0 ? Totals[Src->Parent] : Once;
     for (const Access &A : W.Stmts[I].S->Accesses) {
-      if (Scratch.count(A.ArrayName))
+      if (Arrays.Scratch.count(A.ArrayName))
         continue;
-      unsigned Arr = IndexOf(A.ArrayName);
+      unsigned Arr = Arrays.indexOf(A.ArrayName);
       Accessed[Arr] = true;
       bool Hoisted = true;
       for (const auto &Sub : A.Subscripts)
         Hoisted &= Sub && !Sub->uses(LI.Ren->IV) &&
                    !(Group && Sub->uses(Src->Ren->IV));
-      std::optional<Cnt> &Run = Runs[W.StmtLoop[I]];
       if (Hoisted && !Run)
         Run = NonEmpty.count(LI.Loops, LI.Loops.size() - (Group ? 2 : 1),
                              Entries);
@@ -835,9 +871,18 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
       }
     }
   }
+};
 
-  // Compulsory traffic. Only the value of the body executions is used (the
-  // value side of Cnt::addScaled, without the formula).
+} // namespace
+
+/// The footprints of the arrays (compulsory traffic), void where the
+/// nest's conditions on sizes fail at these sizes.
+static std::vector<FootprintResult>
+arrayFootprints(const LoopNest &N, const NestArrays &A, const NestWalker &W,
+                const Loop &Root, const std::vector<Cnt> &Totals,
+                ChainCounter &CC, const Env &Known, NestCounts &R) {
+  // Only the value of the body executions is used (the value side of
+  // Cnt::addScaled, without the formula).
   std::optional<Int128> Sum = 0;
   for (const Cnt &T : Totals)
     if (Sum && (!T.V || __builtin_add_overflow(*Sum, *T.V, &*Sum)))
@@ -845,7 +890,7 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
   FootprintOptions Opts;
   Opts.LoopBodyExecutions = Sum;
   std::vector<FootprintResult> Fps =
-      computeFootprints(Names, W.Stmts, Root, CC, Opts, R.Notes,
+      computeFootprints(A.Names, W.Stmts, Root, CC, Opts, R.Notes,
                         R.FootprintConditions);
 
   // The IR's split of linear indices rests on conditions on the sizes.
@@ -855,36 +900,49 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
       invalidate(F.Read, Broken);
       invalidate(F.Written, Broken);
     }
+  return Fps;
+}
 
+/// R.Arrays and the nest's byte totals, from the accesses and footprints.
+static void storeArrayTraffic(const NestArrays &A, const NoReuseTraffic &T,
+                              const std::vector<FootprintResult> &Fps,
+                              NestCounts &R) {
   Cnt NoReuse = Cnt::exactly(0), Compulsory = Cnt::exactly(0);
-  R.Arrays.reserve(Names.size());
-  for (size_t I = 0; I < Names.size(); ++I) {
-    const std::string &Name = Names[I];
-    ArrayTraffic T;
-    T.Name = Name;
-    T.Elem = Elem[I];
-    T.ElemBytes = precisionBytes(T.Elem);
-    const Cnt &L = ArrLoads[I], &St = ArrStores[I];
+  R.Arrays.reserve(A.Names.size());
+  for (size_t I = 0; I < A.Names.size(); ++I) {
+    const std::string &Name = A.Names[I];
+    ArrayTraffic AT;
+    AT.Name = Name;
+    AT.Elem = A.Elem[I];
+    AT.ElemBytes = precisionBytes(AT.Elem);
+    const Cnt &L = T.ArrLoads[I], &St = T.ArrStores[I];
     const FootprintResult &F = Fps[I];
-    T.Loads = L.toCount();
-    T.Stores = St.toCount();
-    T.ElementsRead = F.Read.toCount();
-    T.ElementsWritten = F.Written.toCount();
-    if (T.ElemBytes == 0) {
-      if (Accessed[I]) {
+    AT.Loads = L.toCount();
+    AT.Stores = St.toCount();
+    AT.ElementsRead = F.Read.toCount();
+    AT.ElementsWritten = F.Written.toCount();
+    if (AT.ElemBytes == 0) {
+      if (T.Accessed[I]) {
         std::string Why = "the element size of " + Name + " is unknown";
         invalidate(NoReuse, Why);
         invalidate(Compulsory, Why);
       }
     } else {
-      NoReuse.addScaled(L, T.ElemBytes);
-      NoReuse.addScaled(St, T.ElemBytes);
-      Compulsory.addScaled(F.Read, T.ElemBytes);
-      Compulsory.addScaled(F.Written, T.ElemBytes);
+      NoReuse.addScaled(L, AT.ElemBytes);
+      NoReuse.addScaled(St, AT.ElemBytes);
+      Compulsory.addScaled(F.Read, AT.ElemBytes);
+      Compulsory.addScaled(F.Written, AT.ElemBytes);
     }
-    R.Arrays.push_back(std::move(T));
+    R.Arrays.push_back(std::move(AT));
   }
+  R.Loads = T.Loads.toCount();
+  R.Stores = T.Stores.toCount();
+  R.BytesNoReuse = NoReuse.toCount();
+  R.BytesCompulsory = Compulsory.toCount();
+}
 
+static void storeLoopTrips(const NestWalker &W, const std::vector<Cnt> &Totals,
+                           NestCounts &R) {
   R.Loops.reserve(W.Loops.size());
   for (size_t I = 0; I < W.Loops.size(); ++I) {
     const Loop &L = *W.Loops[I].Orig;
@@ -897,30 +955,17 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
     T.Total = Totals[I].toCount();
     R.Loops.push_back(std::move(T));
   }
+}
 
-  R.Iterations = Iterations.toCount();
-  R.Macs = Macs.toCount();
-  R.Flops = Flops.toCount();
-  R.MacsMin = MacsMin.toCount();
-  R.FlopsMin = FlopsMin.toCount();
-  R.IntOps = IntOps.toCount();
-  R.Loads = Loads.toCount();
-  R.Stores = Stores.toCount();
-  for (const auto &[P, C] : MacsBy)
-    R.MacsByType[P] = C.toCount();
-  for (const auto &[P, C] : FlopsBy)
-    R.FlopsByType[P] = C.toCount();
-  for (const auto &[Name, C] : Calls)
-    R.Calls[Name] = C.toCount();
-  R.BytesNoReuse = NoReuse.toCount();
-  R.BytesCompulsory = Compulsory.toCount();
-  R.Atoms = CC.atoms();
-
-  // Notes: aliasing, then the validity of the formulas.
+/// The notes on aliasing, then on the validity of the formulas, then the
+/// nest's own notes first of all.
+static void addNotes(const LoopNest &N, const NestArrays &A,
+                     const NoReuseTraffic &T, const NestWalker &W,
+                     const Cnt &Iterations, NestCounts &R) {
   std::vector<std::string> Pointers;
-  for (const Array &A : N.Arrays)
-    if (!A.Scratch && A.FromPointer && Accessed[IndexOf(A.Name)])
-      Pointers.push_back(A.Name);
+  for (const Array &Arr : N.Arrays)
+    if (!Arr.Scratch && Arr.FromPointer && T.Accessed[A.indexOf(Arr.Name)])
+      Pointers.push_back(Arr.Name);
   if (!Pointers.empty()) {
     std::string List;
     for (size_t I = 0; I < Pointers.size(); ++I)
@@ -937,18 +982,74 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
   bool SymbolicTrips = false;
   for (const LoopInfo &LI : W.Loops)
     for (const Bound *B : {&LI.Orig->First, &LI.Orig->Last})
-      for (const BoundTerm &T : B->Terms)
-        SymbolicTrips |= !T.Expr.isConstant();
+      for (const BoundTerm &BT : B->Terms)
+        SymbolicTrips |= !BT.Expr.isConstant();
   if (Iterations.F && SymbolicTrips)
     R.Notes.push_back("formulas valid while every trip count is >= 0");
   if (Iterations.F)
-    if (std::optional<std::string> N = truncationNote(W.Loops))
-      R.Notes.push_back(*N);
+    if (std::optional<std::string> Note = truncationNote(W.Loops))
+      R.Notes.push_back(*Note);
   if (R.WorkIsRange)
     R.Notes.push_back("data-dependent branches: the work is a range, from " +
                       countText(R.FlopsMin) + " to " + countText(R.Flops) +
                       " FLOPs; the verdict takes the upper end");
   R.Notes.insert(R.Notes.begin(), N.Notes.begin(), N.Notes.end());
+}
+
+llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
+                                                 const ParamValues &Overrides) {
+  ROOFLINE_DEBUG(llvm::dbgs() << "counts: nest " << N.Function << " at "
+                              << N.Loc.File << ":" << N.Loc.Line << "\n");
+  if (llvm::Error E = validate(N.Root)) {
+    ROOFLINE_DEBUG(llvm::dbgs() << "counts:   refused: invalid IR\n");
+    return std::move(E);
+  }
+
+  NestCounts R;
+  R.Notes.reserve(4);
+  Env Known = knownSizes(N, Overrides, R);
+  std::optional<Loop> Renamed = renamedRoot(N, Overrides);
+  const Loop &Root = Renamed ? *Renamed : N.Root;
+  NestWalker W;
+  W.reserve(Root);
+  W.walk(N.Root, Root, -1);
+
+  ChainCounter CC(Known, EnumerationBudget);
+  std::vector<Cnt> Totals;
+  Totals.reserve(W.Loops.size());
+  for (const LoopInfo &LI : W.Loops)
+    Totals.push_back(CC.count(LI.Loops));
+  ROOFLINE_DEBUG(traceLoopTotals(W, Totals));
+
+  Cnt Iterations = Cnt::exactly(0);
+  for (size_t I = 0; I < W.Loops.size(); ++I)
+    if (W.Loops[I].Innermost)
+      Iterations.addScaled(Totals[I], 1);
+  // Fail only when not even one loop can be counted; otherwise partial
+  // results carry their reasons.
+  bool Anything = Iterations.F || Iterations.V;
+  for (const Cnt &T : Totals)
+    Anything |= T.F || T.V;
+  if (!Anything) {
+    ROOFLINE_DEBUG(llvm::dbgs() << "counts:   refused: no loop counted: "
+                                << Iterations.toCount().WhyNot << "\n");
+    return irError("cannot count the iterations of the nest: " +
+                   Iterations.toCount().WhyNot);
+  }
+
+  WorkCounts Work;
+  Work.count(W, Totals);
+  NestArrays Arrays(N, W);
+  NoReuseTraffic Traffic(Arrays, W, Totals, CC, R.Notes);
+  std::vector<FootprintResult> Fps =
+      arrayFootprints(N, Arrays, W, Root, Totals, CC, Known, R);
+  storeArrayTraffic(Arrays, Traffic, Fps, R);
+  storeLoopTrips(W, Totals, R);
+  R.Iterations = Iterations.toCount();
+  Work.store(R);
+  R.Atoms = CC.atoms();
+
+  addNotes(N, Arrays, Traffic, W, Iterations, R);
   if (llvm::Error E = expandProducts(N, R))
     return std::move(E);
   return R;

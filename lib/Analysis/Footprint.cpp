@@ -2,6 +2,8 @@
 
 #include "Footprint.h"
 #include "ImageCount.h"
+#include "roofline/IR/GuardLoop.h"
+#include "roofline/Support/Debug.h"
 
 #include <algorithm>
 #include <cassert>
@@ -12,6 +14,10 @@
 
 using namespace roofline;
 using namespace roofline::detail;
+
+// --debug-only=roofline-footprint: per array, which method gave its
+// footprint (docs/design.md, "Debug tracing").
+#define DEBUG_TYPE "roofline-footprint"
 
 namespace {
 
@@ -104,10 +110,10 @@ RunCheck droppedLoopsRun(const Chain &C, const LoopSet &Kept,
     if (contains(Kept, C[M]))
       continue;
     if (CC.hasUnknown(llvm::ArrayRef<const Loop *>(C).take_front(M + 1))) {
-      // A guard loop ("__ifN": an affine `if` around part of a body,
-      // docs/user-guide.md "Conditions") runs where its `if` holds, which
-      // is rarely everywhere: no formula rests on that.
-      if (llvm::StringRef(C[M]->IV).starts_with("__if"))
+      // A guard loop (an affine `if` around part of a body, GuardLoop.h)
+      // runs where its `if` holds, which is rarely everywhere: no formula
+      // rests on that.
+      if (isGuardLoop(*C[M]))
         return RunCheck::Failed;
       R = RunCheck::Assumed;
       continue;
@@ -1422,19 +1428,12 @@ private:
   }
 };
 
-} // namespace
-
-std::vector<FootprintResult>
-detail::computeFootprints(const std::vector<std::string> &Arrays,
-                          const std::vector<StmtSite> &Stmts,
-                          const Loop &Root, ChainCounter &CC,
-                          const FootprintOptions &Opts,
-                          std::vector<std::string> &Notes,
-                          std::vector<Polynomial> &Conditions) {
-  size_t NumArrays = Arrays.size();
-  std::vector<ArrayInfo> Infos(NumArrays);
+/// The accesses of each array of \p Arrays among \p Stmts.
+std::vector<ArrayInfo> arrayInfos(const std::vector<std::string> &Arrays,
+                                  const std::vector<StmtSite> &Stmts) {
+  std::vector<ArrayInfo> Infos(Arrays.size());
   llvm::SmallDenseMap<VarName, unsigned, 16> Index;
-  for (unsigned I = 0; I < NumArrays; ++I) {
+  for (unsigned I = 0; I < Arrays.size(); ++I) {
     Infos[I].Name = Arrays[I];
     Index.try_emplace(internName(Arrays[I]), I);
   }
@@ -1453,92 +1452,153 @@ detail::computeFootprints(const std::vector<std::string> &Arrays,
         if (!S && AI.NonAffine.empty())
           AI.NonAffine = A.Text.empty() ? A.ArrayName + "[...]" : A.Text;
     }
-  // Arrays are handled in name order, which the notes follow.
-  std::vector<unsigned> ByName(NumArrays);
-  for (unsigned I = 0; I < NumArrays; ++I)
-    ByName[I] = I;
-  std::sort(ByName.begin(), ByName.end(),
-            [&](unsigned A, unsigned B) { return Arrays[A] < Arrays[B]; });
+  return Infos;
+}
 
-  std::vector<FootprintResult> Out(NumArrays);
+/// The footprints of a nest's arrays: closed forms first, then exact counts
+/// at these sizes for the arrays that have no value yet.
+class NestFootprints {
+public:
+  NestFootprints(const std::vector<std::string> &Arrays,
+                 const std::vector<StmtSite> &Stmts, ChainCounter &CC,
+                 const FootprintOptions &Opts)
+      : Arrays(Arrays), Stmts(Stmts), CC(CC), Opts(Opts),
+        Infos(arrayInfos(Arrays, Stmts)), ByName(Arrays.size()),
+        Out(Arrays.size()), Fps(Arrays.size()), Enumerated(Arrays.size()),
+        ImageWhy(Arrays.size()), EnumWhy(Arrays.size()) {
+    // Arrays are handled in name order, which the notes follow.
+    for (unsigned I = 0; I < Arrays.size(); ++I)
+      ByName[I] = I;
+    std::sort(ByName.begin(), ByName.end(),
+              [&](unsigned A, unsigned B) { return Arrays[A] < Arrays[B]; });
+  }
+
+  /// Closed forms by projection or box union; true where one of them rests
+  /// on loops running (the AssumeRuns note).
+  bool closedForms(std::vector<std::string> &Notes,
+                   std::vector<Polynomial> &Conditions) {
+    bool Assumed = false;
+    for (unsigned Idx : ByName) {
+      ArrayInfo &AI = Infos[Idx];
+      const std::string &Name = AI.Name;
+      FootprintResult &R = Out[Idx];
+      if (AI.Uses.empty()) {
+        R.Read = R.Written = Cnt::exactly(0);
+        continue;
+      }
+      if (!AI.NonAffine.empty()) {
+        Reason Why = "the footprint of " + Name + " is unknown: subscript '" +
+                     AI.NonAffine + "' is not affine";
+        R.Read.WhyF = R.Read.WhyV = R.Written.WhyF = R.Written.WhyV = Why;
+        continue;
+      }
+      Pending P;
+      bool ThisAssumed = false;
+      bool Projected = projection(AI, Stmts, CC, P.Fp, ThisAssumed);
+      P.Structured = Projected || boxUnion(AI, Stmts, CC, P.Fp, ThisAssumed,
+                                           Notes, Conditions);
+      ROOFLINE_DEBUG(llvm::dbgs()
+                     << "footprint: " << Name << ": "
+                     << (Projected      ? "projection"
+                         : P.Structured ? "union of boxes"
+                                        : "no closed form")
+                     << (P.Fp.F ? ", formula" : ", no formula")
+                     << (P.Fp.V ? ", value" : ", no value")
+                     << (ThisAssumed ? ", assumes loops run" : "") << "\n");
+      if (!P.Structured) {
+        P.Fp = Cnt();
+        P.Fp.WhyF = "no closed form for the footprint of " + Name;
+      }
+      if (P.Fp.F && ThisAssumed)
+        Assumed = true;
+      if (!P.Fp.V)
+        ToEnumerate.push_back(Idx);
+      Fps[Idx] = std::move(P);
+    }
+    return Assumed;
+  }
+
+  /// Exact counts for the rest at these sizes: the union of the references'
+  /// images (ImageCount.h), else enumeration when the nest is small enough.
+  void exactCounts(const Loop &Root) {
+    if (!ToEnumerate.empty() && Opts.LoopBodyExecutions) {
+      std::vector<unsigned> Rest;
+      for (unsigned Idx : ToEnumerate) {
+        bool OverBudget = false;
+        std::optional<ImageCountResult> C =
+            countArrayImages(Arrays[Idx], Stmts, CC.known(), Opts.Images,
+                             ImageWhy[Idx], OverBudget);
+        ROOFLINE_DEBUG(llvm::dbgs()
+                       << "footprint: " << Arrays[Idx] << ": image count "
+                       << (C ? "read " + int128ToString(C->Read) +
+                                   ", written " + int128ToString(C->Written)
+                             : "failed: " + ImageWhy[Idx])
+                       << "\n");
+        if (C)
+          Enumerated[Idx] = std::make_pair(C->Read, C->Written);
+        else if (OverBudget) // enumeration visits at least as much
+          EnumWhy[Idx] = "the nest has too many iterations to enumerate it";
+        else
+          Rest.push_back(Idx);
+      }
+      ToEnumerate = std::move(Rest);
+    }
+    // One array at a time: the loops it does not depend on are visited once.
+    for (unsigned Idx : ToEnumerate) {
+      if (!Opts.LoopBodyExecutions) {
+        EnumWhy[Idx] = "its sizes have no values";
+        continue;
+      }
+      Enumerator E(Root, {Arrays[Idx]}, CC.known(), Opts.EnumerationLimit);
+      if (!E.run()) {
+        EnumWhy[Idx] = E.overBudget()
+                           ? "the nest has too many iterations to enumerate it"
+                           : "it cannot be enumerated";
+        ROOFLINE_DEBUG(llvm::dbgs() << "footprint: " << Arrays[Idx]
+                                    << ": not enumerated: " << EnumWhy[Idx]
+                                    << "\n");
+        continue;
+      }
+      const auto &A = E.Arrays.front();
+      ROOFLINE_DEBUG(llvm::dbgs()
+                     << "footprint: " << Arrays[Idx] << ": enumeration "
+                     << (A.Failed ? std::string("failed")
+                                  : "read " + int128ToString(A.Read) +
+                                        ", written " +
+                                        int128ToString(A.Written))
+                     << "\n");
+      if (!A.Failed)
+        Enumerated[Idx] = std::make_pair(A.Read, A.Written);
+    }
+  }
+
+  /// The results: closed forms with the exact counts as their values.
+  std::vector<FootprintResult> finish() {
+    for (unsigned Idx : ByName)
+      if (Fps[Idx])
+        finishArray(Idx);
+    return std::move(Out);
+  }
+
+private:
   struct Pending {
     Cnt Fp;
     bool Structured = false; ///< projection or box union applied
   };
-  std::vector<std::optional<Pending>> Fps(NumArrays);
+
+  const std::vector<std::string> &Arrays;
+  const std::vector<StmtSite> &Stmts;
+  ChainCounter &CC;
+  const FootprintOptions &Opts;
+  std::vector<ArrayInfo> Infos;
+  std::vector<unsigned> ByName;
+  std::vector<FootprintResult> Out;
+  std::vector<std::optional<Pending>> Fps;
   std::vector<unsigned> ToEnumerate;
-  bool Assumed = false;
-  for (unsigned Idx : ByName) {
-    ArrayInfo &AI = Infos[Idx];
-    const std::string &Name = AI.Name;
-    FootprintResult &R = Out[Idx];
-    if (AI.Uses.empty()) {
-      R.Read = R.Written = Cnt::exactly(0);
-      continue;
-    }
-    if (!AI.NonAffine.empty()) {
-      Reason Why = "the footprint of " + Name + " is unknown: subscript '" +
-                   AI.NonAffine + "' is not affine";
-      R.Read.WhyF = R.Read.WhyV = R.Written.WhyF = R.Written.WhyV = Why;
-      continue;
-    }
-    Pending P;
-    bool ThisAssumed = false;
-    P.Structured = projection(AI, Stmts, CC, P.Fp, ThisAssumed) ||
-                   boxUnion(AI, Stmts, CC, P.Fp, ThisAssumed, Notes,
-                            Conditions);
-    if (!P.Structured) {
-      P.Fp = Cnt();
-      P.Fp.WhyF = "no closed form for the footprint of " + Name;
-    }
-    if (P.Fp.F && ThisAssumed)
-      Assumed = true;
-    if (!P.Fp.V)
-      ToEnumerate.push_back(Idx);
-    Fps[Idx] = std::move(P);
-  }
+  std::vector<std::optional<std::pair<Int128, Int128>>> Enumerated;
+  std::vector<std::string> ImageWhy, EnumWhy;
 
-  // Exact counts for the rest at these sizes: the union of the references'
-  // images (ImageCount.h), else enumeration when the nest is small enough.
-  std::vector<std::optional<std::pair<Int128, Int128>>> Enumerated(NumArrays);
-  std::vector<std::string> ImageWhy(NumArrays), EnumWhy(NumArrays);
-  if (!ToEnumerate.empty() && Opts.LoopBodyExecutions) {
-    std::vector<unsigned> Rest;
-    for (unsigned Idx : ToEnumerate) {
-      bool OverBudget = false;
-      std::optional<ImageCountResult> C =
-          countArrayImages(Arrays[Idx], Stmts, CC.known(), Opts.Images,
-                           ImageWhy[Idx], OverBudget);
-      if (C)
-        Enumerated[Idx] = std::make_pair(C->Read, C->Written);
-      else if (OverBudget) // enumeration visits at least as much
-        EnumWhy[Idx] = "the nest has too many iterations to enumerate it";
-      else
-        Rest.push_back(Idx);
-    }
-    ToEnumerate = std::move(Rest);
-  }
-  // One array at a time: the loops it does not depend on are visited once.
-  for (unsigned Idx : ToEnumerate) {
-    if (!Opts.LoopBodyExecutions) {
-      EnumWhy[Idx] = "its sizes have no values";
-      continue;
-    }
-    Enumerator E(Root, {Arrays[Idx]}, CC.known(), Opts.EnumerationLimit);
-    if (!E.run()) {
-      EnumWhy[Idx] = E.overBudget()
-                         ? "the nest has too many iterations to enumerate it"
-                         : "it cannot be enumerated";
-      continue;
-    }
-    const auto &A = E.Arrays.front();
-    if (!A.Failed)
-      Enumerated[Idx] = std::make_pair(A.Read, A.Written);
-  }
-
-  for (unsigned Idx : ByName) {
-    if (!Fps[Idx])
-      continue;
+  void finishArray(unsigned Idx) {
     Pending &P = *Fps[Idx];
     const ArrayInfo &AI = Infos[Idx];
     const std::string &Name = AI.Name;
@@ -1576,6 +1636,21 @@ detail::computeFootprints(const std::vector<std::string> &Arrays,
       }
     }
   }
+};
+
+} // namespace
+
+std::vector<FootprintResult>
+detail::computeFootprints(const std::vector<std::string> &Arrays,
+                          const std::vector<StmtSite> &Stmts,
+                          const Loop &Root, ChainCounter &CC,
+                          const FootprintOptions &Opts,
+                          std::vector<std::string> &Notes,
+                          std::vector<Polynomial> &Conditions) {
+  NestFootprints F(Arrays, Stmts, CC, Opts);
+  bool Assumed = F.closedForms(Notes, Conditions);
+  F.exactCounts(Root);
+  std::vector<FootprintResult> Out = F.finish();
   if (Assumed)
     Notes.push_back(AssumeRuns);
   return Out;

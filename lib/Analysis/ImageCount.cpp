@@ -610,47 +610,58 @@ countInAccessOrder(const std::string &Name, const std::vector<StmtSite> &Stmts,
   return Out;
 }
 
-} // namespace
-
-std::optional<ImageCountResult>
-detail::countArrayImages(const std::string &Name,
-                         const std::vector<StmtSite> &Stmts, const Env &Known,
-                         const ImageCountOptions &Opts, std::string &Why,
-                         bool &OverBudget) {
-  OverBudget = false;
+/// The references to one array, as walkers.
+struct ArrayRefs {
   std::vector<Walker> Walkers;
-  bool HasRead = false, HasWrite = false, Ordered = false;
+  bool HasRead = false, HasWrite = false;
+  /// A write no read of its statement covers: which element is first read
+  /// then depends on the order of the accesses.
+  bool Ordered = false;
+};
+
+bool collectRefs(const std::string &Name, const std::vector<StmtSite> &Stmts,
+                 const Env &Known, ArrayRefs &Refs, std::string &Why) {
   for (const StmtSite &S : Stmts)
     for (const Access &A : S.S->Accesses) {
       if (A.ArrayName != Name)
         continue;
-      HasRead |= A.IsRead;
-      HasWrite |= A.IsWrite;
+      Refs.HasRead |= A.IsRead;
+      Refs.HasWrite |= A.IsWrite;
       if (A.IsWrite && !coveredByRead(A, *S.S))
-        Ordered = true;
+        Refs.Ordered = true;
       std::optional<Walker> W = makeWalker(A, S.Loops, Known, A.IsWrite);
       if (!W) {
         Why = "a bound or subscript of " + Name + " has no value";
-        return std::nullopt;
+        return false;
       }
-      Walkers.push_back(std::move(*W));
+      Refs.Walkers.push_back(std::move(*W));
     }
-  // Which element is first read depends on the order of the accesses.
-  bool InOrder = HasRead && Ordered;
-  ImageCountResult R;
-  if (Walkers.empty())
-    return R;
+  return true;
+}
 
-  // The element box: by interval arithmetic, else (too large) by a walk.
+void tooCostly(const std::string &Name, const ImageCountOptions &Opts,
+               std::string &Why, bool &OverBudget) {
+  Why = "counting the elements of " + Name + " exactly takes more than " +
+        std::to_string(Opts.StepBudget) + " steps";
+  OverBudget = true;
+}
+
+enum class BoxFound { Yes, Empty, Failed };
+
+/// The box of the elements \p Walkers touch into Box.Lo and Box.Hi: by
+/// interval arithmetic, else (too large) by a walk. Empty where no
+/// reference executes.
+BoxFound elementBox(const std::string &Name, const std::vector<Walker> &Walkers,
+                    const ImageCountOptions &Opts, ElementBox &Box,
+                    int64_t &Steps, std::string &Why, bool &OverBudget) {
   size_t Dims = Walkers.front().Subs.size();
   for (const Walker &W : Walkers)
     if (W.Subs.size() != Dims) {
       Why = "the accesses of " + Name + " disagree on its dimensions";
-      return std::nullopt;
+      return BoxFound::Failed;
     }
-  std::vector<Int128> Lo, Hi;
+  std::vector<Int128> &Lo = Box.Lo, &Hi = Box.Hi;
   bool Any = false;
-  int64_t Steps = 0;
   auto Grow = [&](const std::vector<Int128> &Start,
                   const std::vector<Int128> *Delta, Int128 Count) {
     if (!Any) {
@@ -667,11 +678,6 @@ detail::countArrayImages(const std::string &Name,
       Hi[D] = std::max({Hi[D], Start[D], End});
     }
     return true;
-  };
-  auto TooCostly = [&] {
-    Why = "counting the elements of " + Name + " exactly takes more than " +
-          std::to_string(Opts.StepBudget) + " steps";
-    OverBudget = true;
   };
   auto BoxElements = [&] {
     Int128 Size = 1;
@@ -697,42 +703,51 @@ detail::countArrayImages(const std::string &Name,
     for (const Walker &W : Walkers)
       if (!Walk(W, Grow, Steps, Opts.StepBudget).run()) {
         if (Steps > Opts.StepBudget)
-          TooCostly();
+          tooCostly(Name, Opts, Why, OverBudget);
         else
           Why = "the subscripts of " + Name + " overflow";
-        return std::nullopt;
+        return BoxFound::Failed;
       }
   }
-  if (!Any)
-    return R; // no reference executes
+  return Any ? BoxFound::Yes : BoxFound::Empty;
+}
 
-  std::vector<Int128> Stride(Dims);
+/// Box.Stride and Box.Size, row-major; false (with \p Why) where the box is
+/// too large to count in.
+bool sizeBox(const std::string &Name, const ImageCountOptions &Opts,
+             ElementBox &Box, std::string &Why) {
+  size_t Dims = Box.Lo.size();
+  Box.Stride.assign(Dims, 0);
   Int128 Size = 1;
   for (size_t D = Dims; D-- > 0;) {
-    Stride[D] = Size;
-    Size *= Hi[D] - Lo[D] + 1;
+    Box.Stride[D] = Size;
+    Size *= Box.Hi[D] - Box.Lo[D] + 1;
     if (Size > Opts.MaxBoxElements) {
       Why = "the elements of " + Name + " span a box of more than " +
             std::to_string(Opts.MaxBoxElements) + " elements";
-      return std::nullopt;
+      return false;
     }
   }
+  Box.Size = Size;
+  return true;
+}
 
-  if (InOrder)
-    return countInAccessOrder(Name, Stmts, Known, ElementBox{Lo, Hi, Stride, Size},
-                              Opts, Steps, Why);
-
-  // Pass 2: the union of the images, of all references and of the writes.
-  bool Mixed = HasRead && HasWrite;
-  Bitmap All(static_cast<size_t>(Size)), Written(Mixed ? Size : 0);
+/// The union of the images, of all references and of the writes.
+std::optional<ImageCountResult>
+countImageUnion(const std::string &Name, const ArrayRefs &Refs,
+                const ElementBox &Box, const ImageCountOptions &Opts,
+                int64_t &Steps, std::string &Why, bool &OverBudget) {
+  size_t Dims = Box.Lo.size();
+  bool Mixed = Refs.HasRead && Refs.HasWrite;
+  Bitmap All(static_cast<size_t>(Box.Size)), Written(Mixed ? Box.Size : 0);
   Bitmap *Target = &All;
   auto Mark = [&](const std::vector<Int128> &Start,
                   const std::vector<Int128> *Delta, Int128 Count) {
     Int128 Lin = 0, Step = 0;
     for (size_t D = 0; D < Dims; ++D) {
-      Lin += (Start[D] - Lo[D]) * Stride[D];
+      Lin += (Start[D] - Box.Lo[D]) * Box.Stride[D];
       if (Delta)
-        Step += (*Delta)[D] * Stride[D];
+        Step += (*Delta)[D] * Box.Stride[D];
     }
     if (!Delta || Step == 0 || Count == 1) {
       Target->set(static_cast<uint64_t>(Lin));
@@ -756,17 +771,52 @@ detail::countArrayImages(const std::string &Name,
   };
   for (int Pass = 0; Pass < (Mixed ? 2 : 1); ++Pass) {
     Target = Pass == 0 ? &All : &Written;
-    for (const Walker &W : Walkers) {
+    for (const Walker &W : Refs.Walkers) {
       if (Pass == 1 && !W.Write)
         continue;
       if (!Walk(W, Mark, Steps, Opts.StepBudget).run()) {
-        TooCostly();
+        tooCostly(Name, Opts, Why, OverBudget);
         return std::nullopt;
       }
     }
   }
+  ImageCountResult R;
   Int128 Union = All.count();
-  R.Read = HasRead ? Union : 0;
-  R.Written = Mixed ? Written.count() : HasWrite ? Union : 0;
+  R.Read = Refs.HasRead ? Union : 0;
+  R.Written = Mixed ? Written.count() : Refs.HasWrite ? Union : 0;
   return R;
+}
+
+} // namespace
+
+std::optional<ImageCountResult>
+detail::countArrayImages(const std::string &Name,
+                         const std::vector<StmtSite> &Stmts, const Env &Known,
+                         const ImageCountOptions &Opts, std::string &Why,
+                         bool &OverBudget) {
+  OverBudget = false;
+  ArrayRefs Refs;
+  if (!collectRefs(Name, Stmts, Known, Refs, Why))
+    return std::nullopt;
+  ImageCountResult R;
+  if (Refs.Walkers.empty())
+    return R;
+
+  ElementBox Box;
+  int64_t Steps = 0;
+  switch (elementBox(Name, Refs.Walkers, Opts, Box, Steps, Why, OverBudget)) {
+  case BoxFound::Failed:
+    return std::nullopt;
+  case BoxFound::Empty:
+    return R; // no reference executes
+  case BoxFound::Yes:
+    break;
+  }
+  if (!sizeBox(Name, Opts, Box, Why))
+    return std::nullopt;
+
+  // Which element is first read depends on the order of the accesses.
+  if (Refs.HasRead && Refs.Ordered)
+    return countInAccessOrder(Name, Stmts, Known, Box, Opts, Steps, Why);
+  return countImageUnion(Name, Refs, Box, Opts, Steps, Why, OverBudget);
 }

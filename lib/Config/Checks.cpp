@@ -2,6 +2,7 @@
 
 #include "roofline/Config/Checks.h"
 
+#include <cassert>
 #include <vector>
 
 using namespace roofline;
@@ -21,47 +22,65 @@ const char *roofline::severityName(Severity S) {
 }
 
 static const CheckInfo Checks[] = {
-    {"roofline-verdict", Severity::Remark,
+    {CheckId::Verdict, "roofline-verdict", Severity::Remark,
+     "docs/diagnostics/roofline-verdict.md",
      "The roofline verdict of a loop nest: compute-bound or memory-bound on "
      "the machine, with its arithmetic intensity and time floor."},
-    {"roofline-unanalyzable", Severity::Note,
+    {CheckId::Unanalyzable, "roofline-unanalyzable", Severity::Note,
+     "docs/diagnostics/roofline-unanalyzable.md",
      "A loop nest that cannot be counted exactly, with the reason; an error "
      "under --fail-on=unanalyzable."},
-    {"roofline-capacity", Severity::Error,
+    {CheckId::Capacity, "roofline-capacity", Severity::Error,
+     "docs/diagnostics/roofline-capacity.md",
      "The data a loop nest touches does not fit in the machine's memory; "
      "fails the run under --fail-on=capacity."},
-    {"roofline-memory-bound", Severity::Warning,
+    {CheckId::MemoryBound, "roofline-memory-bound", Severity::Warning,
+     "docs/diagnostics/roofline-memory-bound.md",
      "A memory-bound loop nest, with a what-if table of legal transforms "
      "(tiling, quantization, batching, fusion) best first; an error under "
      "--fail-on=memory-bound."},
-    {"roofline-min-intensity", Severity::Warning,
+    {CheckId::MinIntensity, "roofline-min-intensity", Severity::Warning,
+     "docs/diagnostics/roofline-min-intensity.md",
      "A loop nest whose arithmetic intensity is below the configured "
      "min-intensity."},
-    {"roofline-max-time", Severity::Warning,
+    {CheckId::MaxTime, "roofline-max-time", Severity::Warning,
+     "docs/diagnostics/roofline-max-time.md",
      "A loop nest whose time floor is above the configured max-time."},
-    {"roofline-baseline", Severity::Error,
+    {CheckId::Baseline, "roofline-baseline", Severity::Error,
+     "docs/diagnostics/roofline-baseline.md",
      "A loop nest that got worse than in the baseline: lower arithmetic "
      "intensity, a worse verdict, or no longer analyzable."},
-    {"roofline-annotation", Severity::Warning,
+    {CheckId::Annotation, "roofline-annotation", Severity::Warning,
+     "docs/diagnostics/roofline-annotation.md",
      "A malformed `// roofline:` size annotation, or one naming no size of "
      "its nest."},
-    {"roofline-strided-access", Severity::Warning,
+    {CheckId::StridedAccess, "roofline-strided-access", Severity::Warning,
+     "docs/diagnostics/roofline-strided-access.md",
      "A reference the innermost loop walks with a stride that uses less than "
      "half of each cache line (cache model), with the legal loop order that "
      "walks it along a row."},
-    {"roofline-aliasing", Severity::Warning,
+    {CheckId::Aliasing, "roofline-aliasing", Severity::Warning,
+     "docs/diagnostics/roofline-aliasing.md",
      "Two arrays of a loop nest that provably share memory (a pointer into "
      "another array, or one array passed for two pointer parameters): the "
      "counts and the generated variants treat them as distinct."},
-    {"roofline-fusion-opportunity", Severity::Warning,
+    {CheckId::FusionOpportunity, "roofline-fusion-opportunity", Severity::Warning,
+     "docs/diagnostics/roofline-fusion-opportunity.md",
      "Adjacent elementwise loops that pass intermediate arrays through "
      "memory; fused, the intermediates could stay on chip."},
-    {"roofline-nolint", Severity::Warning,
+    {CheckId::NoLint, "roofline-nolint", Severity::Warning,
+     "docs/diagnostics/roofline-nolint.md",
      "A NOLINTBEGIN without its NOLINTEND, or a NOLINTEND without its "
      "NOLINTBEGIN: it suppresses nothing."},
 };
 
 llvm::ArrayRef<CheckInfo> roofline::allChecks() { return Checks; }
+
+const CheckInfo &roofline::check(CheckId Id) {
+  const CheckInfo &C = Checks[static_cast<size_t>(Id)];
+  assert(C.Id == Id && "the table lists the checks in CheckId order");
+  return C;
+}
 
 llvm::ArrayRef<llvm::StringRef> roofline::allCheckNames() {
   static const std::vector<llvm::StringRef> Names = [] {

@@ -25,6 +25,7 @@
 #include "llvm/Support/Regex.h"
 
 using namespace clang;
+using roofline::CheckId;
 using roofline::FrontendResult;
 using roofline::LoopNest;
 using roofline::Param;
@@ -194,7 +195,7 @@ private:
       bool Ok = B.build(L, N);
       if (First && !B.annotationIssue().empty())
         Out.Issues.push_back(
-            {"roofline-annotation", N.Function, At, B.annotationIssue()});
+            {CheckId::Annotation, N.Function, At, B.annotationIssue()});
       First = false;
       if (!B.unassignedTargets().empty()) {
         // One case per function the pointer may hold.
@@ -263,7 +264,7 @@ private:
       }
       if (Built == 1)
         for (std::string &M : B.aliasIssues())
-          Out.Issues.push_back({"roofline-aliasing", N.Function, At, M});
+          Out.Issues.push_back({CheckId::Aliasing, N.Function, At, M});
       for (const Param &P : N.Params)
         Out.ParamNames.insert(P.Name);
       Out.Nests.push_back(std::move(N));

@@ -12,6 +12,7 @@
 
 #include "NestBuilder.h"
 #include "CallSites.h"
+#include "roofline/IR/GuardLoop.h"
 
 #include "clang/AST/StmtOpenMP.h"
 #include "llvm/Frontend/OpenMP/OMP.h"
@@ -1157,18 +1158,39 @@ NestBuilder::constraintsOf(const Expr *Cond, bool Negate, std::string &Why) {
   return std::vector<Constraint>{{*Out, Equal}};
 }
 
+namespace {
+
+// Over NestBuilder's LoopStack (its frames: L, Body, Child).
+
+/// The index in \p Stack of the innermost loop whose variable \p E uses,
+/// or -1.
+template <typename FrameStack>
+int innermostLoopUsing(const FrameStack &Stack, const IndexPoly &E) {
+  int K = static_cast<int>(Stack.size()) - 1;
+  for (; K >= 0; --K)
+    if (E.part({}).uses(Stack[K].L->IV))
+      break;
+  return K;
+}
+
+/// Whether every loop from Stack[K] inward is all there is of its parent's
+/// body: only then may a condition narrow Stack[K].
+template <typename FrameStack>
+bool wholeBodiesFrom(const FrameStack &Stack, size_t K) {
+  for (size_t J = K; J + 1 < Stack.size(); ++J)
+    if (!nothingCounted(*Stack[J].L) ||
+        !isLastChild(Stack[J].Body, Stack[J].Child))
+      return false;
+  return true;
+}
+
+} // namespace
+
 bool NestBuilder::guardNarrowsLoops(const std::vector<Constraint> &Cs) {
   for (const Constraint &C : Cs) {
-    int K = static_cast<int>(LoopStack.size()) - 1;
-    for (; K >= 0; --K)
-      if (C.E.part({}).uses(LoopStack[K].L->IV))
-        break;
-    if (K < 0)
+    int K = innermostLoopUsing(LoopStack, C.E);
+    if (K < 0 || !wholeBodiesFrom(LoopStack, K))
       return false;
-    for (size_t J = K; J + 1 < LoopStack.size(); ++J)
-      if (!nothingCounted(*LoopStack[J].L) ||
-          !isLastChild(LoopStack[J].Body, LoopStack[J].Child))
-        return false;
   }
   return true;
 }
@@ -1181,7 +1203,7 @@ bool NestBuilder::lowerGuardLoop(const std::vector<Constraint> &Cs,
   // with "__" is reserved in C and C++, so no source name clashes; it
   // indexes nothing (docs/user-guide.md, "Conditions").
   Loop G;
-  G.IV = "__if" + std::to_string(++GuardLoops);
+  G.IV = guardLoopIV(++GuardLoops);
   G.Loc = loc(Where->getBeginLoc());
   G.First = Bound::single(AffineExpr());
   G.Last = Bound::single(AffineExpr());
@@ -1214,22 +1236,16 @@ bool NestBuilder::lowerGuardLoop(const std::vector<Constraint> &Cs,
 bool NestBuilder::applyGuard(const std::vector<Constraint> &Cs,
                              const clang::Stmt *Where) {
   for (const Constraint &C : Cs) {
-    // The innermost loop whose variable the condition uses.
-    int K = static_cast<int>(LoopStack.size()) - 1;
-    for (; K >= 0; --K)
-      if (C.E.part({}).uses(LoopStack[K].L->IV))
-        break;
+    // The innermost loop whose variable the condition uses; it may only
+    // narrow that loop if every loop between is all of its parent's body.
+    int K = innermostLoopUsing(LoopStack, C.E);
     if (K < 0)
       return fail(Where->getBeginLoc(),
                   "condition mixes loop variables with loop-invariant parts");
-    // It may only narrow that loop if every loop between is all there is of
-    // its parent's body.
-    for (size_t J = K; J + 1 < LoopStack.size(); ++J)
-      if (!nothingCounted(*LoopStack[J].L) ||
-          !isLastChild(LoopStack[J].Body, LoopStack[J].Child))
-        return fail(Where->getBeginLoc(),
-                    "condition on '" + LoopStack[K].L->IV +
-                        "' guards only part of the loop over it");
+    if (!wholeBodiesFrom(LoopStack, K))
+      return fail(Where->getBeginLoc(),
+                  "condition on '" + LoopStack[K].L->IV +
+                      "' guards only part of the loop over it");
     if (!tightenLoop(*LoopStack[K].L, *LoopStack[K].R, LoopStack[K].L->IV,
                      C.E, C.Equal, Where))
       return false;

@@ -9,6 +9,7 @@
 
 #include "NestBuilder.h"
 #include "CallSites.h"
+#include "roofline/Support/Debug.h"
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtOpenMP.h"
@@ -21,6 +22,11 @@
 using namespace clang;
 using namespace roofline;
 using namespace roofline::frontend;
+
+// --debug-only=roofline-lower: every refusal of the lowering, first or not
+// (a try that fails may be retried another way; the first reason is the
+// report's). docs/design.md, "Debug tracing".
+#define DEBUG_TYPE "roofline-lower"
 using IRStmt = roofline::Stmt;
 
 //===----------------------------------------------------------------------===//
@@ -263,6 +269,14 @@ std::string NestBuilder::caseLabel() const {
 }
 
 bool NestBuilder::fail(SourceLocation L, const Twine &Why) {
+  ROOFLINE_DEBUG({
+    SourceLoc At = fileLoc(SM, L);
+    llvm::dbgs() << "lower: " << At.File << ":" << At.Line << ":" << At.Column
+                 << ": refused: " << Why;
+    if (!Reason.empty())
+      llvm::dbgs() << " (the report keeps: " << Reason << ")";
+    llvm::dbgs() << "\n";
+  });
   if (Reason.empty()) {
     Reason = Why.str();
     ReasonLoc = L;

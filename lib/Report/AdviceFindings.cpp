@@ -10,9 +10,9 @@ std::vector<Finding> roofline::adviceFindings(const Report &R,
   std::vector<Finding> Out;
   for (size_t I = 0; I < R.Nests.size(); ++I) {
     const AnalyzedNest &A = R.Nests[I];
-    auto Make = [&](const char *Check, const SourceLoc &Loc) {
+    auto Make = [&](CheckId Check, const SourceLoc &Loc) {
       Finding F;
-      F.Check = Check;
+      F.Check = checkName(Check).str();
       F.Level = Severity::Warning;
       F.Loc = Loc;
       if (F.Loc.File.empty())
@@ -23,13 +23,13 @@ std::vector<Finding> roofline::adviceFindings(const Report &R,
       return F;
     };
     for (const StridedAccess &S : A.Advice.Strided) {
-      Finding F = Make("roofline-strided-access", S.Access.Loc);
+      Finding F = Make(CheckId::StridedAccess, S.Access.Loc);
       F.Message = stridedMessage(S);
       F.Notes = stridedNotes(S, *R.M);
       Out.push_back(std::move(F));
     }
     if (const std::optional<FusionOpportunity> &FO = A.Advice.Fusion) {
-      Finding F = Make("roofline-fusion-opportunity", A.Nest.Loc);
+      Finding F = Make(CheckId::FusionOpportunity, A.Nest.Loc);
       F.Message = fusionMessage(*FO);
       F.Notes = fusionNotes(*FO);
       Out.push_back(std::move(F));

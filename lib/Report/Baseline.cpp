@@ -400,7 +400,7 @@ std::vector<Finding> roofline::baselineRegressions(const Baseline &B,
     if (C.Worse.empty())
       return;
     Finding F;
-    F.Check = "roofline-baseline";
+    F.Check = checkName(CheckId::Baseline).str();
     F.Level = Severity::Error;
     F.Loc = Loc;
     F.Function = Fn;
@@ -434,7 +434,7 @@ void roofline::markBaseline(const Baseline &B, const Report &R,
                             const NestOrdinals &, std::vector<Finding> &Findings,
                             double Tolerance) {
   for (Finding &F : Findings) {
-    if (F.Check == "roofline-baseline")
+    if (F.Check == checkName(CheckId::Baseline))
       continue; // a regression: it fails
     if (F.NestIndex < 0 && F.SkippedIndex < 0)
       continue;

@@ -25,9 +25,9 @@ namespace {
 std::string fmt(double V) { return formatG(V, 4); }
 
 Finding nestFinding(const AnalyzedNest &A, size_t Index, unsigned Ordinal,
-                    const char *Check, Severity Level, std::string Message) {
+                    CheckId Check, Severity Level, std::string Message) {
   Finding F;
-  F.Check = Check;
+  F.Check = checkName(Check).str();
   F.Level = Level;
   F.Loc = A.Nest.Loc;
   F.Function = A.Nest.Function;
@@ -58,13 +58,13 @@ void nestFindings(const Report &R, size_t I, unsigned Ordinal,
   // The nest's own line: the capacity error replaces the verdict remark,
   // as in the text report.
   if (DoesNotFit) {
-    Finding F = nestFinding(A, I, Ordinal, "roofline-capacity",
+    Finding F = nestFinding(A, I, Ordinal, CheckId::Capacity,
                             Severity::Error,
                             capacityMessage(Fn, *V, *R.M));
     F.Fails = O.failsOn(FailOnPolicy::Capacity);
     Out.push_back(std::move(F));
   } else {
-    Out.push_back(nestFinding(A, I, Ordinal, "roofline-verdict",
+    Out.push_back(nestFinding(A, I, Ordinal, CheckId::Verdict,
                               Severity::Remark, verdictMessage(A, *R.M)));
   }
   if (!V)
@@ -75,7 +75,7 @@ void nestFindings(const Report &R, size_t I, unsigned Ordinal,
   if (V->Bound == BoundKind::MemoryBound) {
     bool Fail = O.failsOn(FailOnPolicy::MemoryBound);
     Finding F = nestFinding(
-        A, I, Ordinal, "roofline-memory-bound",
+        A, I, Ordinal, CheckId::MemoryBound,
         Fail ? Severity::Error : Severity::Warning,
         memoryBoundMessage(A, *R.M) + (Fail ? " (--fail-on=memory-bound)" : ""));
     F.Notes.push_back("attainable " + formatRate(V->Attainable, "FLOP/s") +
@@ -93,7 +93,7 @@ void nestFindings(const Report &R, size_t I, unsigned Ordinal,
   }
   if (O.MinIntensity && std::isfinite(V->Intensity) &&
       V->Intensity < *O.MinIntensity)
-    Out.push_back(nestFinding(A, I, Ordinal, "roofline-min-intensity",
+    Out.push_back(nestFinding(A, I, Ordinal, CheckId::MinIntensity,
                               Severity::Warning,
                               Fn + ": arithmetic intensity " +
                                   fmt(V->Intensity) +
@@ -101,7 +101,7 @@ void nestFindings(const Report &R, size_t I, unsigned Ordinal,
                                   fmt(*O.MinIntensity) + " (" + V->Model +
                                   " traffic)"));
   if (O.MaxTime && V->Time > *O.MaxTime)
-    Out.push_back(nestFinding(A, I, Ordinal, "roofline-max-time",
+    Out.push_back(nestFinding(A, I, Ordinal, CheckId::MaxTime,
                               Severity::Warning,
                               Fn + ": time floor " + formatSeconds(V->Time) +
                                   " on " + R.M->Name + " exceeds the maximum " +
@@ -127,7 +127,7 @@ std::vector<Finding> roofline::evaluatePolicies(const Report &R,
   for (size_t I = 0; I < R.Skipped.size(); ++I) {
     const SkippedNest &S = R.Skipped[I];
     Finding F;
-    F.Check = "roofline-unanalyzable";
+    F.Check = checkName(CheckId::Unanalyzable).str();
     F.Loc = S.Loc;
     F.Function = S.Function;
     F.Ordinal = Ord.Skipped[I];
@@ -139,7 +139,7 @@ std::vector<Finding> roofline::evaluatePolicies(const Report &R,
     All.push_back(std::move(F));
   }
   for (Finding &F : Extra) {
-    if (F.Check == "roofline-strided-access" &&
+    if (F.Check == checkName(CheckId::StridedAccess) &&
         O.failsOn(FailOnPolicy::StridedAccess)) {
       F.Level = Severity::Error;
       F.Fails = true;

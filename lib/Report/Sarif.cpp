@@ -55,7 +55,7 @@ JArray rules(const SarifOptions &O) {
   for (const CheckInfo &C : allChecks()) {
     if (!C.Implemented)
       continue;
-    std::string Page = "docs/diagnostics/" + C.Name.str() + ".md";
+    std::string Page = C.DocPage.str();
     Object Rule{
         {"id", C.Name},
         {"shortDescription", Object{{"text", C.Summary}}},
@@ -68,7 +68,8 @@ JArray rules(const SarifOptions &O) {
       std::string Text = "See " + Page + " in roofline-lint's repository.";
       Rule["help"] = Object{{"text", Text}, {"markdown", Text}};
     } else {
-      std::string Uri = O.DocsBaseUri + C.Name.str() + ".md";
+      std::string Uri =
+          O.DocsBaseUri + llvm::sys::path::filename(C.DocPage).str();
       Rule["helpUri"] = Uri;
       Rule["help"] = Object{{"text", "See " + Page + "."},
                             {"markdown", "See [" + Page + "](" + Uri + ")."}};

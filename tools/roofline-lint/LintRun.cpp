@@ -532,7 +532,7 @@ std::vector<Finding> frontendFindings(const FrontendResult &FR,
   std::vector<Finding> Out;
   for (const NestIssue &A : FR.Issues) {
     Finding F;
-    F.Check = A.Check;
+    F.Check = checkName(A.Check).str();
     F.Level = Severity::Warning;
     F.Loc = A.Loc;
     F.Function = A.Function;
@@ -797,8 +797,10 @@ bool shownByPrintText(const Finding &F) {
   // An accepted capacity error prints as printFinding's note instead.
   if (F.AcceptedByBaseline)
     return false;
-  return F.Check == "roofline-verdict" || F.Check == "roofline-capacity" ||
-         (F.Check == "roofline-unanalyzable" && F.Level == Severity::Note);
+  return F.Check == checkName(CheckId::Verdict) ||
+         F.Check == checkName(CheckId::Capacity) ||
+         (F.Check == checkName(CheckId::Unanalyzable) &&
+          F.Level == Severity::Note);
 }
 
 /// A file's text report: printText's remarks and notes for the nests whose
@@ -1335,7 +1337,7 @@ Expected<bool> RunCollector::take(const FileJob &Job, FileResult &Res) {
                 << "\n";
     return false;
   }
-  if (Job.Settings.Policy.Checks.contains("roofline-nolint"))
+  if (Job.Settings.Policy.Checks.contains(checkName(CheckId::NoLint)))
     for (const std::string &P : Res.NoLintProblems)
       if (SeenNoLintProblems.insert(P).second)
         printErr(P + "\n");

@@ -16,6 +16,7 @@
 #include "roofline/Report/Plot.h"
 #include "roofline/Report/ProgramPlot.h"
 #include "roofline/Report/Report.h"
+#include "roofline/Support/Debug.h"
 #include "roofline/Support/Parallel.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
@@ -346,6 +347,7 @@ bool parseCommandLine(int Argc, const char **Argv) {
   cl::HideUnrelatedOptions(
       {&Category, &ciOptionCategory(), &codegenOptionCategory(),
        &programOptionCategory()});
+  addDebugOnlyOption(); // docs/design.md, "Debug tracing"
   cl::SetVersionPrinter([](raw_ostream &OS) {
     OS << "roofline-lint 0.1.0 (LLVM " << LLVM_VERSION_STRING << ")\n";
   });

@@ -9,6 +9,7 @@
 #ifndef ROOFLINE_FRONTEND_FRONTEND_H
 #define ROOFLINE_FRONTEND_FRONTEND_H
 
+#include "roofline/Config/Checks.h"
 #include "roofline/Frontend/Program.h"
 #include "roofline/IR/LoopNest.h"
 
@@ -63,7 +64,7 @@ struct FrontendOptions {
 /// annotation (roofline-annotation), arrays that share memory
 /// (roofline-aliasing).
 struct NestIssue {
-  std::string Check;
+  CheckId Check;
   std::string Function;
   SourceLoc Loc; ///< the nest the annotation precedes
   std::string Message;
