@@ -251,7 +251,6 @@ void roofline::printTable(llvm::raw_ostream &OS, const UnitResult &U,
   }
   for (const std::string &N : Notes)
     OS << "  " << N << "\n";
-  printRounds(OS, U, M);
   bool AllCorePeak = false;
   for (const VariantResult &V : U.Variants) {
     if (V.Baseline)
@@ -282,6 +281,7 @@ void roofline::printTable(llvm::raw_ostream &OS, const UnitResult &U,
       S += (S.empty() ? "" : "; ") + Name + " (" + Why + ")";
     OS << "  not emitted: " << S << "\n";
   }
+  printRounds(OS, U, M);
 }
 
 json::Object roofline::unitJSON(const UnitResult &U, const Machine *M) {
