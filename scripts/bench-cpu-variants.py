@@ -120,7 +120,7 @@ class Bench:
         sh(cmd + [os.path.join(ROOT, source)])
         js = os.path.join(out, "run.json")
         sh([self.run, "--machine=" + self.host_machine(), "--reps=3", "--min-time=0.05",
-            "--timeout=600", "--target=cpu", "--json=" + js, out], ok=(0, 1))
+            "--rounds=1", "--timeout=600", "--target=cpu", "--json=" + js, out], ok=(0, 1))
         doc = json.load(open(js))
         res = {}
         for r in doc["runs"]:

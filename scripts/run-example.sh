@@ -9,16 +9,16 @@ build/bin/roofline-lint --verbosity=normal kernels/*.cpp
 
 # Then the evidence: roofline-run builds, checks and times the variants of
 # the seed's gemm (64x64x64) on this machine, beside OpenBLAS, and plots them
-# on this machine's measured roofline. Each variant's time is the median of
-# single calls made back to back for --min-time seconds (at least --reps
-# calls), in its own process, one variant after another. A 64^3 call takes
-# about 3 us, so even 0.05 s gives ~15,000 calls: the count is not the
-# problem, the window is. All of a variant's calls then come from one 50 ms
-# stretch of a shared machine and each variant gets a different stretch, so
-# a burst of other work during one of them moves its median (tiled 3.68 us
-# against a minimum of 2.85 in one such run). Half a second spans many
-# scheduler time slices, so the variants' medians see a similar mix of load;
-# it adds about 4 s to the run.
+# on this machine's measured roofline. The timing runs in 5 interleaved
+# rounds (docs/roofline-run.md, "Timing"): each round times every variant
+# and baseline once, in its own process, the order rotating, for 0.1 s
+# (--min-time / --rounds) of back-to-back calls; a variant's time is the
+# median of its rounds', each speedup the median of the ratios within a
+# round. A 64^3 call takes about 3 us, so the count of calls is not the
+# problem, the window is: a burst of other work on a shared machine (other
+# builds) during one variant's block moved its median when each variant
+# was timed in one block; in rounds it falls on one round of every variant
+# alike and the ratio of that round is still fair.
 host="${XDG_CONFIG_HOME:-$HOME/.config}/roofline/host.yaml"
 if [ ! -f "$host" ]; then
   echo
@@ -27,5 +27,5 @@ if [ ! -f "$host" ]; then
   build/bin/roofline-probe --quick --save --no-progress > /dev/null
 fi
 echo
-build/bin/roofline-run --machine=host --target=cpu --reps=5 --min-time=0.5 \
+build/bin/roofline-run --machine=host --target=cpu --reps=5 --min-time=0.5 --rounds=5 \
   --emit-dir=build/roofline-run --plot=build/roofline-run.html kernels/gemm.cpp

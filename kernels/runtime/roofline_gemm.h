@@ -815,9 +815,10 @@ void parallel(path P, const Problem &g, const blocks &Bl, const Epi &epi,
 // operands that left the cache: roofline-run rotates among argument copies),
 // the first row of tiles brings B in with software prefetches a few rows
 // ahead (the later rows of tiles find it in L1, where the prefetches would
-// only take load slots), and each tile prefetches its C rows for the stores
-// that end it; unhidden, those misses cost a 64^3 gemm about a fifth of its
-// time (docs/codegen.md, "The gemm runtime": Small path).
+// only take load slots), each tile prefetches its C rows for the stores
+// that end it, and (AVX-512) the rows of A of the tile after it during its
+// first iterations; unhidden, those misses cost a 64^3 gemm about a fifth of
+// its time (docs/codegen.md, "The gemm runtime": Small path).
 //===----------------------------------------------------------------------===//
 
 /// Rows of B the first row of tiles prefetches ahead of the row it reads.
@@ -826,7 +827,7 @@ constexpr int64_t small_prefetch_rows = 8;
 template <int MR, int NR, typename Epi>
 void direct_portable(int64_t K, const float *a, int64_t am, int64_t ak, const float *b,
                      int64_t bk, float *c, int64_t ldc, int mr, int nr, store_flags F,
-                     const Epi &epi, int64_t i0, int64_t j0) {
+                     const Epi &epi, int64_t i0, int64_t j0, const float *) {
   float acc[MR][NR] = {};
   for (int64_t p = 0; p < K; ++p)
     for (int i = 0; i < mr; ++i) {
@@ -846,11 +847,36 @@ void direct_portable(int64_t K, const float *a, int64_t am, int64_t ak, const fl
 }
 
 #if RL_X86
+/// One step along K of the small path's AVX-512 tile: a row of B, a column
+/// of A broadcast, MR x NV FMAs.
+template <int MR, int NV, bool PrefetchB>
+RL_AVX512 __attribute__((always_inline)) inline void
+direct_step(__m512 (&acc)[MR][NV], const float *const (&ar)[MR], const __mmask16 (&Kq)[NV],
+            const float *b, int64_t bk, int64_t pk) {
+  __m512 bv[NV];
+  RL_UNROLL(8)
+  for (int q = 0; q < NV; ++q)
+    bv[q] = _mm512_maskz_loadu_ps(Kq[q], b + 16 * q);
+  if constexpr (PrefetchB) {
+    RL_UNROLL(8)
+    for (int q = 0; q < NV; ++q)
+      _mm_prefetch(reinterpret_cast<const char *>(b + small_prefetch_rows * bk + 16 * q),
+                   _MM_HINT_T0);
+  }
+  RL_UNROLL(32)
+  for (int r = 0; r < MR; ++r) {
+    const __m512 x = _mm512_set1_ps(ar[r][pk]);
+    RL_UNROLL(8)
+    for (int q = 0; q < NV; ++q)
+      acc[r][q] = _mm512_fmadd_ps(x, bv[q], acc[r][q]);
+  }
+}
+
 template <int MR, int NV, bool PrefetchB, typename Epi>
 RL_AVX512 __attribute__((noinline)) void direct_avx512(int64_t K, const float *a, int64_t am, int64_t ak,
                              const float *b, int64_t bk, float *c, int64_t ldc, int mr,
                              int nr, store_flags F, const Epi &epi, int64_t i0,
-                             int64_t j0) {
+                             int64_t j0, const float *an) {
   __m512 acc[MR][NV];
   const float *ar[MR];
   RL_UNROLL(32)
@@ -865,25 +891,25 @@ RL_AVX512 __attribute__((noinline)) void direct_avx512(int64_t K, const float *a
   RL_UNROLL(8)
   for (int q = 0; q < NV; ++q)
     Kq[q] = v::f32x16::mask(nr - 16 * q);
-  for (int64_t p = 0; p < K; ++p, b += bk) {
-    __m512 bv[NV];
-    RL_UNROLL(8)
-    for (int q = 0; q < NV; ++q)
-      bv[q] = _mm512_maskz_loadu_ps(Kq[q], b + 16 * q);
-    if constexpr (PrefetchB) {
-      RL_UNROLL(8)
-      for (int q = 0; q < NV; ++q)
-        _mm_prefetch(reinterpret_cast<const char *>(b + small_prefetch_rows * bk + 16 * q),
-                     _MM_HINT_T0);
+  // The first iterations also prefetch the rows of A of the tile after
+  // this one (an), one line each, row by row: all of them in the first
+  // MR * K / 16 iterations, served while this tile computes.
+  int64_t p = 0;
+  if (an)
+    for (int64_t l = 0; l < K; l += 16) {
+      const float *Pf = an + l;
+      RL_UNROLL(32)
+      for (int r = 0; r < MR; ++r, Pf += am) {
+        if (p == K)
+          break;
+        _mm_prefetch(reinterpret_cast<const char *>(Pf), _MM_HINT_T0);
+        direct_step<MR, NV, PrefetchB>(acc, ar, Kq, b, bk, p * ak);
+        ++p;
+        b += bk;
+      }
     }
-    RL_UNROLL(32)
-    for (int r = 0; r < MR; ++r) {
-      const __m512 x = _mm512_set1_ps(ar[r][p * ak]);
-      RL_UNROLL(8)
-      for (int q = 0; q < NV; ++q)
-        acc[r][q] = _mm512_fmadd_ps(x, bv[q], acc[r][q]);
-    }
-  }
+  for (; p < K; ++p, b += bk)
+    direct_step<MR, NV, PrefetchB>(acc, ar, Kq, b, bk, p * ak);
   RL_UNROLL(32)
   for (int r = 0; r < MR; ++r) {
     if (r >= mr)
@@ -904,7 +930,8 @@ RL_AVX512 __attribute__((noinline)) void direct_avx512(int64_t K, const float *a
 template <int NV, typename Epi>
 RL_AVX2 void direct_avx2(int64_t K, const float *a, int64_t am, int64_t ak,
                          const float *b, int64_t bk, float *c, int64_t ldc, int mr,
-                         int nr, store_flags F, const Epi &epi, int64_t i0, int64_t j0) {
+                         int nr, store_flags F, const Epi &epi, int64_t i0, int64_t j0,
+                         const float *) {
   constexpr int MR = 6;
   __m256 acc[MR][NV];
   const float *ar[MR];
@@ -1004,10 +1031,18 @@ void small(const strided &g, const Epi &epi, Direct direct) {
       for (int r = 0; r < mr; ++r)
         for (int q = 0; q < nr; q += 16)
           __builtin_prefetch(c + r * g.cm + q, 1, 3);
+      // The A rows of the tile after this one (the next column block's
+      // first after the last), where they are contiguous. A last tile
+      // with fewer rows has rows past A's end prefetched: harmless, a
+      // prefetch never faults.
+      const float *an = g.ak != 1                ? nullptr
+                        : i + MR < g.M            ? g.A + (i + MR) * g.am
+                        : j + NR < g.N            ? g.A
+                                                  : nullptr;
       by_vectors<(NR + W - 1) / W, W>(nr, [&](auto NV) {
         auto run = [&](auto Rows, auto Pf) {
           direct(Rows, NV, Pf, g.K, g.A + i * g.am, g.am, g.ak, g.B + j, g.bk, c, g.cm,
-                 mr, nr, F, epi, i, j);
+                 mr, nr, F, epi, i, j, an);
         };
         if (mr == MR && i == 0)
           run(std::integral_constant<int, MR>(), std::true_type());

@@ -134,12 +134,15 @@ Derived roofline::derive(const UnitResult &U, const VariantResult &V,
   }
   if (D.BoundS)
     D.Percent = 100 * *D.BoundS / T;
+  // Within each timing round, then the median (roundRatio).
   if (const VariantResult *R = timedNamed(U, false, "naive"))
-    D.VsReference = R->Time->Median / T;
+    if ((D.VsReferenceSpread = roundRatio(*R->Time, *V.Time)))
+      D.VsReference = D.VsReferenceSpread->Median;
   // The library on the same processor: CPU variants (and BLIS) against
   // OpenBLAS, CUDA variants against cuBLAS.
   if (const VariantResult *B = timedNamed(U, true, V.Cuda ? "cublas" : "openblas"))
-    D.VsBaseline = B->Time->Median / T;
+    if ((D.VsBaselineSpread = roundRatio(*B->Time, *V.Time)))
+      D.VsBaseline = D.VsBaselineSpread->Median;
   return D;
 }
 
@@ -162,6 +165,32 @@ static void printBorrowedPeaks(llvm::raw_ostream &OS, const UnitResult &U,
     OS << "  % roof of the " << N << " rows: " << M->Name << " gives no " << N
        << " peak, so the f32 peak stands in (roofline-probe --save measures "
           "the ones this CPU has)\n";
+}
+
+/// How the times were taken, and each speedup's spread over the rounds
+/// (docs/roofline-run.md, "Timing").
+static void printRounds(llvm::raw_ostream &OS, const UnitResult &U,
+                        const Machine *M) {
+  size_t Rounds = 0;
+  for (const VariantResult &V : U.Variants)
+    if (V.Time && V.Status == VariantStatus::Ok)
+      Rounds = std::max(Rounds, V.Time->Rounds.size());
+  if (Rounds < 2)
+    return;
+  std::string Spread;
+  const char *Base = hasCublas(U) ? "library" : "openblas";
+  for (const VariantResult &V : U.Variants) {
+    std::optional<RatioSpread> R = derive(U, V, M).VsBaselineSpread;
+    if (R && !(V.Baseline && (V.Name == "openblas" || V.Name == "cublas")))
+      Spread += (Spread.empty() ? "" : ", ") + V.Name + " " + num(R->Min) +
+                ".." + num(R->Max);
+  }
+  OS << "  timing: " << Rounds
+     << " rounds, one block of each variant per round in rotating order; "
+        "median: of the rounds' medians; vs columns: the median of the "
+        "ratios within a round\n";
+  if (!Spread.empty())
+    OS << "  vs " << Base << " over the rounds (min..max): " << Spread << "\n";
 }
 
 void roofline::printTable(llvm::raw_ostream &OS, const UnitResult &U,
@@ -252,6 +281,7 @@ void roofline::printTable(llvm::raw_ostream &OS, const UnitResult &U,
       S += (S.empty() ? "" : "; ") + Name + " (" + Why + ")";
     OS << "  not emitted: " << S << "\n";
   }
+  printRounds(OS, U, M);
 }
 
 json::Object roofline::unitJSON(const UnitResult &U, const Machine *M) {
@@ -285,7 +315,8 @@ json::Object roofline::unitJSON(const UnitResult &U, const Machine *M) {
                                {"min_s", V.Time->Min},
                                {"max_s", V.Time->Max},
                                {"q1_s", V.Time->Q1},
-                               {"q3_s", V.Time->Q3}};
+                               {"q3_s", V.Time->Q3},
+                               {"rounds_s", json::Array(V.Time->Rounds)}};
     if (V.Predicted.Known)
       J["predicted"] = json::Object{
           {"flops", V.Predicted.Flops},
@@ -302,6 +333,11 @@ json::Object roofline::unitJSON(const UnitResult &U, const Machine *M) {
     Put("percent_of_bound", D.Percent);
     Put("speedup_vs_reference", D.VsReference);
     Put("speedup_vs_baseline", D.VsBaseline);
+    auto Range = [&](const char *K, const std::optional<RatioSpread> &X) {
+      J[K] = X ? json::Value(json::Array{X->Min, X->Max}) : json::Value(nullptr);
+    };
+    Range("speedup_vs_reference_range", D.VsReferenceSpread);
+    Range("speedup_vs_baseline_range", D.VsBaselineSpread);
     Vs.push_back(std::move(J));
   }
   json::Array NotEmitted;

@@ -14,6 +14,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -173,6 +174,58 @@ std::string roofline::parseCheckLine(llvm::StringRef Line, bool &Ok,
   return O->getString("variant")->str();
 }
 
+std::vector<unsigned> roofline::roundOrder(unsigned Round, unsigned N) {
+  std::vector<unsigned> Order(N);
+  for (unsigned I = 0; I < N; ++I)
+    Order[I] = (I + Round) % N;
+  return Order;
+}
+
+static double medianOf(std::vector<double> X) {
+  assert(!X.empty() && "median of nothing");
+  std::sort(X.begin(), X.end());
+  size_t H = X.size() / 2;
+  return X.size() % 2 ? X[H] : 0.5 * (X[H - 1] + X[H]);
+}
+
+TimeResult roofline::combineRounds(const std::vector<TimeResult> &PerRound) {
+  assert(!PerRound.empty() && "no rounds to combine");
+  TimeResult T = PerRound.front();
+  std::vector<double> Q1, Q3;
+  T.Reps = 0;
+  T.Rounds.clear();
+  for (const TimeResult &R : PerRound) {
+    T.Reps += R.Reps;
+    T.Min = std::min(T.Min, R.Min);
+    T.Max = std::max(T.Max, R.Max);
+    T.Rounds.push_back(R.Median);
+    Q1.push_back(R.Q1);
+    Q3.push_back(R.Q3);
+  }
+  T.Median = medianOf(T.Rounds);
+  T.Q1 = medianOf(Q1);
+  T.Q3 = medianOf(Q3);
+  return T;
+}
+
+std::optional<RatioSpread> roofline::roundRatio(const TimeResult &Base,
+                                          const TimeResult &V) {
+  if (!(V.Median > 0))
+    return std::nullopt;
+  if (Base.Rounds.empty() || Base.Rounds.size() != V.Rounds.size()) {
+    double X = Base.Median / V.Median;
+    return RatioSpread{X, X, X};
+  }
+  std::vector<double> Rs;
+  for (size_t I = 0; I < V.Rounds.size(); ++I)
+    if (V.Rounds[I] > 0)
+      Rs.push_back(Base.Rounds[I] / V.Rounds[I]);
+  if (Rs.empty())
+    return std::nullopt;
+  auto [Lo, Hi] = std::minmax_element(Rs.begin(), Rs.end());
+  return RatioSpread{medianOf(Rs), *Lo, *Hi};
+}
+
 std::optional<TimeResult> roofline::parseTimeLine(llvm::StringRef Line) {
   llvm::Expected<llvm::json::Value> V = llvm::json::parse(Line.trim());
   if (!V) {
@@ -258,7 +311,9 @@ private:
   void checkDriver(Driver &D);
   void useBlisArchs();
   // 3. Time.
-  void timeDriver(Driver &D);
+  std::optional<TimeResult> timeBlock(const Driver &D, VariantResult &V,
+                                      unsigned Round);
+  void timeAll();
 };
 
 void UnitRun::failAll(VariantStatus S, const std::string &Why) {
@@ -731,39 +786,67 @@ void UnitRun::useBlisArchs() {
     }
 }
 
-void UnitRun::timeDriver(Driver &D) {
-  for (VariantResult *V : D.Variants) {
-    if (V->Status != VariantStatus::Ok)
-      continue;
-    progress(indexOf(V), "timing");
-    double WS = V->Predicted.Known ? V->Predicted.BytesCompulsory
-                : Naive && Naive->Predicted.Known
-                    ? Naive->Predicted.BytesCompulsory
-                    : 0;
-    unsigned Buffers = rotationBuffers(WS, O.LLCBytes);
-    std::vector<std::string> Cmd = {D.Path,
-                                    "time",
-                                    V->Name,
-                                    "--reps=" + std::to_string(O.Reps),
-                                    "--min-time=" + std::to_string(O.MinTime),
-                                    "--buffers=" + std::to_string(Buffers)};
-    ProcessResult R = runProcess(D.Path, Cmd, O.TimeoutS, D.Env);
-    std::optional<TimeResult> T;
-    if (R.ok())
-      T = parseTimeLine(R.Out);
-    if (!T) {
-      V->Status = R.TimedOut ? VariantStatus::TimedOut : VariantStatus::Crashed;
-      V->Reason = R.describe(O.TimeoutS) + " while timing";
-      std::string E = firstErrorLine(R.Err);
-      if (!E.empty() && !R.TimedOut)
-        V->Reason += ": " + E;
-      continue;
-    }
-    // A device timer picks its own copies (for the device's L2).
-    if (T->Clock != "device")
-      T->Buffers = Buffers;
-    V->Time = *T;
+/// One block of repetitions of \p V in its own process: its time, or
+/// nothing when it crashed or hung (\p V then says so).
+std::optional<TimeResult> UnitRun::timeBlock(const Driver &D, VariantResult &V,
+                                             unsigned Round) {
+  unsigned Rounds = std::max(1u, O.Rounds);
+  progress(indexOf(&V), Rounds == 1 ? "timing"
+                                    : "timing (round " + std::to_string(Round + 1) +
+                                          " of " + std::to_string(Rounds) + ")");
+  double WS = V.Predicted.Known ? V.Predicted.BytesCompulsory
+              : Naive && Naive->Predicted.Known
+                  ? Naive->Predicted.BytesCompulsory
+                  : 0;
+  unsigned Buffers = rotationBuffers(WS, O.LLCBytes);
+  // Each round takes its share of the repetitions and of the time.
+  unsigned Reps = std::max(1u, (O.Reps + Rounds - 1) / Rounds);
+  std::vector<std::string> Cmd = {D.Path,
+                                  "time",
+                                  V.Name,
+                                  "--reps=" + std::to_string(Reps),
+                                  "--min-time=" + std::to_string(O.MinTime / Rounds),
+                                  "--buffers=" + std::to_string(Buffers)};
+  ProcessResult R = runProcess(D.Path, Cmd, O.TimeoutS, D.Env);
+  std::optional<TimeResult> T;
+  if (R.ok())
+    T = parseTimeLine(R.Out);
+  if (!T) {
+    V.Status = R.TimedOut ? VariantStatus::TimedOut : VariantStatus::Crashed;
+    V.Reason = R.describe(O.TimeoutS) + " while timing";
+    std::string E = firstErrorLine(R.Err);
+    if (!E.empty() && !R.TimedOut)
+      V.Reason += ": " + E;
+    return std::nullopt;
   }
+  // A device timer picks its own copies (for the device's L2).
+  if (T->Clock != "device")
+    T->Buffers = Buffers;
+  return T;
+}
+
+// Interleaved rounds: on a shared machine a variant timed in one block
+// gets its own stretch of load; here every round times each variant once,
+// the order rotating, and ratios are taken within a round (roundRatio).
+void UnitRun::timeAll() {
+  std::vector<std::pair<const Driver *, VariantResult *>> Timed;
+  for (const Driver &D : Drivers)
+    for (VariantResult *V : D.Variants)
+      if (V->Status == VariantStatus::Ok)
+        Timed.push_back({&D, V});
+  std::vector<std::vector<TimeResult>> Blocks(Timed.size());
+  unsigned Rounds = std::max(1u, O.Rounds);
+  for (unsigned Round = 0; Round < Rounds; ++Round)
+    for (unsigned I : roundOrder(Round, static_cast<unsigned>(Timed.size()))) {
+      auto [D, V] = Timed[I];
+      if (V->Status != VariantStatus::Ok)
+        continue; // failed in an earlier round
+      if (std::optional<TimeResult> T = timeBlock(*D, *V, Round))
+        Blocks[I].push_back(*T);
+    }
+  for (size_t I = 0; I < Timed.size(); ++I)
+    if (Timed[I].second->Status == VariantStatus::Ok && !Blocks[I].empty())
+      Timed[I].second->Time = combineRounds(Blocks[I]);
 }
 
 UnitResult UnitRun::run() {
@@ -812,8 +895,7 @@ UnitResult UnitRun::run() {
   useBlisArchs();
 
   // 3. Time.
-  for (Driver &D : Drivers)
-    timeDriver(D);
+  timeAll();
   return std::move(U);
 }
 

@@ -9,6 +9,8 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
+
 using namespace roofline;
 
 namespace {
@@ -263,6 +265,77 @@ TEST(RunnerTiming, RotationCoversTwiceTheCache) {
   EXPECT_EQ(rotationBuffers(8e6, 0), 1u);      // unknown cache
 }
 
+TEST(RunnerTiming, RoundOrderRotates) {
+  // Each round starts one later, so every variant takes every place once
+  // in N rounds, and the baseline (last in the list) is not always last.
+  EXPECT_EQ(roundOrder(0, 4), (std::vector<unsigned>{0, 1, 2, 3}));
+  EXPECT_EQ(roundOrder(1, 4), (std::vector<unsigned>{1, 2, 3, 0}));
+  EXPECT_EQ(roundOrder(3, 4), (std::vector<unsigned>{3, 0, 1, 2}));
+  EXPECT_EQ(roundOrder(4, 4), roundOrder(0, 4));
+  EXPECT_TRUE(roundOrder(2, 0).empty());
+  for (unsigned N : {1u, 2u, 5u}) {
+    std::vector<std::vector<unsigned>> Seen(N, std::vector<unsigned>(N, 0));
+    for (unsigned R = 0; R < N; ++R) {
+      std::vector<unsigned> O = roundOrder(R, N);
+      std::vector<unsigned> Sorted = O;
+      std::sort(Sorted.begin(), Sorted.end());
+      for (unsigned I = 0; I < N; ++I) {
+        EXPECT_EQ(Sorted[I], I) << "round " << R << " is not a permutation";
+        ++Seen[O[I]][I];
+      }
+    }
+    for (unsigned V = 0; V < N; ++V)
+      for (unsigned P = 0; P < N; ++P)
+        EXPECT_EQ(Seen[V][P], 1u) << "variant " << V << " place " << P;
+  }
+}
+
+TEST(RunnerTiming, RoundsCombineAndRatiosArePerRound) {
+  auto Block = [](double Median, double Min, double Max) {
+    TimeResult T;
+    T.Reps = 3;
+    T.Median = Median;
+    T.Min = Min;
+    T.Max = Max;
+    T.Q1 = Median * 0.9;
+    T.Q3 = Median * 1.1;
+    return T;
+  };
+  // The baseline and the variant share a slow second round (the machine
+  // was busy): per round the variant takes twice the baseline's time.
+  TimeResult B = combineRounds({Block(1, 0.9, 1.2), Block(4, 3, 9), Block(1.2, 1, 2)});
+  TimeResult V = combineRounds({Block(2, 1.8, 2.2), Block(8, 7, 8.5), Block(2.4, 2, 3)});
+  EXPECT_EQ(B.Rounds, (std::vector<double>{1, 4, 1.2}));
+  EXPECT_DOUBLE_EQ(B.Median, 1.2); // the median round, not the mean
+  EXPECT_DOUBLE_EQ(B.Min, 0.9);
+  EXPECT_DOUBLE_EQ(B.Max, 9);
+  EXPECT_DOUBLE_EQ(B.Q1, 1.2 * 0.9);
+  EXPECT_EQ(B.Reps, 9u);
+  std::optional<RatioSpread> R = roundRatio(B, V);
+  ASSERT_TRUE(R);
+  EXPECT_DOUBLE_EQ(R->Median, 0.5);
+  EXPECT_DOUBLE_EQ(R->Min, 0.5);
+  EXPECT_DOUBLE_EQ(R->Max, 0.5);
+  // Rounds out of step give a ratio of the medians that is not any
+  // round's: per-round ratios 0.5, 1, 0.5 (median 0.5), but the medians
+  // are 2 and 2 (ratio 1).
+  TimeResult B2 = combineRounds({Block(1, 1, 1), Block(2, 2, 2), Block(3, 3, 3)});
+  TimeResult V2 = combineRounds({Block(2, 2, 2), Block(2, 2, 2), Block(6, 6, 6)});
+  EXPECT_DOUBLE_EQ(B2.Median / V2.Median, 1);
+  R = roundRatio(B2, V2);
+  ASSERT_TRUE(R);
+  EXPECT_DOUBLE_EQ(R->Median, 0.5);
+  EXPECT_DOUBLE_EQ(R->Min, 0.5);
+  EXPECT_DOUBLE_EQ(R->Max, 1);
+  // An even number of rounds takes the middle two's mean.
+  EXPECT_DOUBLE_EQ(combineRounds({Block(1, 1, 1), Block(3, 3, 3)}).Median, 2);
+  // Without rounds (one block each), the ratio of the medians.
+  R = roundRatio(Block(1, 1, 1), Block(4, 4, 4));
+  ASSERT_TRUE(R);
+  EXPECT_DOUBLE_EQ(R->Median, 0.25);
+  EXPECT_FALSE(roundRatio(Block(1, 1, 1), Block(0, 0, 0)));
+}
+
 TEST(RunnerProtocol, ParsesDriverLines) {
   bool Ok = true;
   CheckResult C;
@@ -382,6 +455,36 @@ TEST(RunnerResults, PercentOfRoofAndSpeedups) {
   printTable(OS, U, &*M);
   EXPECT_NE(S.find("vs library"), std::string::npos) << S;
   EXPECT_NE(S.find("CUDA variants against cublas"), std::string::npos) << S;
+  // Timed in rounds, the speedups are the per-round ratios' median, the
+  // table says so and gives their spread, and the JSON has both.
+  U.Variants = {Naive, Fast, Blas};
+  U.Variants[0].Time->Rounds = {1e-3, 4e-3, 1e-3};
+  U.Variants[1].Time->Rounds = {1e-4, 1e-4, 2e-4};
+  U.Variants[2].Time->Rounds = {5e-5, 2e-4, 5e-5};
+  Derived DR = derive(U, U.Variants[1], &*M);
+  EXPECT_DOUBLE_EQ(*DR.VsReference, 10); // 10, 40, 5
+  EXPECT_DOUBLE_EQ(DR.VsReferenceSpread->Max, 40);
+  EXPECT_DOUBLE_EQ(*DR.VsBaseline, 0.5); // 0.5, 2, 0.25
+  EXPECT_DOUBLE_EQ(DR.VsBaselineSpread->Min, 0.25);
+  EXPECT_DOUBLE_EQ(DR.VsBaselineSpread->Max, 2);
+  S.clear();
+  printTable(OS, U, &*M);
+  EXPECT_NE(S.find("timing: 3 rounds, one block of each variant per round in "
+                   "rotating order"),
+            std::string::npos)
+      << S;
+  EXPECT_NE(S.find("vs openblas over the rounds (min..max): naive 0.050..0.050, "
+                   "tiled 0.250..2.00\n"),
+            std::string::npos)
+      << S;
+  llvm::json::Object JR = unitJSON(U, &*M);
+  const llvm::json::Object *Tiled =
+      (*JR.getArray("variants"))[1].getAsObject();
+  EXPECT_EQ(Tiled->getNumber("speedup_vs_baseline"), 0.5);
+  const llvm::json::Array *Range = Tiled->getArray("speedup_vs_baseline_range");
+  ASSERT_TRUE(Range && Range->size() == 2);
+  EXPECT_EQ((*Range)[1].getAsNumber(), 2.0);
+  EXPECT_EQ(Tiled->getObject("time")->getArray("rounds_s")->size(), 3u);
 }
 
 TEST(RunnerResults, PlotOverlaysMeasuredPoints) {

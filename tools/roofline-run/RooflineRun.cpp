@@ -28,6 +28,8 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 #include <random>
 #include <set>
 #include <unistd.h>
@@ -74,6 +76,12 @@ cl::opt<unsigned> Reps("reps", cl::init(5),
 cl::opt<double> MinTime(
     "min-time", cl::init(0.2),
     cl::desc("And at least this many seconds of timed runs (default 0.2)"),
+    cl::cat(Category));
+cl::opt<unsigned> RoundsOpt(
+    "rounds", cl::init(5),
+    cl::desc("Timing rounds: each times every variant and baseline once, the "
+             "order rotating, with 1/rounds of --reps and --min-time; "
+             "speedups are the median of the per-round ratios (default 5)"),
     cl::cat(Category));
 cl::opt<unsigned> Timeout(
     "timeout", cl::init(60),
@@ -345,6 +353,7 @@ RunOptions runOptions(const std::set<std::string> &Filter, const Machine *M,
   O.Variants = Filter;
   O.Reps = Reps;
   O.MinTime = MinTime;
+  O.Rounds = std::max(1u, RoundsOpt.getValue());
   O.TimeoutS = Timeout;
   O.BuildTimeoutS = BuildTimeout;
   O.Baselines = !NoBaseline;
@@ -382,6 +391,7 @@ Error writeRunJson(const std::vector<UnitResult> &Results, const Machine *M,
       {"seed", static_cast<int64_t>(O.Seed)},
       {"timing", json::Object{{"reps", static_cast<int64_t>(O.Reps)},
                               {"min_time_s", O.MinTime},
+                              {"rounds", static_cast<int64_t>(O.Rounds)},
                               {"timeout_s", static_cast<int64_t>(O.TimeoutS)}}},
       {"runs", std::move(Runs)},
       {"failed", AnyFailed}};

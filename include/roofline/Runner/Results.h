@@ -30,6 +30,8 @@ struct Derived {
   std::optional<double> BytesPerS; ///< predicted compulsory bytes / median
   std::optional<double> Percent;   ///< 100 * BoundS / median
   std::optional<double> VsReference, VsBaseline; ///< speedups
+  /// Their spread over the timing rounds (roundRatio).
+  std::optional<RatioSpread> VsReferenceSpread, VsBaselineSpread;
   double Intensity = 0;            ///< predicted FLOP / compulsory byte
   Precision Prec = Precision::F32; ///< the precision most FLOPs are in
   /// A 1-thread variant judged against the all-core peak (the machine gives

@@ -10,7 +10,10 @@
 //      is pinned on its variant by checking the unreported ones one by one;
 //   3. time: `driver time V` per variant that passed, in its own process
 //      with a time limit, rotating input buffers when the working set
-//      fits in the last-level cache.
+//      fits in the last-level cache; in rounds (one block of each variant
+//      and baseline per round, the order rotating), so that a burst of
+//      other work on a shared machine hits every variant alike and ratios
+//      are taken within a round (docs/roofline-run.md, "Timing").
 // Nothing here judges the numbers; Results.h turns them into the table.
 //
 //===----------------------------------------------------------------------===//
@@ -33,6 +36,9 @@ struct RunOptions {
   std::set<std::string> Variants; ///< only these (empty: all)
   unsigned Reps = 5;              ///< at least this many timed runs
   double MinTime = 0.2;           ///< and at least this many seconds
+  /// Timing rounds: each round times every variant once, with its share
+  /// of Reps and MinTime.
+  unsigned Rounds = 5;
   unsigned TimeoutS = 60;         ///< per variant and phase
   unsigned BuildTimeoutS = 600;   ///< per compile or link
   uint64_t Seed = 1;
@@ -64,6 +70,8 @@ struct TimeResult {
   double Median = 0, Min = 0, Max = 0, Q1 = 0, Q3 = 0;
   unsigned Buffers = 1;
   std::string Clock = "host"; ///< "device": cudaEvents, data resident
+  /// Each round's median, in round order (empty: one block, no rounds).
+  std::vector<double> Rounds;
 };
 
 struct VariantResult {
@@ -98,6 +106,28 @@ UnitResult runUnit(const UnitManifest &M, const RunOptions &O);
 /// \p LLCBytes: 1 when it does not fit anyway, else enough copies to
 /// cover twice the cache, at most 256 and 1 GiB in all.
 unsigned rotationBuffers(double WorkingSetBytes, double LLCBytes);
+
+/// The order in which round \p Round (0-based) times \p N variants:
+/// rotated by one per round, so each variant takes each place in turn
+/// (after and before every other one), and none always runs first, right
+/// after the build, or last.
+std::vector<unsigned> roundOrder(unsigned Round, unsigned N);
+
+/// One variant's time over its rounds (\p PerRound, each a `driver time`
+/// block): the median of the rounds' medians, the min and max over all
+/// repetitions, the rounds' quartiles' medians, the repetitions summed and
+/// Rounds the rounds' medians.
+TimeResult combineRounds(const std::vector<TimeResult> &PerRound);
+
+/// A speedup and its spread over the rounds.
+struct RatioSpread {
+  double Median = 0, Min = 0, Max = 0;
+};
+
+/// \p Base's time over \p V's: the median (min, max) of the ratios within
+/// each round both were timed in, so that a slow stretch of the machine
+/// cancels out; without rounds the ratio of the medians.
+std::optional<RatioSpread> roundRatio(const TimeResult &Base, const TimeResult &V);
 
 /// Parses one `driver check` JSON line into \p R; returns the variant
 /// name, or empty when the line is not a check result.

@@ -6,6 +6,7 @@ check-results.py FILE NAME=STATUS ...
 """
 import json
 import math
+import statistics
 import sys
 
 doc = json.load(open(sys.argv[1]))
@@ -16,7 +17,39 @@ for key in ("version", "tool", "machine", "seed", "timing", "runs", "failed"):
         errors.append("top-level key %r missing" % key)
 assert doc["version"] == 1 and doc["tool"] == "roofline-run"
 seen = {}
+
+
+def check_rounds(run):
+    """Timed in rounds: each time is the median of the rounds' medians,
+    each speedup the median (and range) of the ratios within a round."""
+    rounds = doc["timing"].get("rounds", 1)
+    timed = {v["name"]: v for v in run["variants"]
+             if v["status"] == "ok" and v.get("time")}
+    for v in timed.values():
+        r = v["time"].get("rounds_s")
+        if r is None or len(r) != rounds:
+            errors.append("%s: rounds_s %r, want %d rounds" % (v["name"], r, rounds))
+            return
+        if not math.isclose(v["time"]["median_s"], statistics.median(r), rel_tol=1e-9):
+            errors.append("%s: median_s is not the rounds' median" % v["name"])
+    for key, base in (("speedup_vs_reference", "naive"), ("speedup_vs_baseline", "openblas")):
+        b = timed.get(base)
+        for v in timed.values():
+            if b is None or (key == "speedup_vs_baseline" and v["name"].startswith("cu")):
+                continue
+            ratios = [x / y for x, y in zip(b["time"]["rounds_s"], v["time"]["rounds_s"])]
+            if not math.isclose(v[key], statistics.median(ratios), rel_tol=1e-9):
+                errors.append("%s: %s %r is not the median of the per-round ratios %r"
+                              % (v["name"], key, v[key], ratios))
+            if v[key + "_range"] is None or not all(
+                    math.isclose(a, c, rel_tol=1e-9)
+                    for a, c in zip(v[key + "_range"], (min(ratios), max(ratios)))):
+                errors.append("%s: %s_range %r, want [%r, %r]"
+                              % (v["name"], key, v[key + "_range"], min(ratios), max(ratios)))
+
+
 for run in doc["runs"]:
+    check_rounds(run)
     for key in ("unit", "kind", "sizes", "seed", "variants", "not_emitted", "failed"):
         if key not in run:
             errors.append("run key %r missing" % key)
