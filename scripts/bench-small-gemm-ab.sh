@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A/B of the small gemm paths at the seed's 64^3 (kernels/gemm.cpp): the
 # emitted `tiled`, `bf16` and `int8` built against REV's
-# kernels/runtime/roofline_gemm.h ("base", default HEAD) and against the
-# working tree's ("new"), and OpenBLAS (OPENBLAS_CORETYPE and
+# kernels/runtime/roofline_gemm.h ("base", default HEAD; REV may also be a
+# file, a copy of the header to compare with) and against the working
+# tree's ("new"), and OpenBLAS (OPENBLAS_CORETYPE and
 # OPENBLAS_L2_SIZE unset, 1 thread), timed in one process in interleaved
 # rounds (scripts/bench-small-gemm-ab.cpp): first with 256 rotated operand
 # sets (in L3, as roofline-run times a 64^3 gemm), then with one set (in
@@ -17,7 +18,11 @@ W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 build/bin/roofline-lint --emit="$W/e" kernels/gemm.cpp > /dev/null
 mkdir -p "$W/base"
-git show "$REV:kernels/runtime/roofline_gemm.h" > "$W/base/roofline_gemm.h"
+if [ -f "$REV" ]; then
+  cp "$REV" "$W/base/roofline_gemm.h"
+else
+  git show "$REV:kernels/runtime/roofline_gemm.h" > "$W/base/roofline_gemm.h"
+fi
 # Each build in its own namespace (rl renamed), so that the two copies of
 # the runtime's inline functions do not merge at link time.
 build() { # VARIANT LETTER RUNTIME_DIR
@@ -34,7 +39,7 @@ for V in tiled:ab bf16:cd int8:ef; do
 done
 nice -n 10 c++ -std=c++17 -O2 scripts/bench-small-gemm-ab.cpp "${OBJS[@]}" \
   -fopenmp -lopenblas -o "$W/bench"
-echo "base: $REV ($(git rev-parse --short "$REV")); new: the working tree ($(git rev-parse --short HEAD)$(git diff --quiet HEAD -- kernels/runtime || echo ', modified'))"
+echo "base: $REV ($([ -f "$REV" ] && sha1sum "$REV" | cut -c1-12 || git rev-parse --short "$REV")); new: the working tree ($(git rev-parse --short HEAD)$(git diff --quiet HEAD -- kernels/runtime || echo ', modified'))"
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)"
 for B in 256 1; do
   env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 \

@@ -1739,16 +1739,19 @@ inline uint32_t bf16_word(float X0, float X1) { return bf16_bits(X0) | bf16_bits
 #if RL_X86
 /// 16 words of two rows of B (x0 the low halves), rounded to nearest even
 /// in integer arithmetic (AVX-512 without BF16; as pack_b_q_avx512).
+/// X's bits plus the rounding to nearest even of its low 16 bits (the bf16
+/// in the high half). A function, not a lambda: GCC's lambdas do not take
+/// the target of the function around them.
+RL_AVX512 inline __m512i bf16_rounded(__m512 X) {
+  const __m512i U = _mm512_castps_si512(X);
+  return _mm512_add_epi32(
+      U, _mm512_add_epi32(_mm512_set1_epi32(0x7fff),
+                          _mm512_and_si512(_mm512_maskz_srli_epi32(all16, U, 16),
+                                           _mm512_set1_epi32(1))));
+}
 RL_AVX512 inline __m512i bf16_words_avx512(__m512 X0, __m512 X1) {
-  auto Round = [](__m512 X) {
-    const __m512i U = _mm512_castps_si512(X);
-    return _mm512_add_epi32(U, _mm512_add_epi32(_mm512_set1_epi32(0x7fff),
-                                                _mm512_and_si512(_mm512_maskz_srli_epi32(
-                                                                     all16, U, 16),
-                                                                 _mm512_set1_epi32(1))));
-  };
-  return _mm512_or_si512(_mm512_maskz_srli_epi32(all16, Round(X0), 16),
-                         _mm512_and_si512(Round(X1), _mm512_set1_epi32(int(0xffff0000u))));
+  return _mm512_or_si512(_mm512_maskz_srli_epi32(all16, bf16_rounded(X0), 16),
+                         _mm512_and_si512(bf16_rounded(X1), _mm512_set1_epi32(int(0xffff0000u))));
 }
 #if RL_HAVE_BF16
 /// The same with vcvtne2ps2bf16 (round to nearest even; denormals to zero,
@@ -1822,10 +1825,43 @@ inline uint32_t a_word(const rl::bf16 *Row, int64_t q, bool Half) {
 }
 
 #if RL_X86
-/// One tile of the bf16 small path: rows [i0, i0 + mr) of A (a: row i0),
-/// NV vectors of B's words (w: the tile's first column), C (+)= A B.
+/// One k pair of the bf16 small path's tile: a row of B's words, a word of
+/// each row of A broadcast (Half: the last k alone), MR x NV dot products.
 /// Native: vdpbf16ps; else (AVX-512 without BF16) both halves widened to
 /// f32 and two FMAs.
+template <int MR, int NV, bool Native>
+RL_AVX512 __attribute__((always_inline)) inline void
+direct_bf16_step(__m512 (&acc)[MR][NV], const rl::bf16 *const (&ar)[MR], const uint32_t *w,
+                 int64_t p, bool Half) {
+  const __m512i Hi = _mm512_set1_epi32(int(0xffff0000u));
+  __m512i bv[NV];
+  RL_UNROLL(8)
+  for (int q = 0; q < NV; ++q)
+    bv[q] = _mm512_load_si512(reinterpret_cast<const void *>(w + 16 * q));
+  RL_UNROLL(32)
+  for (int r = 0; r < MR; ++r) {
+    const __m512i x = _mm512_set1_epi32(int(a_word(ar[r], p, Half)));
+    if constexpr (Native) {
+#if RL_HAVE_BF16
+      RL_UNROLL(8)
+      for (int q = 0; q < NV; ++q)
+        acc[r][q] = dpbf16(acc[r][q], x, bv[q]);
+#endif
+    } else {
+      const __m512 xe = _mm512_castsi512_ps(_mm512_maskz_slli_epi32(all16, x, 16)),
+                   xo = _mm512_castsi512_ps(_mm512_and_si512(x, Hi));
+      RL_UNROLL(8)
+      for (int q = 0; q < NV; ++q) {
+        const __m512 be = _mm512_castsi512_ps(_mm512_maskz_slli_epi32(all16, bv[q], 16)),
+                     bo = _mm512_castsi512_ps(_mm512_and_si512(bv[q], Hi));
+        acc[r][q] = _mm512_fmadd_ps(xo, bo, _mm512_fmadd_ps(xe, be, acc[r][q]));
+      }
+    }
+  }
+}
+
+/// One tile of the bf16 small path: rows [i0, i0 + mr) of A (a: row i0),
+/// NV vectors of B's words (w: the tile's first column), C (+)= A B.
 template <int MR, int NV, bool Native, typename Epi>
 RL_AVX512 __attribute__((noinline)) void
 direct_bf16(int64_t K, const rl::bf16 *a, int64_t am, const uint32_t *w, int64_t ldw,
@@ -1835,43 +1871,17 @@ direct_bf16(int64_t K, const rl::bf16 *a, int64_t am, const uint32_t *w, int64_t
   const rl::bf16 *ar[MR];
   RL_UNROLL(32)
   for (int r = 0; r < MR; ++r) {
+    // Rows past the edge read the last row again (their sums are dropped).
     ar[r] = a + (r < mr ? r : mr - 1) * am;
     RL_UNROLL(8)
     for (int q = 0; q < NV; ++q)
       acc[r][q] = _mm512_setzero_ps();
   }
-  const __m512i Hi = _mm512_set1_epi32(int(0xffff0000u));
-  auto Step = [&](int64_t p, bool Half) __attribute__((always_inline)) {
-    __m512i bv[NV];
-    RL_UNROLL(8)
-    for (int q = 0; q < NV; ++q)
-      bv[q] = _mm512_load_si512(reinterpret_cast<const void *>(w + p * ldw + 16 * q));
-    RL_UNROLL(32)
-    for (int r = 0; r < MR; ++r) {
-      const __m512i x = _mm512_set1_epi32(int(a_word(ar[r], p, Half)));
-      if constexpr (Native) {
-#if RL_HAVE_BF16
-        RL_UNROLL(8)
-        for (int q = 0; q < NV; ++q)
-          acc[r][q] = dpbf16(acc[r][q], x, bv[q]);
-#endif
-      } else {
-        const __m512 xe = _mm512_castsi512_ps(_mm512_maskz_slli_epi32(all16, x, 16)),
-                     xo = _mm512_castsi512_ps(_mm512_and_si512(x, Hi));
-        RL_UNROLL(8)
-        for (int q = 0; q < NV; ++q) {
-          const __m512 be = _mm512_castsi512_ps(_mm512_maskz_slli_epi32(all16, bv[q], 16)),
-                       bo = _mm512_castsi512_ps(_mm512_and_si512(bv[q], Hi));
-          acc[r][q] = _mm512_fmadd_ps(xo, bo, _mm512_fmadd_ps(xe, be, acc[r][q]));
-        }
-      }
-    }
-  };
   const int64_t Whole = K / 2;
   for (int64_t p = 0; p < Whole; ++p)
-    Step(p, false);
+    direct_bf16_step<MR, NV, Native>(acc, ar, w + p * ldw, p, false);
   if (K % 2)
-    Step(Whole, true);
+    direct_bf16_step<MR, NV, Native>(acc, ar, w + Whole * ldw, Whole, true);
   const dequant D{nullptr, 0, nullptr, false};
   RL_UNROLL(32)
   for (int r = 0; r < MR; ++r) {
