@@ -1466,7 +1466,9 @@ RL_AVX512 inline void store_q(__m512 X, float *P, __mmask16 K, float RowScale,
 /// acc += u (u8) . s (s8) in groups of four, and acc += x . y (bf16 pairs).
 /// GCC 12 copies (and spills) every accumulator of the intrinsics' forms
 /// on each step (half the speed of the instruction); the asm operand is
-/// updated in place.
+/// updated in place. vdpbf16ps is asm with every compiler, callable from
+/// RL_AVX512 functions (the bf16 small path's tile, which has a widening
+/// form for AVX-512 without BF16 too); it runs only on path bf16.
 RL_AVX512VNNI inline __m512i dpbusd(__m512i Acc, __m512i U, __m512i S) {
 #if defined(__GNUC__) && !defined(__clang__)
   __asm__("vpdpbusd %2, %1, %0" : "+v"(Acc) : "v"(U), "v"(S));
@@ -1476,13 +1478,9 @@ RL_AVX512VNNI inline __m512i dpbusd(__m512i Acc, __m512i U, __m512i S) {
 #endif
 }
 #if RL_HAVE_BF16
-RL_AVX512BF16 inline __m512 dpbf16(__m512 Acc, __m512i X, __m512i Y) {
-#if defined(__GNUC__) && !defined(__clang__)
+RL_AVX512 inline __m512 dpbf16(__m512 Acc, __m512i X, __m512i Y) {
   __asm__("vdpbf16ps %2, %1, %0" : "+v"(Acc) : "v"(X), "v"(Y));
   return Acc;
-#else
-  return _mm512_dpbf16_ps(Acc, (__m512bh)X, (__m512bh)Y);
-#endif
 }
 #endif
 
@@ -1710,6 +1708,248 @@ RL_AVX2 void ukr_i16_avx2(int64_t kg, const uint32_t *RL_RESTRICT a,
 }
 #endif
 
+//===----------------------------------------------------------------------===//
+// The bf16 small path: for problems the f32 small path would take. B is
+// rounded to bf16 once per call into words of two rows (row 2q in the low
+// half, 2q + 1 in the high half, the layout vdpbf16ps pairs with A's
+// consecutive k), A (prepared bf16, rows contiguous in K) is read straight
+// from its rows, a word broadcast per row and k pair, and C stays in
+// registers for the whole K. Nothing else is packed: at 64^3 the blocked
+// path's per-call A panels and its driver cost more than the products
+// (docs/codegen.md, "The gemm runtime": bf16 small path).
+//===----------------------------------------------------------------------===//
+
+/// Whether the bf16 small path takes a problem: A's rows contiguous in K,
+/// B's and C's along N, the f32 small path's sizes.
+inline bool small_enough(const qproblem &g) {
+  return g.ak == 1 && g.bn == 1 && g.cn == 1 && g.K > 0 && g.M <= 160 && g.N <= 160 &&
+         g.K <= 320 && g.M * g.N * g.K <= int64_t(128) * 128 * 128;
+}
+
+/// B's words for the bf16 small path: ceil(K / 2) rows of \p ldw words
+/// (ldw: N rounded up to 16), zero past K and N.
+struct bf16_words {
+  const uint32_t *W;
+  int64_t ldw;
+};
+
+/// The word of bf16(x0) (low half) and bf16(x1), rounded to nearest even.
+inline uint32_t bf16_word(float X0, float X1) { return bf16_bits(X0) | bf16_bits(X1) << 16; }
+
+#if RL_X86
+/// 16 words of two rows of B (x0 the low halves), rounded to nearest even
+/// in integer arithmetic (AVX-512 without BF16; as pack_b_q_avx512).
+/// X's bits plus the rounding to nearest even of its low 16 bits (the bf16
+/// in the high half). A function, not a lambda: GCC's lambdas do not take
+/// the target of the function around them.
+RL_AVX512 inline __m512i bf16_rounded(__m512 X) {
+  const __m512i U = _mm512_castps_si512(X);
+  return _mm512_add_epi32(
+      U, _mm512_add_epi32(_mm512_set1_epi32(0x7fff),
+                          _mm512_and_si512(_mm512_maskz_srli_epi32(all16, U, 16),
+                                           _mm512_set1_epi32(1))));
+}
+RL_AVX512 inline __m512i bf16_words_avx512(__m512 X0, __m512 X1) {
+  return _mm512_or_si512(_mm512_maskz_srli_epi32(all16, bf16_rounded(X0), 16),
+                         _mm512_and_si512(bf16_rounded(X1), _mm512_set1_epi32(int(0xffff0000u))));
+}
+#if RL_HAVE_BF16
+/// The same with vcvtne2ps2bf16 (round to nearest even; denormals to zero,
+/// as vdpbf16ps reads them anyway) and one word interleave. As asm, like
+/// dpbf16: callable from the RL_AVX512 functions, run only on path bf16.
+RL_AVX512 inline __m512i bf16_words_bf16(__m512 X0, __m512 X1) {
+  __m512i Halves; // X0's 16 values in the low 256 bits, X1's in the high
+  __asm__("vcvtne2ps2bf16 %2, %1, %0" : "=v"(Halves) : "v"(X1), "v"(X0));
+  // The word of column j takes value j of each half.
+  const __m512i Interleave = _mm512_set_epi16(
+      31, 15, 30, 14, 29, 13, 28, 12, 27, 11, 26, 10, 25, 9, 24, 8, 23, 7, 22, 6, 21, 5, 20, 4,
+      19, 3, 18, 2, 17, 1, 16, 0);
+  return _mm512_permutexvar_epi16(Interleave, Halves);
+}
+#endif
+
+/// bf16_words_of, 16 columns a vector: vcvtne2ps2bf16 when \p Native.
+template <bool Native>
+RL_AVX512 void bf16_words_vec(const qproblem &g, uint32_t *W, int64_t ldw) {
+  for (int64_t k = 0; k < g.K; k += 2, W += ldw) {
+    const float *R0 = g.B + k * g.bk, *R1 = R0 + g.bk;
+    const bool Odd = k + 1 == g.K;
+    for (int64_t j = 0; j < ldw; j += 16) {
+      const __mmask16 Cols = v::f32x16::mask(int(g.N - j));
+      const __m512 X0 = _mm512_maskz_loadu_ps(Cols, R0 + j),
+                   X1 = _mm512_maskz_loadu_ps(Odd ? __mmask16(0) : Cols, R1 + j);
+      __m512i Words;
+#if RL_HAVE_BF16
+      if constexpr (Native)
+        Words = bf16_words_bf16(X0, X1);
+      else
+#endif
+        Words = bf16_words_avx512(X0, X1);
+      _mm512_store_si512(reinterpret_cast<void *>(W + j), Words);
+    }
+  }
+}
+#endif
+
+/// B (f32, rows contiguous along N) as bf16 words in a per-thread buffer.
+inline bf16_words bf16_words_of(path P, const qproblem &g) {
+  const int64_t Ldw = round_up(g.N, 16), Kg = (g.K + 1) / 2;
+  uint32_t *W = scratch<uint32_t, 7>(size_t(Kg * Ldw));
+#if RL_X86
+  if (P == path::bf16 || P == path::avx512) {
+    if (P == path::bf16)
+      bf16_words_vec<true>(g, W, Ldw);
+    else
+      bf16_words_vec<false>(g, W, Ldw);
+    return {W, Ldw};
+  }
+#endif
+  for (int64_t q = 0; q < Kg; ++q)
+    for (int64_t j = 0; j < Ldw; ++j) {
+      const int64_t k = 2 * q;
+      const float X0 = j < g.N ? g.B[k * g.bk + j] : 0.0f,
+                  X1 = j < g.N && k + 1 < g.K ? g.B[(k + 1) * g.bk + j] : 0.0f;
+      W[q * Ldw + j] = bf16_word(X0, X1);
+    }
+  return {W, Ldw};
+}
+
+/// A's word of k pair \p q of a row: two bf16, or the last k alone (its
+/// pair's high half zero, not the next row's first value).
+inline uint32_t a_word(const rl::bf16 *Row, int64_t q, bool Half) {
+  if (Half)
+    return Row[2 * q].Bits;
+  uint32_t X;
+  std::memcpy(&X, Row + 2 * q, 4);
+  return X;
+}
+
+#if RL_X86
+/// One k pair of the bf16 small path's tile: a row of B's words, a word of
+/// each row of A broadcast (Half: the last k alone), MR x NV dot products.
+/// Native: vdpbf16ps; else (AVX-512 without BF16) both halves widened to
+/// f32 and two FMAs.
+template <int MR, int NV, bool Native>
+RL_AVX512 __attribute__((always_inline)) inline void
+direct_bf16_step(__m512 (&acc)[MR][NV], const rl::bf16 *const (&ar)[MR], const uint32_t *w,
+                 int64_t p, bool Half) {
+  const __m512i Hi = _mm512_set1_epi32(int(0xffff0000u));
+  __m512i bv[NV];
+  RL_UNROLL(8)
+  for (int q = 0; q < NV; ++q)
+    bv[q] = _mm512_load_si512(reinterpret_cast<const void *>(w + 16 * q));
+  RL_UNROLL(32)
+  for (int r = 0; r < MR; ++r) {
+    const __m512i x = _mm512_set1_epi32(int(a_word(ar[r], p, Half)));
+    if constexpr (Native) {
+#if RL_HAVE_BF16
+      RL_UNROLL(8)
+      for (int q = 0; q < NV; ++q)
+        acc[r][q] = dpbf16(acc[r][q], x, bv[q]);
+#endif
+    } else {
+      const __m512 xe = _mm512_castsi512_ps(_mm512_maskz_slli_epi32(all16, x, 16)),
+                   xo = _mm512_castsi512_ps(_mm512_and_si512(x, Hi));
+      RL_UNROLL(8)
+      for (int q = 0; q < NV; ++q) {
+        const __m512 be = _mm512_castsi512_ps(_mm512_maskz_slli_epi32(all16, bv[q], 16)),
+                     bo = _mm512_castsi512_ps(_mm512_and_si512(bv[q], Hi));
+        acc[r][q] = _mm512_fmadd_ps(xo, bo, _mm512_fmadd_ps(xe, be, acc[r][q]));
+      }
+    }
+  }
+}
+
+/// One tile of the bf16 small path: rows [i0, i0 + mr) of A (a: row i0),
+/// NV vectors of B's words (w: the tile's first column), C (+)= A B.
+template <int MR, int NV, bool Native, typename Epi>
+RL_AVX512 __attribute__((noinline)) void
+direct_bf16(int64_t K, const rl::bf16 *a, int64_t am, const uint32_t *w, int64_t ldw,
+            float *c, int64_t ldc, int mr, int nr, store_flags F, const Epi &epi, int64_t i0,
+            int64_t j0) {
+  __m512 acc[MR][NV];
+  const rl::bf16 *ar[MR];
+  RL_UNROLL(32)
+  for (int r = 0; r < MR; ++r) {
+    // Rows past the edge read the last row again (their sums are dropped).
+    ar[r] = a + (r < mr ? r : mr - 1) * am;
+    RL_UNROLL(8)
+    for (int q = 0; q < NV; ++q)
+      acc[r][q] = _mm512_setzero_ps();
+  }
+  const int64_t Whole = K / 2;
+  for (int64_t p = 0; p < Whole; ++p)
+    direct_bf16_step<MR, NV, Native>(acc, ar, w + p * ldw, p, false);
+  if (K % 2)
+    direct_bf16_step<MR, NV, Native>(acc, ar, w + Whole * ldw, Whole, true);
+  const dequant D{nullptr, 0, nullptr, false};
+  RL_UNROLL(32)
+  for (int r = 0; r < MR; ++r) {
+    if (r >= mr)
+      break;
+    RL_UNROLL(8)
+    for (int q = 0; q < NV; ++q)
+      store_q<false>(acc[r][q], c + r * ldc + 16 * q, v::f32x16::mask(nr - 16 * q), 1.0f, D,
+                     j0 + 16 * q, F, epi, i0 + r);
+  }
+}
+#endif
+
+/// The bf16 small path's portable tile (and the reference for the others:
+/// the same words, f32 sums in the same order per k pair).
+template <int MR, int NR, typename Epi>
+void direct_bf16_portable(int64_t K, const rl::bf16 *a, int64_t am, const uint32_t *w,
+                          int64_t ldw, float *c, int64_t ldc, int mr, int nr, store_flags F,
+                          const Epi &epi, int64_t i0, int64_t j0) {
+  float acc[MR][NR] = {};
+  auto Half = [](uint32_t X) {
+    rl::bf16 B;
+    B.Bits = uint16_t(X & 0xffff);
+    return float(B);
+  };
+  for (int64_t p = 0; p < (K + 1) / 2; ++p)
+    for (int i = 0; i < mr; ++i) {
+      const uint32_t x = a_word(a + i * am, p, 2 * p + 1 == K);
+      for (int j = 0; j < nr; ++j) {
+        const uint32_t y = w[p * ldw + j];
+        acc[i][j] += Half(x) * Half(y) + Half(x >> 16) * Half(y >> 16);
+      }
+    }
+  for (int i = 0; i < mr; ++i)
+    for (int j = 0; j < nr; ++j) {
+      float X = acc[i][j];
+      if (F.beta)
+        X += c[i * ldc + j];
+      if (Epi::active)
+        X = epi.template apply<v::f32x1>(X, i0 + i, j0 + j, true);
+      c[i * ldc + j] = X;
+    }
+}
+
+/// The bf16 small path: tiles of MR x NR over B's words \p Bw. \p direct
+/// takes the tile's rows (exact for the last tile) and vectors as integral
+/// constants.
+template <int MR, int NR, int W, typename Epi, typename Direct>
+void small_bf16(const qproblem &g, const bf16_words &Bw, const Epi &epi, Direct direct) {
+  const store_flags F{g.beta0 ? 0 : 1, true};
+  const rl::bf16 *A = static_cast<const rl::bf16 *>(g.A);
+  for (int64_t j = 0; j < g.N; j += NR)
+    for (int64_t i = 0; i < g.M; i += MR) {
+      const int mr = int(std::min<int64_t>(MR, g.M - i)),
+                nr = int(std::min<int64_t>(NR, g.N - j));
+      float *c = g.C + i * g.cm + j;
+      for (int r = 0; r < mr; ++r)
+        for (int q = 0; q < nr; q += 16)
+          __builtin_prefetch(c + r * g.cm + q, 1, 3);
+      by_vectors<(NR + W - 1) / W, W>(nr, [&](auto NV) {
+        by_rows<MR>(mr, [&](auto Rows) {
+          direct(Rows, NV, g.K, A + i * g.am, g.am, Bw.W + j, Bw.ldw, c, g.cm, mr, nr, F, epi,
+                 i, j);
+        });
+      });
+    }
+}
+
 /// A quantized micro-kernel family as a policy of qgemm: its word, register
 /// tile and run(); Kern<NV> is the kernel for NV vectors of W lanes.
 template <word Wd, int MR_, int NR_, int W, template <int> class Kern> struct qfamily {
@@ -1852,6 +2092,27 @@ void bf16gemm(path P, const qproblem &g, const blocks &Bl, const Epi &epi,
   if (g.K == 0) {
     strided Z{g.M, g.N, 0, nullptr, 0, 0, nullptr, 0, 0, g.C, g.cm, g.cn, g.beta0};
     return empty_k(Z, epi, blk);
+  }
+  if (small_enough(g)) {
+    const bf16_words Bw = bf16_words_of(P, g);
+    switch (P) {
+#if RL_X86
+#if RL_HAVE_BF16
+    case path::bf16:
+      return small_bf16<qMR, qNR, 16>(g, Bw, epi, [](auto R, auto NV, auto... X) {
+        direct_bf16<decltype(R)::value, decltype(NV)::value, true>(X...);
+      });
+#endif
+    case path::avx512: // 4 rows: 16 sums, 8 widened B vectors and 2 of A
+      return small_bf16<4, qNR, 16>(g, Bw, epi, [](auto R, auto NV, auto... X) {
+        direct_bf16<decltype(R)::value, decltype(NV)::value, false>(X...);
+      });
+#endif
+    default:
+      return small_bf16<qMR, qNRp, qNRp>(g, Bw, epi, [](auto, auto, auto... X) {
+        direct_bf16_portable<qMR, qNRp>(X...);
+      });
+    }
   }
   const float One = 1.0f;
   const blocks Q = qblocks(Bl);
