@@ -12,6 +12,8 @@
 
 #include "NestBuilder.h"
 
+#include "llvm/Support/SaveAndRestore.h"
+
 using namespace clang;
 using namespace roofline;
 using namespace roofline::frontend;
@@ -62,29 +64,42 @@ std::optional<IndexPoly>
 NestBuilder::conditionalIndex(const ConditionalOperator *CO, std::string &Why) {
   const Expr *Cond = CO->getCond();
   std::string Where = InBound ? "loop bound" : "index";
-  if (usesNestData(Cond)) {
+  // The innermost loop whose variable the condition uses (from the loop
+  // stack: a loop-free index, a trip count, hides the variables).
+  int K = static_cast<int>(LoopStack.size()) - 1;
+  for (; K >= 0; --K)
+    if (LoopStack[K].IVDecl && mentions(Cond, LoopStack[K].IVDecl))
+      break;
+  auto DataDependent = [&]() {
     Why = "data-dependent condition '" + text(Cond) + "' in the " + Where +
           " '" + text(CO) + "': the iterations or elements depend on the data";
     return std::nullopt;
-  }
-  if (!mentionsLoopVar(Cond))
+  };
+  if (K < 0) {
+    if (usesNestData(Cond))
+      return DataDependent();
+    if (mentionsLoopVar(Cond)) {
+      Why = "condition '" + text(Cond) + "' in the " + Where +
+            " uses a loop variable that is not a plain loop's";
+      return std::nullopt;
+    }
     return indexOf(invariantValue(Cond) ? CO->getTrueExpr()
                                         : CO->getFalseExpr(),
                    Why);
-  // The innermost loop whose variable the condition uses.
-  int K = static_cast<int>(LoopStack.size()) - 1;
-  for (; K >= 0; --K)
-    if (IVs[K].first && mentions(Cond, IVs[K].first))
-      break;
-  if (K < 0) {
-    Why = "condition '" + text(Cond) + "' in the " + Where +
-          " uses a loop variable that is not a plain loop's";
-    return std::nullopt;
   }
   LoopFrame &F = LoopStack[K];
   const Loop &Range = F.SplitHeader ? *F.SplitHeader : *F.L;
   std::string Inner;
-  std::optional<OrderedParts> P = orderedParts(Cond, Range, Inner);
+  std::optional<OrderedParts> P;
+  {
+    std::vector<std::pair<const VarDecl *, std::string>> AllIVs;
+    for (const LoopFrame &Fr : LoopStack)
+      AllIVs.push_back({Fr.IVDecl, Fr.L->IV});
+    llvm::SaveAndRestore ShowIVs(IVs, AllIVs);
+    if (usesNestData(Cond))
+      return DataDependent();
+    P = orderedParts(Cond, Range, Inner);
+  }
   // The parts bound this loop's variable by outer ones and sizes only.
   for (size_t J = K + 1; P && J < LoopStack.size(); ++J)
     for (int Part = 0; Part < 2; ++Part)

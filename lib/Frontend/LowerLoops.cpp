@@ -200,6 +200,7 @@ void NestBuilder::enterLoop(Loop &L, const VarDecl *IVDecl,
   Ranges.push_back({L.IV, L.First, L.Last, L.Step, Innermost});
   Innermost = &Ranges.back();
   LoopStack.push_back({&L, Innermost, Body, nullptr});
+  LoopStack.back().IVDecl = IVDecl;
   TouchedStack.emplace_back();
 }
 

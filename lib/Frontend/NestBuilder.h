@@ -604,6 +604,7 @@ private:
     bool Regrouped = false;              ///< over loops of its own
     std::optional<bool> Split;           ///< the part of a split range
     bool SplitTaken = false;
+    const clang::VarDecl *IVDecl = nullptr; ///< null for loops over groups
     /// Split by a condition in an index or bound: the loop as it was
     /// before, and the part this pass runs.
     std::optional<Loop> SplitHeader;
