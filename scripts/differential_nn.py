@@ -91,6 +91,10 @@ FORMS = {
     "nestcounter": 0.15,  # int k = 0 / a row offset declared in a loop body
                           # of the nest (rnn.c's kx), k++ or k += E steps,
                           # maybe under an if on the outer loops only
+    "condsel": 0.12,    # c ? a : b in a loop bound and a subscript (genann's
+                        # k < (h == L-1 ? outputs : hidden)): c on an outer
+                        # loop's variable (its first or last value, != 0, a
+                        # comparison with a size) or a flag argument
 }
 
 
@@ -98,6 +102,8 @@ FORMS = {
 SIDE_FORMS = ("fieldptr", "memcall", "ptrinc", "constlocal", "rowsplus", "runtime")
 # Added later still, on a stream of their own (see Gen.side2).
 SIDE2_FORMS = ("nestcounter",)
+# And on a third (see Gen.side3).
+SIDE3_FORMS = ("condsel",)
 
 
 class MustRefuse(Exception):
@@ -402,7 +408,7 @@ class Render:
             else:
                 inc = "%s -= %d" % (L.iv, -L.step)
             out.append("%sfor (int %s = %s; %s %s %s; %s) {" % (
-                ind, L.iv, self.ie(L.start), L.iv, L.op, self.ie(L.bound), inc))
+                ind, L.iv, self.ie(L.start), L.iv, L.op, self.ie(L.bound, 1), inc))
             self.stmts(L.body, ind + "  ", out)
             out.append(ind + "}")
         elif t == "rfor":
@@ -641,7 +647,7 @@ class Gen:
         self.rng = rng
         self.n = NNNest(name)
         self.on = {f: rng.random() < p for f, p in forms.items()
-                   if f not in SIDE_FORMS + SIDE2_FORMS}
+                   if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS}
         # The later forms draw from a stream of their own, seeded from the
         # main one without advancing it: with them the other nests of a seed
         # stay what they were.
@@ -649,6 +655,8 @@ class Gen:
         self.on.update({f: self.side.random() < forms[f] for f in SIDE_FORMS if f in forms})
         self.side2 = random.Random("%s/2/%s" % (name, rng.getstate()[1][-8:]))
         self.on.update({f: self.side2.random() < forms[f] for f in SIDE2_FORMS if f in forms})
+        self.side3 = random.Random("%s/3/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side3.random() < forms[f] for f in SIDE3_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -1905,6 +1913,10 @@ class Gen:
             main, self.rng = self.rng, self.side2
             self.add_nest_counter(outer_levels)
             self.rng = main
+        if self.on.get("condsel"):
+            main, self.rng = self.rng, self.side3
+            self.add_condsel(outer_levels)
+            self.rng = main
         if n.pre.stmts and n.pre.stmts[0][0] == "for":
             n.root = n.pre.stmts[0]
         self.freeze(n.pre)
@@ -1915,6 +1927,98 @@ class Gen:
             self.fieldify()
             self.rng = main
         return n
+
+    # condsel: c ? a : b in a bound and a subscript (genann's genann_train)
+    def add_condsel(self, outer_levels):
+        """Loops 0..K plain (upward from 0, or downward to 0); in loop K's
+        body a loop over E whose bound is `c ? E : E - d` and whose element
+        is read at `c2 ? j : E - 1 - j` in its row, summed into loop K's
+        element. c and c2 are the same condition or one of them is on an
+        outer variable t: t == its first or last value, t != 0 (t's first
+        value upward, its last downward), t < S (S a size or 2), or a flag
+        argument (a loop-invariant case)."""
+        rng, ft = self.rng, self.ft
+        if not outer_levels:
+            return
+        K = rng.randrange(len(outer_levels))
+        ivs = []
+        for lv in outer_levels[:K + 1]:
+            L = lv.loop
+            e = L.rext.ie()
+            up = L.step == 1 and L.start == ("n", 0) and L.op == "<" and L.bound == e
+            down = L.step == -1 and L.start == ("-", e, ("n", 1)) and L.op == ">=" and \
+                L.bound == ("n", 0)
+            if lv.guard or not (up or down):
+                return
+            ivs.append((L.iv, L.rext, lv, up))
+        lv = outer_levels[K]
+
+        def cond():
+            if rng.random() < 0.25:
+                name = rng.choice(["relu", "gate", "scale"])
+                return ("!=", ("v", name), ("n", 0), name)
+            t, ext, _, up = rng.choice(ivs)
+            first = ("n", 0) if up else ("-", ext.ie(), ("n", 1))
+            last = ("-", ext.ie(), ("n", 1)) if up else ("n", 0)
+            kind = rng.choice(["first", "last", "ne0", "rel"])
+            if kind == "first":
+                return ("==", ("v", t), first, kind)
+            if kind == "last":
+                return ("==", ("v", t), last, kind)
+            if kind == "ne0":
+                return ("!=", ("v", t), ("n", 0), kind)
+            lim = rng.choice([("n", 2), self.pick_ext(allow_prod=False).ie()])
+            return ("<", ("v", t), lim, kind)
+
+        def use(c):
+            """c's feature, and its flag argument where it is one."""
+            if c[3] in ("first", "last", "ne0", "rel"):
+                self.feat("condsel-" + c[3])
+                for x in outer_levels[:K + 1]:
+                    if x.loop.iv == c[1][1]:
+                        x.loop.split_conds = getattr(x.loop, "split_conds", []) + [c[:3]]
+                return
+            self.feat("condsel-flag")
+            if (c[3], "int") not in self.n.flags:
+                self.n.flags.append((c[3], "int"))
+
+        E = self.pick_ext(allow_prod=False)
+        v = self.get_view([x.loop.rext for x in outer_levels[:K + 1]] + [E], fresh=True)
+        if v.base.kind != "ptr" or not v.rowmajor or v.offset is not None:
+            return
+        start = None
+        for (x, _, _, _), st in zip(ivs, v.strides):
+            start = ie_add(start, ie_mul(("v", x), st.ie()))
+        c1 = cond()
+        c2 = c1 if rng.random() < 0.6 else cond()
+        short = ("-", E.ie(), ("n", rng.choice([1, 1, 2])))
+        if rng.random() < 0.5:
+            bound = ("isel", c1[0], c1[1], c1[2], E.ie(), short)
+        else:
+            bound = ("isel", c1[0], c1[1], c1[2], short, E.ie())
+        for x in outer_levels[:K + 1]:
+            x.no_cont = True
+        lv2, i = self.inner(lv, ext=E, plain=True, guard=False)
+        lv2.loop.bound = bound
+        j = ("v", i[0])
+        # The row: loop K's, or the view's first (genann's `out + (h ? X :
+        # 0)`), so that j indexes it either way.
+        use(c1)
+        row = start if start is not None else ("n", 0)
+        if rng.random() < 0.3:
+            at = ie_add(start, j)  # the condition in the bound only
+        else:
+            use(c2)
+            sel = ("isel", c2[0], c2[1], c2[2], row, ("n", 0)) if rng.random() < 0.5 else \
+                ("isel", c2[0], c2[1], c2[2], ("n", 0), row)
+            at = ie_add(sel, j)
+            self.feat("condsel-index")
+        sname = self.fresh("s")
+        lv.stmts.insert(0, ("ds", sname, ft, ("lit", "0.0" + SUF[ft])))
+        lv2.stmt_list().append(("asg", ("s", sname), "+=", ("b", "*", ("ld", ("base", v.base.cname), at), self.lit(), ft), ft))
+        ov = self.view_for([(x, e, l) for x, e, l, _ in ivs])
+        lv.stmt_list().append(("asg", self.ref(lv, ov, [x for x, _, _, _ in ivs], write=True), "=", ("s", sname), ft))
+        self.feat("condsel")
 
     # nestcounter: an int counter declared in the nest (rnn.c's kx)
     def add_nest_counter(self, outer_levels):
@@ -3035,10 +3139,19 @@ class Interp:
         op = OPS[L.op]
         ran = False
         self.guard_hits.append([False, False])  # [an if was met, one held]
+        part = None
         while op(v, self.iev(L.bound)):
             ran = True
             self.env[L.iv] = v
             self.ltotal[key] += 1
+            # A loop a ?: on its variable splits (condsel) runs as one loop
+            # per part: each is an entry of its own for the hoisted moves.
+            splits = getattr(L, "split_conds", None)
+            if splits:
+                now = tuple(OPS[c[0]](self.iev(c[1]), self.iev(c[2])) for c in splits)
+                if part is not None and now != part:
+                    self.lserial[key] += 1
+                part = now
             if L.leaf:
                 g = L.guard
                 if g is None or g[0] == "else":
@@ -3177,7 +3290,7 @@ def finalize(nest, sizes):
     nest.sites = Sites(nest)
     nest.loops_checkable = not any(
         nest.feats[f] for f in nest.feats if f.startswith(("affine", "pad-guard", "call", "rangefor", "inv",
-                                                            "causal", "idiom-inv", "idiom-call",
+                                                            "causal", "idiom-inv", "idiom-call", "condsel",
                                                             "idiom-partial")))
     try:
         for case in cases_of(nest):

@@ -555,6 +555,8 @@ std::optional<IndexPoly> NestBuilder::indexOf(const Expr *E, std::string &Why) {
   Expr::EvalResult R;
   if (!S->isValueDependent() && S->EvaluateAsInt(R, Ctx))
     return IndexPoly::constant(R.Val.getInt().getExtValue());
+  if (const auto *CO = dyn_cast<ConditionalOperator>(S))
+    return conditionalIndex(CO, Why);
   const char *Where = InBound ? "loop bound" : "index";
   if (isa<ArraySubscriptExpr>(S) || isa<CXXOperatorCallExpr>(S) ||
       (isa<UnaryOperator>(S) &&

@@ -200,6 +200,7 @@ void NestBuilder::enterLoop(Loop &L, const VarDecl *IVDecl,
   Ranges.push_back({L.IV, L.First, L.Last, L.Step, Innermost});
   Innermost = &Ranges.back();
   LoopStack.push_back({&L, Innermost, Body, nullptr});
+  LoopStack.back().IVDecl = IVDecl;
   TouchedStack.emplace_back();
 }
 
@@ -233,9 +234,14 @@ bool NestBuilder::lowerForSplit(const ForStmt *FS, std::vector<Node> &Out,
   SplitRequested = false;
   size_t PendingBefore = Pending.size();
   if (lowerForOnce(FS, L, std::nullopt, Normalize)) {
+    if (SplitFor == FS)
+      SplitFor = nullptr; // asked for by an index lowering did not keep
     Out.push_back(Node::loop(std::move(L)));
     return true;
   }
+  if (SplitFor == FS && !SplitForWhy.empty() &&
+      StringRef(Reason).contains(SplitForWhy))
+    return lowerIndexSplit(FS, Out, Normalize, PendingBefore);
   if (!SplitRequested || !Reason.empty())
     return false;
   // The body is an if/else on this loop's variable, or picks a value by a
@@ -247,6 +253,31 @@ bool NestBuilder::lowerForSplit(const ForStmt *FS, std::vector<Node> &Out,
   for (bool First : {true, false}) {
     Loop Part;
     if (!lowerForOnce(FS, Part, First, Normalize))
+      return false;
+    Out.push_back(Node::loop(std::move(Part)));
+  }
+  return true;
+}
+
+bool NestBuilder::lowerIndexSplit(const ForStmt *FS, std::vector<Node> &Out,
+                                  bool Normalize, size_t PendingBefore) {
+  // A condition in an index or bound of the body splits this loop: two
+  // loops over the parts of its range, in order (LowerConditionalIndex.cpp).
+  // What the first try recorded goes.
+  Reason.clear();
+  ReasonLoc = SourceLocation();
+  SplitFor = nullptr;
+  Pending.erase(Pending.begin() + PendingBefore, Pending.end());
+  std::vector<Constraint> Parts[2] = {SplitForParts[0], SplitForParts[1]};
+  const clang::Stmt *At = SplitForAt;
+  for (bool First : {true, false}) {
+    Loop Part;
+    ApplyFor = FS;
+    ApplyPart = &Parts[First ? 0 : 1];
+    ApplyAt = At;
+    bool Ok = lowerForOnce(FS, Part, First, Normalize);
+    ApplyFor = nullptr;
+    if (!Ok)
       return false;
     Out.push_back(Node::loop(std::move(Part)));
   }
@@ -299,6 +330,13 @@ bool NestBuilder::lowerForOnce(const ForStmt *FS, Loop &Out,
   enterLoop(Out, IVDecl, FS->getBody());
   LoopStack.back().For = FS;
   LoopStack.back().Split = SplitBranch;
+  if (ApplyFor == FS) {
+    ApplyFor = nullptr;
+    if (!applyIndexSplit(Out, *ApplyPart, ApplyAt)) {
+      leaveLoop();
+      return false;
+    }
+  }
   bool Ok = lowerBody(FS->getBody(), Out, /*IsLoopBody=*/true, SplitBranch);
   leaveLoop();
   return Ok;

@@ -441,11 +441,31 @@ bool NestBuilder::takeSplit(const clang::Stmt *Where) {
 bool NestBuilder::choiceParts(const Expr *Cond, const Loop &L,
                               std::vector<Constraint> (&Parts)[2],
                               std::string &Why) {
-  const auto *Eq = dyn_cast<BinaryOperator>(strip(Cond));
-  if (Eq && (Eq->getOpcode() == BO_EQ || Eq->getOpcode() == BO_NE)) {
-    // v == c at the loop's first value c: the first iteration, the rest.
-    std::optional<IndexPoly> A = indexOf(Eq->getLHS(), Why);
-    std::optional<IndexPoly> B = A ? indexOf(Eq->getRHS(), Why) : std::nullopt;
+  // v == c, v != c, and a bare integer v (v != 0), under any number of
+  // '!', where c is the first or the last value of a unit-step loop: that
+  // one iteration against the rest.
+  const Expr *S = strip(Cond);
+  bool IsEq = false;
+  for (const auto *UO = dyn_cast<UnaryOperator>(S);
+       UO && UO->getOpcode() == UO_LNot; UO = dyn_cast<UnaryOperator>(S)) {
+    IsEq = !IsEq;
+    S = strip(UO->getSubExpr());
+  }
+  const auto *Eq = dyn_cast<BinaryOperator>(S);
+  const Expr *Lhs = nullptr, *Rhs = nullptr;
+  if (Eq && Eq->isEqualityOp()) {
+    Lhs = Eq->getLHS();
+    Rhs = Eq->getRHS();
+    IsEq ^= Eq->getOpcode() == BO_EQ;
+  } else if (S->getType()->isIntegerType() &&
+             !(Eq && (Eq->isComparisonOp() || Eq->isLogicalOp()))) {
+    Lhs = S; // v, as v != 0
+  }
+  if (Lhs) {
+    std::optional<IndexPoly> A = indexOf(Lhs, Why);
+    std::optional<IndexPoly> B =
+        !A ? std::nullopt
+           : Rhs ? indexOf(Rhs, Why) : std::optional(IndexPoly::constant(0));
     std::optional<IndexPoly> D = B ? A->sub(*B) : std::nullopt;
     if (!D)
       return false;
@@ -454,20 +474,36 @@ bool NestBuilder::choiceParts(const Expr *Cond, const Loop &L,
       D = D->scale(-1);
     std::optional<IndexPoly> Rest =
         D ? D->sub(IndexPoly::loopVar(L.IV)) : std::nullopt;
-    if (!Rest || (K != 1 && K != -1) || !Rest->isConstant() ||
-        L.Step != 1 || !L.First.isAffine() ||
-        L.First.affine() != AffineExpr(-Rest->constantValue())) {
-      Why = "choice on '" + text(Cond) + "' is not the first value of '" +
-            L.IV + "' against the rest";
+    std::optional<IndexPoly> CP = Rest ? Rest->scale(-1) : std::nullopt;
+    std::optional<AffineExpr> C = CP ? CP->toAffine() : std::nullopt; // v == c
+    bool AtFirst = C && L.First.isAffine() && L.First.affine() == *C;
+    bool AtLast = C && L.Last.isAffine() && L.Last.affine() == *C;
+    if ((K != 1 && K != -1) || (L.Step != 1 && L.Step != -1) ||
+        (!AtFirst && !AtLast)) {
+      Why = "choice on '" + text(Cond) + "' is not the first or the last "
+            "value of '" + L.IV + "' against the rest";
       return false;
     }
+    // With s the step: s*(c - v) >= 0 where v is c or comes before it in
+    // the loop's order, s*(v - c) >= 0 where v is c or comes after it.
     IndexPoly V = IndexPoly::loopVar(L.IV);
-    IndexPoly First = IndexPoly::constant(-Rest->constantValue());
-    Constraint AtFirst{*First.sub(V), false};                       // v <= c
-    Constraint After{*V.sub(First)->sub(IndexPoly::constant(1)), false}; // v > c
-    bool IsEq = Eq->getOpcode() == BO_EQ;
-    Parts[0] = {IsEq ? AtFirst : After};
-    Parts[1] = {IsEq ? After : AtFirst};
+    std::optional<IndexPoly> Ahead = CP->sub(V), Behind = V.sub(*CP);
+    if (Ahead)
+      Ahead = Ahead->scale(L.Step);
+    if (Behind)
+      Behind = Behind->scale(L.Step);
+    std::optional<IndexPoly> AheadM1 =
+        Ahead ? Ahead->sub(IndexPoly::constant(1)) : std::nullopt;
+    std::optional<IndexPoly> BehindM1 =
+        Behind ? Behind->sub(IndexPoly::constant(1)) : std::nullopt;
+    if (!AheadM1 || !BehindM1) {
+      Why = "index arithmetic overflows";
+      return false;
+    }
+    Constraint Point{AtFirst ? *Ahead : *Behind, false};
+    Constraint Others{AtFirst ? *BehindM1 : *AheadM1, false};
+    Parts[0] = {IsEq ? Point : Others};
+    Parts[1] = {IsEq ? Others : Point};
     return true;
   }
   std::optional<std::vector<Constraint>> T = constraintsOf(Cond, false, Why);

@@ -264,6 +264,27 @@ private:
   /// \p E as an index; nullopt with the reason in \p Why (the nest is not
   /// failed: the caller decides).
   std::optional<IndexPoly> indexOf(const clang::Expr *E, std::string &Why);
+  /// `c ? a : b` as an index or bound (LowerConditionalIndex.cpp): a
+  /// loop-invariant c picks its case's operand; c on loop variables splits
+  /// the innermost loop it uses in two (see SplitFor), each part with its
+  /// operand; a data-dependent c is refused.
+  std::optional<IndexPoly> conditionalIndex(const clang::ConditionalOperator *CO,
+                                            std::string &Why);
+  /// The two parts of the loop a condition splits in the loop's order,
+  /// and which of them is where it holds (nullopt with \p Why if it is no
+  /// such split).
+  struct OrderedParts {
+    std::vector<Constraint> Parts[2];
+    bool TrueFirst = true;
+  };
+  std::optional<OrderedParts> orderedParts(const clang::Expr *Cond,
+                                           const Loop &L, std::string &Why);
+  /// Narrows the loop just entered to part \p Part of a split a condition
+  /// in an index asked for.
+  bool lowerIndexSplit(const clang::ForStmt *FS, std::vector<Node> &Out,
+                       bool Normalize, size_t PendingBefore);
+  bool applyIndexSplit(Loop &L, const std::vector<Constraint> &Part,
+                       const clang::Stmt *Where);
   bool lowerIndex(const clang::Expr *E, IndexPoly &Out);
   bool lowerAffine(const clang::Expr *E, AffineExpr &Out);
   bool toAffine(const IndexPoly &P, const clang::Expr *E, AffineExpr &Out);
@@ -583,6 +604,11 @@ private:
     bool Regrouped = false;              ///< over loops of its own
     std::optional<bool> Split;           ///< the part of a split range
     bool SplitTaken = false;
+    const clang::VarDecl *IVDecl = nullptr; ///< null for loops over groups
+    /// Split by a condition in an index or bound: the loop as it was
+    /// before, and the part this pass runs.
+    std::optional<Loop> SplitHeader;
+    std::vector<Constraint> SplitPart;
   };
   std::vector<LoopFrame> LoopStack;
   /// Pointer parameters of inlined callees that a call passed as null.
@@ -591,6 +617,17 @@ private:
   unsigned ArmDepth = 0;
   /// lowerBody met an if/else that splits the loop being lowered.
   bool SplitRequested = false;
+  /// A condition in an index or bound asks this (enclosing) loop to be
+  /// split in two: its parts in loop order, and the reason lowering failed
+  /// with until it is (lowerForSplit clears it).
+  const clang::ForStmt *SplitFor = nullptr;
+  std::vector<Constraint> SplitForParts[2];
+  std::string SplitForWhy;
+  const clang::Stmt *SplitForAt = nullptr;
+  /// Set while lowerForSplit lowers one part of SplitFor's split.
+  const clang::ForStmt *ApplyFor = nullptr;
+  const std::vector<Constraint> *ApplyPart = nullptr;
+  const clang::Stmt *ApplyAt = nullptr;
   /// A condition must raise the start of this strided loop: it is lowered
   /// again over a unit-step variable (LowerRegroup.cpp).
   const clang::ForStmt *NormalizeFor = nullptr;

@@ -74,7 +74,7 @@ void bias_add(float *out, const float *bias, int N) {
 
 // Every call passes an array: only that case.
 // CHECK-LABEL: nest @scaled
-// CHECK-NOT: case
+// CHECK-NOT: {{^}}case
 // CHECK: read s[i]
 static void scaled(float *x, const float *s, int N) {
   for (int i = 0; i < N; i++)
