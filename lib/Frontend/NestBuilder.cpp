@@ -655,8 +655,11 @@ NestBuilder::flatAtSizes(const std::string &Array,
         }
         std::optional<int64_t> V = sizeValue(F, Vals);
         if (!V) {
-          Why += " (with a value for '" + F + "' it is counted as one "
-                 "dimension: --param " + F + "=N)";
+          Why += F[0] == '('
+                     ? " (with values for the sizes of '" + F +
+                           "' it is counted as one dimension)"
+                     : " (with a value for '" + F + "' it is counted as one "
+                       "dimension: --param " + F + "=N)";
           return std::nullopt;
         }
         Used[F] = *V;
