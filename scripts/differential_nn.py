@@ -91,6 +91,8 @@ FORMS = {
     "nestcounter": 0.15,  # int k = 0 / a row offset declared in a loop body
                           # of the nest (rnn.c's kx), k++ or k += E steps,
                           # maybe under an if on the outer loops only
+    "rowblock": 0.05,   # a block of rows that starts off a row boundary
+                        # (genann's layers at (I+1)*H): A + X + i*E + j
 }
 
 
@@ -98,6 +100,8 @@ FORMS = {
 SIDE_FORMS = ("fieldptr", "memcall", "ptrinc", "constlocal", "rowsplus", "runtime")
 # Added later still, on a stream of their own (see Gen.side2).
 SIDE2_FORMS = ("nestcounter",)
+# And on a third stream (see Gen.side3).
+SIDE3_FORMS = ("rowblock",)
 
 
 class MustRefuse(Exception):
@@ -641,7 +645,7 @@ class Gen:
         self.rng = rng
         self.n = NNNest(name)
         self.on = {f: rng.random() < p for f, p in forms.items()
-                   if f not in SIDE_FORMS + SIDE2_FORMS}
+                   if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS}
         # The later forms draw from a stream of their own, seeded from the
         # main one without advancing it: with them the other nests of a seed
         # stay what they were.
@@ -649,6 +653,8 @@ class Gen:
         self.on.update({f: self.side.random() < forms[f] for f in SIDE_FORMS if f in forms})
         self.side2 = random.Random("%s/2/%s" % (name, rng.getstate()[1][-8:]))
         self.on.update({f: self.side2.random() < forms[f] for f in SIDE2_FORMS if f in forms})
+        self.side3 = random.Random("%s/3/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side3.random() < forms[f] for f in SIDE3_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -836,6 +842,13 @@ class Gen:
                 self.views.append(vv)
             self.feat("split-view")
             return rng.choice(part_views)
+        elif self.on.get("rowblock") and self.side3.random() < 0.5:
+            # rows from an offset of a size that no row length divides:
+            # the index is no rows (one dimension at the sizes given)
+            b = self.new_base("ptr", ty)
+            X = Sz(1, (self.side3.choice(BASE_SIZES),))
+            v = View(b, dims, self.row_strides(dims), X, rowmajor=False)
+            self.feat("rowblock")
         elif len(dims) >= 2 and self.on["overlap"] and rng.random() < 0.5:
             # rows of S but an inner extent of another size: overlapping windows
             b = self.new_base("ptr", ty)
