@@ -95,6 +95,8 @@ FORMS = {
                         # k < (h == L-1 ? outputs : hidden)): c on an outer
                         # loop's variable (its first or last value, != 0, a
                         # comparison with a size) or a flag argument
+    "rowblock": 0.05,   # a block of rows that starts off a row boundary
+                        # (genann's layers at (I+1)*H): A + X + i*E + j
 }
 
 
@@ -102,8 +104,8 @@ FORMS = {
 SIDE_FORMS = ("fieldptr", "memcall", "ptrinc", "constlocal", "rowsplus", "runtime")
 # Added later still, on a stream of their own (see Gen.side2).
 SIDE2_FORMS = ("nestcounter",)
-# And on a third (see Gen.side3).
-SIDE3_FORMS = ("condsel",)
+# And on a third stream (see Gen.side3).
+SIDE3_FORMS = ("condsel", "rowblock")
 
 
 class MustRefuse(Exception):
@@ -844,6 +846,13 @@ class Gen:
                 self.views.append(vv)
             self.feat("split-view")
             return rng.choice(part_views)
+        elif self.on.get("rowblock") and self.side3.random() < 0.5:
+            # rows from an offset of a size that no row length divides:
+            # the index is no rows (one dimension at the sizes given)
+            b = self.new_base("ptr", ty)
+            X = Sz(1, (self.side3.choice(BASE_SIZES),))
+            v = View(b, dims, self.row_strides(dims), X, rowmajor=False)
+            self.feat("rowblock")
         elif len(dims) >= 2 and self.on["overlap"] and rng.random() < 0.5:
             # rows of S but an inner extent of another size: overlapping windows
             b = self.new_base("ptr", ty)

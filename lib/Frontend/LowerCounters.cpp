@@ -89,9 +89,11 @@ bool NestBuilder::isCounterCandidate(const VarDecl *VD) {
 
 // A local declared before the nest (in the nest's own function, not an
 // inlined callee's) that the nest (a pointer: the function) changes; or a pointer declared in the
-// nest and advanced there (InNestPointers).
+// nest and advanced there (InNestPointers). Only the nest's function can
+// name it: inside an inlined call it is an argument the nest passes
+// (genann's `derivative(*o)` with `++o;` after it), used where the call is.
 bool NestBuilder::isAdvancedLocal(const VarDecl *VD) {
-  if (!Nest || Frames.size() != 1 || !VD->isLocalVarDecl() ||
+  if (!Nest || Frames.empty() || !VD->isLocalVarDecl() ||
       VD->getDeclContext() != Frames.front().FD)
     return false;
   if (InNestPointers.count(VD) || InNestCounters.count(VD))

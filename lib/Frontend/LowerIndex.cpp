@@ -492,6 +492,42 @@ std::optional<IndexPoly> NestBuilder::indexOf(const Expr *E, std::string &Why) {
         return P;
   if (!Why.empty())
     return std::nullopt;
+  // kautodiff.c's `n8 = n>>3<<3` (8*floor(n/8), the part of n a loop
+  // unrolled by 8 covers): a shift of sizes by a constant is a product or a
+  // floor quotient by a power of two (sizes are not negative, so '>>'
+  // rounds down like '/').
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && (BO->getOpcode() == BO_Shl || BO->getOpcode() == BO_Shr)) {
+    Expr::EvalResult R;
+    if (BO->getRHS()->EvaluateAsInt(R, Ctx) &&
+        R.Val.getInt().getSExtValue() >= 0 &&
+        R.Val.getInt().getSExtValue() <= 30) {
+      int64_t Shift = R.Val.getInt().getSExtValue();
+      std::optional<IndexPoly> L = indexOf(BO->getLHS(), Why);
+      if (!L)
+        return std::nullopt;
+      if (L->usesLoopVars()) {
+        Why = "non-affine " + std::string(InBound ? "loop bound" : "index") +
+              " expression '" + text(S) + "' (a loop variable shifted)";
+        return std::nullopt;
+      }
+      if (L->isConstant())
+        return IndexPoly::constant(BO->getOpcode() == BO_Shl
+                                       ? L->constantValue() << Shift
+                                       : L->constantValue() >> Shift);
+      if (BO->getOpcode() == BO_Shl) {
+        std::optional<IndexPoly> Out = L->scale(int64_t(1) << Shift);
+        if (!Out)
+          Why = "index arithmetic overflows";
+        return Out;
+      }
+      std::string Name = text(BO->getLHS());
+      Name.erase(std::remove(Name.begin(), Name.end(), ' '), Name.end());
+      Name += "/" + std::to_string(int64_t(1) << Shift);
+      return quotientSize(Name, *L, IndexPoly::constant(int64_t(1) << Shift),
+                          Why);
+    }
+  }
   if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
     BinaryOperatorKind Op = BO->getOpcode();
     if (Op == BO_Add || Op == BO_Sub || Op == BO_Mul || Op == BO_Div) {

@@ -624,6 +624,74 @@ SizeValues NestBuilder::sizeValues() {
   return Vals;
 }
 
+// Offsets that do not split into disjoint rows (genann's layer blocks
+// start at (inputs+1)*hidden, no multiple of their rows of hidden+1) stay
+// one dimension: each stride a loop variable multiplies takes its value,
+// so the index is affine with integer coefficients and the footprint is
+// the exact union of the addresses at these sizes (docs/user-guide.md,
+// "Pointers into arrays"). Without values the split's reason stands.
+std::optional<std::vector<AffineExpr>>
+NestBuilder::flatAtSizes(const std::string &Array,
+                         const std::vector<DelinearizeAccess> &In,
+                         const SizeValues &Vals, std::string &Why) {
+  std::vector<AffineExpr> Out;
+  std::map<std::string, int64_t> Used;
+  for (const DelinearizeAccess &A : In) {
+    IndexPoly Index;
+    for (const auto &[M, Coef] : A.Index.parts()) {
+      std::vector<std::string> IVs;
+      for (const auto &[Name, C] : Coef.terms())
+        IVs.push_back(Name);
+      IndexPoly Term = IndexPoly::fromAffine(Coef, IVs);
+      std::optional<IndexPoly> Next = Term;
+      bool LoopVarProduct = false;
+      for (const std::string &F : M) {
+        if (Coef.isConstant()) {
+          // An offset free of loop variables shifts every address alike:
+          // it stays symbolic.
+          Next = Next ? Next->mul(IndexPoly::size(F), LoopVarProduct)
+                      : std::nullopt;
+          continue;
+        }
+        std::optional<int64_t> V = sizeValue(F, Vals);
+        if (!V) {
+          Why += F[0] == '('
+                     ? " (with values for the sizes of '" + F +
+                           "' it is counted as one dimension)"
+                     : " (with a value for '" + F + "' it is counted as one "
+                       "dimension: --param " + F + "=N)";
+          return std::nullopt;
+        }
+        Used[F] = *V;
+        Next = Next ? Next->scale(*V) : std::nullopt;
+      }
+      Next = Next ? Index.add(*Next) : std::nullopt;
+      if (!Next) {
+        Why = "index arithmetic of '" + Array + "' overflows at these sizes";
+        return std::nullopt;
+      }
+      Index = *Next;
+    }
+    std::vector<SizeMonomial> Products;
+    std::optional<AffineExpr> E = Index.toAffine(&Products);
+    if (!E) {
+      Why = "index arithmetic of '" + Array + "' overflows at these sizes";
+      return std::nullopt;
+    }
+    registerProducts(Products);
+    Out.push_back(*E);
+  }
+  std::string At;
+  for (const auto &[Name, V] : Used)
+    At += (At.empty() ? "" : ", ") + Name + " = " + std::to_string(V);
+  std::string Note = "'" + Array + "' is indexed as one dimension (" + Why +
+                     "); its strides are counted at " + At +
+                     ": its counts hold for these values only";
+  if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
+    Notes.push_back(Note);
+  return Out;
+}
+
 bool NestBuilder::settleAccesses(Loop &Root) {
   SizeValues Vals = sizeValues();
   std::map<unsigned, std::vector<size_t>> ByBase;
@@ -644,8 +712,17 @@ bool NestBuilder::settleAccesses(Loop &Root) {
         In.push_back({Pending[I].Subs[0], Pending[I].Loops});
       llvm::Expected<Delinearized> D =
           delinearize(AB.Name, In, Relations, Vals, Sums);
-      if (!D)
-        return fail(Pending[Ids.front()].Loc, llvm::toString(D.takeError()));
+      if (!D) {
+        std::string Why = llvm::toString(D.takeError());
+        std::optional<std::vector<AffineExpr>> Flat =
+            flatAtSizes(AB.Name, In, Vals, Why);
+        if (!Flat)
+          return fail(Pending[Ids.front()].Loc, Why);
+        Extents[B] = AB.Extents;
+        for (size_t K = 0; K < Ids.size(); ++K)
+          Subs[Ids[K]] = {(*Flat)[K]};
+        continue;
+      }
       registerProducts(D->Products);
       for (SizeCondition &C : D->Conditions)
         Conditions.push_back(std::move(C));

@@ -209,6 +209,12 @@ private:
   void readAnnotation(clang::SourceLocation NestBegin);
   bool finishNest(LoopNest &Out);
   bool settleAccesses(Loop &Root);
+  /// The accesses of \p Array as one dimension, strides at \p Vals;
+  /// nullopt (\p Why extended) when a stride has no value.
+  std::optional<std::vector<AffineExpr>>
+  flatAtSizes(const std::string &Array,
+              const std::vector<DelinearizeAccess> &In,
+              const SizeValues &Vals, std::string &Why);
   void fillAccessTexts(Loop &L);
   bool checkSizeConditions(const LoopNest &Out, clang::SourceLocation At);
 

@@ -142,6 +142,32 @@ void early_return(float *y, const float *W, int N, int flag) {
     y[i] = *w++;
 }
 
+// The pointer read as the argument of an inlined call (genann_train's
+// output deltas), stepped after it, or stepped in the argument itself.
+static float deriv(float y) { return y * (1.0f - y); }
+// CHECK-LABEL: nest @argument_then_step
+// CHECK: read t0[j]
+// CHECK-NEXT: read o0[j]
+// NUM: pointer-steps.c:[[@LINE+4]]:3: note: 0 MACs, 12 FLOPs (f32: 12); 36 bytes compulsory
+void argument_then_step(float *d0, const float *t0, const float *o0, int N) {
+  float *d = d0;
+  const float *t = t0, *o = o0;
+  for (int j = 0; j < N; ++j) {
+    *d++ = (*t - *o) * deriv(*o);
+    ++o;
+    ++t;
+  }
+}
+// CHECK-LABEL: nest @step_in_argument
+// CHECK: read o0[j]
+// NUM: pointer-steps.c:[[@LINE+4]]:3: note: 0 MACs, 6 FLOPs (f32: 6); 24 bytes compulsory
+void step_in_argument(float *d0, const float *o0, int N) {
+  float *d = d0;
+  const float *o = o0;
+  for (int j = 0; j < N; ++j)
+    *d++ = deriv(*o++);
+}
+
 // Refusals, each with its reason.
 // WHY: pointer-steps.c:[[@LINE+3]]:3: note: loop nest not analyzed: access '*p': pointer 'p', which the nest advances, is not affine in the loop variables: 'p++' is under a condition ('if')
 void step_under_if(float *y, const float *A, int N) {
@@ -236,5 +262,14 @@ void step_in_other_case(float *y, const float *A, int N, int c) {
   case 1:
     for (int i = 0; i < N; i++)
       y[i] = *p++;
+  }
+}
+// WHY: pointer-steps.c:[[@LINE+3]]:3: note: loop nest not analyzed: {{.*}}pointer 'o', which the nest advances, is not affine in the loop variables: '++o' is under a condition ('if')
+void argument_step_under_if(float *y, const float *o0, int N) {
+  const float *o = o0;
+  for (int i = 0; i < N; i++) {
+    y[i] = deriv(*o);
+    if (y[i] > 0)
+      ++o;
   }
 }

@@ -30,7 +30,10 @@ void three_rows(float *out, const float *key_cache, int l, int kv_dim, int pos) 
       out[t * kv_dim + i] = key_cache[loff + t * kv_dim + i];
 }
 
-// CHECK: product-offsets.c:[[@LINE+3]]:3: note: loop nest not analyzed: rows of 'key_cache' overlap at these sizes: 'i + 2*l' leaves its row of kv_dim elements
+// An offset inside a row (2*l, l = 1) is no row: one dimension at these
+// sizes, key_cache[2 + 8*t + i] for t <= 2, i < 8: 24 elements, and 24 of out.
+// CHECK: product-offsets.c:[[@LINE+4]]:3: note: 0 MACs, 0 FLOPs; 192 bytes compulsory
+// CHECK: product-offsets.c:[[@LINE+3]]:3: note: 'key_cache' is indexed as one dimension (rows of 'key_cache' overlap at these sizes: 'i + 2*l' leaves its row of kv_dim elements, so its elements are not distinct rows); its strides are counted at kv_dim = 8: its counts hold for these values only
 void skewed(float *out, const float *key_cache, int l, int kv_dim, int pos) {
   int loff = 2 * l;
   for (int t = 0; t <= pos; t++)

@@ -91,3 +91,25 @@ void compact_positive(float *out, const float *inp, int N) {
       o++;
   }
 }
+
+// genann_train's output deltas: the pointer read as the argument of an
+// inlined call, then stepped by `++o; ++t;` at the end of the body.
+static float sigmoid_derivative(float y) { return y * (1.0f - y); }
+void output_delta_call(float *delta, const float *target, const float *output,
+                       int O) {
+  float *d = delta;
+  const float *t = target, *o = output;
+  for (int j = 0; j < O; ++j) {
+    *d++ = (*t - *o) * sigmoid_derivative(*o);
+    ++o;
+    ++t;
+  }
+}
+
+// The argument itself steps: deriv(*o++).
+void derivative_steps(float *delta, const float *output, int O) {
+  float *d = delta;
+  const float *o = output;
+  for (int j = 0; j < O; ++j)
+    *d++ = sigmoid_derivative(*o++);
+}

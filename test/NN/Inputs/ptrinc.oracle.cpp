@@ -24,4 +24,6 @@ int main() {
   ORACLE_CALL(scale_rows(scaled, inp, scale, B, C));
   oracle::Array<float> compact("out", N), cinp("inp", N);
   ORACLE_CALL(compact_positive(compact, cinp, N));
+  ORACLE_CALL(output_delta_call(delta, target, output, O));
+  ORACLE_CALL(derivative_steps(delta, output, O));
 }

@@ -48,7 +48,8 @@ void attention(const Config *p, const float *q, float *att, float *xb,
   }
 }
 // The same with the layer offset a multiple of head_size, not of the row
-// length kv_dim (when n_kv_heads > 1): its rows overlap, refused.
+// length kv_dim (when n_kv_heads > 1): its rows overlap, so key_cache is
+// one dimension at the sizes given.
 void attention_skewed(const Config *p, const float *q, float *att,
                       const float *key_cache, int l, int h, int pos) {
   int kv_dim = (p->dim * p->n_kv_heads) / p->n_heads;
