@@ -3091,8 +3091,11 @@ class Interp:
                 if c is not D and self.guard_hits:
                     # An if that narrows its loop: the tool's "runs at
                     # least once" note covers it holding on some iteration.
+                    # Under `if (c) continue;` the iteration goes on when c
+                    # is false.
+                    skips = bool(s[3]) and s[3][0][0] == "cont"
                     self.guard_hits[-1][0] = True
-                    self.guard_hits[-1][1] |= bool(c)
+                    self.guard_hits[-1][1] |= bool(c) != skips
                 if c is D:
                     self.both(lambda: self.run(s[3]), lambda: self.run(s[4]))
                 elif self.run(s[3] if c else s[4]) is CONT:

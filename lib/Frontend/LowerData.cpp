@@ -536,10 +536,11 @@ bool NestBuilder::countBinary(const BinaryOperator *BO, IRStmt &St) {
   if (Op == BO_LAnd || Op == BO_LOr)
     return fail(BO->getBeginLoc(),
                 "short-circuit operator in data: conditional execution");
-  // Integer arithmetic on loop variables and sizes is addressing.
+  // Integer arithmetic on loop variables and sizes is addressing; on any
+  // value that reads no memory it is still no work on data.
   if (BO->getType()->isIntegerType() && !BO->isComparisonOp()) {
     std::string Why;
-    if (indexOf(BO, Why))
+    if (indexOf(BO, Why) || !usesNestData(BO))
       return true;
   }
   if (Op == BO_Add || Op == BO_Sub) {

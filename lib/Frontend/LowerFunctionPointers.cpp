@@ -69,7 +69,7 @@ NestBuilder::functionRefOf(const Expr *E, std::string &Why) {
       const clang::Stmt *Site = nullptr;
       for (const FunctionFrame &F : Frames)
         if (auto It = F.Modified.Vars.find(VD); It != F.Modified.Vars.end())
-          Site = It->second.size() == 1 && !Site ? It->second.front()
+          Site = It->second.size() == 1 && !Site ? It->second.front().Site
                                                  : Nest; // twice: refused
       const auto *Assign = dyn_cast_or_null<BinaryOperator>(Site);
       const auto *Body = dyn_cast_or_null<CompoundStmt>(FD->getBody());

@@ -59,7 +59,8 @@ bool NestBuilder::isModifiedWithin(const VarDecl *VD,
     if (It == F.Modified.Vars.end())
       continue;
     SourceRange R = S->getSourceRange();
-    for (const clang::Stmt *Site : It->second) {
+    for (const ModificationSites::VarSite &VS : It->second) {
+      const clang::Stmt *Site = VS.Ref;
       SourceLocation L = Site->getBeginLoc();
       // Outside macros a location test answers at once; only a macro use,
       // where every token shares one file location, needs the tree walk.
@@ -468,6 +469,10 @@ std::optional<IndexPoly> NestBuilder::indexOf(const Expr *E, std::string &Why) {
       }
       if (std::optional<int64_t> V = foldedLocal(VD))
         return IndexPoly::constant(*V);
+      if (auto O = OpaqueInts.find(VD); O != OpaqueInts.end()) {
+        Why = O->second.Why;
+        return std::nullopt;
+      }
     }
   }
   if (const VarDecl *Counter = counterOf(S))

@@ -910,6 +910,14 @@ bool NestBuilder::lowerDecl(const VarDecl *VD, Loop &Parent, IRStmt &St,
       Bindings[VD] = B;
       return true;
     }
+    // Integer arithmetic on no loaded data is index arithmetic even when
+    // the tool cannot follow its value: it is not work.
+    if (!usesNestData(Init)) {
+      OpaqueInts[VD] = {"'" + declName(VD) + "' = '" + text(Init) +
+                            "' is not an index: " + Why,
+                        mentionsLoopVar(Init)};
+      return true;
+    }
   }
   return !Init || visitData(Init, St);
 }
@@ -934,6 +942,8 @@ bool NestBuilder::mentionsLoopVar(const Expr *E) {
     for (const auto &[Decl, Name] : IVs)
       if (Decl == VD)
         return true;
+    if (auto O = OpaqueInts.find(VD); O != OpaqueInts.end())
+      return O->second.MentionsLoops;
     auto B = Bindings.find(VD);
     return B != Bindings.end() && B->second.Kind == Binding::Index &&
            B->second.Value.usesLoopVars();
@@ -973,6 +983,8 @@ bool NestBuilder::usesNestData(const Expr *E) {
       return false;
     if (auto B = Bindings.find(VD); B != Bindings.end())
       return B->second.Kind == Binding::Element;
+    if (OpaqueInts.count(VD))
+      return false;
     for (const auto &[Decl, Name] : IVs)
       if (Decl == VD)
         return false;

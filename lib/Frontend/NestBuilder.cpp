@@ -214,7 +214,7 @@ private:
     E = strip(E);
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
       if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
-        Sites.Vars[VD].push_back(DRE);
+        Sites.Vars[VD].push_back({DRE, Site});
     } else if (const auto *ME = dyn_cast<MemberExpr>(E)) {
       if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl())) {
         Sites.Fields.insert(F);

@@ -65,9 +65,14 @@ const clang::VarDecl *pointerBase(const clang::Expr *E);
 /// Every variable and field a function assigns, increments or takes the
 /// address of, with the expressions that do it.
 struct ModificationSites {
-  llvm::DenseMap<const clang::VarDecl *,
-                 llvm::SmallVector<const clang::Stmt *, 2>>
-      Vars;
+  /// One place a variable may change: the reference to it and the
+  /// statement that changes it (an assignment, `++`, `&`, a call or a
+  /// declaration binding a non-const reference).
+  struct VarSite {
+    const clang::DeclRefExpr *Ref;
+    const clang::Stmt *Site;
+  };
+  llvm::DenseMap<const clang::VarDecl *, llvm::SmallVector<VarSite, 2>> Vars;
   llvm::DenseSet<const clang::FieldDecl *> Fields;
   /// The assignments, steps and address-ofs of each field in Fields.
   llvm::DenseMap<const clang::FieldDecl *,
@@ -673,6 +678,15 @@ private:
     std::string Why;
   };
   llvm::DenseMap<const clang::VarDecl *, InNestStart> InNestCounters;
+  /// Integers declared in the nest from values that read no memory but are
+  /// no index (they depend on a variable the tool cannot follow): free like
+  /// index arithmetic (docs/design.md, counting rules); a use as an index is
+  /// refused with Why.
+  struct OpaqueInt {
+    std::string Why;
+    bool MentionsLoops = false;
+  };
+  llvm::DenseMap<const clang::VarDecl *, OpaqueInt> OpaqueInts;
   std::shared_ptr<clang::ParentMap> Parents; ///< of the nest's function
   /// Pointer fields being resolved (a field assigned from itself).
   llvm::DenseSet<const clang::FieldDecl *> FieldsInProgress;

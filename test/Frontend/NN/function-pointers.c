@@ -142,6 +142,17 @@ void rewritten(const struct net *ann, double *y, int n) {
     f = ann->act_output;
   }
 }
+// Declared without a value and assigned once at the top level before the
+// nest: that value.
+// CHECK: function-pointers.c:[[@LINE+5]]:3: note: 0 MACs, 8 FLOPs (f32: 8); 64 bytes compulsory
+// CHECK-NOT: assigned_once [
+void assigned_once(float *y, int n) {
+  unary_fn g;
+  g = halve;
+  for (int i = 0; i < n; ++i)
+    y[i] = g(y[i]);
+}
+
 // CHECK: function-pointers.c:[[@LINE+2]]:3: note: loop nest not analyzed: {{.*}}field 'ann->act_hidden' is assigned in the function [roofline-unanalyzable]
 void switched(struct net *ann, double *y, int n) {
   for (int i = 0; i < n; ++i) {
