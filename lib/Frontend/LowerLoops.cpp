@@ -2049,6 +2049,37 @@ NestBuilder::returnChainValue(std::vector<const clang::Stmt *> &Stmts,
   return Result;
 }
 
+bool NestBuilder::lowerReturnTree(llvm::ArrayRef<const clang::Stmt *> Stmts,
+                                  size_t From, const Expr *Result,
+                                  IRStmt &Acc) {
+  for (size_t I = From; I < Stmts.size(); ++I) {
+    const Expr *Returned = guardedReturn(Stmts[I]);
+    if (!Returned) {
+      if (!lowerArm(Stmts[I], Acc))
+        return false;
+      continue;
+    }
+    const Expr *Cond = cast<IfStmt>(Stmts[I])->getCond();
+    if (classify(Cond) == CondKind::Invariant) {
+      if (invariantValue(Cond))
+        return visitData(Returned, Acc);
+      continue;
+    }
+    // `c ? Returned : ({ the rest; Result })`, as a conditional counts.
+    if (!visitData(Cond, Acc))
+      return false;
+    std::vector<IRStmt> Arms(2);
+    {
+      llvm::SaveAndRestore InArm(ArmDepth, ArmDepth + 1);
+      if (!visitData(Returned, Arms[0]) ||
+          !lowerReturnTree(Stmts, I + 1, Result, Arms[1]))
+        return false;
+    }
+    return mergeArms(Arms, Acc, Stmts[I]->getBeginLoc());
+  }
+  return !Result || visitData(Result, Acc);
+}
+
 bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
   std::string Why;
   const FunctionDecl *Callee = inlinableCallee(CE, Why);
@@ -2077,7 +2108,12 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
       Stmts.pop_back();
       Result = returnChainValue(Stmts, Result, Callee);
     }
+  // In an expression, a guarded return before other statements of a scalar
+  // helper is a branch of the helper (lowerReturnTree).
+  bool Tree = Value && Result && Callee->getReturnType()->isArithmeticType();
   for (const clang::Stmt *S : Stmts) {
+    if (Tree && guardedReturn(S))
+      continue;
     EarlyEnds Ends;
     findEarlyEnds(S, false, Ends);
     if (Ends.Exit)
@@ -2107,11 +2143,7 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
     Value->IntOps += ArgWork.IntOps;
     for (Access &A : ArgWork.Accesses)
       Value->Accesses.push_back(std::move(A));
-    for (const clang::Stmt *S : Stmts)
-      if (!(Ok = lowerArm(S, *Value)))
-        break;
-    if (Ok && Result)
-      Ok = visitData(Result, *Value);
+    Ok = lowerReturnTree(Stmts, 0, Result, *Value);
   } else {
     if (!ArgWork.Accesses.empty() || !ArgWork.Ops.empty() || ArgWork.IntOps)
       Parent->Body.push_back(Node::stmt(std::move(ArgWork)));

@@ -428,6 +428,11 @@ private:
   const clang::Expr *returnChainValue(std::vector<const clang::Stmt *> &Stmts,
                                       const clang::Expr *Result,
                                       const clang::FunctionDecl *Callee);
+  /// A scalar helper's statements from \p From and its final \p Result,
+  /// in an expression: a guarded return `if (c) return e;` before other
+  /// statements is `c ? e : ({ the rest; Result })`.
+  bool lowerReturnTree(llvm::ArrayRef<const clang::Stmt *> Stmts, size_t From,
+                       const clang::Expr *Result, Stmt &Acc);
   bool inlineCall(const clang::CallExpr *CE, Loop *Parent, Stmt *Value);
   bool bindArguments(const clang::CallExpr *CE,
                      const clang::FunctionDecl *Callee, Stmt &ArgWork);
