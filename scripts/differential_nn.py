@@ -97,6 +97,9 @@ FORMS = {
                         # comparison with a size) or a flag argument
     "rowblock": 0.05,   # a block of rows that starts off a row boundary
                         # (genann's layers at (I+1)*H): A + X + i*E + j
+    "assert": 0.12,     # assert(x[i] > c), assert(a && b), assert(v < c) on
+                        # a local, assert(i < N) somewhere in a loop body:
+                        # the condition counts, the failing branch does not
 }
 
 
@@ -105,7 +108,7 @@ SIDE_FORMS = ("fieldptr", "memcall", "ptrinc", "constlocal", "rowsplus", "runtim
 # Added later still, on a stream of their own (see Gen.side2).
 SIDE2_FORMS = ("nestcounter",)
 # And on a third stream (see Gen.side3).
-SIDE3_FORMS = ("condsel", "rowblock")
+SIDE3_FORMS = ("condsel", "rowblock", "assert")
 
 
 class MustRefuse(Exception):
@@ -468,6 +471,17 @@ class Render:
         elif t == "asg":
             out.append("%s%s %s %s;" % (ind, self.lhs(s[1]), s[2], self.de(s[3])))
         elif t == "if":
+            if s[1] == "assert":
+                if NATIVE_ASSERTS[0]:
+                    # The native check runs on random data, where the
+                    # assertion may fail: each side evaluated, nothing
+                    # checked, so the loads are the ones the counts assume.
+                    c = s[2]
+                    for part in ([c[1], c[2]] if c[0] == "and" else [c]):
+                        out.append("%s(void)(%s);" % (ind, self.cond(part)))
+                    return
+                out.append("%sassert(%s);" % (ind, self.cond(s[2])))
+                return
             if s[3] == [("cont",)]:
                 out.append("%sif (%s) continue;" % (ind, self.cond(s[2])))
                 return
@@ -531,6 +545,7 @@ SUF = {"f32": "f", "f64": ""}
 IVPOOL = ["b", "t", "h", "o", "c", "i", "j", "k", "l", "u", "w", "q", "z"]
 
 FILE_HEADER = """#include <array>
+#include <cassert>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -1926,6 +1941,10 @@ class Gen:
             main, self.rng = self.rng, self.side3
             self.add_condsel(outer_levels)
             self.rng = main
+        if self.on.get("assert"):
+            main, self.rng = self.rng, self.side3
+            self.add_assert(outer_levels)
+            self.rng = main
         if n.pre.stmts and n.pre.stmts[0][0] == "for":
             n.root = n.pre.stmts[0]
         self.freeze(n.pre)
@@ -2109,6 +2128,45 @@ class Gen:
             self.feat("nestcounter-shift")
         ov = self.view_for(ivs)
         lv.stmt_list().append(("asg", self.ref(lv, ov, [x for x, _, _ in ivs], write=True), "=", ("s", sname), ft))
+
+    # assert: an assertion somewhere in a loop body of the nest
+    def add_assert(self, outer_levels):
+        """`assert(c);` at a random place of a loop body: c compares an
+        element of a fresh view, two such (&&), a scalar declared before it
+        in the body, or (costing nothing) a loop variable with a size. The
+        brute force runs it as a data-dependent if with empty branches: the
+        condition counts, nothing else (the failing branch never returns)."""
+        rng, ft = self.rng, self.ft
+        if not outer_levels:
+            return
+        lv = rng.choice(outer_levels)
+        body = lv.stmt_list()
+        at = rng.randint(0, len(body))
+        ivs = self.scope_ivs(lv)
+        lit = lambda: ("lit", rng.choice(["0.0", "-1.0", "2.5"]) + SUF[ft])
+        op = lambda: rng.choice(["<", ">", "<=", ">=", "!="])
+
+        def element():
+            sub = self.outer_idx(lv)
+            v = self.view_for(sub)
+            return ("cmp", op(), self.ref(lv, v, [x for x, _, _ in sub]), lit(), ft)
+        scalars = [x[1] for x in body[:at] if x[0] == "ds" and x[2] == ft]
+        r = rng.random()
+        if r < 0.15:
+            iv, ext, _ = rng.choice(ivs)
+            cond = ("icmp", "<", ("v", iv), ext.ie())
+            self.feat("assert-index")
+        elif r < 0.3 and scalars:
+            cond = ("cmp", op(), ("s", rng.choice(scalars)), lit(), ft)
+            self.feat("assert-scalar")
+        elif r < 0.5:
+            cond = ("and", element(), element())
+            self.feat("assert-and")
+        else:
+            cond = element()
+            self.feat("assert-element")
+        body[at:at] = self.pending + [("if", "assert", cond, [], [])]
+        self.pending = []
 
     # ptrinc: pointers the nest advances, genann's `sum += *w++ * x[k]`
     def add_ptrinc(self, outer_levels):
@@ -2663,8 +2721,10 @@ class Sites:
                 self.site(lhs, 1, d, b, loops, guards, ctx, branch)
             elif t == "if":
                 kind, c = s[1], s[2]
-                if kind == "data":
-                    self.dwalk(c, env, loops, guards, ctx, branch)
+                if kind in ("data", "assert"):
+                    for part in ([c[1], c[2]] if c[0] == "and" else [c]):
+                        if part[0] != "icmp":
+                            self.dwalk(part, env, loops, guards, ctx, branch)
                     self.walk(s[3], env, loops, guards, ctx, True)
                     self.walk(s[4], env, loops, guards, ctx, True)
                 elif kind == "inv":
@@ -3345,11 +3405,19 @@ template <class T> T *memcpy(T *d, const T *s, size_t n) {
 """
 
 
+# Whether the emitter writes assertions for the native check (file_cpp).
+NATIVE_ASSERTS = [False]
+
+
 def file_cpp(nests, mode, sizes, native=False):
     head = FILE_HEADER + (NATIVE_MEM if native else "")
     if mode == "const":
         head += "".join("constexpr int %s = %d;\n" % (p, sizes[p]) for p in BASE_SIZES)
-    return head + "\n".join(n.cpp(mode) for n in nests)
+    NATIVE_ASSERTS[0] = native
+    try:
+        return head + "\n".join(n.cpp(mode) for n in nests)
+    finally:
+        NATIVE_ASSERTS[0] = False
 
 
 # --- Cases and formulas in the tool's report ---------------------------------

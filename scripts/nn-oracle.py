@@ -347,6 +347,12 @@ def measure(nests, arrays, calls, line_of):
             if kind == "W":
                 written[(k, array, index)] = True
         touched = set(flops) | {k for k, _, _ in first}
+        # A call of one case that runs a nest of its function without a
+        # FLOP or an access measures zero there (`if (skip) return;` first
+        # in the nest: nothing runs in that case).
+        if call["case"]:
+            touched |= {k for k, n in enumerate(nests)
+                        if n["function"] == call["function"]}
         for k in sorted(touched):
             per_array = {}
             for (kk, array, index), kind in first.items():

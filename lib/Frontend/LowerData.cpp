@@ -639,6 +639,11 @@ bool NestBuilder::visitData(const Expr *E, IRStmt &St) {
   const Expr *S = strip(E);
   if (!S || isFoldable(S) || isCounterStep(S))
     return true;
+  bool Asserted = false;
+  if (!lowerAssertion(S, St, Asserted))
+    return false;
+  if (Asserted)
+    return true;
   if (isElementRef(S))
     return visitAccess(S, St, /*Read=*/true, /*Write=*/false);
   if (const auto *BO = dyn_cast<BinaryOperator>(S))

@@ -38,14 +38,18 @@ bool isOpenMPLoopCounted(const OMPExecutableDirective *D) {
 
 /// What can end a loop body early: break, return, goto, co_return (not the
 /// breaks of a switch), and co_await/co_yield. `continue` is lowered where
-/// it stands (a guard, or refused).
+/// it stands (a guard, or refused); so is `if (c) return;` where
+/// \p ReturnGuards (LowerAsserts.cpp).
 struct EarlyEnds {
   const clang::Stmt *Exit = nullptr;
   const clang::Stmt *Suspension = nullptr;
 };
 
-void findEarlyEnds(const clang::Stmt *S, bool InSwitch, EarlyEnds &R) {
+void findEarlyEnds(const clang::Stmt *S, bool InSwitch, EarlyEnds &R,
+                   bool ReturnGuards = false) {
   if (!S || isa<LambdaExpr>(S) || (R.Exit && R.Suspension))
+    return;
+  if (ReturnGuards && returnGuarded(dyn_cast<IfStmt>(S)))
     return;
   if (isa<CoroutineSuspendExpr>(S)) {
     if (!R.Suspension)
@@ -59,7 +63,7 @@ void findEarlyEnds(const clang::Stmt *S, bool InSwitch, EarlyEnds &R) {
   }
   InSwitch |= isa<SwitchStmt>(S);
   for (const clang::Stmt *Child : S->children())
-    findEarlyEnds(Child, InSwitch, R);
+    findEarlyEnds(Child, InSwitch, R, ReturnGuards);
 }
 
 const char *exitKind(const clang::Stmt *S) {
@@ -99,15 +103,6 @@ bool isLastChild(const clang::Stmt *Body, const clang::Stmt *Child) {
   while (!C.empty() && isa<NullStmt>(C.back()))
     C.pop_back();
   return !C.empty() && C.back() == Child;
-}
-
-/// No statement lowered into \p L so far counts anything (declarations of
-/// scalars at most).
-bool nothingCounted(const Loop &L) {
-  return llvm::all_of(L.Body, [](const Node &N) {
-    return !N.isLoop() && N.S.Accesses.empty() && N.S.Ops.empty() &&
-           !N.S.IntOps && N.S.MaybeOps.empty();
-  });
 }
 
 /// `if (c) continue;`
@@ -174,6 +169,14 @@ OpCounts subtractOps(const OpCounts &A, const OpCounts &B) {
 }
 
 } // namespace
+
+/// Declarations of scalars at most.
+bool roofline::frontend::nothingCounted(const Loop &L) {
+  return llvm::all_of(L.Body, [](const Node &N) {
+    return !N.isLoop() && N.S.Accesses.empty() && N.S.Ops.empty() &&
+           !N.S.IntOps && N.S.MaybeOps.empty();
+  });
+}
 
 //===----------------------------------------------------------------------===//
 // Loops
@@ -291,7 +294,8 @@ bool NestBuilder::lowerForOnce(const ForStmt *FS, Loop &Out,
   // The outermost loop's scan covers the inner loops' bodies too.
   EarlyEnds Ends;
   if (IVs.empty() && Frames.size() == 1)
-    findEarlyEnds(FS->getBody(), /*InSwitch=*/false, Ends);
+    findEarlyEnds(FS->getBody(), /*InSwitch=*/false, Ends,
+                  /*ReturnGuards=*/true);
   if (const clang::Stmt *Exit = Ends.Exit)
     return fail(Exit->getBeginLoc(),
                 Twine("early exit ('") + exitKind(Exit) + "') out of the loop");
@@ -641,10 +645,17 @@ bool NestBuilder::lowerBody(const clang::Stmt *S, Loop &Parent,
                             const std::optional<bool> &SplitBranch) {
   std::vector<const clang::Stmt *> Children = childrenOf(S);
   for (size_t I = 0; I < Children.size(); ++I) {
+    if (Returned)
+      return true; // nothing after the function's return runs
     const clang::Stmt *C = Children[I];
     if (IsLoopBody && !LoopStack.empty() && LoopStack.back().L == &Parent)
       LoopStack.back().Child = C;
     const auto *If = dyn_cast<IfStmt>(C);
+    bool Done = false;
+    if (If && !lowerReturnGuard(If, Parent, Done))
+      return false;
+    if (Done)
+      continue;
     if (If && isContinueGuard(If)) {
       const Expr *Cond = If->getCond();
       if (!IsLoopBody || !nothingCounted(Parent))
@@ -1659,6 +1670,16 @@ bool NestBuilder::lowerIf(const IfStmt *If, Loop &Parent, bool WholeBody,
                 "if with an initializer or a condition variable");
   if (If->isConsteval())
     return fail(If->getBeginLoc(), "'if consteval' inside the nest");
+  IRStmt Checked;
+  Checked.Loc = loc(If->getBeginLoc());
+  bool Asserted = false;
+  if (!lowerAssertion(If, Checked, Asserted))
+    return false;
+  if (Asserted) {
+    if (!Checked.Accesses.empty() || !Checked.Ops.empty() || Checked.IntOps)
+      Parent.Body.push_back(Node::stmt(std::move(Checked)));
+    return true;
+  }
   const Expr *Cond = If->getCond();
   if (If->isConstexpr()) {
     Expr::EvalResult R;
@@ -1774,6 +1795,11 @@ bool NestBuilder::lowerArm(const clang::Stmt *S, IRStmt &Acc) {
       isa<GotoStmt>(S))
     return fail(S->getBeginLoc(), "jump inside a data-dependent branch");
   if (const auto *If = dyn_cast<IfStmt>(S)) {
+    bool Asserted = false;
+    if (!lowerAssertion(If, Acc, Asserted))
+      return false;
+    if (Asserted)
+      return true;
     const Expr *Cond = If->getCond();
     CondKind K = classify(Cond);
     if (K == CondKind::Invariant) {
@@ -2073,6 +2099,37 @@ NestBuilder::returnChainValue(std::vector<const clang::Stmt *> &Stmts,
   return Result;
 }
 
+bool NestBuilder::lowerReturnTree(llvm::ArrayRef<const clang::Stmt *> Stmts,
+                                  size_t From, const Expr *Result,
+                                  IRStmt &Acc) {
+  for (size_t I = From; I < Stmts.size(); ++I) {
+    const Expr *Returned = guardedReturn(Stmts[I]);
+    if (!Returned) {
+      if (!lowerArm(Stmts[I], Acc))
+        return false;
+      continue;
+    }
+    const Expr *Cond = cast<IfStmt>(Stmts[I])->getCond();
+    if (classify(Cond) == CondKind::Invariant) {
+      if (invariantValue(Cond))
+        return visitData(Returned, Acc);
+      continue;
+    }
+    // `c ? Returned : ({ the rest; Result })`, as a conditional counts.
+    if (!visitData(Cond, Acc))
+      return false;
+    std::vector<IRStmt> Arms(2);
+    {
+      llvm::SaveAndRestore InArm(ArmDepth, ArmDepth + 1);
+      if (!visitData(Returned, Arms[0]) ||
+          !lowerReturnTree(Stmts, I + 1, Result, Arms[1]))
+        return false;
+    }
+    return mergeArms(Arms, Acc, Stmts[I]->getBeginLoc());
+  }
+  return !Result || visitData(Result, Acc);
+}
+
 bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
   std::string Why;
   const FunctionDecl *Callee = inlinableCallee(CE, Why);
@@ -2101,7 +2158,12 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
       Stmts.pop_back();
       Result = returnChainValue(Stmts, Result, Callee);
     }
+  // In an expression, a guarded return before other statements of a scalar
+  // helper is a branch of the helper (lowerReturnTree).
+  bool Tree = Value && Result && Callee->getReturnType()->isArithmeticType();
   for (const clang::Stmt *S : Stmts) {
+    if (Tree && guardedReturn(S))
+      continue;
     EarlyEnds Ends;
     findEarlyEnds(S, false, Ends);
     if (Ends.Exit)
@@ -2131,11 +2193,7 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
     Value->IntOps += ArgWork.IntOps;
     for (Access &A : ArgWork.Accesses)
       Value->Accesses.push_back(std::move(A));
-    for (const clang::Stmt *S : Stmts)
-      if (!(Ok = lowerArm(S, *Value)))
-        break;
-    if (Ok && Result)
-      Ok = visitData(Result, *Value);
+    Ok = lowerReturnTree(Stmts, 0, Result, *Value);
   } else {
     if (!ArgWork.Accesses.empty() || !ArgWork.Ops.empty() || ArgWork.IntOps)
       Parent->Body.push_back(Node::stmt(std::move(ArgWork)));

@@ -81,6 +81,11 @@ struct ModificationSites {
 };
 ModificationSites modificationsIn(const clang::Stmt *S);
 bool containsStmt(const clang::Stmt *S, const clang::Stmt *Needle);
+/// The return of `if (c) return [v];` (no else, nothing else in the
+/// branch); null for any other statement.
+const clang::ReturnStmt *returnGuarded(const clang::IfStmt *If);
+/// No statement lowered into \p L so far counts anything.
+bool nothingCounted(const Loop &L);
 
 class CallSiteCollector;
 
@@ -455,6 +460,11 @@ private:
   const clang::Expr *returnChainValue(std::vector<const clang::Stmt *> &Stmts,
                                       const clang::Expr *Result,
                                       const clang::FunctionDecl *Callee);
+  /// A scalar helper's statements from \p From and its final \p Result,
+  /// in an expression: a guarded return `if (c) return e;` before other
+  /// statements is `c ? e : ({ the rest; Result })`.
+  bool lowerReturnTree(llvm::ArrayRef<const clang::Stmt *> Stmts, size_t From,
+                       const clang::Expr *Result, Stmt &Acc);
   bool inlineCall(const clang::CallExpr *CE, Loop *Parent, Stmt *Value);
   bool bindArguments(const clang::CallExpr *CE,
                      const clang::FunctionDecl *Callee, Stmt &ArgWork);
@@ -530,6 +540,20 @@ private:
   /// declaration.
   std::optional<bool> lowerChosenDecl(const clang::VarDecl *VD, Loop &Parent,
                                       Stmt &St);
+
+  // --- assert() and early returns (LowerAsserts.cpp) ---
+  /// The condition `assert(c)` checks, in any of <assert.h>'s forms, and
+  /// the value it has where the assertion holds (\p HoldsWhen); null when
+  /// \p S is no assertion.
+  const clang::Expr *assertedCondition(const clang::Stmt *S, bool &HoldsWhen);
+  /// The work of an asserted condition on the run where it holds.
+  bool countAssertion(const clang::Expr *Cond, bool HoldsWhen, Stmt &St,
+                      clang::SourceLocation At);
+  /// \p S counted as an assertion into \p St where it is one (\p Done).
+  bool lowerAssertion(const clang::Stmt *S, Stmt &St, bool &Done);
+  /// `if (c) return;` of the nest's own function, where \p If is one
+  /// (\p Done): a case where \p c is loop-invariant, else refused.
+  bool lowerReturnGuard(const clang::IfStmt *If, Loop &Parent, bool &Done);
 
   // --- Data (LowerData.cpp) ---
   bool visitData(const clang::Expr *E, Stmt &St);
@@ -644,6 +668,8 @@ private:
   const clang::ForStmt *NormalizeFor = nullptr;
   std::vector<Touched> TouchedStack;
   unsigned InlineDepth = 0;
+  /// The nest's function returned (this case): nothing after it runs.
+  bool Returned = false;
   unsigned GuardLoops = 0; ///< guard loops made so far, for their names
   bool InBound = false;
   bool Extended = false; ///< uses a form ValueLowering cannot emit

@@ -31,7 +31,7 @@ void forms(float *A, const int *idx, const int *len, int N, int n1, int n2) {
     A[i] = 1;
   }
 
-  // CHECK: unanalyzable.cpp:[[@LINE+1]]:3: note: loop nest not analyzed: early exit ('return') out of the loop [roofline-unanalyzable]
+  // CHECK: unanalyzable.cpp:[[@LINE+1]]:3: note: loop nest not analyzed: early return under a data-dependent condition 'A[i * N + j] == 0': the iterations that run depend on the data [roofline-unanalyzable]
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < N; ++j)
       if (A[i * N + j] == 0)
