@@ -25,7 +25,7 @@
 #include "CacheGeometry.h"
 
 #include "roofline/Analysis/CacheModel.h"
-#include "roofline/Analysis/Polynomial.h"
+#include "roofline/IR/Polynomial.h"
 
 #include <map>
 #include <optional>
