@@ -87,14 +87,17 @@ def cached_run(binary, path, kind, args, work):
 
 def compare(job, args):
     path, kind = job
-    with tempfile.TemporaryDirectory() as t:
-        # One path for both binaries (the reports may name it); its name
-        # does not depend on which binary runs.
-        work = os.path.join(t, "out")
+    # One path for both binaries and for a cached reference run (the
+    # reports name it): fixed by the job alone.
+    work = os.path.join(tempfile.gettempdir(), "compare-outputs",
+                        hashlib.sha256(repr(job).encode()).hexdigest()[:16])
+    try:
         ra = cached_run(args.ref, path, kind, args, work)
         if args.only_ref:
             return job, [], ra[0] == "timeout"
         rb = run_once(args.new, path, kind, args, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     diffs = [n for n, x, y in zip(("status", "stdout", "stderr"), ra, rb)
              if x != y]
     fa, fb = ra[3], rb[3]

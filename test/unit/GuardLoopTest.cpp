@@ -110,14 +110,15 @@ TEST(GuardLoopTest, TilingAGuardKeepsTheFlag) {
 }
 
 // Distributing the chain __if1 -> k wraps the statement beside k in a copy
-// of the guard's header (takeBesideNodes): the copy is a guard too.
+// of the guard's header (takeBesideNodes, renamed __if1_d): the copy is a
+// guard too.
 TEST(GuardLoopTest, DistributionKeepsTheFlag) {
   Program P = programOf(Lower);
   ASSERT_EQ(P.Nests.size(), 1u);
-  llvm::Error E = distributeChain(P, 0, guardLoopIV(1), "k");
+  llvm::Error E = distributeChain(P, 0, guardLoopIV(1), "k", ParamValues());
   ASSERT_FALSE(bool(E)) << llvm::toString(std::move(E));
   ASSERT_EQ(P.Nests.size(), 1u);
-  EXPECT_EQ(marks(P.Nests[0].Nest), "i j __if1:g __if1:g k");
+  EXPECT_EQ(marks(P.Nests[0].Nest), "i j __if1_d:g __if1:g k");
 }
 
 } // namespace
