@@ -1,8 +1,13 @@
 #!/usr/bin/env python3
-"""Function lengths in C++ sources by brace counting (no parse): prints
-every function definition longer than --min lines (default 150, issue 23:
-no function over ~150 lines in lib/ and tools/), longest first, as
-LINES NAME FILE:LINE. Usage: scripts/function-lengths.py lib tools
+"""Function lengths in C++ sources by brace counting (no parse).
+
+Prints every function definition longer than --min lines (default 150,
+issue 23: no function over ~150 lines in lib/ and tools/), longest first,
+as LINES NAME FILE:LINE. With --check (test/CI/function-lengths.test),
+exits 1 on one that is not in EXCEPTIONS below, on one that grew, and on
+an exception that is no longer needed.
+
+  scripts/function-lengths.py [--root DIR] [--check] [DIR...]
 """
 import argparse, os, re, sys
 
@@ -87,21 +92,72 @@ def functions(path):
                 head_start = i + 1
     return found
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('dirs', nargs='+')
-    ap.add_argument('--min', type=int, default=150)
-    a = ap.parse_args()
-    rows = []
-    for d in a.dirs:
-        for root, _, files in os.walk(d):
-            for f in files:
-                if f.endswith(('.cpp', '.h', '.cc')):
-                    p = os.path.join(root, f)
-                    for length, name, line in functions(p):
-                        if length > a.min:
-                            rows.append((length, f'{p}:{line}', name))
-    for length, where, name in sorted(rows, reverse=True):
-        print(f'{length:5d}  {name}  {where}')
+# Functions over the limit that are known debt: (file, name) -> lines. Each
+# may shrink, not grow; one that falls under the limit or is gone must leave
+# the list (--check), so the list only shrinks.
+EXCEPTIONS = {
+    # Lowering a declaration in a nest's body: LowerLoops.cpp is being
+    # reworked for C asserts and pointer forms (issue 23, item 3).
+    ("lib/Frontend/LowerLoops.cpp", "NestBuilder::lowerDecl"): 152,
+}
 
-main()
+
+def scan(root, dirs, limit):
+    rows = []
+    for d in dirs:
+        for base, _, files in os.walk(os.path.join(root, d)):
+            for f in sorted(files):
+                if f.endswith(('.cpp', '.h', '.cc')):
+                    p = os.path.join(base, f)
+                    rel = os.path.relpath(p, root)
+                    for length, name, line in functions(p):
+                        if length > limit:
+                            rows.append((length, rel, line, name))
+    return sorted(rows, key=lambda r: (-r[0], r[1], r[2]))
+
+
+def check(rows, limit):
+    """Errors for the rows against EXCEPTIONS."""
+    errors = []
+    seen = set()
+    for length, rel, line, name in rows:
+        key = (rel, name)
+        if key not in EXCEPTIONS:
+            errors.append(f'error: {rel}:{line}: {name} is {length} lines '
+                          f'(limit {limit}): split it along its sections')
+        elif length > EXCEPTIONS[key]:
+            errors.append(f'error: {rel}:{line}: {name} grew to {length} '
+                          f'lines (known debt: {EXCEPTIONS[key]})')
+        seen.add(key)
+    for key in sorted(set(EXCEPTIONS) - seen):
+        errors.append(f'error: {key[0]}: {key[1]} is no longer over '
+                      f'{limit} lines: remove it from EXCEPTIONS')
+    return errors
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument('dirs', nargs='*', default=['lib', 'tools'])
+    ap.add_argument('--min', type=int, default=150)
+    ap.add_argument('--root', default='.',
+                    help='the tree; dirs and EXCEPTIONS are relative to it')
+    ap.add_argument('--check', action='store_true',
+                    help='exit 1 on a function over --min lines that is not '
+                         'in EXCEPTIONS, one that grew, or a stale exception')
+    a = ap.parse_args()
+    rows = scan(a.root, a.dirs, a.min)
+    for length, rel, line, name in rows:
+        known = ' (known debt)' if (rel, name) in EXCEPTIONS else ''
+        print(f'{length:5d}  {name}  {rel}:{line}{known}')
+    if not a.check:
+        return 0
+    errors = check(rows, a.min)
+    for e in errors:
+        print(e)
+    print(f'function lengths: {len(rows)} over {a.min} lines, '
+          f'{len(errors)} errors')
+    return 1 if errors else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

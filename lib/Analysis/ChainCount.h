@@ -25,7 +25,7 @@
 #define ROOFLINE_LIB_ANALYSIS_CHAINCOUNT_H
 
 #include "roofline/Analysis/Counts.h"
-#include "roofline/Analysis/Polynomial.h"
+#include "roofline/IR/Polynomial.h"
 #include "roofline/IR/AffineEval.h"
 #include "roofline/IR/LoopNest.h"
 

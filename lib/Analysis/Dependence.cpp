@@ -1,7 +1,7 @@
 //===- Dependence.cpp - Data dependences and transform legality -----------===//
 
 #include "roofline/Analysis/Dependence.h"
-#include "roofline/Analysis/Rational.h"
+#include "roofline/IR/Rational.h"
 
 #include "IterationSpace.h"
 

@@ -413,196 +413,498 @@ PhaseModel::keptShares(const std::vector<Group> &Iter, const Loop &L, Ctx &C,
   return Out;
 }
 
-std::vector<Group>
-PhaseModel::visitLoop(const Loop &L, Ctx &C,
-                      std::vector<std::vector<PhaseTouch>> *Steps,
-                      unsigned MaxSteps) {
+//===----------------------------------------------------------------------===//
+// One loop swept: its bounds, strata, keep shares, steps, then each group
+// over the whole loop (visitLoop, from the innermost loop out).
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// A range of a swept loop's iterations, evaluated at one of them.
+struct Stratum {
+  int64_t A, Z; ///< first and last iteration index
+  int64_t At;   ///< sample iteration index
+};
+
+} // namespace
+
+/// What visitLoop knows of one entry of a loop while it sweeps it.
+struct PhaseModel::Sweep {
+  /// Iterations First + Step*i for i in 0 .. Trip-1.
+  int64_t First = 0, Trip = 1;
+  /// Symbolic bounds of a rectangular loop (for the distance formulas).
+  std::optional<AffineExpr> SymFirst, SymTrip;
+  /// Whether the body's shape depends on the loop's variable (sampled).
+  bool Dep = false;
+  std::vector<Stratum> Strata;
+  /// The body's groups: one per stratum when sampled, else one.
+  std::vector<std::vector<Group>> Iters;
+  /// Keep shares per Iters entry, group and level.
+  std::vector<std::vector<std::vector<double>>> Keep;
+  /// The entry of Iters the reuse report shows (the middle stratum's).
+  size_t Shown = 0;
+  /// The data one iteration touches, numerically and as a formula.
+  double VInner = 0;
+  std::optional<Polynomial> VSym;
+
+  std::vector<Group> &iterOf(size_t S) { return Iters[Dep ? S : 0]; }
+  int64_t valueOf(const Loop &L, int64_t I) const {
+    return valueAt(First, L.Step, I);
+  }
+};
+
+bool PhaseModel::sweepBounds(const Loop &L, const Ctx &C, Sweep &W) {
   // This entry's bounds: the variables they use have values (sampled loops
   // and the loops outside the phase).
-  int64_t First = 0, Trip = 1;
   std::optional<int64_t> F = evalBound(L.First, C.Rep),
                          Z = evalBound(L.Last, C.Rep);
   if (F && Z) {
-    First = *F;
+    W.First = *F;
     int64_t Span = L.Step > 0 ? *Z - *F : *F - *Z;
     int64_t S = L.Step > 0 ? L.Step : -L.Step;
-    Trip = Span < 0 ? 0 : Span / S + 1;
+    W.Trip = Span < 0 ? 0 : Span / S + 1;
   } else {
     Numeric = false;
     if (WhyNot.empty())
       WhyNot = "the trip count of loop '" + L.IV + "' is unknown";
   }
-  if (Trip <= 0)
-    return {};
+  if (W.Trip <= 0)
+    return false;
   // Symbolic bounds of rectangular loops (for the distance formulas).
-  std::optional<AffineExpr> SymFirst, SymTrip;
-  {
-    bool UsesIV = false;
-    for (const Loop *O : C.Scope)
-      UsesIV |= L.First.uses(O->IV) || L.Last.uses(O->IV);
-    for (const std::string &O : C.OuterIVs)
-      UsesIV |= L.First.uses(O) || L.Last.uses(O);
-    if (!UsesIV && L.First.isAffine() && L.Last.isAffine() &&
-        (L.Step == 1 || L.Step == -1)) {
-      SymFirst = L.First.affine();
-      std::optional<AffineExpr> D =
-          L.Step == 1 ? L.Last.affine().sub(L.First.affine())
-                      : L.First.affine().sub(L.Last.affine());
-      if (D)
-        SymTrip = D->addConstant(1);
-    }
+  bool UsesIV = false;
+  for (const Loop *O : C.Scope)
+    UsesIV |= L.First.uses(O->IV) || L.Last.uses(O->IV);
+  for (const std::string &O : C.OuterIVs)
+    UsesIV |= L.First.uses(O) || L.Last.uses(O);
+  if (!UsesIV && L.First.isAffine() && L.Last.isAffine() &&
+      (L.Step == 1 || L.Step == -1)) {
+    W.SymFirst = L.First.affine();
+    std::optional<AffineExpr> D =
+        L.Step == 1 ? L.Last.affine().sub(L.First.affine())
+                    : L.First.affine().sub(L.Last.affine());
+    if (D)
+      W.SymTrip = D->addConstant(1);
   }
+  return true;
+}
 
-  // Strata of the iterations: the first alone where the body's shape
-  // depends on the variable (its own misses are the cold ones), then
-  // ranges, each evaluated at its middle.
-  bool Dep = dependent(L) && Numeric;
-  struct Stratum {
-    int64_t A, Z; ///< first and last iteration index
-    int64_t At;   ///< sample iteration index
-  };
+namespace {
+
+/// Strata of \p Trip iterations: the first alone where the body's shape
+/// depends on the variable (\p Dep: its own misses are the cold ones), then
+/// ranges, each evaluated at its middle.
+std::vector<Stratum> strataOf(int64_t Trip, bool Dep) {
   std::vector<Stratum> Strata;
   unsigned K = Dep ? 16u : 1u;
-  {
-    int64_t Begin = 0;
-    if (Dep && Trip > 1) {
-      Strata.push_back({0, 0, 0});
-      Begin = 1;
-    }
-    int64_t Left = Trip - Begin;
-    int64_t Parts = std::min<int64_t>(Left, K);
-    for (int64_t P = 0; P < Parts; ++P) {
-      int64_t A = Begin + Left * P / Parts, Z = Begin + Left * (P + 1) / Parts - 1;
-      Strata.push_back({A, Z, Dep ? (A + Z) / 2 : A});
-    }
+  int64_t Begin = 0;
+  if (Dep && Trip > 1) {
+    Strata.push_back({0, 0, 0});
+    Begin = 1;
   }
+  int64_t Left = Trip - Begin;
+  int64_t Parts = std::min<int64_t>(Left, K);
+  for (int64_t P = 0; P < Parts; ++P) {
+    int64_t A = Begin + Left * P / Parts, Z = Begin + Left * (P + 1) / Parts - 1;
+    Strata.push_back({A, Z, Dep ? (A + Z) / 2 : A});
+  }
+  return Strata;
+}
 
+} // namespace
+
+void PhaseModel::visitStrata(const Loop &L, Ctx &C, Sweep &W) {
   C.Scope.push_back(&L);
-  std::vector<std::vector<Group>> Iters;
   bool WasDescribing = C.DescribeNow;
-  if (Dep) {
-    size_t Mid = Strata.size() / 2;
-    for (size_t I = 0; I < Strata.size(); ++I) {
-      int64_t V = valueAt(First, L.Step, Strata[I].At);
+  if (W.Dep) {
+    size_t Mid = W.Strata.size() / 2;
+    for (size_t I = 0; I < W.Strata.size(); ++I) {
+      int64_t V = W.valueOf(L, W.Strata[I].At);
       C.Env[L.IV] = V;
       C.Rep[L.IV] = V;
       C.DescribeNow = WasDescribing && I == Mid;
-      Iters.push_back(visitBody(L, C));
+      W.Iters.push_back(visitBody(L, C));
     }
     C.Env.erase(L.IV);
   } else {
-    C.Rep[L.IV] = First;
-    Iters.push_back(visitBody(L, C));
+    C.Rep[L.IV] = W.First;
+    W.Iters.push_back(visitBody(L, C));
   }
   C.DescribeNow = WasDescribing;
   C.Rep.erase(L.IV);
   C.Scope.pop_back();
+}
 
-  auto IterOf = [&](size_t S) -> std::vector<Group> & {
-    return Iters[Dep ? S : 0];
-  };
+void PhaseModel::keepAcrossIterations(const Loop &L, Ctx &C, Sweep &W) {
   // Keep shares per stratum (one evaluation when uniform: positions spread
   // over the loop, so that groups the loop moves past each other are seen at
   // several relative offsets).
-  std::vector<std::vector<std::vector<double>>> Keep(Iters.size());
-  for (size_t S = 0; S < Iters.size(); ++S) {
+  W.Keep.resize(W.Iters.size());
+  for (size_t S = 0; S < W.Iters.size(); ++S) {
     std::vector<int64_t> At;
     // Groups the loop moves by different amounts meet different sets at
     // different iterations: the share kept is averaged over iterations
     // spread without a power-of-two pattern (a golden-ratio sequence), so
     // that set strides do not alias with the samples.
     bool Relative = false;
-    {
-      std::optional<double> Shift;
-      for (const Group &G : Iters[S]) {
-        const ArrayGeom &Ge = geom(G.Array);
-        double Bytes = 0;
-        for (size_t D = 0; D < G.Coef.size() && D < Ge.Pitch.size(); ++D)
-          if (auto It = G.Coef[D].find(L.IV); It != G.Coef[D].end())
-            Bytes += static_cast<double>(It->second) * Ge.Pitch[D] * Ge.Elem;
-        if (Shift && *Shift != Bytes)
-          Relative = true;
-        Shift = Bytes;
-      }
+    std::optional<double> Shift;
+    for (const Group &G : W.Iters[S]) {
+      const ArrayGeom &Ge = geom(G.Array);
+      double Bytes = 0;
+      for (size_t D = 0; D < G.Coef.size() && D < Ge.Pitch.size(); ++D)
+        if (auto It = G.Coef[D].find(L.IV); It != G.Coef[D].end())
+          Bytes += static_cast<double>(It->second) * Ge.Pitch[D] * Ge.Elem;
+      if (Shift && *Shift != Bytes)
+        Relative = true;
+      Shift = Bytes;
     }
-    if (Dep || !Relative || Trip <= 1) {
-      At.push_back(valueAt(First, L.Step, Dep ? Strata[S].At : 0));
+    if (W.Dep || !Relative || W.Trip <= 1) {
+      At.push_back(W.valueOf(L, W.Dep ? W.Strata[S].At : 0));
     } else {
-      int64_t P = std::min<int64_t>(Trip, 8);
+      int64_t P = std::min<int64_t>(W.Trip, 8);
       for (int64_t I = 0; I < P; ++I) {
         double F = std::fmod(0.5 + static_cast<double>(I) * 0.6180339887498949, 1.0);
-        At.push_back(valueAt(First, L.Step,
-                             static_cast<int64_t>(F * static_cast<double>(Trip))));
+        At.push_back(W.valueOf(
+            L, static_cast<int64_t>(F * static_cast<double>(W.Trip))));
       }
     }
-    Keep[S] = keptShares(Iters[S], L, C, At);
+    W.Keep[S] = keptShares(W.Iters[S], L, C, At);
     // Reuse within one iteration survives for the share kept.
-    for (size_t G = 0; G < Iters[S].size(); ++G) {
-      Group &Gr = Iters[S][G];
+    for (size_t G = 0; G < W.Iters[S].size(); ++G) {
+      Group &Gr = W.Iters[S][G];
       for (size_t Lv = 0; Lv < levels(); ++Lv) {
         double Lines = Gr.Density * linesOf(Gr.B, geom(Gr.Array),
                                             Cfg.Levels[Lv].LineBytes,
                                             absolute(Gr));
-        double M = Gr.Misses[Lv], Kp = Keep[S][G][Lv];
+        double M = Gr.Misses[Lv], Kp = W.Keep[S][G][Lv];
         Gr.Misses[Lv] = Kp * std::min(M, Lines) + (1 - Kp) * M;
       }
     }
   }
+}
 
+void PhaseModel::recordSteps(const Loop &L, Sweep &W,
+                             std::vector<std::vector<PhaseTouch>> &Steps,
+                             unsigned MaxSteps) const {
   // Steps of the phase's outermost loop: what each range of iterations
-  // touches, relative to the loops outside.
-  if (Steps) {
-    // A sampled loop's strata are cut further, each piece with its
-    // stratum's groups.
-    int64_t Per = std::max<int64_t>(1, static_cast<int64_t>(MaxSteps) /
-                                           static_cast<int64_t>(Strata.size()));
-    std::vector<const Group *> Seen;
-    auto GroupId = [&](const Group &G) {
-      for (size_t I = 0; I < Seen.size(); ++I)
-        if (Seen[I]->Array == G.Array && Seen[I]->Coef == G.Coef)
-          return static_cast<unsigned>(I);
-      Seen.push_back(&G);
-      return static_cast<unsigned>(Seen.size() - 1);
-    };
-    for (size_t S = 0; S < Strata.size(); ++S) {
-      int64_t Len = Strata[S].Z - Strata[S].A + 1;
-      int64_t Pieces = std::min(Per, Len);
-      for (int64_t P = 0; P < Pieces; ++P) {
-        int64_t A = Strata[S].A + Len * P / Pieces,
-                Z = Strata[S].A + Len * (P + 1) / Pieces - 1;
-        std::vector<PhaseTouch> T;
-        T.reserve(IterOf(S).size());
-        IVValues None;
-        for (const Group &G : IterOf(S)) {
-          PhaseTouch X{G.Array,
-                       swept(G, L.IV, valueAt(First, L.Step, A),
-                             valueAt(First, L.Step, Z), L.Step, None),
-                       G.Coef, G.Density, GroupId(G), G.Write};
-          for (auto &M : X.Coef)
-            M.erase(L.IV);
-          T.push_back(std::move(X));
-        }
-        Steps->push_back(std::move(T));
+  // touches, relative to the loops outside. A sampled loop's strata are
+  // cut further, each piece with its stratum's groups.
+  int64_t Per = std::max<int64_t>(1, static_cast<int64_t>(MaxSteps) /
+                                         static_cast<int64_t>(W.Strata.size()));
+  std::vector<const Group *> Seen;
+  auto GroupId = [&](const Group &G) {
+    for (size_t I = 0; I < Seen.size(); ++I)
+      if (Seen[I]->Array == G.Array && Seen[I]->Coef == G.Coef)
+        return static_cast<unsigned>(I);
+    Seen.push_back(&G);
+    return static_cast<unsigned>(Seen.size() - 1);
+  };
+  for (size_t S = 0; S < W.Strata.size(); ++S) {
+    int64_t Len = W.Strata[S].Z - W.Strata[S].A + 1;
+    int64_t Pieces = std::min(Per, Len);
+    for (int64_t P = 0; P < Pieces; ++P) {
+      int64_t A = W.Strata[S].A + Len * P / Pieces,
+              Z = W.Strata[S].A + Len * (P + 1) / Pieces - 1;
+      std::vector<PhaseTouch> T;
+      T.reserve(W.iterOf(S).size());
+      IVValues None;
+      for (const Group &G : W.iterOf(S)) {
+        PhaseTouch X{G.Array,
+                     swept(G, L.IV, W.valueOf(L, A), W.valueOf(L, Z), L.Step,
+                           None),
+                     G.Coef, G.Density, GroupId(G), G.Write};
+        for (auto &M : X.Coef)
+          M.erase(L.IV);
+        T.push_back(std::move(X));
       }
+      Steps.push_back(std::move(T));
     }
   }
+}
+
+namespace {
+
+/// How a group's data moves from one iteration of a loop to the next.
+struct LoopReuse {
+  bool Moves = false;
+  /// Iterations until an element or line is touched again (>= 1: reuse).
+  double Delta = 0;
+  ReuseKind Kind = ReuseKind::Temporal;
+};
+
+/// The shift per iteration of \p L, reuse distance and kind of \p Ref
+/// (\p Dims dimensions, its array laid out as \p Ge; \p LineBytes: the
+/// innermost level's line).
+LoopReuse reuseAcross(const Group &Ref, size_t Dims, const ArrayGeom &Ge,
+                      const Loop &L, int64_t Trip, unsigned LineBytes) {
+  std::vector<double> Shift(Dims, 0);
+  LoopReuse R;
+  for (size_t D = 0; D < Dims; ++D) {
+    auto It = Ref.Coef[D].find(L.IV);
+    if (It == Ref.Coef[D].end())
+      continue;
+    Shift[D] = static_cast<double>(It->second) * L.Step;
+    R.Moves = true;
+  }
+  if (!R.Moves) {
+    R.Delta = 1;
+  } else {
+    R.Delta = std::numeric_limits<double>::infinity();
+    bool ElementOverlap = true;
+    for (size_t D = 0; D < Dims; ++D) {
+      if (Shift[D] == 0)
+        continue;
+      double W = Ref.B[D].Hi - Ref.B[D].Lo + 1, S = std::fabs(Shift[D]);
+      double Dd;
+      double E = Ge.Elem, Lb = LineBytes;
+      // Whole rows below D make the box one run in memory: the next
+      // iteration's run shares a line with this one's while it starts
+      // within a line of its end (rows that do not end on a line).
+      bool WholeRows = D + 1 < Dims && Ge.PitchKnown;
+      for (size_t M = D + 1; M < Dims && WholeRows; ++M)
+        WholeRows = Ref.B[M].Step == 1 && Ref.B[M].Lo == 0 &&
+                    M < Ge.Extent.size() &&
+                    Ref.B[M].Hi + 1 >= Ge.Extent[M] - 1e-9;
+      if (D + 1 == Dims)
+        Dd = std::floor((W * E + Lb - E - 1) / (S * E));
+      else if (WholeRows) {
+        // A run of whole rows that ends on a line shares none with a
+        // run that starts after it.
+        double Row = Ge.Pitch[D] * E;
+        double Slack = std::fmod(Row, Lb) == 0 ? 0 : Lb - E;
+        Dd = std::floor((W * Row + Slack - 1) / (S * Row));
+      }
+      else
+        Dd = std::floor((W - 1) / S);
+      ElementOverlap &= S < W;
+      R.Delta = std::min(R.Delta, Dd);
+    }
+    if (!ElementOverlap)
+      R.Kind = ReuseKind::Spatial;
+    else
+      R.Kind = Ref.Members.size() > 1 ? ReuseKind::Group : ReuseKind::Temporal;
+  }
+  if (R.Delta >= 1)
+    R.Delta = std::min(R.Delta, std::max(1.0, static_cast<double>(Trip) - 1));
+  return R;
+}
+
+/// \p Up's symbolic bounds swept over the loop \p L (rectangular: First
+/// \p SymFirst, \p SymTrip iterations); unknown where L is not.
+void sweepSymbolic(Group &Up, const Group &Ref, size_t Dims, const Loop &L,
+                   const std::optional<AffineExpr> &SymFirst,
+                   const std::optional<AffineExpr> &SymTrip) {
+  for (size_t D = 0; D < Dims; ++D) {
+    Up.Coef[D].erase(L.IV);
+    auto It = Ref.Coef[D].find(L.IV);
+    if (It == Ref.Coef[D].end())
+      continue;
+    int64_t Kc = It->second;
+    SymDim &S = Up.Sym[D];
+    if (!SymFirst || !SymTrip || !S.Lo || !S.Hi) {
+      S.Lo.reset();
+      S.Hi.reset();
+      continue;
+    }
+    // IV runs over First .. First + Step*(Trip-1).
+    std::optional<AffineExpr> At0 = SymFirst->scale(Kc);
+    std::optional<AffineExpr> Span = SymTrip->addConstant(-1);
+    if (Span)
+      Span = Span->scale(Kc * L.Step);
+    if (!At0 || !Span) {
+      S.Lo.reset();
+      S.Hi.reset();
+      continue;
+    }
+    std::optional<AffineExpr> Lo = S.Lo->add(*At0), Hi = S.Hi->add(*At0);
+    if (Lo && Hi) {
+      if (Kc * L.Step > 0)
+        Hi = Hi->add(*Span);
+      else
+        Lo = Lo->add(*Span);
+    }
+    S.Lo = Lo;
+    S.Hi = Hi;
+  }
+}
+
+} // namespace
+
+bool PhaseModel::sweepMisses(const Loop &L, const Ctx &C, Sweep &W,
+                             const Group &Key, const Group &Ref, bool Reuse,
+                             Group &Up, double &FreshInner) {
+  // Misses over the loop, stratum by stratum: the first iteration pays
+  // its own; after it, the share a level keeps fetches only the lines
+  // the stratum adds to what the previous iterations touched, the rest
+  // fetches every iteration's again.
+  const ArrayGeom &Ge = geom(Key.Array);
+  bool Exact = absolute(Ref, L.IV);
+  std::vector<double> Total(levels(), 0);
+  std::optional<Box> Prev, Hull;
+  // A sampled loop's strata: the lines each adds to the union of the
+  // ones before (a triangle as its staircase, rows that do not start on
+  // a line counted where they lie).
+  std::vector<LineSet> Union;
+  for (size_t Lv = 0; Lv < levels() && W.Dep; ++Lv)
+    Union.emplace_back(Cfg.Levels[Lv].LineBytes);
+  Up = Ref;
+  Up.Members.clear();
+  Up.Read = Up.Write = false;
+  Up.Exact = true;
+  for (size_t S = 0; S < W.Strata.size(); ++S) {
+    const Group *G = findGroup(W.iterOf(S), Key);
+    if (!G) {
+      Prev.reset();
+      continue;
+    }
+    if (W.Dep || S == 0) {
+      Up.Read |= G->Read;
+      Up.Write |= G->Write;
+      Up.Exact &= G->Exact;
+      Up.Density = std::min(Up.Density, G->Density);
+      for (unsigned M : G->Members)
+        if (std::find(Up.Members.begin(), Up.Members.end(), M) ==
+            Up.Members.end())
+          Up.Members.push_back(M);
+    }
+    size_t KS = W.Dep ? S : 0;
+    size_t GI = static_cast<size_t>(G - W.iterOf(S).data());
+    int64_t A = W.valueOf(L, W.Strata[S].A), Zv = W.valueOf(L, W.Strata[S].Z);
+    int64_t Wd = W.Strata[S].Z - W.Strata[S].A + 1;
+    IVValues None;
+    Box H = swept(*G, L.IV, A, Zv, L.Step, None);
+    Box One = swept(*G, L.IV, A, A, L.Step, None);
+    Box Placed;
+    if (W.Dep)
+      Placed = swept(*G, L.IV, A, Zv, L.Step, C.Rep);
+    for (size_t Lv = 0; Lv < levels(); ++Lv) {
+      unsigned Lb = Cfg.Levels[Lv].LineBytes;
+      double M = G->Misses[Lv], Kp = W.Keep[KS][GI][Lv];
+      if (Lv < G->Throughout.size())
+        Kp = std::max(Kp, G->Throughout[Lv]);
+      double LH = G->Density * linesOf(H, Ge, Lb, Exact);
+      double Fresh = LH;
+      std::optional<double> Added;
+      if (W.Dep)
+        Added = Union[Lv].add(Placed, Ge);
+      if (Added)
+        Fresh = G->Density * *Added;
+      else if (Prev)
+        Fresh -= G->Density * sharedLines(H, *Prev, Ge, Lb, Exact);
+      Fresh = std::max(0.0, Fresh);
+      if (S == 0 && W.Strata[S].A == 0) {
+        // The first iteration's own misses, then (uniform loops) the
+        // sweep over the others.
+        double LOne = G->Density * linesOf(One, Ge, Lb, Exact);
+        double Rest = std::max(0.0, LH - LOne);
+        Total[Lv] += Wd <= 1 || !Reuse
+                         ? M * static_cast<double>(Wd)
+                         : Kp * (M + Rest) +
+                               (1 - Kp) * M * static_cast<double>(Wd);
+      } else {
+        Total[Lv] += Reuse ? Kp * Fresh +
+                                 (1 - Kp) * M * static_cast<double>(Wd)
+                           : M * static_cast<double>(Wd);
+      }
+      if (Lv == 0)
+        FreshInner += Fresh;
+    }
+    Hull = Hull ? hull(*Hull, H) : H;
+    Prev = H;
+  }
+  if (!Hull)
+    return false;
+  Up.B = *Hull;
+  Up.Misses = Total;
+  return true;
+}
+
+void PhaseModel::describeReuse(const Loop &L, Sweep &W, const Group &Key,
+                               ReuseKind Kind, double Delta,
+                               const Group &Up) {
+  ReuseInfo Info;
+  Info.Loop = L.IV;
+  Info.Kind = Kind;
+  Info.Iterations = static_cast<unsigned>(Delta);
+  if (Numeric) {
+    Info.DistanceBytes = W.VInner;
+    const Group *G = findGroup(W.Iters[W.Shown], Key);
+    size_t GI = G ? static_cast<size_t>(G - W.Iters[W.Shown].data()) : 0;
+    for (size_t Lv = 0; Lv < levels(); ++Lv)
+      Info.Fits.push_back(!G || W.Keep[W.Shown][GI][Lv] >= 0.5);
+  }
+  if (W.VSym)
+    Info.DistanceFormula = W.VSym->str();
+  for (unsigned Id : Up.Members)
+    (*Describe)[Id].Reuse.push_back(Info);
+}
+
+std::optional<Group> PhaseModel::sweepGroup(const Loop &L, const Ctx &C,
+                                            Sweep &W, const Group &Key) {
+  // Shift per iteration, reuse distance and kind (from the shown stratum,
+  // else the first that has the group).
+  const Group *Ref = findGroup(W.Iters[W.Shown], Key);
+  if (!Ref)
+    for (size_t S = 0; S < W.Iters.size() && !Ref; ++S)
+      Ref = findGroup(W.Iters[S], Key);
+  size_t Dims = Key.B.size();
+  LoopReuse R =
+      reuseAcross(*Ref, Dims, geom(Key.Array), L, W.Trip, innerLine());
+
+  Group Up;
+  double FreshInner = 0;
+  bool Reuse = R.Delta >= 1 || (W.Dep && !R.Moves);
+  if (!sweepMisses(L, C, W, Key, *Ref, Reuse, Up, FreshInner))
+    return std::nullopt;
+  if (R.Delta >= 1 && C.DescribeNow && Describe)
+    describeReuse(L, W, Key, R.Kind, R.Delta, Up);
+
+  // The group over the whole loop, relative to the loops outside.
+  Up.Throughout.clear();
+  if (!R.Moves && W.Trip > 1) {
+    const Group *G = findGroup(W.Iters[W.Shown], Key);
+    if (G) {
+      size_t GI = static_cast<size_t>(G - W.Iters[W.Shown].data());
+      Up.Throughout = W.Keep[W.Shown][GI];
+    }
+  }
+  if (W.Dep) {
+    double HullLines = linesOf(Up.B, geom(Key.Array), innerLine(), Up.Exact);
+    if (HullLines > 0)
+      Up.Density = std::min(1.0, std::max(FreshInner, 1.0) / HullLines);
+  }
+  sweepSymbolic(Up, *Ref, Dims, L, W.SymFirst, W.SymTrip);
+  return Up;
+}
+
+std::vector<Group>
+PhaseModel::visitLoop(const Loop &L, Ctx &C,
+                      std::vector<std::vector<PhaseTouch>> *Steps,
+                      unsigned MaxSteps) {
+  Sweep W;
+  if (!sweepBounds(L, C, W))
+    return {};
+  W.Dep = dependent(L) && Numeric;
+  W.Strata = strataOf(W.Trip, W.Dep);
+  visitStrata(L, C, W);
+  keepAcrossIterations(L, C, W);
+  if (Steps)
+    recordSteps(L, W, *Steps, MaxSteps);
 
   // The data one iteration touches, for the reuse report (the middle
   // stratum's when sampled).
-  size_t Shown = Dep ? Strata.size() / 2 : 0;
-  double VInner = 0;
-  std::optional<Polynomial> VSym = Polynomial(Rational(0));
-  for (const Group &G : Iters[Shown]) {
-    VInner += G.Density *
-              linesOf(G.B, geom(G.Array), innerLine(), absolute(G)) *
-              innerLine();
+  W.Shown = W.Dep ? W.Strata.size() / 2 : 0;
+  W.VSym = Polynomial(Rational(0));
+  for (const Group &G : W.Iters[W.Shown]) {
+    W.VInner += G.Density *
+                linesOf(G.B, geom(G.Array), innerLine(), absolute(G)) *
+                innerLine();
     std::optional<Polynomial> B = symBytes(G);
-    VSym = VSym && B ? opt(VSym->add(*B)) : std::nullopt;
+    W.VSym = W.VSym && B ? opt(W.VSym->add(*B)) : std::nullopt;
   }
 
   // Group keys in order of first appearance over the strata.
   std::vector<const Group *> Keys;
-  for (const std::vector<Group> &It : Iters)
+  for (const std::vector<Group> &It : W.Iters)
     for (const Group &G : It)
       if (std::none_of(Keys.begin(), Keys.end(), [&](const Group *K) {
             return K->Array == G.Array && K->Coef == G.Coef;
@@ -611,223 +913,13 @@ PhaseModel::visitLoop(const Loop &L, Ctx &C,
 
   std::vector<Group> Outv;
   for (const Group *Key : Keys) {
-    const ArrayGeom &Ge = geom(Key->Array);
-    size_t Dims = Key->B.size();
-    // Shift per iteration, reuse distance and kind (from the shown stratum,
-    // else the first that has the group).
-    const Group *Ref = findGroup(Iters[Shown], *Key);
-    size_t RefIdx = Shown;
-    if (!Ref)
-      for (size_t S = 0; S < Iters.size() && !Ref; ++S)
-        if ((Ref = findGroup(Iters[S], *Key)))
-          RefIdx = S;
-    std::vector<double> Shift(Dims, 0);
-    bool Moves = false;
-    for (size_t D = 0; D < Dims; ++D) {
-      auto It = Ref->Coef[D].find(L.IV);
-      if (It == Ref->Coef[D].end())
-        continue;
-      Shift[D] = static_cast<double>(It->second) * L.Step;
-      Moves = true;
-    }
-    double Delta = 0;
-    ReuseKind Kind = ReuseKind::Temporal;
-    if (!Moves) {
-      Delta = 1;
-    } else {
-      Delta = std::numeric_limits<double>::infinity();
-      bool ElementOverlap = true;
-      for (size_t D = 0; D < Dims; ++D) {
-        if (Shift[D] == 0)
-          continue;
-        double W = Ref->B[D].Hi - Ref->B[D].Lo + 1, S = std::fabs(Shift[D]);
-        double Dd;
-        double E = Ge.Elem, Lb = innerLine();
-        // Whole rows below D make the box one run in memory: the next
-        // iteration's run shares a line with this one's while it starts
-        // within a line of its end (rows that do not end on a line).
-        bool WholeRows = D + 1 < Dims && Ge.PitchKnown;
-        for (size_t M = D + 1; M < Dims && WholeRows; ++M)
-          WholeRows = Ref->B[M].Step == 1 && Ref->B[M].Lo == 0 &&
-                      M < Ge.Extent.size() &&
-                      Ref->B[M].Hi + 1 >= Ge.Extent[M] - 1e-9;
-        if (D + 1 == Dims)
-          Dd = std::floor((W * E + Lb - E - 1) / (S * E));
-        else if (WholeRows) {
-          // A run of whole rows that ends on a line shares none with a
-          // run that starts after it.
-          double Row = Ge.Pitch[D] * E;
-          double Slack = std::fmod(Row, Lb) == 0 ? 0 : Lb - E;
-          Dd = std::floor((W * Row + Slack - 1) / (S * Row));
-        }
-        else
-          Dd = std::floor((W - 1) / S);
-        ElementOverlap &= S < W;
-        Delta = std::min(Delta, Dd);
-      }
-      if (!ElementOverlap)
-        Kind = ReuseKind::Spatial;
-      else
-        Kind = Ref->Members.size() > 1 ? ReuseKind::Group : ReuseKind::Temporal;
-    }
-    if (Delta >= 1)
-      Delta = std::min(Delta, std::max(1.0, static_cast<double>(Trip) - 1));
-    bool Exact = absolute(*Ref, L.IV);
-
-    // Misses over the loop, stratum by stratum: the first iteration pays
-    // its own; after it, the share a level keeps fetches only the lines
-    // the stratum adds to what the previous iterations touched, the rest
-    // fetches every iteration's again.
-    std::vector<double> Total(levels(), 0);
-    std::optional<Box> Prev, Hull;
-    double FreshInner = 0;
-    // A sampled loop's strata: the lines each adds to the union of the
-    // ones before (a triangle as its staircase, rows that do not start on
-    // a line counted where they lie).
-    std::vector<LineSet> Union;
-    for (size_t Lv = 0; Lv < levels() && Dep; ++Lv)
-      Union.emplace_back(Cfg.Levels[Lv].LineBytes);
-    Group Up = *Ref;
-    Up.Members.clear();
-    Up.Read = Up.Write = false;
-    Up.Exact = true;
-    for (size_t S = 0; S < Strata.size(); ++S) {
-      const Group *G = findGroup(IterOf(S), *Key);
-      if (!G) {
-        Prev.reset();
-        continue;
-      }
-      if (Dep || S == 0) {
-        Up.Read |= G->Read;
-        Up.Write |= G->Write;
-        Up.Exact &= G->Exact;
-        Up.Density = std::min(Up.Density, G->Density);
-        for (unsigned M : G->Members)
-          if (std::find(Up.Members.begin(), Up.Members.end(), M) ==
-              Up.Members.end())
-            Up.Members.push_back(M);
-      }
-      size_t KS = Dep ? S : 0;
-      size_t GI = static_cast<size_t>(G - IterOf(S).data());
-      int64_t A = valueAt(First, L.Step, Strata[S].A),
-              Zv = valueAt(First, L.Step, Strata[S].Z);
-      int64_t W = Strata[S].Z - Strata[S].A + 1;
-      IVValues None;
-      Box H = swept(*G, L.IV, A, Zv, L.Step, None);
-      Box One = swept(*G, L.IV, A, A, L.Step, None);
-      Box Placed;
-      if (Dep)
-        Placed = swept(*G, L.IV, A, Zv, L.Step, C.Rep);
-      for (size_t Lv = 0; Lv < levels(); ++Lv) {
-        unsigned Lb = Cfg.Levels[Lv].LineBytes;
-        double M = G->Misses[Lv], Kp = Keep[KS][GI][Lv];
-        if (Lv < G->Throughout.size())
-          Kp = std::max(Kp, G->Throughout[Lv]);
-        double LH = G->Density * linesOf(H, Ge, Lb, Exact);
-        double Fresh = LH;
-        std::optional<double> Added;
-        if (Dep)
-          Added = Union[Lv].add(Placed, Ge);
-        if (Added)
-          Fresh = G->Density * *Added;
-        else if (Prev)
-          Fresh -= G->Density * sharedLines(H, *Prev, Ge, Lb, Exact);
-        Fresh = std::max(0.0, Fresh);
-        bool Reuse = Delta >= 1 || (Dep && !Moves);
-        if (S == 0 && Strata[S].A == 0) {
-          // The first iteration's own misses, then (uniform loops) the
-          // sweep over the others.
-          double LOne = G->Density * linesOf(One, Ge, Lb, Exact);
-          double Rest = std::max(0.0, LH - LOne);
-          Total[Lv] += W <= 1 || !Reuse
-                           ? M * static_cast<double>(W)
-                           : Kp * (M + Rest) +
-                                 (1 - Kp) * M * static_cast<double>(W);
-        } else {
-          Total[Lv] += Reuse ? Kp * Fresh +
-                                   (1 - Kp) * M * static_cast<double>(W)
-                             : M * static_cast<double>(W);
-        }
-        if (Lv == 0)
-          FreshInner += Fresh;
-      }
-      Hull = Hull ? hull(*Hull, H) : H;
-      Prev = H;
-    }
-    if (!Hull)
+    std::optional<Group> Up = sweepGroup(L, C, W, *Key);
+    if (!Up)
       continue;
-
-    if (Delta >= 1 && C.DescribeNow && Describe) {
-      ReuseInfo R;
-      R.Loop = L.IV;
-      R.Kind = Kind;
-      R.Iterations = static_cast<unsigned>(Delta);
-      if (Numeric) {
-        R.DistanceBytes = VInner;
-        const Group *G = findGroup(Iters[Shown], *Key);
-        size_t GI = G ? static_cast<size_t>(G - Iters[Shown].data()) : 0;
-        for (size_t Lv = 0; Lv < levels(); ++Lv)
-          R.Fits.push_back(!G || Keep[Shown][GI][Lv] >= 0.5);
-      }
-      if (VSym)
-        R.DistanceFormula = VSym->str();
-      for (unsigned Id : Up.Members)
-        (*Describe)[Id].Reuse.push_back(R);
-    }
-
-    // The group over the whole loop, relative to the loops outside.
-    Up.B = *Hull;
-    Up.Misses = Total;
-    Up.Throughout.clear();
-    if (!Moves && Trip > 1) {
-      const Group *G = findGroup(Iters[Shown], *Key);
-      if (G) {
-        size_t GI = static_cast<size_t>(G - Iters[Shown].data());
-        Up.Throughout = Keep[Shown][GI];
-      }
-    }
-    if (Dep) {
-      double HullLines = linesOf(Up.B, Ge, innerLine(), Up.Exact);
-      if (HullLines > 0)
-        Up.Density = std::min(1.0, std::max(FreshInner, 1.0) / HullLines);
-    }
-    for (size_t D = 0; D < Dims; ++D) {
-      Up.Coef[D].erase(L.IV);
-      auto It = Ref->Coef[D].find(L.IV);
-      if (It == Ref->Coef[D].end())
-        continue;
-      int64_t Kc = It->second;
-      SymDim &S = Up.Sym[D];
-      if (!SymFirst || !SymTrip || !S.Lo || !S.Hi) {
-        S.Lo.reset();
-        S.Hi.reset();
-        continue;
-      }
-      // IV runs over First .. First + Step*(Trip-1).
-      std::optional<AffineExpr> At0 = SymFirst->scale(Kc);
-      std::optional<AffineExpr> Span = SymTrip->addConstant(-1);
-      if (Span)
-        Span = Span->scale(Kc * L.Step);
-      if (!At0 || !Span) {
-        S.Lo.reset();
-        S.Hi.reset();
-        continue;
-      }
-      std::optional<AffineExpr> Lo = S.Lo->add(*At0), Hi = S.Hi->add(*At0);
-      if (Lo && Hi) {
-        if (Kc * L.Step > 0)
-          Hi = Hi->add(*Span);
-        else
-          Lo = Lo->add(*Span);
-      }
-      S.Lo = Lo;
-      S.Hi = Hi;
-    }
-    (void)RefIdx;
-    if (Group *Same = findGroup(Outv, Up))
-      uniteInto(*Same, Up, true);
+    if (Group *Same = findGroup(Outv, *Up))
+      uniteInto(*Same, *Up, true);
     else
-      Outv.push_back(std::move(Up));
+      Outv.push_back(std::move(*Up));
   }
   return Outv;
 }

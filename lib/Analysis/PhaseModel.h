@@ -25,7 +25,7 @@
 #include "CacheGeometry.h"
 
 #include "roofline/Analysis/CacheModel.h"
-#include "roofline/Analysis/Polynomial.h"
+#include "roofline/IR/Polynomial.h"
 
 #include <map>
 #include <optional>
@@ -172,6 +172,21 @@ private:
   std::vector<Group> visitLoop(const Loop &L, Ctx &C,
                                std::vector<std::vector<PhaseTouch>> *Steps,
                                unsigned MaxSteps);
+  // visitLoop's steps (PhaseModel.cpp, "One loop swept").
+  struct Sweep;
+  bool sweepBounds(const Loop &L, const Ctx &C, Sweep &W);
+  void visitStrata(const Loop &L, Ctx &C, Sweep &W);
+  void keepAcrossIterations(const Loop &L, Ctx &C, Sweep &W);
+  void recordSteps(const Loop &L, Sweep &W,
+                   std::vector<std::vector<PhaseTouch>> &Steps,
+                   unsigned MaxSteps) const;
+  std::optional<Group> sweepGroup(const Loop &L, const Ctx &C, Sweep &W,
+                                  const Group &Key);
+  bool sweepMisses(const Loop &L, const Ctx &C, Sweep &W, const Group &Key,
+                   const Group &Ref, bool Reuse, Group &Up,
+                   double &FreshInner);
+  void describeReuse(const Loop &L, Sweep &W, const Group &Key,
+                     ReuseKind Kind, double Delta, const Group &Up);
   std::vector<std::vector<double>> keptShares(const std::vector<Group> &Iter,
                                               const Loop &L, Ctx &C,
                                               const std::vector<int64_t> &At);

@@ -34,6 +34,40 @@ static llvm::Error emitError(const llvm::Twine &Msg) {
 
 std::string roofline::cExpr(const AffineExpr &E) { return E.str(); }
 
+std::string roofline::cBound(const Bound &B) {
+  auto Term = [](const BoundTerm &T) {
+    std::string E = cExpr(T.Expr);
+    return T.Divisor == 1 ? E
+                          : "rl::floordiv(" + E + ", " +
+                                std::to_string(T.Divisor) + ")";
+  };
+  if (B.Kind == Bound::Single || B.Terms.size() == 1)
+    return Term(B.Terms.front());
+  std::string S = B.Kind == Bound::Min ? "rl::min(" : "rl::max(";
+  for (size_t I = 0; I < B.Terms.size(); ++I)
+    S += (I ? ", " : "") + Term(B.Terms[I]);
+  return S + ")";
+}
+
+void roofline::usedArrays(const Stmt &S, std::set<std::string> &Used,
+                          std::set<std::string> &Written) {
+  for (const Access &A : S.Accesses) {
+    Used.insert(A.ArrayName);
+    if (A.IsWrite)
+      Written.insert(A.ArrayName);
+  }
+  if (S.Value) {
+    if (S.Value->Target == StmtValue::ScalarTarget) {
+      Used.insert(S.Value->Scalar);
+      Written.insert(S.Value->Scalar);
+    }
+    S.Value->Value.walk([&](const ValueExpr &E) {
+      if (E.Kind == ValueExpr::Scalar)
+        Used.insert(E.Name);
+    });
+  }
+}
+
 namespace {
 
 /// \p S as a factor of a product.
@@ -454,20 +488,7 @@ private:
   std::set<std::string> UsedSizes;
 };
 
-std::string KernelWriter::bound(const Bound &B) const {
-  auto Term = [](const BoundTerm &T) {
-    std::string E = cExpr(T.Expr);
-    return T.Divisor == 1 ? E
-                          : "rl::floordiv(" + E + ", " +
-                                std::to_string(T.Divisor) + ")";
-  };
-  if (B.Kind == Bound::Single || B.Terms.size() == 1)
-    return Term(B.Terms.front());
-  std::string S = B.Kind == Bound::Min ? "rl::min(" : "rl::max(";
-  for (size_t I = 0; I < B.Terms.size(); ++I)
-    S += (I ? ", " : "") + Term(B.Terms[I]);
-  return S + ")";
-}
+std::string KernelWriter::bound(const Bound &B) const { return cBound(B); }
 
 std::string KernelWriter::access(const Access &A) {
   const ArrayView &V = Views[A.ArrayName];
@@ -722,21 +743,7 @@ llvm::Expected<std::string> KernelWriter::run(const std::string &Symbol) {
   for (const KernelNest &K : P.Nests)
     forEachStmt(K.Nest.Root,
                 [&](const Stmt &S, const std::vector<const Loop *> &) {
-                  for (const Access &A : S.Accesses) {
-                    Used.insert(A.ArrayName);
-                    if (A.IsWrite)
-                      Written.insert(A.ArrayName);
-                  }
-                  if (S.Value) {
-                    if (S.Value->Target == StmtValue::ScalarTarget) {
-                      Used.insert(S.Value->Scalar);
-                      Written.insert(S.Value->Scalar);
-                    }
-                    S.Value->Value.walk([&](const ValueExpr &E) {
-                      if (E.Kind == ValueExpr::Scalar)
-                        Used.insert(E.Name);
-                    });
-                  }
+                  usedArrays(S, Used, Written);
                 });
   if (Mag)
     for (const std::string &W : Written) {

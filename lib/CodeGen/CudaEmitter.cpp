@@ -25,21 +25,9 @@ std::string paren(const std::string &S) {
   return S.find_first_of("+- ") == std::string::npos ? S : "(" + S + ")";
 }
 
-/// A bound as host/device C (rl::min, rl::max, rl::floordiv of roofline_cuda.h).
-std::string boundC(const Bound &B) {
-  auto Term = [](const BoundTerm &T) {
-    std::string E = cExpr(T.Expr);
-    return T.Divisor == 1 ? E
-                          : "rl::floordiv(" + E + ", " +
-                                std::to_string(T.Divisor) + ")";
-  };
-  if (B.Kind == Bound::Single || B.Terms.size() == 1)
-    return Term(B.Terms.front());
-  std::string S = B.Kind == Bound::Min ? "rl::min(" : "rl::max(";
-  for (size_t I = 0; I < B.Terms.size(); ++I)
-    S += (I ? ", " : "") + Term(B.Terms[I]);
-  return S + ")";
-}
+/// A bound as host/device C (rl::min, rl::max, rl::floordiv of
+/// roofline_cuda.h): the CPU emitter's spelling.
+std::string boundC(const Bound &B) { return cBound(B); }
 
 /// Variant names as C identifiers ("smem-tiled" -> "smem_tiled").
 std::string symbolPart(const std::string &Name) {

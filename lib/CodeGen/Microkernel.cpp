@@ -124,25 +124,6 @@ std::string prologue(const std::string &Symbol, const ArgLayout &L,
   return S;
 }
 
-void usedArrays(const Stmt &S, std::set<std::string> &Used,
-                std::set<std::string> &Written) {
-  for (const Access &A : S.Accesses) {
-    Used.insert(A.ArrayName);
-    if (A.IsWrite)
-      Written.insert(A.ArrayName);
-  }
-  if (S.Value) {
-    if (S.Value->Target == StmtValue::ScalarTarget) {
-      Used.insert(S.Value->Scalar);
-      Written.insert(S.Value->Scalar);
-    }
-    S.Value->Value.walk([&](const ValueExpr &E) {
-      if (E.Kind == ValueExpr::Scalar)
-        Used.insert(E.Name);
-    });
-  }
-}
-
 /// The epilogue as a loop nest over a block of Out: M (and N) from rl_i0
 /// (rl_j0) for rl_mi (rl_nj) elements, in absolute indices.
 llvm::Expected<std::string> epilogueCode(const ContractionInfo &C,

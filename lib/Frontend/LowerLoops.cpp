@@ -1265,6 +1265,7 @@ bool NestBuilder::lowerGuardLoop(const std::vector<Constraint> &Cs,
   // indexes nothing (docs/user-guide.md, "Conditions").
   Loop G;
   G.IV = guardLoopIV(++GuardLoops);
+  G.IsGuard = true;
   G.Loc = loc(Where->getBeginLoc());
   G.First = Bound::single(AffineExpr());
   G.Last = Bound::single(AffineExpr());

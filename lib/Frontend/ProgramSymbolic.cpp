@@ -51,6 +51,16 @@ std::optional<int64_t> constantInt(const Polynomial &P) {
   return int64_t(C.num());
 }
 
+/// A row of \p Function's nest at \p Loc along the call chain \p Path.
+ProgramSymbolicRow rowOf(const std::string &Path, const std::string &Function,
+                         const SourceLoc &Loc) {
+  ProgramSymbolicRow R;
+  R.Path = Path;
+  R.Function = Function;
+  R.Loc = Loc;
+  return R;
+}
+
 SymbolicCount addCounts(const SymbolicCount &A, const SymbolicCount &B) {
   if (!A.Formula)
     return A;
@@ -263,7 +273,8 @@ static SymVal substituteAll(const Polynomial &P,
   return SymVal::of(std::move(Q));
 }
 
-SymbolicCount SymbolicRollup::bound(const Count &C, const NestCounts &NC,
+SymbolicCount SymbolicRollup::bound(const SymbolicCount &C,
+                                    const NestFormulas &NC,
                                     const std::map<std::string, SymVal> &Bind,
                                     const char *What) {
   if (!C.Formula)
@@ -300,21 +311,18 @@ SymVal SymbolicRollup::floorOf(const Polynomial &Num, int64_t Den) {
 
 void SymbolicRollup::addNest(const std::string &Path,
                              const std::string &Function, const SourceLoc &Loc,
-                             const NestCounts &C,
+                             const NestFormulas &C,
                              const std::map<std::string, SymVal> &Bind) {
   if (!active())
     return;
-  ProgramSymbolicRow R;
-  R.Path = Path;
-  R.Function = Function;
-  R.Loc = Loc;
+  ProgramSymbolicRow R = rowOf(Path, Function, Loc);
   R.Flops = bound(C.Flops, C, Bind, "the FLOPs");
   R.Macs = bound(C.Macs, C, Bind, "the MACs");
-  R.Bytes = bound(C.BytesCompulsory, C, Bind, "the compulsory bytes");
+  R.Bytes = bound(C.Bytes, C, Bind, "the compulsory bytes");
   R.WorkIsRange = C.WorkIsRange;
-  // The footprint formulas hold where these are >= 0 (Counts.h).
+  // The footprint formulas hold where these are >= 0 (Program.h).
   for (const Polynomial &Cond : C.FootprintConditions) {
-    Count Wrapped;
+    SymbolicCount Wrapped;
     Wrapped.Formula = Cond;
     SymbolicCount B = bound(Wrapped, C, Bind, "a footprint condition");
     if (!B.Formula)
@@ -331,10 +339,7 @@ void SymbolicRollup::addUncounted(const std::string &Path,
                                   const SourceLoc &Loc, const std::string &Why) {
   if (!active())
     return;
-  ProgramSymbolicRow R;
-  R.Path = Path;
-  R.Function = Function;
-  R.Loc = Loc;
+  ProgramSymbolicRow R = rowOf(Path, Function, Loc);
   R.Flops = R.Macs = R.Bytes = {std::nullopt, Why};
   addRow(Scopes.back(), std::move(R));
 }

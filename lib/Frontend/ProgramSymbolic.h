@@ -15,7 +15,6 @@
 #ifndef ROOFLINE_LIB_FRONTEND_PROGRAMSYMBOLIC_H
 #define ROOFLINE_LIB_FRONTEND_PROGRAMSYMBOLIC_H
 
-#include "roofline/Analysis/Counts.h"
 #include "roofline/Frontend/Program.h"
 
 #include <map>
@@ -83,7 +82,7 @@ public:
   /// One execution of a nest of \p Function: its formulas with each size
   /// bound to \p Bind's polynomial (sizes missing there have no closed form).
   void addNest(const std::string &Path, const std::string &Function,
-               const SourceLoc &Loc, const NestCounts &C,
+               const SourceLoc &Loc, const NestFormulas &C,
                const std::map<std::string, SymVal> &Bind);
   void addUncounted(const std::string &Path, const std::string &Function,
                     const SourceLoc &Loc, const std::string &Why);
@@ -102,7 +101,7 @@ private:
     std::string Taint;
   };
   void addRow(Scope &S, ProgramSymbolicRow R);
-  SymbolicCount bound(const Count &C, const NestCounts &NC,
+  SymbolicCount bound(const SymbolicCount &C, const NestFormulas &NC,
                       const std::map<std::string, SymVal> &Bind,
                       const char *What);
   SymVal atom(const Polynomial &Num, const Polynomial &Den);

@@ -851,7 +851,7 @@ private:
     LoopNest Nest;
     std::string Why;
     /// The nest's counts, for its formulas (computed on first use).
-    std::optional<NestCounts> Counts;
+    std::optional<NestFormulas> Counts;
     std::string CountsWhy;
     bool Counted = false;
   };
@@ -1193,7 +1193,9 @@ private:
         Numeric.Nest.Function.substr(0, Numeric.Nest.Function.find(" ["));
     if (R.Ok && !R.Counted) {
       R.Counted = true;
-      if (llvm::Expected<NestCounts> C = analyzeNest(R.Nest))
+      if (!Opts.CountNest)
+        R.CountsWhy = "its nests are not counted (no NestCounter)";
+      else if (llvm::Expected<NestFormulas> C = Opts.CountNest(R.Nest))
         R.Counts = std::move(*C);
       else
         R.CountsWhy = llvm::toString(C.takeError());

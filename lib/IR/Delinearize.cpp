@@ -295,37 +295,16 @@ int64_t gcdOfCoefficients(const AffineExpr &E, int64_t G) {
   return G;
 }
 
-} // namespace
-
-llvm::Expected<Delinearized>
-roofline::delinearize(const std::string &Array,
-                      const std::vector<DelinearizeAccess> &Accesses,
-                      const std::vector<SizeRelation> &Relations,
-                      const SizeValues &Values,
-                      const std::vector<SizeSum> &Sums) {
-  Delinearized R;
-  std::vector<IndexPoly> Idx;
-  for (const DelinearizeAccess &A : Accesses)
-    Idx.push_back(A.Index);
-  SumForms SumAffine;
-  for (const SizeSum &S : Sums)
-    if (std::optional<AffineExpr> F = S.Value.toAffine(&R.Products))
-      SumAffine.push_back({S.Name, *F});
-
-  if (std::all_of(Idx.begin(), Idx.end(),
-                  [](const IndexPoly &P) { return P.isFlat(); })) {
-    R.Extents.push_back(std::nullopt);
-    for (const IndexPoly &P : Idx) {
-      std::optional<AffineExpr> E = P.toAffine(&R.Products);
-      if (!E)
-        return failure("index arithmetic of '" + Array + "' overflows");
-      R.Subscripts.push_back({*E});
-    }
-    return R;
-  }
-
-  std::vector<std::vector<std::pair<SizeMonomial, int64_t>>> Offsets(
-      Idx.size());
+/// The strides of the rows of \p Idx, innermost first, or nullopt when they
+/// do not nest. On the way, sizes of \p Relations may be rewritten into
+/// their parts (with their notes and conditions in \p R), symbolic constant
+/// offsets moved to \p Offsets, and sums of \p Sums expanded in \p Idx.
+std::optional<std::vector<SizeMonomial>>
+rowStrides(std::vector<IndexPoly> &Idx,
+           std::vector<std::vector<std::pair<SizeMonomial, int64_t>>> &Offsets,
+           const std::vector<DelinearizeAccess> &Accesses,
+           const std::vector<SizeRelation> &Relations,
+           const std::vector<SizeSum> &Sums, Delinearized &R) {
   auto FindKeys = [&]() -> std::optional<std::vector<SizeMonomial>> {
     std::optional<std::vector<SizeMonomial>> Keys = strideChain(Idx);
     if (!Keys) {
@@ -370,6 +349,42 @@ roofline::delinearize(const std::string &Array,
       Keys = FindKeys();
     }
   }
+  return Keys;
+}
+
+} // namespace
+
+llvm::Expected<Delinearized>
+roofline::delinearize(const std::string &Array,
+                      const std::vector<DelinearizeAccess> &Accesses,
+                      const std::vector<SizeRelation> &Relations,
+                      const SizeValues &Values,
+                      const std::vector<SizeSum> &Sums) {
+  Delinearized R;
+  std::vector<IndexPoly> Idx;
+  for (const DelinearizeAccess &A : Accesses)
+    Idx.push_back(A.Index);
+  SumForms SumAffine;
+  for (const SizeSum &S : Sums)
+    if (std::optional<AffineExpr> F = S.Value.toAffine(&R.Products))
+      SumAffine.push_back({S.Name, *F});
+
+  if (std::all_of(Idx.begin(), Idx.end(),
+                  [](const IndexPoly &P) { return P.isFlat(); })) {
+    R.Extents.push_back(std::nullopt);
+    for (const IndexPoly &P : Idx) {
+      std::optional<AffineExpr> E = P.toAffine(&R.Products);
+      if (!E)
+        return failure("index arithmetic of '" + Array + "' overflows");
+      R.Subscripts.push_back({*E});
+    }
+    return R;
+  }
+
+  std::vector<std::vector<std::pair<SizeMonomial, int64_t>>> Offsets(
+      Idx.size());
+  std::optional<std::vector<SizeMonomial>> Keys =
+      rowStrides(Idx, Offsets, Accesses, Relations, Sums, R);
   if (!Keys)
     return failure("the index of '" + Array +
                    "' cannot be split into rows: its strides (" +

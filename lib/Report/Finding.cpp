@@ -63,14 +63,8 @@ void roofline::printFinding(llvm::raw_ostream &OS, const Finding &F,
      << (F.Promoted ? ",-warnings-as-errors" : "") << "]\n";
   bool Brief = Level == Verbosity::Brief;
   llvm::StringRef Code = Src && !Brief ? Src->line(L.File, L.Line) : "";
-  if (!Code.empty()) {
-    std::string Num = std::to_string(L.Line);
-    OS << llvm::format("%5s", Num.c_str()) << " | " << Code << "\n";
-    OS << "      | ";
-    for (unsigned I = 1; I < L.Column && I <= Code.size(); ++I)
-      OS << (Code[I - 1] == '\t' ? '\t' : ' ');
-    OS << "^\n";
-  }
+  if (!Code.empty())
+    printSourceEcho(OS, Code, L.Line, L.Column);
   auto Note = [&](const std::string &N) {
     OS << L.File << ":" << L.Line << ":" << L.Column << ": note: " << N
        << "\n";

@@ -20,6 +20,24 @@
 using namespace llvm;
 using namespace roofline;
 
+NestFormulas roofline::nestFormulas(const NestCounts &C) {
+  NestFormulas F;
+  F.Flops = {C.Flops.Formula, C.Flops.WhyNot};
+  F.Macs = {C.Macs.Formula, C.Macs.WhyNot};
+  F.Bytes = {C.BytesCompulsory.Formula, C.BytesCompulsory.WhyNot};
+  F.WorkIsRange = C.WorkIsRange;
+  F.FootprintConditions = C.FootprintConditions;
+  F.Atoms = C.Atoms;
+  return F;
+}
+
+llvm::Expected<NestFormulas> roofline::countProgramNest(const LoopNest &N) {
+  llvm::Expected<NestCounts> C = analyzeNest(N);
+  if (!C)
+    return C.takeError();
+  return nestFormulas(*C);
+}
+
 namespace {
 
 SymbolicCount sumCounts(const SymbolicCount &A, const SymbolicCount &B) {

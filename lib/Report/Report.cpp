@@ -61,12 +61,7 @@ void diag(llvm::raw_ostream &OS, const SourceLoc &L, const char *Severity,
   llvm::StringRef Code = Src->line(L.File, L.Line);
   if (Code.empty())
     return;
-  std::string Num = std::to_string(L.Line);
-  OS << llvm::format("%5s", Num.c_str()) << " | " << Code << "\n";
-  OS << "      | ";
-  for (unsigned I = 1; I < L.Column && I <= Code.size(); ++I)
-    OS << (Code[I - 1] == '\t' ? '\t' : ' ');
-  OS << "^\n";
+  printSourceEcho(OS, Code, L.Line, L.Column);
 }
 
 std::string flopsByTypeStr(const NestCounts &C) {

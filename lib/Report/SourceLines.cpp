@@ -2,6 +2,8 @@
 
 #include "roofline/Report/SourceLines.h"
 
+#include "llvm/Support/Format.h"
+
 using namespace roofline;
 
 llvm::StringRef SourceLines::line(const std::string &Path, unsigned Line) {
@@ -23,4 +25,14 @@ llvm::StringRef SourceLines::line(const std::string &Path, unsigned Line) {
     return "";
   return F.Buf->getBuffer().substr(F.Starts[Line - 1]).split('\n').first.rtrim(
       '\r');
+}
+
+void roofline::printSourceEcho(llvm::raw_ostream &OS, llvm::StringRef Code,
+                               unsigned Line, unsigned Column) {
+  std::string Num = std::to_string(Line);
+  OS << llvm::format("%5s", Num.c_str()) << " | " << Code << "\n";
+  OS << "      | ";
+  for (unsigned I = 1; I < Column && I <= Code.size(); ++I)
+    OS << (Code[I - 1] == '\t' ? '\t' : ' ');
+  OS << "^\n";
 }

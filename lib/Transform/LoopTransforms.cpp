@@ -193,6 +193,7 @@ Loop headerOf(const Loop &L) {
   H.Last = L.Last;
   H.Step = L.Step;
   H.Loc = L.Loc;
+  H.IsGuard = L.IsGuard;
   return H;
 }
 

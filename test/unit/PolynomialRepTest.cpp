@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "roofline/Analysis/Polynomial.h"
+#include "roofline/IR/Polynomial.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 //===- PolynomialTest.cpp - Polynomials and exact sums ---------------------===//
 
-#include "roofline/Analysis/Polynomial.h"
+#include "roofline/IR/Polynomial.h"
 
 #include <gtest/gtest.h>
 

@@ -16,13 +16,14 @@ namespace {
 
 Polynomial var(const char *N) { return Polynomial::var(std::string(N)); }
 
-/// A nest whose FLOPs are its size `n` and bytes 8n (scale(x, n)).
-NestCounts scaleCounts() {
+/// A nest whose FLOPs are its size `n` and bytes 8n (scale(x, n)), as the
+/// walk's caller hands it over (nestFormulas).
+NestFormulas scaleCounts() {
   NestCounts C;
   C.Flops.Formula = var("n");
   C.Macs.Formula = Polynomial();
   C.BytesCompulsory.Formula = *var("n").scale(Rational(8));
-  return C;
+  return nestFormulas(C);
 }
 
 int64_t at(const ProgramSymbolic &P, const Polynomial &F,

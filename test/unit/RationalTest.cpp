@@ -1,6 +1,6 @@
 //===- RationalTest.cpp - Exact rationals ----------------------------------===//
 
-#include "roofline/Analysis/Rational.h"
+#include "roofline/IR/Rational.h"
 
 #include <gtest/gtest.h>
 

@@ -21,6 +21,7 @@
 #include "roofline/Report/Baseline.h"
 #include "roofline/Report/CIJson.h"
 #include "roofline/Report/JsonStream.h"
+#include "roofline/Report/ProgramFormulas.h"
 #include "roofline/Report/ProgramReport.h"
 #include "roofline/Report/Policy.h"
 #include "roofline/Report/Sarif.h"
@@ -559,6 +560,7 @@ FileResult analyzeFile(const LintRequest &Req, const FileJob &Job,
   FileResult Res;
   FrontendOptions FOpts = Job.Settings.FOpts;
   FOpts.Entries = EntryOpt;
+  FOpts.CountNest = countProgramNest;
   Res.TU = runFrontendOnFile(Job.Cmd, FOpts, Adjust, Req.VirtualFiles,
                              LoopExtents);
   absolutizeAll(Res.TU.Nests, Job.Cmd.Directory);

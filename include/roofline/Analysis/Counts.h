@@ -11,7 +11,7 @@
 #ifndef ROOFLINE_ANALYSIS_COUNTS_H
 #define ROOFLINE_ANALYSIS_COUNTS_H
 
-#include "roofline/Analysis/Polynomial.h"
+#include "roofline/IR/Polynomial.h"
 #include "roofline/IR/LoopNest.h"
 
 #include "llvm/Support/Error.h"

@@ -10,7 +10,7 @@
 #ifndef ROOFLINE_ANALYSIS_UNIVARIATE_H
 #define ROOFLINE_ANALYSIS_UNIVARIATE_H
 
-#include "roofline/Analysis/Polynomial.h"
+#include "roofline/IR/Polynomial.h"
 
 #include "llvm/ADT/ArrayRef.h"
 

@@ -90,6 +90,14 @@ std::string cTypeFor(const std::string &SourceCType, EmitMode Mode);
 
 /// C expression of an affine expression over loop variables and sizes.
 std::string cExpr(const AffineExpr &E);
+/// C expression of a loop bound (rl::min, rl::max, rl::floordiv of the
+/// runtime headers, CPU and CUDA alike).
+std::string cBound(const Bound &B);
+
+/// Adds the arrays and scalars \p S reads or writes to \p Used, those it
+/// writes to \p Written.
+void usedArrays(const Stmt &S, std::set<std::string> &Used,
+                std::set<std::string> &Written);
 
 /// A known C math function's base name ("expf", "std::exp" -> "exp"), or ""
 /// for a function the emitters do not know.

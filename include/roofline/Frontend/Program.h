@@ -14,10 +14,13 @@
 #ifndef ROOFLINE_FRONTEND_PROGRAM_H
 #define ROOFLINE_FRONTEND_PROGRAM_H
 
-#include "roofline/Analysis/Polynomial.h"
 #include "roofline/IR/LoopNest.h"
+#include "roofline/IR/Polynomial.h"
+
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -56,6 +59,23 @@ struct SymbolicCount {
   std::optional<Polynomial> Formula;
   std::string WhyNot; ///< when Formula is absent
 };
+
+/// What the walk's formulas need of one nest's counts (the Analysis's
+/// NestCounts, Counts.h, in the terms of this header). The Frontend comes
+/// before the Analysis (docs/design.md, "Layers"): the walk's caller counts
+/// the nests, through FrontendOptions::CountNest.
+struct NestFormulas {
+  SymbolicCount Flops, Macs, Bytes; ///< bytes: compulsory per execution
+  bool WorkIsRange = false;         ///< FLOPs are the upper end
+  /// The footprint formulas hold where these are >= 0.
+  std::vector<Polynomial> FootprintConditions;
+  /// The formulas' atoms: each name is floor(Expr / Divisor).
+  std::map<std::string, BoundTerm> Atoms;
+};
+
+/// Counts a nest (built without the call's sizes) for the walk's formulas.
+using NestCounter =
+    std::function<llvm::Expected<NestFormulas>(const LoopNest &)>;
 
 /// One nest along one call chain, all its executions summed, as
 /// polynomials (docs/network-report.md, "Symbolic totals").

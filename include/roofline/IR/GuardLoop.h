@@ -3,8 +3,9 @@
 // An affine `if` around part of a loop body becomes a loop of at most one
 // iteration, `for (__ifN = ...)` (docs/design.md §4.4, docs/user-guide.md
 // "Conditions"). It is no source loop: its runs are no iterations, and no
-// footprint formula rests on it running. Its name, reserved in C and C++,
-// is what marks it; this header is the one place that knows the name.
+// footprint formula rests on it running. Loop::IsGuard marks it, set where
+// the Frontend makes it; its name, reserved in C and C++, keeps it apart
+// from source variables, and this header is the one place that knows it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,8 +13,6 @@
 #define ROOFLINE_IR_GUARDLOOP_H
 
 #include "roofline/IR/LoopNest.h"
-
-#include "llvm/ADT/StringRef.h"
 
 #include <string>
 
@@ -24,11 +23,9 @@ inline std::string guardLoopIV(unsigned N) {
   return "__if" + std::to_string(N);
 }
 
-/// Whether \p L is a guard loop (transforms that copy a loop keep its name,
-/// renaming only appends to it).
-inline bool isGuardLoop(const Loop &L) {
-  return llvm::StringRef(L.IV).starts_with("__if");
-}
+/// Whether \p L is a guard loop (transforms that copy a loop, or rebuild
+/// its header, keep the flag).
+inline bool isGuardLoop(const Loop &L) { return L.IsGuard; }
 
 } // namespace roofline
 

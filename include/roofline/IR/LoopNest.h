@@ -108,6 +108,10 @@ struct Loop {
   /// i_r): a reference moves every iteration of the pair unless it uses
   /// neither variable (the no-reuse count).
   bool GroupInner = false;
+  /// A loop of at most one iteration that the Frontend made of an affine
+  /// `if` (GuardLoop.h, docs/design.md "Guard loops"): no source loop. Set
+  /// where it is made; a copy of the loop keeps it, whatever its name.
+  bool IsGuard = false;
 };
 
 struct Node {

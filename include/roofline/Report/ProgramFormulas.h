@@ -11,6 +11,7 @@
 #ifndef ROOFLINE_REPORT_PROGRAMFORMULAS_H
 #define ROOFLINE_REPORT_PROGRAMFORMULAS_H
 
+#include "roofline/Analysis/Counts.h"
 #include "roofline/Frontend/Program.h"
 
 #include "llvm/Support/JSON.h"
@@ -40,6 +41,11 @@ struct ProgramFormulas {
   /// Rows whose formula disagreed with the numeric walk (withdrawn).
   std::vector<std::string> Disagreements;
 };
+
+/// What the walk's formulas take of \p C (Frontend/Program.h).
+NestFormulas nestFormulas(const NestCounts &C);
+/// The walk's NestCounter (FrontendOptions::CountNest): analyzeNest.
+llvm::Expected<NestFormulas> countProgramNest(const LoopNest &N);
 
 /// Sums \p P per function and for the pass, and checks each row against
 /// \p S's numeric rows of the same nest and call chain.

@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <map>
 #include <memory>
@@ -34,6 +35,11 @@ private:
   };
   std::map<std::string, File> Files;
 };
+
+/// Prints \p Code, line \p Line of a file, as "   12 | for (...)" and a
+/// caret under column \p Column (tabs kept so that it lines up).
+void printSourceEcho(llvm::raw_ostream &OS, llvm::StringRef Code,
+                     unsigned Line, unsigned Column);
 
 } // namespace roofline
 

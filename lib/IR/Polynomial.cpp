@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "roofline/Analysis/Polynomial.h"
+#include "roofline/IR/Polynomial.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ROOFLINE_ANALYSIS_RATIONAL_H
-#define ROOFLINE_ANALYSIS_RATIONAL_H
+#ifndef ROOFLINE_IR_RATIONAL_H
+#define ROOFLINE_IR_RATIONAL_H
 
 #include <cstdint>
 #include <optional>
@@ -58,4 +58,4 @@ private:
 
 } // namespace roofline
 
-#endif // ROOFLINE_ANALYSIS_RATIONAL_H
+#endif // ROOFLINE_IR_RATIONAL_H

@@ -13,10 +13,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ROOFLINE_ANALYSIS_POLYNOMIAL_H
-#define ROOFLINE_ANALYSIS_POLYNOMIAL_H
+#ifndef ROOFLINE_IR_POLYNOMIAL_H
+#define ROOFLINE_IR_POLYNOMIAL_H
 
-#include "roofline/Analysis/Rational.h"
+#include "roofline/IR/Rational.h"
 #include "roofline/IR/Affine.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -152,4 +152,4 @@ llvm::Expected<Polynomial> sumOver(const Polynomial &P, VarName V,
 
 } // namespace roofline
 
-#endif // ROOFLINE_ANALYSIS_POLYNOMIAL_H
+#endif // ROOFLINE_IR_POLYNOMIAL_H

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "roofline/Analysis/Rational.h"
+#include "roofline/IR/Rational.h"
 #include "roofline/IR/AffineEval.h"
 
 #include <algorithm>

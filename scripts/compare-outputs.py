@@ -1,0 +1,155 @@
+#!/usr/bin/env python3
+"""compare-outputs.py: byte-identity of two roofline-lint builds.
+
+Runs a reference binary (e.g. main's build) and a candidate (this tree's)
+over every .c/.cpp under the given directories (default test/ and kernels/).
+Each file is run once per binary with --output=text:...,json:...,sarif:...
+(the three reports of one run), and the files under --emit-dirs once more
+with --emit. Compares the exit status, stdout, stderr, each report and
+each emitted file byte for byte; prints one line per difference and a
+summary; exits 1 when anything differs. Both binaries write to the same
+paths, one after the other, so paths in the output match. A refactoring
+that must not change output (issue 23) is checked with:
+
+  scripts/compare-outputs.py --ref /work/main/build/bin/roofline-lint \\
+      --new build/bin/roofline-lint [-j 2] [--ref-cache DIR] [DIR...]
+
+--ref-cache keeps the reference's results, so that it runs once for
+several candidates (or fills ahead with --only-ref).
+"""
+import argparse
+import concurrent.futures as cf
+import hashlib
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FORMATS = (("text", "report.txt"), ("json", "report.json"),
+           ("sarif", "report.sarif"))
+
+
+def inputs(root, dirs):
+    for d in dirs:
+        for dirpath, _, names in os.walk(os.path.join(root, d)):
+            for n in sorted(names):
+                if n.endswith((".c", ".cpp")):
+                    yield os.path.relpath(os.path.join(dirpath, n), root)
+
+
+def read_tree(top):
+    """{relative path: bytes} of every file under \\p top."""
+    out = {}
+    for dirpath, _, names in os.walk(top):
+        for n in names:
+            p = os.path.join(dirpath, n)
+            with open(p, "rb") as f:
+                out[os.path.relpath(p, top)] = f.read()
+    return out
+
+
+def run_once(binary, path, kind, args, work):
+    """What one run shows: status, stdout, stderr and {name: bytes} of the
+    files it wrote under \\p work (emptied first)."""
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    if kind == "reports":
+        outs = ",".join(f"{f}:{os.path.join(work, n)}" for f, n in FORMATS)
+        cmd = [binary, f"--output={outs}", path, "--"]
+    else:
+        cmd = [binary, f"--emit={os.path.join(work, 'emit')}", "--quiet",
+               path, "--"]
+    try:
+        p = subprocess.run(cmd, cwd=args.root, capture_output=True,
+                           timeout=args.timeout)
+        status, out, err = p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired:
+        status, out, err = "timeout", b"", b""
+    return status, out, err, read_tree(work)
+
+
+def cached_run(binary, path, kind, args, work):
+    if not args.ref_cache:
+        return run_once(binary, path, kind, args, work)
+    key = hashlib.sha256(repr((binary, path, kind)).encode()).hexdigest()
+    p = os.path.join(args.ref_cache, key)
+    if os.path.exists(p):
+        with open(p, "rb") as f:
+            return pickle.load(f)
+    r = run_once(binary, path, kind, args, work)
+    with open(p + ".tmp", "wb") as f:
+        pickle.dump(r, f)
+    os.replace(p + ".tmp", p)
+    return r
+
+
+def compare(job, args):
+    path, kind = job
+    # One path for both binaries and for a cached reference run (the
+    # reports name it): fixed by the job alone.
+    work = os.path.join(tempfile.gettempdir(), "compare-outputs",
+                        hashlib.sha256(repr(job).encode()).hexdigest()[:16])
+    try:
+        ra = cached_run(args.ref, path, kind, args, work)
+        if args.only_ref:
+            return job, [], ra[0] == "timeout"
+        rb = run_once(args.new, path, kind, args, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    diffs = [n for n, x, y in zip(("status", "stdout", "stderr"), ra, rb)
+             if x != y]
+    fa, fb = ra[3], rb[3]
+    diffs += sorted(n for n in set(fa) | set(fb) if fa.get(n) != fb.get(n))
+    return job, diffs, ra[0] == "timeout"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--ref", required=True, help="reference roofline-lint")
+    ap.add_argument("--new", required=True, help="candidate roofline-lint")
+    ap.add_argument("--root", default=os.path.join(os.path.dirname(
+        os.path.abspath(__file__)), ".."))
+    ap.add_argument("--emit-dirs", action="append", default=None,
+                    help="directory whose files also run with --emit "
+                         "(repeatable; default kernels)")
+    ap.add_argument("-j", type=int, default=2)
+    ap.add_argument("--timeout", type=float, default=300)
+    ap.add_argument("--ref-cache", help="folder that keeps the reference's "
+                    "results for later calls")
+    ap.add_argument("--only-ref", action="store_true",
+                    help="only fill --ref-cache")
+    ap.add_argument("dirs", nargs="*", default=["test", "kernels"])
+    args = ap.parse_args()
+    args.root = os.path.abspath(args.root)
+    args.ref = os.path.abspath(args.ref)
+    args.new = os.path.abspath(args.new)
+    emit_dirs = args.emit_dirs if args.emit_dirs is not None else ["kernels"]
+    if args.ref_cache:
+        os.makedirs(args.ref_cache, exist_ok=True)
+    files = list(inputs(args.root, args.dirs))
+    jobs = [(f, "reports") for f in files]
+    jobs += [(f, "emit") for f in files if any(
+        f.startswith(d.rstrip("/") + "/") for d in emit_dirs)]
+    same = differ = timeouts = 0
+    with cf.ThreadPoolExecutor(args.j) as ex:
+        for (path, kind), diffs, timed_out in ex.map(
+                lambda j: compare(j, args), jobs):
+            if diffs:
+                differ += 1
+                print(f"DIFF {path} [{kind}]: {', '.join(diffs[:6])}",
+                      flush=True)
+            else:
+                same += 1
+                timeouts += timed_out
+    n_reports = sum(1 for _, k in jobs if k == "reports")
+    print(f"compare-outputs: {len(files)} files; {len(jobs)} runs per "
+          f"binary ({n_reports} with text, JSON and SARIF, "
+          f"{len(jobs) - n_reports} with --emit): {same} identical "
+          f"({timeouts} of them timed out in both), {differ} differ")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
