@@ -454,6 +454,88 @@ std::optional<IndexPoly> NestBuilder::localIndex(const VarDecl *VD,
   return Done(IndexPoly::size(Name));
 }
 
+// kautodiff.c's `n8 = n>>3<<3` (8*floor(n/8), the part of n a loop unrolled
+// by 8 covers): a shift of sizes by a constant is a product or a floor
+// quotient by a power of two (sizes are not negative, so '>>' rounds down
+// like '/').
+std::optional<IndexPoly> NestBuilder::shiftIndex(const BinaryOperator *BO,
+                                                 int64_t Shift,
+                                                 std::string &Why) {
+  std::optional<IndexPoly> L = indexOf(BO->getLHS(), Why);
+  if (!L)
+    return std::nullopt;
+  if (L->usesLoopVars()) {
+    Why = "non-affine " + std::string(InBound ? "loop bound" : "index") +
+          " expression '" + text(BO) + "' (a loop variable shifted)";
+    return std::nullopt;
+  }
+  if (L->isConstant())
+    return IndexPoly::constant(BO->getOpcode() == BO_Shl
+                                   ? L->constantValue() << Shift
+                                   : L->constantValue() >> Shift);
+  if (BO->getOpcode() == BO_Shl) {
+    std::optional<IndexPoly> Out = L->scale(int64_t(1) << Shift);
+    if (!Out)
+      Why = "index arithmetic overflows";
+    return Out;
+  }
+  std::string Name = text(BO->getLHS());
+  Name.erase(std::remove(Name.begin(), Name.end(), ' '), Name.end());
+  Name += "/" + std::to_string(int64_t(1) << Shift);
+  return quotientSize(Name, *L, IndexPoly::constant(int64_t(1) << Shift), Why);
+}
+
+// `+ - * /` of indices: affine sums, products with sizes, and quotients
+// (a size of their own, or a loop over groups).
+std::optional<IndexPoly> NestBuilder::arithmeticIndex(const BinaryOperator *BO,
+                                                      std::string &Why) {
+  const Expr *S = BO;
+  BinaryOperatorKind Op = BO->getOpcode();
+  std::optional<IndexPoly> L = indexOf(BO->getLHS(), Why);
+  std::optional<IndexPoly> R = L ? indexOf(BO->getRHS(), Why)
+                                 : std::nullopt;
+  if (!R)
+    return std::nullopt;
+  std::optional<IndexPoly> Out;
+  if (Op == BO_Add)
+    Out = L->add(*R);
+  else if (Op == BO_Sub)
+    Out = L->sub(*R);
+  else if (Op == BO_Mul) {
+    bool LoopVarProduct = false;
+    Out = L->usesLoopVars() ? L->mul(strideSize(*R), LoopVarProduct)
+                            : strideSize(*L).mul(*R, LoopVarProduct);
+    if (LoopVarProduct) {
+      Why = "non-affine " + std::string(InBound ? "loop bound" : "index") +
+            " expression '" + text(S) + "'";
+      return std::nullopt;
+    }
+  } else {
+    if (L->isConstant() && R->isConstant() && R->constantValue() != 0) {
+      // C's '/' truncates toward zero.
+      Out = IndexPoly::constant(L->constantValue() / R->constantValue());
+    } else if (L->usesLoopVars() || R->usesLoopVars()) {
+      // i / GS in a loop over groups of GS (LowerRegroup.cpp).
+      std::string Inner;
+      if (!R->usesLoopVars())
+        if (std::optional<IndexPoly> Q = exactQuotient(*L, *R, Inner))
+          return Q;
+      Why = "non-affine " +
+            std::string(InBound ? "loop bound" : "index") +
+            " expression '" + text(S) + "' (a loop variable divided" +
+            (Inner.empty() ? "" : ": " + Inner) + ")";
+      return std::nullopt;
+    } else {
+      std::string Name = text(S);
+      Name.erase(std::remove(Name.begin(), Name.end(), ' '), Name.end());
+      return quotientSize(Name, *L, *R, Why);
+    }
+  }
+  if (!Out)
+    Why = "index arithmetic overflows";
+  return Out;
+}
+
 std::optional<IndexPoly> NestBuilder::indexOf(const Expr *E, std::string &Why) {
   const Expr *S = strip(E);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S)) {
@@ -497,89 +579,16 @@ std::optional<IndexPoly> NestBuilder::indexOf(const Expr *E, std::string &Why) {
         return P;
   if (!Why.empty())
     return std::nullopt;
-  // kautodiff.c's `n8 = n>>3<<3` (8*floor(n/8), the part of n a loop
-  // unrolled by 8 covers): a shift of sizes by a constant is a product or a
-  // floor quotient by a power of two (sizes are not negative, so '>>'
-  // rounds down like '/').
-  if (const auto *BO = dyn_cast<BinaryOperator>(S);
-      BO && (BO->getOpcode() == BO_Shl || BO->getOpcode() == BO_Shr)) {
-    Expr::EvalResult R;
-    if (BO->getRHS()->EvaluateAsInt(R, Ctx) &&
-        R.Val.getInt().getSExtValue() >= 0 &&
-        R.Val.getInt().getSExtValue() <= 30) {
-      int64_t Shift = R.Val.getInt().getSExtValue();
-      std::optional<IndexPoly> L = indexOf(BO->getLHS(), Why);
-      if (!L)
-        return std::nullopt;
-      if (L->usesLoopVars()) {
-        Why = "non-affine " + std::string(InBound ? "loop bound" : "index") +
-              " expression '" + text(S) + "' (a loop variable shifted)";
-        return std::nullopt;
-      }
-      if (L->isConstant())
-        return IndexPoly::constant(BO->getOpcode() == BO_Shl
-                                       ? L->constantValue() << Shift
-                                       : L->constantValue() >> Shift);
-      if (BO->getOpcode() == BO_Shl) {
-        std::optional<IndexPoly> Out = L->scale(int64_t(1) << Shift);
-        if (!Out)
-          Why = "index arithmetic overflows";
-        return Out;
-      }
-      std::string Name = text(BO->getLHS());
-      Name.erase(std::remove(Name.begin(), Name.end(), ' '), Name.end());
-      Name += "/" + std::to_string(int64_t(1) << Shift);
-      return quotientSize(Name, *L, IndexPoly::constant(int64_t(1) << Shift),
-                          Why);
-    }
-  }
   if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
     BinaryOperatorKind Op = BO->getOpcode();
-    if (Op == BO_Add || Op == BO_Sub || Op == BO_Mul || Op == BO_Div) {
-      std::optional<IndexPoly> L = indexOf(BO->getLHS(), Why);
-      std::optional<IndexPoly> R = L ? indexOf(BO->getRHS(), Why)
-                                     : std::nullopt;
-      if (!R)
-        return std::nullopt;
-      std::optional<IndexPoly> Out;
-      if (Op == BO_Add)
-        Out = L->add(*R);
-      else if (Op == BO_Sub)
-        Out = L->sub(*R);
-      else if (Op == BO_Mul) {
-        bool LoopVarProduct = false;
-        Out = L->usesLoopVars() ? L->mul(strideSize(*R), LoopVarProduct)
-                                : strideSize(*L).mul(*R, LoopVarProduct);
-        if (LoopVarProduct) {
-          Why = "non-affine " + std::string(InBound ? "loop bound" : "index") +
-                " expression '" + text(S) + "'";
-          return std::nullopt;
-        }
-      } else {
-        if (L->isConstant() && R->isConstant() && R->constantValue() != 0) {
-          // C's '/' truncates toward zero.
-          Out = IndexPoly::constant(L->constantValue() / R->constantValue());
-        } else if (L->usesLoopVars() || R->usesLoopVars()) {
-          // i / GS in a loop over groups of GS (LowerRegroup.cpp).
-          std::string Inner;
-          if (!R->usesLoopVars())
-            if (std::optional<IndexPoly> Q = exactQuotient(*L, *R, Inner))
-              return Q;
-          Why = "non-affine " +
-                std::string(InBound ? "loop bound" : "index") +
-                " expression '" + text(S) + "' (a loop variable divided" +
-                (Inner.empty() ? "" : ": " + Inner) + ")";
-          return std::nullopt;
-        } else {
-          std::string Name = text(S);
-          Name.erase(std::remove(Name.begin(), Name.end(), ' '), Name.end());
-          return quotientSize(Name, *L, *R, Why);
-        }
-      }
-      if (!Out)
-        Why = "index arithmetic overflows";
-      return Out;
-    }
+    Expr::EvalResult Amount;
+    if ((Op == BO_Shl || Op == BO_Shr) &&
+        BO->getRHS()->EvaluateAsInt(Amount, Ctx) &&
+        Amount.Val.getInt().getSExtValue() >= 0 &&
+        Amount.Val.getInt().getSExtValue() <= 30)
+      return shiftIndex(BO, Amount.Val.getInt().getSExtValue(), Why);
+    if (Op == BO_Add || Op == BO_Sub || Op == BO_Mul || Op == BO_Div)
+      return arithmeticIndex(BO, Why);
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
     if (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) {

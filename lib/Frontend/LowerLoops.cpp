@@ -772,6 +772,105 @@ bool NestBuilder::lowerStmt(const clang::Stmt *S, Loop &Parent) {
   return true;
 }
 
+// A pointer or reference declared in the nest: a view into an array, an
+// element, a null pointer, or a pointer the nest advances.
+bool NestBuilder::lowerPointerDecl(const VarDecl *VD, const Expr *Init) {
+  QualType T = VD->getType();
+  std::string Why;
+  if (!Init)
+    return fail(VD->getLocation(), "pointer '" + declName(VD) +
+                                       "' declared without a value");
+  QualType Pointee = T->getPointeeType();
+  if (T->isReferenceType() && !Pointee->isArrayType() &&
+      !Pointee->isRecordType() && !Pointee->isPointerType()) {
+    // float &v = A[i]: the element itself.
+    std::optional<View> V = viewOf(Init, Why);
+    if (!V)
+      return fail(Init->getBeginLoc(),
+                  "reference '" + declName(VD) + "' to '" + text(Init) +
+                      "': " + Why);
+    Binding B;
+    B.Kind = Binding::Element;
+    B.V = *V;
+    Bindings[VD] = B;
+    noteExtended(VD->getLocation(), "reference to an element");
+    return true;
+  }
+  if (T->isPointerType() && Init->isNullPointerConstant(
+                                Ctx, Expr::NPC_ValueDependentIsNotNull)) {
+    NullPointers.insert(VD);
+    return true;
+  }
+  std::optional<View> V = viewOf(Init, Why);
+  if (!V)
+    return fail(Init->getBeginLoc(), "pointer '" + declName(VD) + "' = '" +
+                                         text(Init) + "': " + Why);
+  if (isModifiedWithin(VD, Nest)) {
+    // A pointer the nest advances: a counter from its declaration
+    // (LowerCounters.cpp).
+    if (!T->isPointerType() || Frames.size() != 1)
+      return fail(VD->getLocation(),
+                  "pointer '" + declName(VD) +
+                      "' is reassigned or advanced inside the nest");
+    InNestPointers[VD] = *V;
+    if (const CounterInfo &C = counterInfo(VD); !C.Start)
+      return fail(VD->getLocation(), "pointer '" + declName(VD) +
+                                         "', which the nest advances: " +
+                                         C.Why);
+    return true;
+  }
+  Binding B;
+  B.Kind = Binding::Pointer;
+  B.V = *V;
+  Bindings[VD] = B;
+  return true;
+}
+
+// A scalar declared in the nest: an integer counter, an index, integer
+// arithmetic on no loaded data, or data.
+bool NestBuilder::lowerScalarDecl(const VarDecl *VD, const Expr *Init,
+                                  IRStmt &St) {
+  QualType T = VD->getType();
+  std::string Why;
+  if (T->isIntegerType() && Frames.size() == 1 && isModifiedWithin(VD, Nest)) {
+    // An integer the nest advances from here on: a counter from its
+    // declaration (LowerCounters.cpp). A start that is no index is data,
+    // counted; the counter's uses are then refused with the reason.
+    InNestStart &C = InNestCounters[VD];
+    C = InNestStart();
+    if (!Init) {
+      C.Why = "'" + declName(VD) + "' has no initializer";
+      return true;
+    }
+    if (std::optional<IndexPoly> P = indexOf(Init, Why)) {
+      C.Start = *P;
+      return true;
+    }
+    C.Why = "'" + declName(VD) + "' starts at '" + text(Init) + "' (" + Why +
+            ")";
+    return visitData(Init, St);
+  }
+  if (T->isIntegerType() && Init && !isModified(VD)) {
+    // An index computed from loop variables and sizes is not work.
+    if (std::optional<IndexPoly> P = indexOf(Init, Why)) {
+      Binding B;
+      B.Kind = Binding::Index;
+      B.Value = *P;
+      Bindings[VD] = B;
+      return true;
+    }
+    // Integer arithmetic on no loaded data is index arithmetic even when
+    // the tool cannot follow its value: it is not work.
+    if (!usesNestData(Init)) {
+      OpaqueInts[VD] = {"'" + declName(VD) + "' = '" + text(Init) +
+                            "' is not an index: " + Why,
+                        mentionsLoopVar(Init)};
+      return true;
+    }
+  }
+  return !Init || visitData(Init, St);
+}
+
 bool NestBuilder::lowerDecl(const VarDecl *VD, Loop &Parent, IRStmt &St,
                             const Expr *InitOverride) {
   if (!InitOverride)
@@ -780,55 +879,8 @@ bool NestBuilder::lowerDecl(const VarDecl *VD, Loop &Parent, IRStmt &St,
   QualType T = VD->getType();
   const Expr *Init = InitOverride ? InitOverride : VD->getInit();
   std::string Why;
-  if (T->isReferenceType() || T->isPointerType()) {
-    if (!Init)
-      return fail(VD->getLocation(), "pointer '" + declName(VD) +
-                                         "' declared without a value");
-    QualType Pointee = T->getPointeeType();
-    if (T->isReferenceType() && !Pointee->isArrayType() &&
-        !Pointee->isRecordType() && !Pointee->isPointerType()) {
-      // float &v = A[i]: the element itself.
-      std::optional<View> V = viewOf(Init, Why);
-      if (!V)
-        return fail(Init->getBeginLoc(),
-                    "reference '" + declName(VD) + "' to '" + text(Init) +
-                        "': " + Why);
-      Binding B;
-      B.Kind = Binding::Element;
-      B.V = *V;
-      Bindings[VD] = B;
-      noteExtended(VD->getLocation(), "reference to an element");
-      return true;
-    }
-    if (T->isPointerType() && Init->isNullPointerConstant(
-                                  Ctx, Expr::NPC_ValueDependentIsNotNull)) {
-      NullPointers.insert(VD);
-      return true;
-    }
-    std::optional<View> V = viewOf(Init, Why);
-    if (!V)
-      return fail(Init->getBeginLoc(), "pointer '" + declName(VD) + "' = '" +
-                                           text(Init) + "': " + Why);
-    if (isModifiedWithin(VD, Nest)) {
-      // A pointer the nest advances: a counter from its declaration
-      // (LowerCounters.cpp).
-      if (!T->isPointerType() || Frames.size() != 1)
-        return fail(VD->getLocation(),
-                    "pointer '" + declName(VD) +
-                        "' is reassigned or advanced inside the nest");
-      InNestPointers[VD] = *V;
-      if (const CounterInfo &C = counterInfo(VD); !C.Start)
-        return fail(VD->getLocation(), "pointer '" + declName(VD) +
-                                           "', which the nest advances: " +
-                                           C.Why);
-      return true;
-    }
-    Binding B;
-    B.Kind = Binding::Pointer;
-    B.V = *V;
-    Bindings[VD] = B;
-    return true;
-  }
+  if (T->isReferenceType() || T->isPointerType())
+    return lowerPointerDecl(VD, Init);
   if (const auto *CAT = dyn_cast<ConstantArrayType>(T.getTypePtr())) {
     (void)CAT;
     // A small local array: scratch, not memory traffic.
@@ -894,43 +946,7 @@ bool NestBuilder::lowerDecl(const VarDecl *VD, Loop &Parent, IRStmt &St,
   if (T->isRecordType())
     return fail(VD->getLocation(), "local object '" + declName(VD) +
                                        "' of class type inside the nest");
-  if (T->isIntegerType() && Frames.size() == 1 && isModifiedWithin(VD, Nest)) {
-    // An integer the nest advances from here on: a counter from its
-    // declaration (LowerCounters.cpp). A start that is no index is data,
-    // counted; the counter's uses are then refused with the reason.
-    InNestStart &C = InNestCounters[VD];
-    C = InNestStart();
-    if (!Init) {
-      C.Why = "'" + declName(VD) + "' has no initializer";
-      return true;
-    }
-    if (std::optional<IndexPoly> P = indexOf(Init, Why)) {
-      C.Start = *P;
-      return true;
-    }
-    C.Why = "'" + declName(VD) + "' starts at '" + text(Init) + "' (" + Why +
-            ")";
-    return visitData(Init, St);
-  }
-  if (T->isIntegerType() && Init && !isModified(VD)) {
-    // An index computed from loop variables and sizes is not work.
-    if (std::optional<IndexPoly> P = indexOf(Init, Why)) {
-      Binding B;
-      B.Kind = Binding::Index;
-      B.Value = *P;
-      Bindings[VD] = B;
-      return true;
-    }
-    // Integer arithmetic on no loaded data is index arithmetic even when
-    // the tool cannot follow its value: it is not work.
-    if (!usesNestData(Init)) {
-      OpaqueInts[VD] = {"'" + declName(VD) + "' = '" + text(Init) +
-                            "' is not an index: " + Why,
-                        mentionsLoopVar(Init)};
-      return true;
-    }
-  }
-  return !Init || visitData(Init, St);
+  return lowerScalarDecl(VD, Init, St);
 }
 
 //===----------------------------------------------------------------------===//

@@ -280,6 +280,10 @@ private:
   /// \p E as an index; nullopt with the reason in \p Why (the nest is not
   /// failed: the caller decides).
   std::optional<IndexPoly> indexOf(const clang::Expr *E, std::string &Why);
+  std::optional<IndexPoly> shiftIndex(const clang::BinaryOperator *BO,
+                                      int64_t Shift, std::string &Why);
+  std::optional<IndexPoly> arithmeticIndex(const clang::BinaryOperator *BO,
+                                           std::string &Why);
   /// `c ? a : b` as an index or bound (LowerConditionalIndex.cpp): a
   /// loop-invariant c picks its case's operand; c on loop variables splits
   /// the innermost loop it uses in two (see SplitFor), each part with its
@@ -406,6 +410,9 @@ private:
   bool lowerStmt(const clang::Stmt *S, Loop &Parent);
   bool lowerDecl(const clang::VarDecl *VD, Loop &Parent, Stmt &St,
                  const clang::Expr *InitOverride = nullptr);
+  bool lowerPointerDecl(const clang::VarDecl *VD, const clang::Expr *Init);
+  bool lowerScalarDecl(const clang::VarDecl *VD, const clang::Expr *Init,
+                       Stmt &St);
   bool lowerIf(const clang::IfStmt *If, Loop &Parent, bool WholeBody,
                const std::optional<bool> &SplitBranch);
   bool applyGuard(const std::vector<Constraint> &Cs,
