@@ -6,7 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -14,91 +14,26 @@ using namespace llvm;
 
 namespace {
 
-/// The escapes of llvm/lib/Support/JSON.cpp's quote(): \" \\ \t \n \r and
-/// \u00XX for the other control characters. Strings in a json::Value are
-/// valid UTF-8 already (fixed when the value was built).
-void appendQuoted(std::string &Out, StringRef S) {
-  Out += '"';
-  size_t Plain = 0;
-  for (size_t I = 0; I < S.size(); ++I) {
-    unsigned char C = S[I];
-    if (C >= 0x20 && C != '"' && C != '\\')
-      continue;
-    Out.append(S.data() + Plain, I - Plain);
-    Plain = I + 1;
-    Out += '\\';
-    switch (C) {
-    case '"':
-    case '\\':
-      Out += static_cast<char>(C);
-      break;
-    case '\t':
-      Out += 't';
-      break;
-    case '\n':
-      Out += 'n';
-      break;
-    case '\r':
-      Out += 'r';
-      break;
-    default: {
-      char Hex[8];
-      std::snprintf(Hex, sizeof(Hex), "u%04x", C);
-      Out += Hex;
-      break;
-    }
-    }
-  }
-  Out.append(S.data() + Plain, S.size() - Plain);
-  Out += '"';
-}
-
-/// OStream prints an integer (int64 or uint64) in decimal and a double with
-/// "%.17g". The type is private to json::Value; getAsUINT64() answers for
-/// the integers >= 0 only, and "%.17g" prints every integer of magnitude
-/// below 2^53 exactly as "%lld" does, so the two differ only for an int64
-/// below -2^53, which no report holds.
-/// std::to_chars with a precision prints as printf does with that
-/// precision in the "C" locale (the standard's words), without printf's
-/// cost.
-void appendNumber(std::string &Out, const json::Value &V) {
-  char Buf[40];
-  std::to_chars_result R;
-  if (std::optional<uint64_t> U = V.getAsUINT64())
-    R = std::to_chars(Buf, Buf + sizeof(Buf), *U);
-  else
-    R = std::to_chars(Buf, Buf + sizeof(Buf), *V.getAsNumber(),
-                      std::chars_format::general,
-                      std::numeric_limits<double>::max_digits10);
-  Out.append(Buf, R.ptr);
-}
-
-struct Writer {
-  std::string &Out;
-  unsigned IndentSize;
-  unsigned Indent;
-
-  void newline() {
-    if (!IndentSize)
-      return;
-    Out += '\n';
-    Out.append(Indent, ' ');
-  }
+/// The text is written through a cursor into \p Out grown ahead (room()),
+/// not appended piece by piece: std::string's appends checked and grew
+/// the string for every brace, key and indent, most of the writing's cost
+/// on a --format=json report (docs/results/speed.txt).
+class Writer {
+public:
+  Writer(std::string &Out, unsigned IndentSize, unsigned Indent)
+      : Out(Out), Used(Out.size()), IndentSize(IndentSize), Indent(Indent) {}
+  ~Writer() { Out.resize(Used); }
 
   void value(const json::Value &V) {
     switch (V.kind()) {
     case json::Value::Null:
-      Out += "null";
-      return;
+      return put("null", 4);
     case json::Value::Boolean:
-      Out += *V.getAsBoolean() ? "true" : "false";
-      return;
+      return *V.getAsBoolean() ? put("true", 4) : put("false", 5);
     case json::Value::Number:
-      appendNumber(Out, V);
-      return;
+      return number(V);
     case json::Value::String:
-      appendQuoted(Out, *V.getAsString());
-      return;
+      return quoted(*V.getAsString());
     case json::Value::Array:
       return array(*V.getAsArray());
     case json::Value::Object:
@@ -106,21 +41,129 @@ struct Writer {
     }
   }
 
+private:
+  std::string &Out;
+  size_t Used; ///< Out's first Used characters are the text
+  unsigned IndentSize;
+  unsigned Indent;
+
+  /// Room for \p N more characters at Out[Used].
+  char *room(size_t N) {
+    if (Used + N > Out.size())
+      Out.resize(std::max(Used + N, 2 * Out.size() + 256));
+    return &Out[Used];
+  }
+  void put(const char *S, size_t N) {
+    std::memcpy(room(N), S, N);
+    Used += N;
+  }
+  void put(char C) {
+    *room(1) = C;
+    ++Used;
+  }
+
+  /// ",\n" and the indent, or "\n" and the indent: one copy.
+  void newline(bool Comma) {
+    if (!IndentSize) {
+      if (Comma)
+        put(',');
+      return;
+    }
+    char *P = room(Indent + 2);
+    if (Comma)
+      *P++ = ',';
+    *P++ = '\n';
+    std::memset(P, ' ', Indent);
+    Used = static_cast<size_t>(P + Indent - Out.data());
+  }
+
+  /// The escapes of llvm/lib/Support/JSON.cpp's quote(): \" \\ \t \n \r
+  /// and \u00XX for the other control characters. Strings in a json::Value
+  /// are valid UTF-8 already (fixed when the value was built). Room for the
+  /// worst case (six characters per byte) is made once.
+  void quoted(StringRef S) {
+    char *P = room(6 * S.size() + 2);
+    char *Start = P;
+    *P++ = '"';
+    for (unsigned char C : S) {
+      if (C >= 0x20 && C != '"' && C != '\\') {
+        *P++ = static_cast<char>(C);
+        continue;
+      }
+      *P++ = '\\';
+      switch (C) {
+      case '"':
+      case '\\':
+        *P++ = static_cast<char>(C);
+        break;
+      case '\t':
+        *P++ = 't';
+        break;
+      case '\n':
+        *P++ = 'n';
+        break;
+      case '\r':
+        *P++ = 'r';
+        break;
+      default: {
+        static const char Hex[] = "0123456789abcdef";
+        *P++ = 'u';
+        *P++ = '0';
+        *P++ = '0';
+        *P++ = Hex[C >> 4];
+        *P++ = Hex[C & 15];
+        break;
+      }
+      }
+    }
+    *P++ = '"';
+    Used += static_cast<size_t>(P - Start);
+  }
+
+  /// OStream prints an integer (int64 or uint64) in decimal and a double
+  /// with "%.17g". The type is private to json::Value; getAsUINT64()
+  /// answers for the integers >= 0 only, and "%.17g" prints every integer
+  /// of magnitude below 2^53 exactly as "%lld" does, so the two differ only
+  /// for an int64 below -2^53, which no report holds. std::to_chars with a
+  /// precision prints as printf does with that precision in the "C" locale
+  /// (the standard's words), without printf's cost.
+  void number(const json::Value &V) {
+    char *P = room(40);
+    std::to_chars_result R;
+    if (std::optional<uint64_t> U = V.getAsUINT64())
+      R = std::to_chars(P, P + 40, *U);
+    else
+      R = std::to_chars(P, P + 40, *V.getAsNumber(),
+                        std::chars_format::general,
+                        std::numeric_limits<double>::max_digits10);
+    Used += static_cast<size_t>(R.ptr - P);
+  }
+
   void array(const json::Array &A) {
-    Out += '[';
+    put('[');
     Indent += IndentSize;
     bool First = true;
     for (const json::Value &E : A) {
-      if (!First)
-        Out += ',';
+      newline(!First);
       First = false;
-      newline();
       value(E);
     }
     Indent -= IndentSize;
     if (!A.empty())
-      newline();
-    Out += ']';
+      newline(false);
+    put(']');
+  }
+
+  /// Byte order of the keys (StringRef's <), without a call per compare.
+  static bool keyLess(const json::Object::value_type *L,
+                      const json::Object::value_type *R) {
+    StringRef A = L->first, B = R->first;
+    size_t N = std::min(A.size(), B.size());
+    for (size_t I = 0; I < N; ++I)
+      if (A[I] != B[I])
+        return static_cast<unsigned char>(A[I]) <
+               static_cast<unsigned char>(B[I]);
+    return A.size() < B.size();
   }
 
   void object(const json::Object &O) {
@@ -129,29 +172,24 @@ struct Writer {
     Members.reserve(O.size());
     for (const json::Object::value_type &E : O)
       Members.push_back(&E);
-    std::sort(Members.begin(), Members.end(),
-              [](const json::Object::value_type *L,
-                 const json::Object::value_type *R) {
-                return L->first < R->first;
-              });
-    Out += '{';
+    std::sort(Members.begin(), Members.end(), keyLess);
+    put('{');
     Indent += IndentSize;
     bool First = true;
     for (const json::Object::value_type *E : Members) {
-      if (!First)
-        Out += ',';
+      newline(!First);
       First = false;
-      newline();
-      appendQuoted(Out, E->first);
-      Out += ':';
+      quoted(E->first);
       if (IndentSize)
-        Out += ' ';
+        put(": ", 2);
+      else
+        put(':');
       value(E->second);
     }
     Indent -= IndentSize;
     if (!Members.empty())
-      newline();
-    Out += '}';
+      newline(false);
+    put('}');
   }
 };
 
@@ -159,7 +197,7 @@ struct Writer {
 
 void roofline::appendJson(std::string &Out, const json::Value &V,
                           unsigned IndentSize, unsigned Indent) {
-  Writer{Out, IndentSize, Indent}.value(V);
+  Writer(Out, IndentSize, Indent).value(V);
 }
 
 std::string roofline::jsonText(const json::Value &V, unsigned IndentSize) {

@@ -93,6 +93,38 @@ TEST(JsonTextTest, RandomDocuments) {
     expectSame(randomValue(R, 0));
 }
 
+/// Keys that share prefixes and differ in length or in bytes above 0x7f
+/// (the writer's own key order), and strings long enough to grow the text
+/// several times in one value.
+TEST(JsonTextTest, KeyOrderAndLongStrings) {
+  std::mt19937 R(7);
+  const char *Pieces[] = {"a", "ab", "b", "\xc3\xa9", "_", "A", "\t", "\"", "0"};
+  for (int I = 0; I < 500; ++I) {
+    json::Object O;
+    for (unsigned K = R() % 12; K; --K) {
+      std::string Key;
+      for (unsigned P = R() % 4; P; --P)
+        Key += Pieces[R() % 9];
+      std::string Long(R() % 700, 'x');
+      for (char &C : Long)
+        C = R() % 9 == 0 ? "\\\"\n\x01"[R() % 4] : C;
+      O[Key] = std::move(Long);
+    }
+    expectSame(json::Value(std::move(O)));
+  }
+}
+
+TEST(JsonTextTest, AppendsAfterText) {
+  std::mt19937 R(11);
+  for (int I = 0; I < 200; ++I) {
+    json::Value V = randomValue(R, 0);
+    std::string Out(R() % 300, 'p');
+    std::string Before = Out;
+    appendJson(Out, V);
+    EXPECT_EQ(Out, Before + jsonText(V));
+  }
+}
+
 TEST(JsonTextTest, IndentedElement) {
   // A value two levels deep: later lines carry four more columns.
   json::Value V = json::Object{{"a", json::Array{1, 2}}, {"b", "x"}};
