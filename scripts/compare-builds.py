@@ -2,21 +2,22 @@
 """Byte-identity check of two roofline-lint builds over the repository's sources.
 
 Runs both builds on every .c/.cpp/.cc/.cu under test/ and kernels/ (and the
-scripts/bench-speed.py file) in text, JSON and SARIF, on the default machine
-and on a CPU machine with the cache model (cold and warm), and compares
-stdout, stderr and the exit status byte for byte. A refactoring that must
+scripts/bench-speed.py file): JSON on the default machine and on a CPU
+machine, text on a CPU machine, SARIF on another in warm caches (RUNS), and
+compares stdout, stderr and the exit status byte for byte. A refactoring that must
 not change output (issue 23) shows 0 differing runs.
-Usage: scripts/compare-outputs.py --old OLD_TOOL --new NEW_TOOL [-j 2]
+Usage: scripts/compare-builds.py --old OLD_TOOL --new NEW_TOOL [-j 2]
 """
 import argparse, concurrent.futures, importlib.util, os, subprocess, sys, tempfile
 
-CONFIGS = [
-    [],
-    ["--machine=xeon-8380"],
-    ["--machine=xeon-8380", "--model=cache", "--cache-state=warm"],
-    ["--machine=epyc-7763", "--model=cache"],
+# (machine arguments, format arguments): JSON where the cache model runs for
+# JSON only and where it is the verdict's, text and SARIF on CPU machines.
+RUNS = [
+    ([], ["--format=json"]),  # rtx-a6000: the cache model for JSON only
+    (["--machine=xeon-8380"], ["--format=json"]),  # a CPU: the verdict's model
+    (["--machine=xeon-8380"], ["--verbosity=full"]),
+    (["--machine=epyc-7763", "--cache-state=warm"], ["--format=sarif"]),
 ]
-FORMATS = [["--verbosity=full"], ["--format=json"], ["--format=sarif"]]
 
 
 def sources(root, extra):
@@ -51,7 +52,7 @@ def main():
     bench_src = os.path.join(tmp, "bench.cpp")
     bench.generate(bench_src)
     jobs = [(src, cfg + fmt) for src in sources(root, [bench_src])
-            for cfg in CONFIGS for fmt in FORMATS]
+            for cfg, fmt in RUNS]
 
     def one(job):
         src, args = job
@@ -69,9 +70,9 @@ def main():
             else:
                 differ += 1
                 print(f"DIFFERS: {' '.join(args)} {os.path.relpath(src, root)}")
-    print(f"{len(jobs)} runs ({len(jobs) // (len(CONFIGS) * len(FORMATS))} sources x "
-          f"{len(CONFIGS)} configurations x {len(FORMATS)} formats, {nbytes:,} bytes of "
-          f"output): {same} identical, {differ} differ")
+    print(f"{len(jobs)} runs ({len(jobs) // len(RUNS)} sources x {len(RUNS)} "
+          f"machine/format choices, {nbytes:,} bytes of output): {same} identical, "
+          f"{differ} differ")
     return 1 if differ else 0
 
 
