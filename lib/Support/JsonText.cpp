@@ -19,8 +19,11 @@ using namespace roofline;
 // --format=json report (docs/results/speed.txt).
 
 char *JsonWriter::room(size_t N) {
+  // Grown by what this writer wrote so far, not by the string's size: a
+  // caller appending many small values to one long text (SARIF's results)
+  // would have the whole text zero-filled for each.
   if (Used + N > Out.size())
-    Out.resize(std::max(Used + N, 2 * Out.size() + 256));
+    Out.resize(Used + std::max(N, Used - Start + 256));
   return &Out[Used];
 }
 

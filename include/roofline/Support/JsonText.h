@@ -32,7 +32,8 @@ public:
   /// more columns (for a value that sits that deep in an enclosing
   /// document).
   JsonWriter(std::string &Out, unsigned IndentSize = 2, unsigned Indent = 0)
-      : Out(Out), Used(Out.size()), IndentSize(IndentSize), Indent(Indent) {}
+      : Out(Out), Start(Out.size()), Used(Start), IndentSize(IndentSize),
+        Indent(Indent) {}
   ~JsonWriter() { Out.resize(Used); }
   JsonWriter(const JsonWriter &) = delete;
   JsonWriter &operator=(const JsonWriter &) = delete;
@@ -72,7 +73,8 @@ public:
 
 private:
   std::string &Out;
-  size_t Used; ///< Out's first Used characters are the text
+  size_t Start; ///< where this writer's text begins in Out
+  size_t Used;  ///< Out's first Used characters are the text
   unsigned IndentSize;
   unsigned Indent;
   /// Per open array or object: whether it has an element yet.
