@@ -192,6 +192,17 @@ public:
     Buf.InUse = true;
     for (const auto &[Name, G] : Layout.Geoms)
       addArray(Name, G);
+  }
+  ~FunctionSim() { Buf.InUse = false; }
+  FunctionSim(const FunctionSim &) = delete;
+  FunctionSim &operator=(const FunctionSim &) = delete;
+
+  /// Fills the per-cell arrays on first use: a function whose one phase
+  /// needs neither steps nor a footprint (account) never touches a cell.
+  void readyCells() {
+    if (CellsReady)
+      return;
+    CellsReady = true;
     Cells.assign(NumCells, Cell());
     CellFull.assign(NumCells, 0);
     Part.assign(NumCells, 0);
@@ -209,13 +220,11 @@ public:
                    const std::string *) { CellFull[Cell] = Bytes; });
     }
   }
-  ~FunctionSim() { Buf.InUse = false; }
-  FunctionSim(const FunctionSim &) = delete;
-  FunctionSim &operator=(const FunctionSim &) = delete;
 
   void reset() {
-    for (Cell &C : Cells)
-      C = Cell();
+    if (CellsReady)
+      for (Cell &C : Cells)
+        C = Cell();
     Tree.clear();
   }
 
@@ -233,10 +242,15 @@ public:
     Cur = &S;
     const Loop &Root = S.N->Root;
     if (!branchy(Root)) {
+      // Where account needs no steps (needsSteps) one step shows the
+      // groups; the step count changes nothing else in the result.
+      bool Few = !needsAnySteps();
       S.Model->setDescribe(&Accesses);
-      PhaseMemo.emplace(PhaseKey{&Root, {}},
-                        S.Model->run(Root, {}, {}, PhaseSteps));
+      PhaseResult R = S.Model->run(Root, {}, {}, Few ? 1 : PhaseSteps);
       S.Model->setDescribe(nullptr);
+      if (Few && twoGroupsOfAnArray(R))
+        R = S.Model->run(Root, {}, {}, PhaseSteps);
+      PhaseMemo.emplace(PhaseKey{&Root, {}}, std::move(R));
       return;
     }
     PhaseModel Describer(*S.N, Cfg, Layout, paramValues(*S.N, S.C->Values),
@@ -277,6 +291,7 @@ private:
   std::vector<double> &GroupSum, &Largest;
   std::vector<int64_t> &GroupStamp;
   int64_t Generation = 0;
+  bool CellsReady = false; ///< see readyCells
   StepTree Tree;
   int64_t Now = 0, NestStart = 0;
   bool StateDead = false; ///< see lastPhaseNext
@@ -570,6 +585,7 @@ private:
   /// the cell the whole phase touches (partOf; the stack distance of its
   /// first line stands for the rest).
   void touchStep(std::vector<Touched> &T, int64_t PhaseStart, PhaseHits *H) {
+    readyCells();
     ++Now;
     sortByRank(T);
     for (const Touched &X : T) {
@@ -701,6 +717,34 @@ private:
            R.Steps[S - 1][K].Coef == X.Coef;
   }
 
+  /// Whether some array has two groups among \p R's touches. Where each
+  /// array has one, phaseBytes sums each array's cells twice in the same
+  /// order, Summed and United, and the two are equal to the last bit: no
+  /// lines are fetched twice, and its numbers change nothing (account).
+  static bool twoGroupsOfAnArray(const PhaseResult &R) {
+    llvm::SmallVector<std::pair<const std::string *, unsigned>, 8> Seen;
+    for (const std::vector<PhaseTouch> &Step : R.Steps)
+      for (const PhaseTouch &X : Step) {
+        auto It = llvm::find_if(Seen, [&](const auto &P) {
+          return *P.first == X.Array;
+        });
+        if (It == Seen.end())
+          Seen.push_back({&X.Array, X.Group});
+        else if (It->second != X.Group)
+          return true;
+      }
+    return false;
+  }
+
+  /// Whether account needs \p R's steps: the cells they touch (to step
+  /// through them) or the phase's footprint (twoGroupsOfAnArray).
+  bool needsSteps(const PhaseResult &R) const {
+    return needsAnySteps() || twoGroupsOfAnArray(R);
+  }
+  /// Whether the next phase is stepped through: unless it is the function's
+  /// one phase in its one pass (lastPhaseNext) and nothing ran before it.
+  bool needsAnySteps() const { return !(StateDead && Now == 0); }
+
   /// \p Steps: the cells each step of the phase touches (a box every step
   /// touches listed at its first and last step only, repeats()); empty
   /// when account did not list them: each group's parts are then walked
@@ -708,6 +752,7 @@ private:
   PhaseFootprint phaseBytes(const PhaseResult &R, const IVValues &Env,
                             int64_t PhaseStart,
                             llvm::ArrayRef<std::vector<Touched>> Steps) {
+    readyCells();
     // Per group: its steps' parts of each cell summed and their largest,
     // and its hull over all steps.
     struct PerGroup {
@@ -852,7 +897,7 @@ private:
     // after it: with neither, it changes no number and is skipped (a
     // function of one single-phase nest, cold: most functions), and the
     // steps' cells are not listed (phaseBytes walks them itself).
-    bool Stepped = !(StateDead && Now == 0);
+    bool Stepped = needsAnySteps();
     std::vector<std::vector<Touched>> &StepCells = Buf.StepCells;
     if (StepCells.size() < R.Steps.size())
       StepCells.resize(R.Steps.size());
@@ -872,7 +917,11 @@ private:
                   T, X.Group, X.Write);
       }
     }
-    PhaseFootprint Foot = phaseBytes(R, Env, PhaseStart, Steps);
+    PhaseFootprint Foot;
+    if (needsSteps(R))
+      Foot = phaseBytes(R, Env, PhaseStart, Steps);
+    else
+      LLVM_DEBUG(llvm::dbgs() << "  foot: one group per array, none twice\n");
     for (std::vector<Touched> &T : Steps)
       touchStep(T, PhaseStart, W > 0 ? &H : nullptr);
     // Two groups of one array fetching the same lines (A[i][k] and
@@ -1077,12 +1126,12 @@ void roofline::detail::simulateFunction(
                                            nullptr, &Ids[I]);
   }
   FunctionSim Sim(Cfg, Layout);
-  for (size_t I = 0; I < Nests.size(); ++I)
-    Sim.describeNest(States[I], Out[I].Accesses, Ids[I]);
-  std::vector<Acc> Accs(Nests.size());
   unsigned Passes = State == CacheState::Warm ? 2 : 1;
   if (Passes == 1 && Nests.size() == 1 && !hasSiblingLoops(Nests[0].N->Root))
     Sim.lastPhaseNext();
+  for (size_t I = 0; I < Nests.size(); ++I)
+    Sim.describeNest(States[I], Out[I].Accesses, Ids[I]);
+  std::vector<Acc> Accs(Nests.size());
   for (unsigned Pass = 0; Pass < Passes; ++Pass) {
     bool Measure = Pass + 1 == Passes;
     for (size_t I = 0; I < Nests.size(); ++I) {

@@ -1,6 +1,7 @@
 //===- AdviceReport.cpp - The advice and the cache model in the reports ---===//
 
 #include "roofline/Report/AdviceReport.h"
+#include "roofline/Support/JsonText.h"
 
 #include <cmath>
 
@@ -313,96 +314,153 @@ llvm::json::Value whatIfJSON(const WhatIf &W) {
   return O;
 }
 
-llvm::json::Value reuseJSON(const ReuseInfo &R) {
-  llvm::json::Array Fits;
-  Fits.reserve(R.Fits.size());
+// The cache model's JSON is written value by value (JsonWriter), without
+// a json::Value: it is most of a nest's JSON, and building, writing and
+// freeing the tree cost more than the simulation (docs/results/speed.txt).
+// Keys in sorted order, as the whole report's.
+
+void writeReuse(JsonWriter &W, const ReuseInfo &R) {
+  W.objectBegin();
+  W.key("distance_bytes");
+  W.number(R.DistanceBytes);
+  if (!R.DistanceFormula.empty()) {
+    W.key("distance_formula");
+    W.string(R.DistanceFormula);
+  }
+  W.key("fits");
+  W.arrayBegin();
   for (bool F : R.Fits)
-    Fits.push_back(F);
-  llvm::json::Object O{{"loop", R.Loop},
-                       {"kind", reuseKindName(R.Kind)},
-                       {"iterations", static_cast<int64_t>(R.Iterations)},
-                       {"distance_bytes",
-                        R.DistanceBytes ? llvm::json::Value(*R.DistanceBytes)
-                                        : llvm::json::Value(nullptr)}};
-  O["fits"] = std::move(Fits);
-  if (!R.DistanceFormula.empty())
-    O["distance_formula"] = R.DistanceFormula;
-  return O;
+    W.boolean(F);
+  W.arrayEnd();
+  W.key("iterations");
+  W.integer(static_cast<int64_t>(R.Iterations));
+  W.key("kind");
+  W.string(reuseKindName(R.Kind));
+  W.key("loop");
+  W.string(R.Loop);
+  W.objectEnd();
 }
 
-llvm::json::Value accessJSON(const AccessCacheInfo &A) {
-  llvm::json::Array Strides, Reuse;
-  Strides.reserve(A.Loops.size());
-  Reuse.reserve(A.Reuse.size());
-  for (size_t I = 0; I < A.Loops.size(); ++I)
-    Strides.push_back(llvm::json::Object{
-        {"loop", A.Loops[I]},
-        {"bytes", A.StrideBytes[I] ? llvm::json::Value(*A.StrideBytes[I])
-                                   : llvm::json::Value(nullptr)}});
+/// \p S, or null when empty.
+void stringOrNull(JsonWriter &W, const std::string &S) {
+  if (S.empty())
+    W.null();
+  else
+    W.string(S);
+}
+
+void writeAccess(JsonWriter &W, const AccessCacheInfo &A) {
+  W.objectBegin();
+  W.key("access");
+  W.string(A.Text);
+  W.key("array");
+  W.string(A.Array);
+  W.key("bytes_used_per_line");
+  W.number(A.BytesUsedPerLine);
+  W.key("column");
+  W.integer(static_cast<int64_t>(A.Loc.Column));
+  W.key("condition");
+  stringOrNull(W, A.Condition);
+  W.key("line");
+  W.integer(static_cast<int64_t>(A.Loc.Line));
+  W.key("line_bytes");
+  W.integer(static_cast<int64_t>(A.LineBytes));
+  W.key("read");
+  W.boolean(A.IsRead);
+  W.key("reuse");
+  W.arrayBegin();
   for (const ReuseInfo &R : A.Reuse)
-    Reuse.push_back(reuseJSON(R));
-  llvm::json::Object O{
-      {"access", A.Text},
-      {"line", static_cast<int64_t>(A.Loc.Line)},
-      {"column", static_cast<int64_t>(A.Loc.Column)},
-      {"array", A.Array},
-      {"read", A.IsRead},
-      {"write", A.IsWrite},
-      {"walk", A.Walk},
-      {"bytes_used_per_line",
-       A.BytesUsedPerLine ? llvm::json::Value(*A.BytesUsedPerLine)
-                          : llvm::json::Value(nullptr)},
-      {"line_bytes", static_cast<int64_t>(A.LineBytes)},
-      {"stride_formula", A.StrideFormula.empty()
-                             ? llvm::json::Value(nullptr)
-                             : llvm::json::Value(A.StrideFormula)},
-      {"condition", A.Condition.empty() ? llvm::json::Value(nullptr)
-                                        : llvm::json::Value(A.Condition)}};
-  O["strides"] = std::move(Strides);
-  O["reuse"] = std::move(Reuse);
-  return O;
+    writeReuse(W, R);
+  W.arrayEnd();
+  W.key("stride_formula");
+  stringOrNull(W, A.StrideFormula);
+  W.key("strides");
+  W.arrayBegin();
+  for (size_t I = 0; I < A.Loops.size(); ++I) {
+    W.objectBegin();
+    W.key("bytes");
+    if (A.StrideBytes[I])
+      W.integer(*A.StrideBytes[I]);
+    else
+      W.null();
+    W.key("loop");
+    W.string(A.Loops[I]);
+    W.objectEnd();
+  }
+  W.arrayEnd();
+  W.key("walk");
+  W.string(A.Walk);
+  W.key("write");
+  W.boolean(A.IsWrite);
+  W.objectEnd();
 }
 
-llvm::json::Value cacheJSON(const NestVerdict &J) {
-  if (!J.Cache)
-    return llvm::json::Object{{"why_not", J.CacheWhyNot}};
+} // namespace
+
+void roofline::writeCacheJSON(JsonWriter &W, const NestVerdict &J) {
+  W.objectBegin();
+  if (!J.Cache) {
+    W.key("why_not");
+    W.string(J.CacheWhyNot);
+    W.objectEnd();
+    return;
+  }
   const CacheAnalysis &C = *J.Cache;
-  // Reserved: a growing json::Array copies its elements (a json::Value's
-  // move may throw).
-  llvm::json::Array Accs, Levels, Notes;
-  Accs.reserve(C.Accesses.size());
-  Levels.reserve(C.Levels.size());
-  Notes.reserve(C.Notes.size());
+  W.key("accesses");
+  W.arrayBegin();
   for (const AccessCacheInfo &A : C.Accesses)
-    Accs.push_back(accessJSON(A));
-  for (const CacheLevelTraffic &L : C.Levels)
-    Levels.push_back(llvm::json::Object{{"name", L.Name},
-                                        {"size_bytes", L.SizeBytes},
-                                        {"line_bytes",
-                                         static_cast<int64_t>(L.LineBytes)},
-                                        {"fetch_bytes", L.FetchBytes},
-                                        {"writeback_bytes", L.WritebackBytes},
-                                        {"bytes", L.bytes()}});
+    writeAccess(W, A);
+  W.arrayEnd();
+  W.key("levels");
+  W.arrayBegin();
+  for (const CacheLevelTraffic &L : C.Levels) {
+    W.objectBegin();
+    W.key("bytes");
+    W.number(L.bytes());
+    W.key("fetch_bytes");
+    W.number(L.FetchBytes);
+    W.key("line_bytes");
+    W.integer(static_cast<int64_t>(L.LineBytes));
+    W.key("name");
+    W.string(L.Name);
+    W.key("size_bytes");
+    W.number(L.SizeBytes);
+    W.key("writeback_bytes");
+    W.number(L.WritebackBytes);
+    W.objectEnd();
+  }
+  W.arrayEnd();
+  W.key("main_memory_bytes");
+  W.number(C.MainMemoryBytes);
+  W.key("notes");
+  W.arrayBegin();
   for (const std::string &N : C.Notes)
-    Notes.push_back(N);
-  llvm::json::Object O{{"main_memory_bytes",
-                        C.MainMemoryBytes
-                            ? llvm::json::Value(*C.MainMemoryBytes)
-                            : llvm::json::Value(nullptr)}};
-  O["accesses"] = std::move(Accs);
-  O["levels"] = std::move(Levels);
-  O["notes"] = std::move(Notes);
-  if (!C.WhyNot.empty())
-    O["why_not"] = C.WhyNot;
-  return O;
+    W.string(N);
+  W.arrayEnd();
+  if (!C.WhyNot.empty()) {
+    W.key("why_not");
+    W.string(C.WhyNot);
+  }
+  W.objectEnd();
 }
 
+llvm::json::Value roofline::cacheJSON(const NestVerdict &J) {
+  std::string Text;
+  {
+    JsonWriter W(Text);
+    writeCacheJSON(W, J);
+  }
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
+  assert(V && "writeCacheJSON writes JSON");
+  return V ? std::move(*V) : llvm::json::Value(nullptr);
+}
+
+namespace {
 } // namespace
 
 void roofline::addAdviceJSON(llvm::json::Object &Nest, const AnalyzedNest &A) {
   const NestVerdict &J = A.Judged;
   const NestAdvice &Adv = A.Advice;
-  Nest["cache"] = cacheJSON(J);
   if (J.Tiled) {
     const TiledTraffic &T = *J.Tiled;
     llvm::json::Array Loops;

@@ -4,6 +4,7 @@
 #include "roofline/Report/AdviceReport.h"
 #include "roofline/Report/LevelReport.h"
 #include "roofline/Report/SourceLines.h"
+#include "roofline/Support/JsonText.h"
 #include "roofline/Support/Parallel.h"
 
 #include "llvm/Support/Format.h"
@@ -375,7 +376,9 @@ llvm::json::Value verdictJSON(const NestVerdict &J) {
   return O;
 }
 
-llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
+/// The nest's JSON, with its `cache` member when \p WithCache.
+llvm::json::Object nestJSON(const AnalyzedNest &A, const Report &R,
+                            bool WithCache) {
   const NestCounts &C = A.Counts;
   // A case's nest is labelled "f [bias != NULL]"; JSON names both apart.
   std::string Function = A.Nest.Function;
@@ -496,6 +499,8 @@ llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
     Notes.push_back(N);
   O["notes"] = std::move(Notes);
   addAdviceJSON(O, A);
+  if (WithCache)
+    O["cache"] = cacheJSON(A.Judged);
   return O;
 }
 
@@ -503,7 +508,20 @@ llvm::json::Value nestJSON(const AnalyzedNest &A, const Report &R) {
 
 llvm::json::Value roofline::nestToJSON(const AnalyzedNest &A,
                                       const Report &R) {
-  return nestJSON(A, R);
+  return nestJSON(A, R, /*WithCache=*/true);
+}
+
+std::string roofline::nestToJSONText(const AnalyzedNest &A, const Report &R,
+                                     unsigned Indent) {
+  llvm::json::Object O = nestJSON(A, R, /*WithCache=*/false);
+  std::string Out;
+  {
+    JsonWriter W(Out, /*IndentSize=*/2, Indent);
+    W.object(O, {{"cache", [&](JsonWriter &W) {
+                    writeCacheJSON(W, A.Judged);
+                  }}});
+  }
+  return Out;
 }
 
 llvm::json::Value roofline::toJSON(const Report &R) {
@@ -511,7 +529,7 @@ llvm::json::Value roofline::toJSON(const Report &R) {
   llvm::json::Array Nests;
   Nests.reserve(R.Nests.size());
   for (const AnalyzedNest &A : R.Nests)
-    Nests.push_back(nestJSON(A, R));
+    Nests.push_back(nestJSON(A, R, /*WithCache=*/true));
   llvm::json::Object Top = toJSONWithoutNests(R);
   Top["nests"] = std::move(Nests);
   return Top;

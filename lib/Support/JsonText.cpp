@@ -6,160 +6,294 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
+#include <cstring>
 #include <limits>
 #include <vector>
 
 using namespace llvm;
+using namespace roofline;
 
-namespace {
+// The text is written through a cursor into Out grown ahead (room()), not
+// appended piece by piece: std::string's appends checked and grew the
+// string for every brace, key and indent, most of the writing's cost on a
+// --format=json report (docs/results/speed.txt).
+
+char *JsonWriter::room(size_t N) {
+  // Grown by what this writer wrote so far, not by the string's size: a
+  // caller appending many small values to one long text (SARIF's results)
+  // would have the whole text zero-filled for each.
+  if (Used + N > Out.size())
+    Out.resize(Used + std::max(N, Used - Start + 256));
+  return &Out[Used];
+}
+
+void JsonWriter::put(const char *S, size_t N) {
+  std::memcpy(room(N), S, N);
+  Used += N;
+}
+
+void JsonWriter::put(char C) {
+  *room(1) = C;
+  ++Used;
+}
+
+/// ",\n" and the indent, or "\n" and the indent: one copy.
+void JsonWriter::newline(bool Comma) {
+  if (!IndentSize) {
+    if (Comma)
+      put(',');
+    return;
+  }
+  char *P = room(Indent + 2);
+  if (Comma)
+    *P++ = ',';
+  *P++ = '\n';
+  std::memset(P, ' ', Indent);
+  Used = static_cast<size_t>(P + Indent - Out.data());
+}
 
 /// The escapes of llvm/lib/Support/JSON.cpp's quote(): \" \\ \t \n \r and
 /// \u00XX for the other control characters. Strings in a json::Value are
-/// valid UTF-8 already (fixed when the value was built).
-void appendQuoted(std::string &Out, StringRef S) {
-  Out += '"';
-  size_t Plain = 0;
-  for (size_t I = 0; I < S.size(); ++I) {
-    unsigned char C = S[I];
-    if (C >= 0x20 && C != '"' && C != '\\')
+/// valid UTF-8 already (fixed when the value was built). Room for the worst
+/// case (six characters per byte) is made once.
+void JsonWriter::quoted(StringRef S) {
+  char *P = room(6 * S.size() + 2);
+  char *Start = P;
+  *P++ = '"';
+  for (unsigned char C : S) {
+    if (C >= 0x20 && C != '"' && C != '\\') {
+      *P++ = static_cast<char>(C);
       continue;
-    Out.append(S.data() + Plain, I - Plain);
-    Plain = I + 1;
-    Out += '\\';
+    }
+    *P++ = '\\';
     switch (C) {
     case '"':
     case '\\':
-      Out += static_cast<char>(C);
+      *P++ = static_cast<char>(C);
       break;
     case '\t':
-      Out += 't';
+      *P++ = 't';
       break;
     case '\n':
-      Out += 'n';
+      *P++ = 'n';
       break;
     case '\r':
-      Out += 'r';
+      *P++ = 'r';
       break;
     default: {
-      char Hex[8];
-      std::snprintf(Hex, sizeof(Hex), "u%04x", C);
-      Out += Hex;
+      static const char Hex[] = "0123456789abcdef";
+      *P++ = 'u';
+      *P++ = '0';
+      *P++ = '0';
+      *P++ = Hex[C >> 4];
+      *P++ = Hex[C & 15];
       break;
     }
     }
   }
-  Out.append(S.data() + Plain, S.size() - Plain);
-  Out += '"';
+  *P++ = '"';
+  Used += static_cast<size_t>(P - Start);
 }
 
 /// OStream prints an integer (int64 or uint64) in decimal and a double with
 /// "%.17g". The type is private to json::Value; getAsUINT64() answers for
 /// the integers >= 0 only, and "%.17g" prints every integer of magnitude
 /// below 2^53 exactly as "%lld" does, so the two differ only for an int64
-/// below -2^53, which no report holds.
-/// std::to_chars with a precision prints as printf does with that
-/// precision in the "C" locale (the standard's words), without printf's
-/// cost.
-void appendNumber(std::string &Out, const json::Value &V) {
-  char Buf[40];
-  std::to_chars_result R;
-  if (std::optional<uint64_t> U = V.getAsUINT64())
-    R = std::to_chars(Buf, Buf + sizeof(Buf), *U);
-  else
-    R = std::to_chars(Buf, Buf + sizeof(Buf), *V.getAsNumber(),
-                      std::chars_format::general,
-                      std::numeric_limits<double>::max_digits10);
-  Out.append(Buf, R.ptr);
+/// below -2^53, which no report holds. std::to_chars with a precision
+/// prints as printf does with that precision in the "C" locale (the
+/// standard's words), without printf's cost.
+void JsonWriter::numberOf(const json::Value &V) {
+  if (std::optional<uint64_t> U = V.getAsUINT64()) {
+    char *P = room(40);
+    Used += static_cast<size_t>(std::to_chars(P, P + 40, *U).ptr - P);
+    return;
+  }
+  char *P = room(40);
+  Used += static_cast<size_t>(
+      std::to_chars(P, P + 40, *V.getAsNumber(), std::chars_format::general,
+                    std::numeric_limits<double>::max_digits10)
+          .ptr -
+      P);
 }
 
-struct Writer {
-  std::string &Out;
-  unsigned IndentSize;
-  unsigned Indent;
-
-  void newline() {
-    if (!IndentSize)
-      return;
-    Out += '\n';
-    Out.append(Indent, ' ');
+/// What comes before a value: nothing after a key, the separator and the
+/// line break in an array.
+void JsonWriter::beginValue() {
+  if (AfterKey) {
+    AfterKey = false;
+    return;
   }
+  if (Open.empty())
+    return;
+  newline(Open.back());
+  Open.back() = true;
+}
 
-  void value(const json::Value &V) {
-    switch (V.kind()) {
-    case json::Value::Null:
-      Out += "null";
-      return;
-    case json::Value::Boolean:
-      Out += *V.getAsBoolean() ? "true" : "false";
-      return;
-    case json::Value::Number:
-      appendNumber(Out, V);
-      return;
-    case json::Value::String:
-      appendQuoted(Out, *V.getAsString());
-      return;
-    case json::Value::Array:
-      return array(*V.getAsArray());
-    case json::Value::Object:
-      return object(*V.getAsObject());
-    }
+void JsonWriter::value(const json::Value &V) {
+  beginValue();
+  tree(V);
+}
+
+void JsonWriter::object(const json::Object &O, ArrayRef<Member> Extra) {
+  beginValue();
+  treeObject(O, Extra);
+}
+
+void JsonWriter::objectBegin() {
+  beginValue();
+  put('{');
+  Open.push_back(false);
+  Indent += IndentSize;
+}
+
+void JsonWriter::objectEnd() {
+  Indent -= IndentSize;
+  if (Open.pop_back_val())
+    newline(false);
+  put('}');
+}
+
+void JsonWriter::arrayBegin() {
+  beginValue();
+  put('[');
+  Open.push_back(false);
+  Indent += IndentSize;
+}
+
+void JsonWriter::arrayEnd() {
+  Indent -= IndentSize;
+  if (Open.pop_back_val())
+    newline(false);
+  put(']');
+}
+
+void JsonWriter::key(StringRef K) {
+  newline(Open.back());
+  Open.back() = true;
+  quoted(K);
+  if (IndentSize)
+    put(": ", 2);
+  else
+    put(':');
+  AfterKey = true;
+}
+
+void JsonWriter::null() {
+  beginValue();
+  put("null", 4);
+}
+
+void JsonWriter::boolean(bool B) {
+  beginValue();
+  B ? put("true", 4) : put("false", 5);
+}
+
+void JsonWriter::integer(int64_t N) {
+  beginValue();
+  numberOf(json::Value(N));
+}
+
+void JsonWriter::number(double D) {
+  beginValue();
+  numberOf(json::Value(D));
+}
+
+void JsonWriter::string(StringRef S) {
+  beginValue();
+  if (LLVM_UNLIKELY(!json::isUTF8(S)))
+    quoted(json::fixUTF8(S));
+  else
+    quoted(S);
+}
+
+void JsonWriter::tree(const json::Value &V) {
+  switch (V.kind()) {
+  case json::Value::Null:
+    return put("null", 4);
+  case json::Value::Boolean:
+    return *V.getAsBoolean() ? put("true", 4) : put("false", 5);
+  case json::Value::Number:
+    return numberOf(V);
+  case json::Value::String:
+    return quoted(*V.getAsString());
+  case json::Value::Array:
+    return treeArray(*V.getAsArray());
+  case json::Value::Object:
+    return treeObject(*V.getAsObject());
   }
+}
 
-  void array(const json::Array &A) {
-    Out += '[';
-    Indent += IndentSize;
-    bool First = true;
-    for (const json::Value &E : A) {
-      if (!First)
-        Out += ',';
-      First = false;
-      newline();
-      value(E);
-    }
-    Indent -= IndentSize;
-    if (!A.empty())
-      newline();
-    Out += ']';
+void JsonWriter::treeArray(const json::Array &A) {
+  put('[');
+  Indent += IndentSize;
+  bool First = true;
+  for (const json::Value &E : A) {
+    newline(!First);
+    First = false;
+    tree(E);
   }
+  Indent -= IndentSize;
+  if (!A.empty())
+    newline(false);
+  put(']');
+}
 
-  void object(const json::Object &O) {
-    // OStream writes the members in key order (json::sortedElements).
-    llvm::SmallVector<const json::Object::value_type *, 32> Members;
-    Members.reserve(O.size());
-    for (const json::Object::value_type &E : O)
-      Members.push_back(&E);
-    std::sort(Members.begin(), Members.end(),
-              [](const json::Object::value_type *L,
-                 const json::Object::value_type *R) {
-                return L->first < R->first;
-              });
-    Out += '{';
-    Indent += IndentSize;
-    bool First = true;
-    for (const json::Object::value_type *E : Members) {
-      if (!First)
-        Out += ',';
-      First = false;
-      newline();
-      appendQuoted(Out, E->first);
-      Out += ':';
-      if (IndentSize)
-        Out += ' ';
-      value(E->second);
-    }
-    Indent -= IndentSize;
-    if (!Members.empty())
-      newline();
-    Out += '}';
-  }
-};
-
+namespace {
+/// Byte order of the keys (StringRef's <), without a call per compare.
+bool keyLess(StringRef A, StringRef B) {
+  size_t N = std::min(A.size(), B.size());
+  for (size_t I = 0; I < N; ++I)
+    if (A[I] != B[I])
+      return static_cast<unsigned char>(A[I]) <
+             static_cast<unsigned char>(B[I]);
+  return A.size() < B.size();
+}
 } // namespace
+
+void JsonWriter::treeObject(const json::Object &O, ArrayRef<Member> Extra) {
+  // OStream writes the members in key order (json::sortedElements). A
+  // member is either O's (Tree) or one of Extra (its index).
+  struct Item {
+    StringRef Key;
+    const json::Value *Tree;
+    size_t Index;
+  };
+  llvm::SmallVector<Item, 32> Members;
+  Members.reserve(O.size() + Extra.size());
+  for (const json::Object::value_type &E : O)
+    Members.push_back({E.first, &E.second, 0});
+  for (size_t I = 0; I < Extra.size(); ++I)
+    Members.push_back({Extra[I].Key, nullptr, I});
+  std::sort(Members.begin(), Members.end(),
+            [](const Item &L, const Item &R) { return keyLess(L.Key, R.Key); });
+  put('{');
+  Indent += IndentSize;
+  bool First = true;
+  for (const Item &E : Members) {
+    newline(!First);
+    First = false;
+    quoted(E.Key);
+    if (IndentSize)
+      put(": ", 2);
+    else
+      put(':');
+    if (E.Tree) {
+      tree(*E.Tree);
+      continue;
+    }
+    // The callback writes one value, at this depth, as after a key.
+    AfterKey = true;
+    Extra[E.Index].Write(*this);
+  }
+  Indent -= IndentSize;
+  if (!Members.empty())
+    newline(false);
+  put('}');
+}
 
 void roofline::appendJson(std::string &Out, const json::Value &V,
                           unsigned IndentSize, unsigned Indent) {
-  Writer{Out, IndentSize, Indent}.value(V);
+  JsonWriter(Out, IndentSize, Indent).value(V);
 }
 
 std::string roofline::jsonText(const json::Value &V, unsigned IndentSize) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <random>
 
@@ -91,6 +92,135 @@ TEST(JsonTextTest, RandomDocuments) {
   std::mt19937 R(23);
   for (int I = 0; I < 2000; ++I)
     expectSame(randomValue(R, 0));
+}
+
+/// Keys that share prefixes and differ in length or in bytes above 0x7f
+/// (the writer's own key order), and strings long enough to grow the text
+/// several times in one value.
+TEST(JsonTextTest, KeyOrderAndLongStrings) {
+  std::mt19937 R(7);
+  const char *Pieces[] = {"a", "ab", "b", "\xc3\xa9", "_", "A", "\t", "\"", "0"};
+  for (int I = 0; I < 500; ++I) {
+    json::Object O;
+    for (unsigned K = R() % 12; K; --K) {
+      std::string Key;
+      for (unsigned P = R() % 4; P; --P)
+        Key += Pieces[R() % 9];
+      std::string Long(R() % 700, 'x');
+      for (char &C : Long)
+        C = R() % 9 == 0 ? "\\\"\n\x01"[R() % 4] : C;
+      O[Key] = std::move(Long);
+    }
+    expectSame(json::Value(std::move(O)));
+  }
+}
+
+TEST(JsonTextTest, AppendsAfterText) {
+  std::mt19937 R(11);
+  for (int I = 0; I < 200; ++I) {
+    json::Value V = randomValue(R, 0);
+    std::string Out(R() % 300, 'p');
+    std::string Before = Out;
+    appendJson(Out, V);
+    EXPECT_EQ(Out, Before + jsonText(V));
+  }
+}
+
+/// \p V written value by value through JsonWriter's primitives, each
+/// object's keys in sorted order.
+void stream(JsonWriter &W, const json::Value &V) {
+  switch (V.kind()) {
+  case json::Value::Null:
+    return W.null();
+  case json::Value::Boolean:
+    return W.boolean(*V.getAsBoolean());
+  case json::Value::Number:
+    if (std::optional<int64_t> I = V.getAsInteger())
+      return W.integer(*I);
+    return W.number(*V.getAsNumber());
+  case json::Value::String:
+    return W.string(*V.getAsString());
+  case json::Value::Array:
+    W.arrayBegin();
+    for (const json::Value &E : *V.getAsArray())
+      stream(W, E);
+    return W.arrayEnd();
+  case json::Value::Object: {
+    std::vector<const json::Object::value_type *> Members;
+    for (const auto &E : *V.getAsObject())
+      Members.push_back(&E);
+    llvm::sort(Members, [](const auto *L, const auto *R) {
+      return L->first < R->first;
+    });
+    W.objectBegin();
+    for (const auto *E : Members) {
+      W.key(E->first);
+      stream(W, E->second);
+    }
+    return W.objectEnd();
+  }
+  }
+}
+
+TEST(JsonTextTest, WriterPrimitivesMatchTheTree) {
+  std::mt19937 R(29);
+  for (int I = 0; I < 2000; ++I) {
+    json::Value V = randomValue(R, 0);
+    for (unsigned Indent : {0u, 2u}) {
+      std::string Out;
+      {
+        JsonWriter W(Out, Indent, 4);
+        stream(W, V);
+      }
+      std::string Want;
+      appendJson(Want, V, Indent, 4);
+      EXPECT_EQ(Out, Want);
+    }
+  }
+  // Invalid UTF-8 is fixed as json::Value(std::string) fixes it.
+  std::string Out;
+  {
+    JsonWriter W(Out);
+    W.string("bad \xff utf8");
+  }
+  EXPECT_EQ(Out, jsonText(json::Value(std::string("bad \xff utf8"))));
+}
+
+/// An object part json::Object, part members written by callbacks (in the
+/// middle of the key order, first, last, nested): the text of the whole.
+TEST(JsonTextTest, ObjectWithWrittenMembers) {
+  std::mt19937 R(31);
+  for (int I = 0; I < 2000; ++I) {
+    json::Value V = randomValue(R, 0);
+    json::Object *Whole = V.getAsObject();
+    if (!Whole)
+      continue;
+    json::Object Tree;
+    std::vector<std::pair<std::string, json::Value>> Written;
+    for (const auto &E : *Whole) {
+      if (R() % 2)
+        Tree[E.first] = E.second;
+      else
+        Written.push_back({E.first.str(), E.second});
+    }
+    // Member holds a function_ref: the callbacks live in Fns.
+    std::vector<std::function<void(JsonWriter &)>> Fns;
+    Fns.reserve(Written.size());
+    std::vector<JsonWriter::Member> Extra;
+    for (const auto &[K, X] : Written) {
+      const json::Value *P = &X;
+      Fns.push_back([P](JsonWriter &W) { stream(W, *P); });
+      Extra.push_back({K, Fns.back()});
+    }
+    std::string Out;
+    {
+      JsonWriter W(Out, 2, 4);
+      W.object(Tree, Extra);
+    }
+    std::string Want;
+    appendJson(Want, V, 2, 4);
+    EXPECT_EQ(Out, Want);
+  }
 }
 
 TEST(JsonTextTest, IndentedElement) {

@@ -609,11 +609,10 @@ FileResult analyzeFile(const LintRequest &Req, const FileJob &Job,
   if (wants(Req, LintOutput::Json)) {
     // Each nest written as soon as it is built: the whole report's
     // json::Values at once were most of --format=json's page faults.
-    for (const AnalyzedNest &A : Res.R.Nests) {
-      json::Value N = nestToJSON(A, Res.R);
-      if (std::optional<NestKey> K = keyOf(N))
-        Res.NestJson[*K] = serializeNestElement(N);
-    }
+    // An element of the top-level "nests" array sits two levels deep.
+    for (const AnalyzedNest &A : Res.R.Nests)
+      Res.NestJson[keyOf(A.Nest.Loc, A.Nest.Function)] =
+          nestToJSONText(A, Res.R, /*Indent=*/4);
     json::Object O = toJSONWithoutNests(Res.R);
     if (!Res.Programs.empty()) {
       json::Array Programs;

@@ -21,6 +21,8 @@
 
 namespace roofline {
 
+class JsonWriter;
+
 /// "'B[k][j]' is walked down a column in the innermost loop (stride
 /// 2048 B): 4 of 64 bytes per cache line used".
 std::string stridedMessage(const StridedAccess &S);
@@ -38,10 +40,15 @@ std::vector<std::string> whatIfNotes(const AnalyzedNest &A, const Machine &M);
 std::string fusionMessage(const FusionOpportunity &F);
 std::vector<std::string> fusionNotes(const FusionOpportunity &F);
 
-/// The nest's JSON additions: `cache` (per access and level), `advice`
-/// (best first), `rejected_advice`, `strided_access`,
-/// `fusion_opportunity`; and `tiled` when the verdict used it.
+/// The nest's JSON additions: `advice` (best first), `rejected_advice`,
+/// `strided_access`, `fusion_opportunity`; and `tiled` when the verdict
+/// used it.
 void addAdviceJSON(llvm::json::Object &Nest, const AnalyzedNest &A);
+
+/// The nest's JSON `cache` (per access and level), written without
+/// building it; and as a json::Value (parsed back from that text).
+void writeCacheJSON(JsonWriter &W, const NestVerdict &J);
+llvm::json::Value cacheJSON(const NestVerdict &J);
 
 /// "16.8 MB" (decimal) or "24 MiB" when the bytes are a whole number of
 /// MiB or KiB.

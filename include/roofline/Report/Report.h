@@ -74,6 +74,11 @@ llvm::json::Value toJSON(const Report &R);
 /// its "nests" member, and the element of "nests" for \p A.
 llvm::json::Object toJSONWithoutNests(const Report &R);
 llvm::json::Value nestToJSON(const AnalyzedNest &A, const Report &R);
+/// nestToJSON(A, R)'s text (keys sorted, two-space indentation), every line
+/// after the first indented \p Indent more columns; its `cache` member is
+/// written without building a json::Value (writeCacheJSON).
+std::string nestToJSONText(const AnalyzedNest &A, const Report &R,
+                           unsigned Indent);
 
 } // namespace roofline
 

@@ -11,11 +11,88 @@
 #ifndef ROOFLINE_SUPPORT_JSONTEXT_H
 #define ROOFLINE_SUPPORT_JSONTEXT_H
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/JSON.h"
+
+#include <optional>
 
 #include <string>
 
 namespace roofline {
+
+/// JSON text as formatv("{0:<IndentSize>}") prints it, written through a
+/// cursor into a string: whole json::Values (objects' keys sorted), or
+/// value by value without building one (objectBegin, key, ...: the caller
+/// gives each object's keys in sorted order, as OStream would write them).
+/// The text is complete when the writer is destroyed.
+class JsonWriter {
+public:
+  /// Appends to \p Out, every line after the first indented \p Indent
+  /// more columns (for a value that sits that deep in an enclosing
+  /// document).
+  JsonWriter(std::string &Out, unsigned IndentSize = 2, unsigned Indent = 0)
+      : Out(Out), Start(Out.size()), Used(Start), IndentSize(IndentSize),
+        Indent(Indent) {}
+  ~JsonWriter() { Out.resize(Used); }
+  JsonWriter(const JsonWriter &) = delete;
+  JsonWriter &operator=(const JsonWriter &) = delete;
+
+  void value(const llvm::json::Value &V);
+  /// A member written by a callback instead of held in a json::Value.
+  struct Member {
+    llvm::StringRef Key;
+    llvm::function_ref<void(JsonWriter &)> Write;
+  };
+  /// \p O with the members \p Extra (none of them a key of \p O) placed
+  /// in key order.
+  void object(const llvm::json::Object &O, llvm::ArrayRef<Member> Extra);
+
+  void objectBegin();
+  void objectEnd();
+  void arrayBegin();
+  void arrayEnd();
+  /// The next member's key; its value follows.
+  void key(llvm::StringRef K);
+  void null();
+  void boolean(bool B);
+  /// As json::Value(int64_t) prints: decimal.
+  void integer(int64_t N);
+  /// As json::Value(double) prints: "%.17g".
+  void number(double D);
+  /// As json::Value(std::string) prints (invalid UTF-8 fixed as it fixes
+  /// it).
+  void string(llvm::StringRef S);
+  /// \p D, or null.
+  void number(const std::optional<double> &D) {
+    if (D)
+      number(*D);
+    else
+      null();
+  }
+
+private:
+  std::string &Out;
+  size_t Start; ///< where this writer's text begins in Out
+  size_t Used;  ///< Out's first Used characters are the text
+  unsigned IndentSize;
+  unsigned Indent;
+  /// Per open array or object: whether it has an element yet.
+  llvm::SmallVector<bool, 16> Open;
+  bool AfterKey = false;
+
+  char *room(size_t N);
+  void put(const char *S, size_t N);
+  void put(char C);
+  void newline(bool Comma);
+  void quoted(llvm::StringRef S);
+  void numberOf(const llvm::json::Value &V);
+  void beginValue();
+  void tree(const llvm::json::Value &V);
+  void treeArray(const llvm::json::Array &A);
+  void treeObject(const llvm::json::Object &O,
+                  llvm::ArrayRef<Member> Extra = {});
+};
 
 /// Appends \p V to \p Out as formatv("{0:<IndentSize>}") prints it, every
 /// line after the first indented \p Indent more columns (for a value that
