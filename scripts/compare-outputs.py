@@ -15,7 +15,14 @@ that must not change output (issue 23) is checked with:
       --new build/bin/roofline-lint [-j 2] [--ref-cache DIR] [DIR...]
 
 --ref-cache keeps the reference's results, so that it runs once for
-several candidates (or fills ahead with --only-ref).
+several candidates (or fills ahead with --only-ref). --machine-args runs the
+reports once more per set of arguments: the cache model runs for JSON only
+on a GPU machine (the default) and for the verdict on a CPU one, so
+
+  --machine-args= --machine-args=--machine=xeon-8380 \
+      --machine-args='--machine=epyc-7763 --cache-state=warm'
+
+covers both paths.
 """
 import argparse
 import concurrent.futures as cf
@@ -50,14 +57,14 @@ def read_tree(top):
     return out
 
 
-def run_once(binary, path, kind, args, work):
+def run_once(binary, path, kind, args, work, extra=""):
     """What one run shows: status, stdout, stderr and {name: bytes} of the
     files it wrote under \\p work (emptied first)."""
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     if kind == "reports":
         outs = ",".join(f"{f}:{os.path.join(work, n)}" for f, n in FORMATS)
-        cmd = [binary, f"--output={outs}", path, "--"]
+        cmd = [binary, *extra.split(), f"--output={outs}", path, "--"]
     else:
         cmd = [binary, f"--emit={os.path.join(work, 'emit')}", "--quiet",
                path, "--"]
@@ -70,15 +77,15 @@ def run_once(binary, path, kind, args, work):
     return status, out, err, read_tree(work)
 
 
-def cached_run(binary, path, kind, args, work):
+def cached_run(binary, path, kind, args, work, extra=""):
     if not args.ref_cache:
-        return run_once(binary, path, kind, args, work)
-    key = hashlib.sha256(repr((binary, path, kind)).encode()).hexdigest()
+        return run_once(binary, path, kind, args, work, extra)
+    key = hashlib.sha256(repr((binary, path, kind, extra)).encode()).hexdigest()
     p = os.path.join(args.ref_cache, key)
     if os.path.exists(p):
         with open(p, "rb") as f:
             return pickle.load(f)
-    r = run_once(binary, path, kind, args, work)
+    r = run_once(binary, path, kind, args, work, extra)
     with open(p + ".tmp", "wb") as f:
         pickle.dump(r, f)
     os.replace(p + ".tmp", p)
@@ -86,16 +93,16 @@ def cached_run(binary, path, kind, args, work):
 
 
 def compare(job, args):
-    path, kind = job
+    path, kind, extra = job
     # One path for both binaries and for a cached reference run (the
     # reports name it): fixed by the job alone.
     work = os.path.join(tempfile.gettempdir(), "compare-outputs",
                         hashlib.sha256(repr(job).encode()).hexdigest()[:16])
     try:
-        ra = cached_run(args.ref, path, kind, args, work)
+        ra = cached_run(args.ref, path, kind, args, work, extra)
         if args.only_ref:
             return job, [], ra[0] == "timeout"
-        rb = run_once(args.new, path, kind, args, work)
+        rb = run_once(args.new, path, kind, args, work, extra)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     diffs = [n for n, x, y in zip(("status", "stdout", "stderr"), ra, rb)
@@ -120,6 +127,9 @@ def main():
                     "results for later calls")
     ap.add_argument("--only-ref", action="store_true",
                     help="only fill --ref-cache")
+    ap.add_argument("--machine-args", action="append", default=None,
+                    help="extra arguments of the report runs, one set per "
+                    "use (default: none, the default machine)")
     ap.add_argument("dirs", nargs="*", default=["test", "kernels"])
     args = ap.parse_args()
     args.root = os.path.abspath(args.root)
@@ -129,21 +139,23 @@ def main():
     if args.ref_cache:
         os.makedirs(args.ref_cache, exist_ok=True)
     files = list(inputs(args.root, args.dirs))
-    jobs = [(f, "reports") for f in files]
-    jobs += [(f, "emit") for f in files if any(
+    machine_sets = args.machine_args if args.machine_args else [""]
+    jobs = [(f, "reports", m) for m in machine_sets for f in files]
+    jobs += [(f, "emit", "") for f in files if any(
         f.startswith(d.rstrip("/") + "/") for d in emit_dirs)]
     same = differ = timeouts = 0
     with cf.ThreadPoolExecutor(args.j) as ex:
-        for (path, kind), diffs, timed_out in ex.map(
+        for (path, kind, extra), diffs, timed_out in ex.map(
                 lambda j: compare(j, args), jobs):
             if diffs:
                 differ += 1
-                print(f"DIFF {path} [{kind}]: {', '.join(diffs[:6])}",
+                print(f"DIFF {path} [{kind}{' ' + extra if extra else ''}]: "
+                      f"{', '.join(diffs[:6])}",
                       flush=True)
             else:
                 same += 1
                 timeouts += timed_out
-    n_reports = sum(1 for _, k in jobs if k == "reports")
+    n_reports = sum(1 for _, k, _ in jobs if k == "reports")
     print(f"compare-outputs: {len(files)} files; {len(jobs)} runs per "
           f"binary ({n_reports} with text, JSON and SARIF, "
           f"{len(jobs) - n_reports} with --emit): {same} identical "
