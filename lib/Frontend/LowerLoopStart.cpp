@@ -296,7 +296,7 @@ bool NestBuilder::lowerExitValue(const ForStmt *Before,
                                                     Between.end());
   Changes.push_back(Before->getBody());
   Changes.push_back(Before->getInc());
-  if (changedIn(S, Between, IVDecl, At) || changedIn(B, Changes, IVDecl, At))
+  if (changedIn(S, Changes, IVDecl, At) || changedIn(B, Changes, IVDecl, At))
     return false;
   IV = ivName(IVDecl);
   BoundTerm Start, Stop;
@@ -308,12 +308,37 @@ bool NestBuilder::lowerExitValue(const ForStmt *Before,
       return fail(At, "loop bound arithmetic overflows");
     Stop.Expr = *Next;
   }
-  // max(S, B): the loop before may not run at all.
+  // max(S, B): the loop before may not run at all. Where B - S is a sum of
+  // sizes (>= 0, as everywhere in the counts) or a constant, the max is
+  // decided here and the count keeps a formula.
   First = Bound();
-  First.Terms.push_back(Stop);
-  if (!(Start == Stop)) {
-    First.Kind = Bound::Max;
-    First.Terms.insert(First.Terms.begin(), Start);
+  std::optional<bool> StopIsMax = sizesDecide(Start, Stop);
+  if (StopIsMax) {
+    First.Terms.push_back(*StopIsMax ? Stop : Start);
+    return true;
   }
+  First.Kind = Bound::Max;
+  First.Terms = {Start, Stop};
   return true;
+}
+
+std::optional<bool> NestBuilder::sizesDecide(const BoundTerm &Start,
+                                             const BoundTerm &Stop) const {
+  if (Start == Stop)
+    return true;
+  if (Start.Divisor != 1 || Stop.Divisor != 1)
+    return std::nullopt;
+  std::optional<AffineExpr> Span = Stop.Expr.sub(Start.Expr);
+  if (!Span)
+    return std::nullopt;
+  if (Span->isConstant())
+    return Span->constant() >= 0;
+  bool Sizes = llvm::all_of(Span->terms(), [&](const auto &T) {
+    return T.second > 0 && llvm::none_of(IVs, [&](const auto &P) {
+             return P.second == T.first;
+           });
+  });
+  if (Sizes && Span->constant() >= 0)
+    return true;
+  return std::nullopt;
 }

@@ -419,6 +419,10 @@ private:
                         const clang::VarDecl *IVDecl) const;
   /// Written only by assignments and ++/-- (no address, no reference).
   bool plainlyWritten(const clang::VarDecl *VD) const;
+  /// Whether \p Stop >= \p Start for all sizes (true), never (false), or
+  /// it depends (nullopt).
+  std::optional<bool> sizesDecide(const BoundTerm &Start,
+                                  const BoundTerm &Stop) const;
   bool isMultipleByConstruction(const clang::Expr *E, int64_t K,
                                 unsigned Depth = 0);
   bool lowerStep(const clang::Expr *Inc, const clang::VarDecl *IVDecl,
