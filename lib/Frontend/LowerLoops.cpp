@@ -305,10 +305,13 @@ bool NestBuilder::lowerForOnce(const ForStmt *FS, Loop &Out,
                     (isa<CoyieldExpr>(Susp) ? "co_yield" : "co_await") +
                     "') inside the nest: it may never be resumed");
   const VarDecl *IVDecl = nullptr;
-  if (!FS->getInit() || !FS->getCond() || !FS->getInc())
-    return fail(FS->getBeginLoc(),
-                "for loop without init, condition and increment");
-  if (!lowerInit(FS->getInit(), Out.IV, IVDecl, Out.First))
+  if (!FS->getCond() || !FS->getInc())
+    return fail(FS->getBeginLoc(), "for loop without condition or increment");
+  // `for (; i < n; ++i)`: i starts where earlier code left it
+  // (LowerLoopStart.cpp). An init that sets another variable counts too.
+  bool Continued = continuesVariable(FS);
+  if (Continued ? !lowerContinuedStart(FS, Out.IV, IVDecl, Out.First)
+                : !lowerInit(FS->getInit(), Out.IV, IVDecl, Out.First))
     return false;
   // j += GS: a loop over groups (LowerRegroup.cpp).
   std::optional<IndexPoly> SymStep = symbolicStep(FS, IVDecl);

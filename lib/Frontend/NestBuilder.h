@@ -397,6 +397,34 @@ private:
                           Bound &B);
   bool lowerInit(const clang::Stmt *Init, std::string &IV,
                  const clang::VarDecl *&IVDecl, Bound &First);
+  // --- A loop without init: where its variable was left (LowerLoopStart.cpp)
+  /// No init, or one that sets a variable other than the stepped one.
+  static bool continuesVariable(const clang::ForStmt *FS);
+  bool lowerContinuedStart(const clang::ForStmt *FS, std::string &IV,
+                           const clang::VarDecl *&IVDecl, Bound &First);
+  bool lowerStartValue(const clang::Expr *E,
+                       llvm::ArrayRef<const clang::Stmt *> Between,
+                       const clang::VarDecl *IVDecl, std::string &IV,
+                       Bound &First);
+  bool lowerExitValue(const clang::ForStmt *Before,
+                      llvm::ArrayRef<const clang::Stmt *> Between,
+                      const clang::VarDecl *IVDecl, std::string &IV,
+                      Bound &First);
+  /// True (and the reason set) where a variable \p Def reads may change in
+  /// \p Between or is \p IVDecl itself.
+  bool changedIn(const clang::Stmt *Def,
+                 llvm::ArrayRef<const clang::Stmt *> Between,
+                 const clang::VarDecl *IVDecl, clang::SourceLocation At);
+  bool isPlainOtherInit(const clang::Stmt *Init,
+                        const clang::VarDecl *IVDecl) const;
+  /// Written only by assignments and ++/-- (no address, no reference).
+  bool plainlyWritten(const clang::VarDecl *VD) const;
+  /// Whether \p Stop >= \p Start for all sizes (true), never (false), or
+  /// it depends (nullopt).
+  std::optional<bool> sizesDecide(const BoundTerm &Start,
+                                  const BoundTerm &Stop) const;
+  bool isMultipleByConstruction(const clang::Expr *E, int64_t K,
+                                unsigned Depth = 0);
   bool lowerStep(const clang::Expr *Inc, const clang::VarDecl *IVDecl,
                  int64_t &Step);
   bool lowerCond(const clang::Expr *Cond, const clang::VarDecl *IVDecl,

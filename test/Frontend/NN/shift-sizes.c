@@ -2,7 +2,7 @@
 // n>>3<<3` is 8*floor(n/8), a quotient size "n/8" times 8, like
 // `n / 8 * 8`; the loop unrolled by 8 runs to n8 and the remainder loop
 // from n8 to n. A remainder loop that starts where the previous loop left
-// its variable (`for (; i < n; ++i)`) is refused with the reason.
+// its variable (`for (; i < n; ++i)`) starts at n8 too (remainder-loops.c).
 // RUN: roofline-lint --dump-ir %s 2>&1 | FileCheck %s
 // RUN: roofline-lint --verbosity=normal --no-source --param n=21 %s 2>&1 | FileCheck %s --check-prefix=NUM
 // RUN: roofline-lint --verbosity=normal --no-source --param n=5 %s 2>&1 | FileCheck %s --check-prefix=SMALL
@@ -28,7 +28,7 @@ void saxpy(int n, float a, const float *x, float *y) {
     y[i] += a * x[i];
 }
 
-// NUM: shift-sizes.c:[[@LINE+5]]:3: note: loop nest not analyzed: for loop without init, condition and increment
+// NUM: shift-sizes.c:[[@LINE+5]]:3: note: 5 MACs, 10 FLOPs (f32: 10); 60 bytes compulsory
 void remainder_from_previous(int n, float a, const float *x, float *y) {
   int i = 0, n8 = n >> 3 << 3;
   for (i = 0; i < n8; i += 8)
