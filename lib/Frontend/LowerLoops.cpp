@@ -2081,17 +2081,10 @@ bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
 
 namespace {
 
-/// The value `if (C) return V;` returns, with no else, no declaration in
-/// the condition and nothing else in the branch; null otherwise.
+/// The value `if (C) return V;` returns (returnGuarded, LowerAsserts.cpp);
+/// null otherwise.
 const Expr *guardedReturn(const clang::Stmt *S) {
-  const auto *If = dyn_cast<IfStmt>(S);
-  if (!If || If->getElse() || If->getInit() || If->getConditionVariable() ||
-      If->isConstexpr() || If->isConsteval())
-    return nullptr;
-  const clang::Stmt *Then = If->getThen();
-  if (const auto *CS = dyn_cast<CompoundStmt>(Then))
-    Then = CS->size() == 1 ? CS->body_front() : nullptr;
-  const auto *Ret = dyn_cast_or_null<ReturnStmt>(Then);
+  const ReturnStmt *Ret = returnGuarded(dyn_cast_or_null<IfStmt>(S));
   return Ret ? Ret->getRetValue() : nullptr;
 }
 
