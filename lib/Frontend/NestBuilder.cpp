@@ -108,6 +108,18 @@ bool roofline::frontend::isFmaName(StringRef Name) {
          Name == "__builtin_fma" || Name == "__builtin_fmaf";
 }
 
+bool roofline::frontend::isFloatClassName(StringRef Name) {
+  if (Name.starts_with("__builtin_"))
+    Name = Name.drop_front(strlen("__builtin_"));
+  // glibc's out-of-line forms: __isnanf, __isinf, __finite ...
+  Name.consume_front("__");
+  if (Name.size() > 1 && (Name.back() == 'f' || Name.back() == 'l') &&
+      Name != "isnormal")
+    Name = Name.drop_back();
+  return Name == "isnan" || Name == "isinf" || Name == "isinf_sign" ||
+         Name == "isfinite" || Name == "finite" || Name == "isnormal";
+}
+
 SourceLoc roofline::frontend::fileLoc(const SourceManager &SM,
                                       SourceLocation L) {
   SourceLoc R;
