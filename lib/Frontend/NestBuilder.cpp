@@ -111,13 +111,16 @@ bool roofline::frontend::isFmaName(StringRef Name) {
 bool roofline::frontend::isFloatClassName(StringRef Name) {
   if (Name.starts_with("__builtin_"))
     Name = Name.drop_front(strlen("__builtin_"));
-  // glibc's out-of-line forms: __isnanf, __isinf, __finite ...
+  // glibc's out-of-line forms: __isnanf, __isinfl, __finite ...
   Name.consume_front("__");
-  if (Name.size() > 1 && (Name.back() == 'f' || Name.back() == 'l') &&
-      Name != "isnormal")
-    Name = Name.drop_back();
-  return Name == "isnan" || Name == "isinf" || Name == "isinf_sign" ||
-         Name == "isfinite" || Name == "finite" || Name == "isnormal";
+  auto Known = [](StringRef N) {
+    return N == "isnan" || N == "isinf" || N == "isinf_sign" ||
+           N == "isfinite" || N == "finite" || N == "isnormal";
+  };
+  if (Known(Name))
+    return true;
+  return (Name.ends_with("f") || Name.ends_with("l")) &&
+         Known(Name.drop_back());
 }
 
 SourceLoc roofline::frontend::fileLoc(const SourceManager &SM,
