@@ -97,7 +97,7 @@ FORMS = {
                         # comparison with a size) or a flag argument
     "rowblock": 0.05,   # a block of rows that starts off a row boundary
                         # (genann's layers at (I+1)*H): A + X + i*E + j
-    "assert": 0.12,     # assert(x[i] > c), assert(a && b), assert(v < c) on
+    "assert": 0.12,     # assert(x[i] > c), assert(!std::isnan(x[i])), assert(a && b), assert(v < c) on
                         # a local, assert(i < N) somewhere in a loop body:
                         # the condition counts, the failing branch does not
 }
@@ -355,6 +355,10 @@ class Render:
             p = PREC[e[1]]
             s = "%s %s %s" % (self.de(e[2], p), e[1], self.de(e[3], p + 1))
             return "(%s)" % s if prec > p else s
+        if t == "cmp" and e[3] is None:
+            # A classification: ("cmp", "!isnan", a, None, ty) is !std::isnan(a).
+            neg = e[1].startswith("!")
+            return "%sstd::%s(%s)" % ("!" if neg else "", e[1].lstrip("!"), self.de(e[2]))
         if t == "cmp":
             s = "%s %s %s" % (self.de(e[2], 1), e[1], self.de(e[3], 1))
             return "(%s)" % s if prec > 0 else s
@@ -2149,7 +2153,12 @@ class Gen:
         def element():
             sub = self.outer_idx(lv)
             v = self.view_for(sub)
-            return ("cmp", op(), self.ref(lv, v, [x for x, _, _ in sub]), lit(), ft)
+            ref = self.ref(lv, v, [x for x, _, _ in sub])
+            if rng.random() < 0.25:
+                # genann's assert(!isnan(a)): a classification, one compare.
+                self.feat("assert-isnan")
+                return ("cmp", rng.choice(["!isnan", "isfinite", "!isinf"]), ref, None, ft)
+            return ("cmp", op(), ref, lit(), ft)
         scalars = [x[1] for x in body[:at] if x[0] == "ds" and x[2] == ft]
         r = rng.random()
         if r < 0.15:
@@ -2638,7 +2647,8 @@ class Sites:
                 self.site(e, 0, v[1], v[2], loops, guards, ctx, branch)
         elif t in ("b", "cmp"):
             self.dwalk(e[2], env, loops, guards, ctx, branch)
-            self.dwalk(e[3], env, loops, guards, ctx, branch)
+            if e[3] is not None:
+                self.dwalk(e[3], env, loops, guards, ctx, branch)
         elif t == "m":
             for a in e[2]:
                 self.dwalk(a, env, loops, guards, ctx, branch)
@@ -2997,7 +3007,7 @@ class Interp:
         if t == "sz":
             return self.mode == "const" and all(f in BASE_SIZES for f in e[1].facs)
         if t in ("b", "cmp"):
-            return self.const(e[2]) and self.const(e[3])
+            return self.const(e[2]) and (e[3] is None or self.const(e[3]))
         if t == "m":
             return all(self.const(a) for a in e[2])
         if t == "fma":
@@ -3037,9 +3047,11 @@ class Interp:
             self.ev(e[3])
             return D
         if t == "cmp":
+            # isnan(x) is one compare, as x != x (docs/design.md 4.3).
             self.work(("cmp", e[4]))
             self.ev(e[2])
-            self.ev(e[3])
+            if e[3] is not None:
+                self.ev(e[3])
             return D
         if t == "m":
             self.work(("call:" + e[1], e[3]))

@@ -458,7 +458,7 @@ bool NestBuilder::isFoldable(const Expr *E) const {
     if (Name.starts_with("__builtin_inf") || Name.starts_with("__builtin_nan") ||
         Name.starts_with("__builtin_huge_val"))
       return true;
-    if (!(mathFunctionName(Name) || isFmaName(Name)))
+    if (!(mathFunctionName(Name) || isFmaName(Name) || isFloatClassName(Name)))
       return false;
     for (const Expr *Arg : CE->arguments())
       if (!isFoldable(Arg))
@@ -587,6 +587,12 @@ bool NestBuilder::countCall(const CallExpr *CE, IRStmt &St) {
   if (isFmaName(Name) && CE->getNumArgs() == 3) {
     if (P)
       ++St.Ops[*P].Macs;
+  } else if (isFloatClassName(Name) && CE->getNumArgs() == 1) {
+    // isnan(x) is x != x: one compare in x's type, however the library
+    // spells it (docs/design.md, "Counting rules").
+    std::optional<Precision> ArgP = precisionOf(strip(CE->getArg(0))->getType());
+    if (ArgP && isFloating(*ArgP))
+      ++St.Ops[*ArgP].Calls["cmp"];
   } else if (std::optional<std::string> Math = mathFunctionName(Name)) {
     if (P && isFloating(*P))
       ++St.Ops[*P].Calls[*Math];

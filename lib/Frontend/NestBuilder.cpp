@@ -108,6 +108,21 @@ bool roofline::frontend::isFmaName(StringRef Name) {
          Name == "__builtin_fma" || Name == "__builtin_fmaf";
 }
 
+bool roofline::frontend::isFloatClassName(StringRef Name) {
+  if (Name.starts_with("__builtin_"))
+    Name = Name.drop_front(strlen("__builtin_"));
+  // glibc's out-of-line forms: __isnanf, __isinfl, __finite ...
+  Name.consume_front("__");
+  auto Known = [](StringRef N) {
+    return N == "isnan" || N == "isinf" || N == "isinf_sign" ||
+           N == "isfinite" || N == "finite" || N == "isnormal";
+  };
+  if (Known(Name))
+    return true;
+  return (Name.ends_with("f") || Name.ends_with("l")) &&
+         Known(Name.drop_back());
+}
+
 SourceLoc roofline::frontend::fileLoc(const SourceManager &SM,
                                       SourceLocation L) {
   SourceLoc R;

@@ -52,6 +52,9 @@ std::optional<Precision> precisionOf(clang::QualType T);
 /// The counted name of a math function ("exp" for expf), if it is one.
 std::optional<std::string> mathFunctionName(llvm::StringRef Name);
 bool isFmaName(llvm::StringRef Name);
+/// isnan, isinf, isfinite, isnormal (and their __builtin_ and glibc forms):
+/// one floating compare on their argument.
+bool isFloatClassName(llvm::StringRef Name);
 /// \p L as the file, line and column a diagnostic names.
 SourceLoc fileLoc(const clang::SourceManager &SM, clang::SourceLocation L);
 /// The name diagnostics give \p FD: qualified, with template arguments.

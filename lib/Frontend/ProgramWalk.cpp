@@ -755,7 +755,8 @@ private:
                Times);
       return;
     }
-    if (mathFunctionName(Callee->getName()))
+    if (mathFunctionName(Callee->getName()) ||
+        isFloatClassName(Callee->getName()))
       return; // one scalar operation outside any loop: not a nest
     Callee = devirtualized(CE, Callee);
     if (!Callee) {

@@ -185,6 +185,22 @@ namespace std {
 inline Counted fma(Counted X, Counted Y, Counted Z) { return ::fmaf(X, Y, Z); }
 } // namespace std
 
+// isnan / isinf / isfinite / isnormal: one compare each (x != x), as the tool
+// counts them; `using std::isnan` of <math.h> has no overload for Counted.
+#define ORACLE_CLASSIFY(NAME)                                                  \
+  inline bool NAME(Counted X) {                                                \
+    oracle_flops(1);                                                           \
+    return std::NAME(X.V);                                                     \
+  }                                                                            \
+  namespace std {                                                              \
+  inline bool NAME(Counted X) { return ::NAME(X); }                            \
+  }
+ORACLE_CLASSIFY(isnan)
+ORACLE_CLASSIFY(isinf)
+ORACLE_CLASSIFY(isfinite)
+ORACLE_CLASSIFY(isnormal)
+#undef ORACLE_CLASSIFY
+
 // std::max / std::min / std::abs: one FLOP each, as the tool counts them;
 // non-templates, so `std::max(x[i], 0.0f)` converts the literal.
 namespace std {
