@@ -330,22 +330,33 @@ def measure(nests, arrays, calls, line_of):
             return k
         return None
 
-    def nest_of(chain):
-        for pc in chain:
+    def nest_and_depth(chain):
+        for depth, pc in enumerate(chain):
             line = line_of.get(pc)
             if line is not None and nest_at(line) is not None:
-                return nest_at(line)
-        return None
+                return nest_at(line), depth
+        return None, None
+
+    # A nest whose events come from a frame below the called function's
+    # (a helper called outside any nest, or the function calling itself)
+    # may have run several times in the call: "reached" says so.
+    reached = {}
+
+    def nest_of(chain, cid):
+        k, depth = nest_and_depth(chain)
+        if k is not None and depth > 0:
+            reached[(cid, k)] = True
+        return k
 
     result = {k: [] for k in range(len(nests))}
     for cid, call in sorted(calls.items()):
         flops, first, written = {}, {}, {}
         for chain, count in call["flops"]:
-            k = nest_of(chain)
+            k = nest_of(chain, cid)
             if k is not None:
                 flops[k] = flops.get(k, 0) + count
         for kind, array, index, chain in call["accesses"]:
-            k = nest_of(chain)
+            k = nest_of(chain, cid)
             if k is None:
                 continue
             first.setdefault((k, array, index), kind)
@@ -370,6 +381,7 @@ def measure(nests, arrays, calls, line_of):
                 a["elements_written"] += (k, array, index) in written
             result[k].append({
                 "call": call["text"], "case": call["case"],
+                "reached": reached.get((cid, k), False),
                 "flops": flops.get(k, 0), "arrays": per_array,
                 "bytes": sum((a["elements_read"] + a["elements_written"]) *
                              a["element_bytes"] for a in per_array.values())})
@@ -657,8 +669,7 @@ def audit(nests, measured, report, text):
         ordinal[nest["function"]] = ordinal.get(nest["function"], 0) + 1
         key = "%s#%d" % (nest["function"], ordinal[nest["function"]])
         tool = by_line.get(nest["line"], {"nests": [], "skipped": []})
-        direct = [m for m in measured[k] if m["call"].split("(")[0].strip() ==
-                  nest["function"]]
+        direct = [m for m in measured[k] if not m["reached"]]
         flops_run = max([m["flops"] for m in measured[k]] or [0])
 
         def row(case, cls, detail):

@@ -1,0 +1,68 @@
+// Held-out audit driver for codeplea/genann genann.c (scripts/heldout-audit).
+// Our code: it #includes the published file unchanged. genann computes in
+// double; the oracle counts float, so `double` is the counting float here and
+// every array is registered as NAME@8 (8 bytes an element, as the tool counts
+// them). A network of 4 inputs, 2 hidden layers of 3, 2 outputs
+// (genann_init), run and trained with its default activation
+// (genann_act_sigmoid_cached), then run once per activation the tool reports
+// a case for, hidden and output layers each as their own case.
+#include "../shims.h"
+#define double float
+// isnan() of the counting float (genann_act_sigmoid_cached's assert): no FLOP.
+inline bool isnan(Counted X) { return std::isnan(X.V); }
+#include "genann.c"
+
+namespace {
+void registerNet(genann *Ann) {
+  oracle_register("ann->weight@8", Ann->weight, Ann->total_weights,
+                  sizeof(Counted), 0);
+  oracle_register("ann->output@8", Ann->output, Ann->total_neurons,
+                  sizeof(Counted), 0);
+  oracle_register("ann->delta@8", Ann->delta,
+                  Ann->total_neurons - Ann->inputs, sizeof(Counted), 0);
+}
+} // namespace
+
+int main() {
+  const int Inputs = 4, HiddenLayers = 2, Hidden = 3, Outputs = 2;
+  ORACLE_PARAM("ann->inputs", Inputs);
+  ORACLE_PARAM("ann->hidden_layers", HiddenLayers);
+  ORACLE_PARAM("ann->hidden", Hidden);
+  ORACLE_PARAM("ann->outputs", Outputs);
+  srand(1);
+  genann *Ann = genann_init(Inputs, HiddenLayers, Hidden, Outputs);
+  ORACLE_PARAM("ann->total_weights", Ann->total_weights);
+  ORACLE_PARAM("ann->total_neurons", Ann->total_neurons);
+  registerNet(Ann);
+  oracle::Array<float> in("inputs@8", Inputs, -2.0, 2.0),
+      want("desired_outputs@8", Outputs, 0.0, 1.0);
+
+  ORACLE_CASE("ann->activation_hidden == genann_act_sigmoid_cached",
+              genann_run(Ann, in));
+  ORACLE_CASE("ann->activation_output == genann_act_sigmoid_cached",
+              genann_run(Ann, in));
+  ORACLE_CALL(genann_train(Ann, in, want, 0.5));
+
+  genann_actfun Acts[] = {genann_act_sigmoid, genann_act_linear,
+                          genann_act_tanh, genann_act_relu,
+                          genann_act_threshold};
+  const char *HiddenCase[] = {
+      "ann->activation_hidden == genann_act_sigmoid",
+      "ann->activation_hidden == genann_act_linear",
+      "ann->activation_hidden == genann_act_tanh",
+      "ann->activation_hidden == genann_act_relu",
+      "ann->activation_hidden == genann_act_threshold"};
+  const char *OutputCase[] = {
+      "ann->activation_output == genann_act_sigmoid",
+      "ann->activation_output == genann_act_linear",
+      "ann->activation_output == genann_act_tanh",
+      "ann->activation_output == genann_act_relu",
+      "ann->activation_output == genann_act_threshold"};
+  for (int A = 0; A < 5; ++A) {
+    Ann->activation_hidden = Acts[A];
+    Ann->activation_output = Acts[A];
+    ORACLE_CASE(HiddenCase[A], genann_run(Ann, in));
+    ORACLE_CASE(OutputCase[A], genann_run(Ann, in));
+  }
+  genann_free(Ann);
+}
