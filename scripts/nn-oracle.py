@@ -362,7 +362,8 @@ def measure(nests, arrays, calls, line_of):
             first.setdefault((k, array, index), kind)
             if kind == "W":
                 written[(k, array, index)] = True
-        touched = set(flops) | {k for k, _, _ in first}
+        ran = set(flops) | {k for k, _, _ in first}
+        touched = set(ran)
         # A call of one case that runs a nest of its function without a
         # FLOP or an access measures zero there (`if (skip) return;` first
         # in the nest: nothing runs in that case).
@@ -381,7 +382,7 @@ def measure(nests, arrays, calls, line_of):
                 a["elements_written"] += (k, array, index) in written
             result[k].append({
                 "call": call["text"], "case": call["case"],
-                "reached": reached.get((cid, k), False),
+                "reached": reached.get((cid, k), False), "ran": k in ran,
                 "flops": flops.get(k, 0), "arrays": per_array,
                 "bytes": sum((a["elements_read"] + a["elements_written"]) *
                              a["element_bytes"] for a in per_array.values())})
@@ -686,11 +687,15 @@ def audit(nests, measured, report, text):
             row(skipped_case(s), "refused", s["reason"])
         for t in tool["nests"]:
             case = t.get("case")
-            ms = [m for m in direct if case is None or m["case"] == case]
+            # A call of one case measures zero at a nest of its function
+            # that it did not run (measure()); a row without a case is
+            # compared with the calls that ran the nest.
+            ms = [m for m in direct
+                  if (m["ran"] if case is None else m["case"] == case)]
             if ms:
                 row(case, *classify(t, ms))
-            elif measured[k] and (case is None or any(
-                    m["case"] == case for m in measured[k])):
+            elif any(m["ran"] if case is None else m["case"] == case
+                     for m in measured[k]):
                 row(case, "indirect", "run only inside %s" % "; ".join(
                     sorted({m["call"].split("(")[0] for m in measured[k]})))
             else:
