@@ -34,8 +34,10 @@ UNCHECKED = ("not-run", "inactive")
 
 
 def lines_of(path):
+    """Lines without comments: '#' at the start or after a blank (a '#'
+    inside a word is a nest's ordinal, FUNCTION#2)."""
     for line in open(path):
-        line = line.split("#", 1)[0].strip()
+        line = re.sub(r"(^|\s)#.*", "", line).strip()
         if line:
             yield line
 
