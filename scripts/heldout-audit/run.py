@@ -96,6 +96,9 @@ def mark_compute(name, driver_dir, rows, problems, notes):
     for r in rows:
         r["compute"] = any(k == r["key"] and (c is None or c == r["case"])
                            for k, c in kernels)
+        if r["compute"] and r["class"] == "inactive":
+            problems.append("%s/kernels.txt: %s (line %d) is compiled out" % (
+                driver_dir, r["key"], r["line"]))
         if not r["compute"] and r.get("run_flops", 0) > 0:
             notes.append("%s: %s (line %d) is no listed compute kernel but ran %d FLOPs"
                          % (name, r["key"], r["line"], r["run_flops"]))
