@@ -38,6 +38,11 @@ int main() {
   oracle::Array<float> in("inputs@8", Inputs, -2.0, 2.0),
       want("desired_outputs@8", Outputs, 0.0, 1.0);
 
+  // The sigmoid's table (set up by genann_init; not a compute kernel, but
+  // its numbers are checked too).
+  oracle_register("lookup@8", lookup, LOOKUP_SIZE, sizeof(Counted), 0);
+  ORACLE_CALL(genann_init_sigmoid_lookup(Ann));
+
   // The tool reports the nests that call an activation once per function
   // genann.c makes an activation (its cases, spelled as here); each call
   // below is one case of the hidden and then of the output layer.
