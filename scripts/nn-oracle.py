@@ -35,6 +35,11 @@ instrumented brute-force run of the same kernels (docs/testing-nn-corpus.md).
    that case (ORACLE_CASE); one without a case with every call. A case the
    tool refuses alone (under "skipped" as "fn [case]") needs a refused line.
 
+5. --audit ROWS.json instead of --expect (scripts/heldout-audit, for code
+   that is not ours): no expectations; every nest and case is classified as
+   exact, range-ok, WRONG, refused, not-run, indirect, inactive, missing or
+   unknown (audit()), printed one a line and written to ROWS.json.
+
 Prints one line per nest (ok / MISMATCH / REFUSED / COUNTED / ...) and
   nests: N   exact: E   range: R   refused: F   failing: X
 and exits 1 when X > 0. --self-test-inject-error perturbs the oracle's FLOPs
