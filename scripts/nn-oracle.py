@@ -35,6 +35,11 @@ instrumented brute-force run of the same kernels (docs/testing-nn-corpus.md).
    that case (ORACLE_CASE); one without a case with every call. A case the
    tool refuses alone (under "skipped" as "fn [case]") needs a refused line.
 
+5. --audit ROWS.json instead of --expect (scripts/heldout-audit, for code
+   that is not ours): no expectations; every nest and case is classified as
+   exact, range-ok, WRONG, refused, not-run, indirect, inactive, missing or
+   unknown (audit()), printed one a line and written to ROWS.json.
+
 Prints one line per nest (ok / MISMATCH / REFUSED / COUNTED / ...) and
   nests: N   exact: E   range: R   refused: F   failing: X
 and exits 1 when X > 0. --self-test-inject-error perturbs the oracle's FLOPs
@@ -295,6 +300,11 @@ def parse_oracle(text):
             params[name] = int(value)
         elif kind == "array":
             ident, elem, count, name = rest.split(" ", 3)
+            # "NAME@8": a double array the driver counts as float (the
+            # held-out audit's `#define double float`); its bytes are 8 each.
+            m = re.match(r"(.*)@(\d+)$", name)
+            if m:
+                name, elem = m.group(1), m.group(2)
             arrays[int(ident)] = {"name": name, "element_bytes": int(elem)}
         elif kind == "call":
             ident, text_ = rest.split(" ", 1)
@@ -325,28 +335,40 @@ def measure(nests, arrays, calls, line_of):
             return k
         return None
 
-    def nest_of(chain):
-        for pc in chain:
+    def nest_and_depth(chain):
+        for depth, pc in enumerate(chain):
             line = line_of.get(pc)
             if line is not None and nest_at(line) is not None:
-                return nest_at(line)
-        return None
+                return nest_at(line), depth
+        return None, None
+
+    # A nest whose events come from a frame below the called function's
+    # (a helper called outside any nest, or the function calling itself)
+    # may have run several times in the call: "reached" says so.
+    reached = {}
+
+    def nest_of(chain, cid):
+        k, depth = nest_and_depth(chain)
+        if k is not None and depth > 0:
+            reached[(cid, k)] = True
+        return k
 
     result = {k: [] for k in range(len(nests))}
     for cid, call in sorted(calls.items()):
         flops, first, written = {}, {}, {}
         for chain, count in call["flops"]:
-            k = nest_of(chain)
+            k = nest_of(chain, cid)
             if k is not None:
                 flops[k] = flops.get(k, 0) + count
         for kind, array, index, chain in call["accesses"]:
-            k = nest_of(chain)
+            k = nest_of(chain, cid)
             if k is None:
                 continue
             first.setdefault((k, array, index), kind)
             if kind == "W":
                 written[(k, array, index)] = True
-        touched = set(flops) | {k for k, _, _ in first}
+        ran = set(flops) | {k for k, _, _ in first}
+        touched = set(ran)
         # A call of one case that runs a nest of its function without a
         # FLOP or an access measures zero there (`if (skip) return;` first
         # in the nest: nothing runs in that case).
@@ -365,6 +387,7 @@ def measure(nests, arrays, calls, line_of):
                 a["elements_written"] += (k, array, index) in written
             result[k].append({
                 "call": call["text"], "case": call["case"],
+                "reached": reached.get((cid, k), False), "ran": k in ran,
                 "flops": flops.get(k, 0), "arrays": per_array,
                 "bytes": sum((a["elements_read"] + a["elements_written"]) *
                              a["element_bytes"] for a in per_array.values())})
@@ -578,6 +601,121 @@ def compare(args, nests, measured, report, expect):
     return lines, stats, failing
 
 
+# ------------------------------------------------------------ the audit mode
+def conditional_lines(text):
+    """Lines inside an #if/#ifdef/#ifndef block: a nest there that the tool
+    does not report may be compiled out (the scanner ignores #if)."""
+    inside, depth = set(), 0
+    for n, line in enumerate(text.splitlines(), 1):
+        d = line.strip()
+        if re.match(r"#\s*if", d):
+            depth += 1
+        elif re.match(r"#\s*endif", d):
+            depth = max(depth - 1, 0)
+        elif depth:
+            inside.add(n)
+    return inside
+
+
+def tool_floating(t):
+    """The tool's (flops, flops_min) less its integer data ops: the oracle
+    measures floating work only (see compare())."""
+    c = t.get("counts", {})
+    flops, fmin = c.get("flops"), c.get("flops_min")
+    int_ops = sum(v for ty, v in c.get("flops_by_type", {}).items()
+                  if ty[:1] in ("i", "u"))
+    if flops is not None:
+        flops -= int_ops
+    if fmin is not None:
+        fmin -= int_ops
+    return flops, fmin
+
+
+def classify(t, ms):
+    """exact / range-ok / WRONG for a counted nest against the measurements
+    of the calls that ran it; the detail names the first difference."""
+    flops, fmin = tool_floating(t)
+    nbytes = t.get("bytes", {}).get("compulsory")
+    ranged = fmin is not None and flops is not None and fmin < flops
+    for m in ms:
+        if nbytes != m["bytes"]:
+            return "WRONG", "bytes.compulsory %s, run %d (%s)" % (
+                json.dumps(nbytes), m["bytes"], m["call"])
+        if ranged and not fmin <= m["flops"] <= flops:
+            return "WRONG", "run's FLOPs %d outside [%s, %s] (%s)" % (
+                m["flops"], fmin, flops, m["call"])
+        if not ranged and flops != m["flops"]:
+            return "WRONG", "flops %s, run %d (%s)" % (
+                json.dumps(flops), m["flops"], m["call"])
+    shown = ", ".join(sorted({"%d/%d" % (m["flops"], m["bytes"]) for m in ms}))
+    return ("range-ok" if ranged else "exact"), "FLOPs/bytes %s%s" % (
+        shown, " in [%s, %s]" % (fmin, flops) if ranged else "")
+
+
+def audit(nests, measured, report, text):
+    """One row per nest and case of the tool's report, with no expectation:
+    exact, range-ok, WRONG (a number the tool claims differs from the run),
+    refused, not-run (counted, but no driver call ran it, or none of its
+    case), indirect (run only inside a call of another function, which may
+    run it several times: not comparable), inactive (no report, in an #if
+    block), missing (no report, not in an #if block), unknown (a report at
+    a line the scanner has no nest at). docs/testing-nn-corpus.md."""
+    by_line = {}
+    for n in report.get("nests", []):
+        by_line.setdefault(n["line"], {"nests": [], "skipped": []})["nests"].append(n)
+    for s in report.get("skipped", []):
+        by_line.setdefault(s["line"], {"nests": [], "skipped": []})["skipped"].append(s)
+    rows, ordinal = [], {}
+    cond = conditional_lines(text)
+    known = {n["line"] for n in nests}
+    for line in sorted(set(by_line) - known):
+        rows.append({"key": "?", "line": line, "case": None, "class": "unknown",
+                     "detail": "the tool reports a nest the scanner does not see"})
+    for k, nest in enumerate(nests):
+        ordinal[nest["function"]] = ordinal.get(nest["function"], 0) + 1
+        key = "%s#%d" % (nest["function"], ordinal[nest["function"]])
+        tool = by_line.get(nest["line"], {"nests": [], "skipped": []})
+        direct = [m for m in measured[k] if not m["reached"]]
+        flops_run = max([m["flops"] for m in measured[k]] or [0])
+
+        def row(case, cls, detail):
+            rows.append({"key": key, "line": nest["line"], "case": case,
+                         "class": cls, "detail": detail, "run_flops": flops_run})
+
+        if not tool["nests"] and not tool["skipped"]:
+            if nest["line"] in cond:
+                row(None, "inactive", "no report; in an #if block")
+            else:
+                row(None, "missing", "the tool reports nothing at this line")
+            continue
+        for s in tool["skipped"]:
+            row(skipped_case(s), "refused", s["reason"])
+        for t in tool["nests"]:
+            case = t.get("case")
+            # Only calls that ran the nest are compared: a call of one case
+            # measures zero at every nest of its function it did not run
+            # (measure()), and the audit cannot tell a branch around the
+            # nest (not run) from an early exit first in its body (run,
+            # zero work), which EXPECT lines decide in test/NN.
+            ms = [m for m in direct
+                  if m["ran"] and (case is None or m["case"] == case)]
+            ran = [m for m in measured[k]
+                   if m["ran"] and (case is None or m["case"] == case)]
+            if ms:
+                row(case, *classify(t, ms))
+            elif ran:
+                row(case, "indirect", "run only inside %s" % "; ".join(
+                    sorted({m["call"].split("(")[0] for m in ran})))
+            else:
+                flops, _ = tool_floating(t)
+                called = any(m["case"] == case for m in direct) if case else False
+                row(case, "not-run", "tool: flops %s bytes %s; %s" % (
+                    json.dumps(flops), json.dumps(t.get("bytes", {}).get("compulsory")),
+                    "the calls of this case ran nothing here" if called else
+                    "no driver call" + (" of this case" if case else "")))
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--tool", help="without it, only --dump the oracle's measurements")
@@ -591,6 +729,9 @@ def main():
                     help="after -- on the tool's command line (e.g. -std=c++20)")
     ap.add_argument("--tool-arg", action="append", default=[])
     ap.add_argument("--self-test-inject-error", action="store_true")
+    ap.add_argument("--audit", metavar="ROWS.json",
+                    help="no EXPECT file: classify every nest and case and write "
+                         "the rows as JSON (scripts/heldout-audit)")
     ap.add_argument("--dump", action="store_true",
                     help="print the oracle's measurement of every nest")
     args = ap.parse_args()
@@ -612,10 +753,23 @@ def main():
                     m["flops"], m["bytes"], arrays))
     if not args.tool:
         return
-    if not args.expect:
-        sys.exit("nn-oracle: --tool needs --expect")
+    if not args.expect and not args.audit:
+        sys.exit("nn-oracle: --tool needs --expect or --audit")
     report, cmd = run_tool(args, params)
     print("tool: " + " ".join(os.path.basename(c) if c == args.tool else c for c in cmd[1:]))
+    if args.audit:
+        if args.self_test_inject_error:  # every measurement one FLOP more
+            for ms in measured.values():
+                for m in ms:
+                    m["flops"] += 1
+        rows = audit(nests, measured, report, open(args.kernel).read())
+        with open(args.audit, "w") as f:
+            json.dump({"command": cmd, "rows": rows}, f, indent=1)
+        for r in rows:
+            print("%-9s %s (line %d)%s: %s" % (
+                r["class"], r["key"], r["line"],
+                " [%s]" % r["case"] if r["case"] else "", r["detail"]))
+        return
     lines, stats, failing = compare(args, nests, measured, report,
                                     read_expectations(args.expect))
     print("\n".join(lines))

@@ -78,10 +78,14 @@ struct Counted {
     V = O.V;
     return *this;
   }
-  explicit operator float() const { return V; }
-  explicit operator double() const { return V; }
-  explicit operator int() const { return static_cast<int>(V); }
-  explicit operator long() const { return static_cast<long>(V); }
+  // Casts to any arithmetic type ((int8_t) round(q), (size_t) x) are free;
+  // bool is left out: `if (x)` compares with zero, which would go uncounted.
+  template <class T, std::enable_if_t<std::is_arithmetic_v<T> &&
+                                          !std::is_same_v<T, bool>,
+                                      int> = 0>
+  explicit operator T() const {
+    return static_cast<T>(V);
+  }
 
   Counted operator-() const { return Counted(-V); }
   Counted operator+() const { return *this; }

@@ -1,0 +1,76 @@
+// Held-out audit driver for karpathy/llama2.c run.c (scripts/heldout-audit).
+// Our code: it #includes the published file unchanged and calls its kernels
+// at small sizes: dim 16, hidden_dim 24, 4 heads (2 kv heads), 1 layer,
+// seq_len 8, vocab 20, pos 5.
+#include "../shims.h"
+#define TESTING // run.c's main() is under #ifndef TESTING
+#include "run.c"
+
+int main() {
+  const int Dim = 16, Hidden = 24, Heads = 4, KvHeads = 2, Seq = 8,
+            Vocab = 20, Pos = 5, KvDim = Dim * KvHeads / Heads;
+  ORACLE_PARAM("rmsnorm:size", Dim);
+  ORACLE_PARAM("softmax:size", Pos + 1);
+  ORACLE_PARAM("matmul:n", Dim);
+  ORACLE_PARAM("matmul:d", Hidden);
+  ORACLE_PARAM("sample_argmax:n", Vocab);
+  ORACLE_PARAM("sample_mult:n", Vocab);
+  ORACLE_PARAM("sample_topp:n", Vocab);
+  ORACLE_PARAM("sampler->vocab_size", Vocab);
+  ORACLE_PARAM("dim", Dim);
+  ORACLE_PARAM("hidden_dim", Hidden);
+  ORACLE_PARAM("n_layers", 1);
+  ORACLE_PARAM("n_heads", Heads);
+  ORACLE_PARAM("n_kv_heads", KvHeads);
+  ORACLE_PARAM("vocab_size", Vocab);
+  ORACLE_PARAM("seq_len", Seq);
+  ORACLE_PARAM("pos", Pos);
+
+  oracle::Array<float> o("o", Dim), x("x", Dim), weight("weight", Dim);
+  ORACLE_CALL(rmsnorm(o, x, weight, Dim));
+  oracle::Array<float> sx("x", Pos + 1, -2.0, 2.0);
+  ORACLE_CALL(softmax(sx, Pos + 1));
+  oracle::Array<float> xout("xout", Hidden), w("w", Hidden * Dim);
+  ORACLE_CALL(matmul(xout, x, w, Dim, Hidden));
+
+  // Probabilities that sum to 1, so that sample_mult returns inside the loop
+  // or at its end depending on the coin.
+  oracle::Array<float> probs("probabilities", Vocab, 0.0, 0.1);
+  ORACLE_CALL(sample_argmax(probs, Vocab));
+  ORACLE_CALL(sample_mult(probs, Vocab, 0.5f));
+
+  Sampler S = {};
+  S.vocab_size = Vocab;
+  S.temperature = 0.8f;
+  S.topp = 1.0f; // sample_mult
+  S.rng_state = 42;
+  oracle::Array<float> logits("logits", Vocab, -2.0, 2.0);
+  ORACLE_CALL(sample(&S, logits));
+
+  // forward() with one layer.
+  Transformer T = {};
+  T.config = {Dim, Hidden, 1, Heads, KvHeads, Vocab, Seq};
+  TransformerWeights &W = T.weights;
+  RunState &R = T.state;
+  oracle::Array<float> emb("w->token_embedding_table", Vocab * Dim),
+      rmsAtt("w->rms_att_weight", Dim), rmsFfn("w->rms_ffn_weight", Dim),
+      wq("w->wq", Dim * Dim), wk("w->wk", Dim * KvDim),
+      wv("w->wv", Dim * KvDim), wo("w->wo", Dim * Dim),
+      w1("w->w1", Dim * Hidden), w2("w->w2", Hidden * Dim),
+      w3("w->w3", Dim * Hidden), rmsFinal("w->rms_final_weight", Dim),
+      wcls("w->wcls", Vocab * Dim);
+  W.token_embedding_table = emb;
+  W.rms_att_weight = rmsAtt;
+  W.rms_ffn_weight = rmsFfn;
+  W.wq = wq, W.wk = wk, W.wv = wv, W.wo = wo;
+  W.w1 = w1, W.w2 = w2, W.w3 = w3;
+  W.rms_final_weight = rmsFinal;
+  W.wcls = wcls;
+  oracle::Array<float> fx("s->x", Dim), xb("s->xb", Dim), xb2("s->xb2", Dim),
+      hb("s->hb", Hidden), hb2("s->hb2", Hidden), q("s->q", Dim),
+      att("s->att", Heads * Seq), flogits("s->logits", Vocab),
+      kc("s->key_cache", Seq * KvDim), vc("s->value_cache", Seq * KvDim);
+  R.x = fx, R.xb = xb, R.xb2 = xb2, R.hb = hb, R.hb2 = hb2, R.q = q;
+  R.att = att, R.logits = flogits, R.key_cache = kc, R.value_cache = vc;
+  ORACLE_CALL(forward(&T, 3, Pos));
+}
