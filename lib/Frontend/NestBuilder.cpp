@@ -13,6 +13,7 @@
 
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtOpenMP.h"
+#include "clang/Basic/Builtins.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Frontend/OpenMP/OMP.h"
 
@@ -33,6 +34,16 @@ using IRStmt = roofline::Stmt;
 // Shared helpers
 //===----------------------------------------------------------------------===//
 
+/// __builtin_expect(x, c) (the likely/unlikely macros) returns x.
+static bool isBranchHint(const Expr *E) {
+  const auto *CE = dyn_cast<CallExpr>(E);
+  if (!CE || CE->getNumArgs() < 1)
+    return false;
+  unsigned ID = CE->getBuiltinCallee();
+  return ID == Builtin::BI__builtin_expect ||
+         ID == Builtin::BI__builtin_expect_with_probability;
+}
+
 const Expr *roofline::frontend::strip(const Expr *E) {
   while (E) {
     if (const auto *P = dyn_cast<ParenExpr>(E))
@@ -43,6 +54,8 @@ const Expr *roofline::frontend::strip(const Expr *E) {
       E = F->getSubExpr();
     else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
       E = M->getSubExpr(); // 'i + 3' bound to std::min's const int &
+    else if (isBranchHint(E))
+      E = cast<CallExpr>(E)->getArg(0); // likely(x): the value is x
     else
       break;
   }

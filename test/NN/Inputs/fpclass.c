@@ -38,3 +38,20 @@ void clamp_inf(float *y, const float *x, int N) {
       y[i] = 2.0f * x[i];
   }
 }
+
+// Branch hints: likely(x) is __builtin_expect(!!(x), 1), whose value is x.
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+void hinted_relu(float *y, const float *x, int N) {
+  for (int i = 0; i < N; i++)
+    y[i] = likely(x[i] > 0.0f) ? x[i] : 0.0f;
+}
+
+// A data-dependent continue stays refused through the hint.
+void skip_nan(float *y, const float *x, int N) {
+  for (int i = 0; i < N; i++) {
+    if (unlikely(isnan(x[i])))
+      continue;
+    y[i] = 2.0f * x[i];
+  }
+}

@@ -15,4 +15,8 @@ int main() {
   ORACLE_CALL(finite_rows(out, a, R, C));
   oracle::Array<float> cy("y", N), cx("x", N);
   ORACLE_CALL(clamp_inf(cy, cx, N));
+  oracle::Array<float> hy("y", N), hx("x", N);
+  ORACLE_CALL(hinted_relu(hy, hx, N));
+  oracle::Array<float> sy("y", N), sx("x", N);
+  ORACLE_CALL(skip_nan(sy, sx, N));
 }
