@@ -607,8 +607,7 @@ void writeArrays(JsonWriter &W, const NestCounts &C) {
   W.arrayEnd();
 }
 
-/// The nest's object (docs/json.md). The advice members are still a
-/// json::Object (addAdviceJSON), merged with the written ones by key.
+/// The nest's object (docs/json.md).
 void writeNest(JsonWriter &W, const AnalyzedNest &A, const Report &R) {
   const NestCounts &C = A.Counts;
   const LoopNest &N = A.Nest;
@@ -666,11 +665,22 @@ void writeNest(JsonWriter &W, const AnalyzedNest &A, const Report &R) {
       M{"loops", Loops},         M{"notes", Notes},
       M{"param_origins", Origins}, M{"params", Params},
       M{"symbolic", Symbolic},   M{"verdict", Verdict}};
+  const NestAdvice &Adv = A.Advice;
+  auto Advice = [&](JsonWriter &W) { writeAdviceJSON(W, Adv); };
+  auto Rejected = [&](JsonWriter &W) { writeRejectedJSON(W, Adv); };
+  auto Strided = [&](JsonWriter &W) { writeStridedJSON(W, Adv); };
+  auto Fusion = [&](JsonWriter &W) { writeFusionJSON(W, *Adv.Fusion); };
+  auto Tiled = [&](JsonWriter &W) { writeTiledJSON(W, *A.Judged.Tiled); };
+  Members.append({M{"advice", Advice}, M{"rejected_advice", Rejected},
+                  M{"strided_access", Strided}});
   if (!N.Case.empty())
     Members.push_back(M{"case", Case});
-  llvm::json::Object Advice;
-  addAdviceJSON(Advice, A);
-  W.object(Advice, Members);
+  if (Adv.Fusion)
+    Members.push_back(M{"fusion_opportunity", Fusion});
+  if (A.Judged.Tiled)
+    Members.push_back(M{"tiled", Tiled});
+  // JsonWriter::object places the members in key order.
+  W.object(llvm::json::Object(), Members);
 }
 
 } // namespace
