@@ -13,12 +13,6 @@ std::string thousands(double V) {
   return withThousands(static_cast<Int128>(std::llround(V)));
 }
 
-llvm::json::Value num(double V) {
-  if (!std::isfinite(V))
-    return nullptr;
-  return V;
-}
-
 std::string ai(double V) {
   return std::isfinite(V) ? formatG(V, 4) : std::string("inf");
 }
@@ -266,52 +260,93 @@ std::vector<std::string> roofline::fusionNotes(const FusionOpportunity &F) {
 
 namespace {
 
-llvm::json::Value predictionJSON(const Prediction &P) {
-  llvm::json::Object O{{"flops", P.Flops},
-                       {"bytes", P.Bytes},
-                       {"ai", num(P.Intensity)},
-                       {"bound", boundKindName(P.Bound)},
-                       {"time_s", P.Time},
-                       {"precision", precisionName(P.Prec)},
-                       {"model", P.Model}};
-  if (P.LevelBytes) {
-    llvm::json::Array L;
-    for (double B : *P.LevelBytes)
-      L.push_back(B);
-    O["level_bytes"] = std::move(L);
-    O["level_time_s"] = P.LevelTime;
-  }
-  return O;
+// The advice is written value by value too (JsonWriter), keys in byte
+// order: building it as a json::Value cost as much as writing it.
+
+/// \p V, or null when it is not finite.
+void finite(JsonWriter &W, double V) {
+  if (std::isfinite(V))
+    W.number(V);
+  else
+    W.null();
 }
 
-llvm::json::Value whatIfJSON(const WhatIf &W) {
-  if (!W.Predicted)
-    return llvm::json::Object{{"transform", W.Transform},
-                              {"description", W.Description},
-                              {"params", llvm::json::Object(W.Params)},
-                              {"legal", W.Legal},
-                              {"legality", W.Legality},
-                              {"predicted", false}};
-  // Nested values are assigned, not listed: an initializer list's
-  // elements are const, so listing copies them whole.
-  llvm::json::Object O{{"transform", W.Transform},
-                       {"description", W.Description},
-                       {"ai", num(W.After.Intensity)},
-                       {"bound", boundKindName(W.After.Bound)},
-                       {"time_s", W.After.Time},
-                       {"speedup", W.Speedup},
-                       {"bytes", W.After.Bytes},
-                       {"flops", W.After.Flops},
-                       {"precision", precisionName(W.After.Prec)},
-                       {"model", W.After.Model},
-                       {"legal", W.Legal},
-                       {"legality", W.Legality}};
-  O["params"] = llvm::json::Object(W.Params);
-  O["before"] = predictionJSON(W.Before);
-  O["after"] = predictionJSON(W.After);
-  if (!W.Caveat.empty())
-    O["caveat"] = W.Caveat;
-  return O;
+void writePrediction(JsonWriter &W, const Prediction &P) {
+  W.objectBegin();
+  W.key("ai");
+  finite(W, P.Intensity);
+  W.key("bound");
+  W.string(boundKindName(P.Bound));
+  W.key("bytes");
+  W.number(P.Bytes);
+  W.key("flops");
+  W.number(P.Flops);
+  if (P.LevelBytes) {
+    W.key("level_bytes");
+    W.arrayBegin();
+    for (double B : *P.LevelBytes)
+      W.number(B);
+    W.arrayEnd();
+    W.key("level_time_s");
+    W.number(P.LevelTime);
+  }
+  W.key("model");
+  W.string(P.Model);
+  W.key("precision");
+  W.string(precisionName(P.Prec));
+  W.key("time_s");
+  W.number(P.Time);
+  W.objectEnd();
+}
+
+void writeWhatIf(JsonWriter &W, const WhatIf &X) {
+  W.objectBegin();
+  if (X.Predicted) {
+    W.key("after");
+    writePrediction(W, X.After);
+    W.key("ai");
+    finite(W, X.After.Intensity);
+    W.key("before");
+    writePrediction(W, X.Before);
+    W.key("bound");
+    W.string(boundKindName(X.After.Bound));
+    W.key("bytes");
+    W.number(X.After.Bytes);
+    if (!X.Caveat.empty()) {
+      W.key("caveat");
+      W.string(X.Caveat);
+    }
+  }
+  W.key("description");
+  W.string(X.Description);
+  if (X.Predicted) {
+    W.key("flops");
+    W.number(X.After.Flops);
+  }
+  W.key("legal");
+  W.boolean(X.Legal);
+  W.key("legality");
+  W.string(X.Legality);
+  if (X.Predicted) {
+    W.key("model");
+    W.string(X.After.Model);
+  }
+  W.key("params");
+  W.object(X.Params, {});
+  if (X.Predicted) {
+    W.key("precision");
+    W.string(precisionName(X.After.Prec));
+    W.key("speedup");
+    W.number(X.Speedup);
+    W.key("time_s");
+    W.number(X.After.Time);
+  } else {
+    W.key("predicted");
+    W.boolean(false);
+  }
+  W.key("transform");
+  W.string(X.Transform);
+  W.objectEnd();
 }
 
 // The cache model's JSON is written value by value (JsonWriter), without
@@ -458,78 +493,115 @@ llvm::json::Value roofline::cacheJSON(const NestVerdict &J) {
 namespace {
 } // namespace
 
-void roofline::addAdviceJSON(llvm::json::Object &Nest, const AnalyzedNest &A) {
-  const NestVerdict &J = A.Judged;
-  const NestAdvice &Adv = A.Advice;
-  if (J.Tiled) {
-    const TiledTraffic &T = *J.Tiled;
-    llvm::json::Array Loops;
-    for (const std::string &L : T.Loops)
-      Loops.push_back(L);
-    llvm::json::Object Tiled{
-        {"tile", static_cast<int64_t>(T.Tile)},
-        {"bytes", T.Bytes ? llvm::json::Value(*T.Bytes)
-                          : llvm::json::Value(nullptr)},
-        {"formula", T.Formula ? llvm::json::Value(T.Formula->str())
-                              : llvm::json::Value(nullptr)},
-        {"legal", T.Legal},
-        {"legality", T.LegalityReason}};
-    Tiled["loops"] = std::move(Loops);
-    Nest["tiled"] = std::move(Tiled);
+void roofline::writeTiledJSON(JsonWriter &W, const TiledTraffic &T) {
+  W.objectBegin();
+  W.key("bytes");
+  W.number(T.Bytes);
+  W.key("formula");
+  if (T.Formula)
+    W.string(T.Formula->str());
+  else
+    W.null();
+  W.key("legal");
+  W.boolean(T.Legal);
+  W.key("legality");
+  W.string(T.LegalityReason);
+  W.key("loops");
+  W.arrayBegin();
+  for (const std::string &L : T.Loops)
+    W.string(L);
+  W.arrayEnd();
+  W.key("tile");
+  W.integer(static_cast<int64_t>(T.Tile));
+  W.objectEnd();
+}
+
+void roofline::writeAdviceJSON(JsonWriter &W, const NestAdvice &Adv) {
+  W.arrayBegin();
+  for (const WhatIf &X : Adv.Advice)
+    writeWhatIf(W, X);
+  W.arrayEnd();
+}
+
+void roofline::writeRejectedJSON(JsonWriter &W, const NestAdvice &Adv) {
+  W.arrayBegin();
+  for (const RejectedWhatIf &R : Adv.Rejected) {
+    W.objectBegin();
+    W.key("description");
+    W.string(R.Description);
+    W.key("legal");
+    W.boolean(R.Reason.rfind("predicted no faster", 0) == 0);
+    W.key("reason");
+    W.string(R.Reason);
+    W.key("transform");
+    W.string(R.Transform);
+    W.objectEnd();
   }
-  llvm::json::Array Advice, Rejected, Strided;
-  Advice.reserve(Adv.Advice.size());
-  Rejected.reserve(Adv.Rejected.size());
-  Strided.reserve(Adv.Strided.size());
-  for (const WhatIf &W : Adv.Advice)
-    Advice.push_back(whatIfJSON(W));
-  for (const RejectedWhatIf &R : Adv.Rejected)
-    Rejected.push_back(llvm::json::Object{{"transform", R.Transform},
-                                          {"description", R.Description},
-                                          {"legal", R.Reason.rfind(
-                                                        "predicted no faster",
-                                                        0) == 0},
-                                          {"reason", R.Reason}});
+  W.arrayEnd();
+}
+
+void roofline::writeStridedJSON(JsonWriter &W, const NestAdvice &Adv) {
+  W.arrayBegin();
   for (const StridedAccess &S : Adv.Strided) {
-    llvm::json::Object O{{"access", S.Access.Text},
-                         {"line", static_cast<int64_t>(S.Access.Loc.Line)},
-                         {"column", static_cast<int64_t>(S.Access.Loc.Column)},
-                         {"loop", S.InnerLoop},
-                         {"stride_bytes",
-                          S.Access.StrideBytes.back()
-                              ? llvm::json::Value(*S.Access.StrideBytes.back())
-                              : llvm::json::Value(nullptr)},
-                         {"bytes_used_per_line",
-                          S.Access.BytesUsedPerLine
-                              ? llvm::json::Value(*S.Access.BytesUsedPerLine)
-                              : llvm::json::Value(nullptr)},
-                         {"line_bytes",
-                          static_cast<int64_t>(S.Access.LineBytes)}};
-    if (S.Fix)
-      O["fix"] = whatIfJSON(*S.Fix);
-    if (S.Blocked)
-      O["blocked"] = llvm::json::Object{{"description", S.Blocked->Description},
-                                        {"legal", false},
-                                        {"reason", S.Blocked->Reason}};
-    Strided.push_back(std::move(O));
+    W.objectBegin();
+    W.key("access");
+    W.string(S.Access.Text);
+    if (S.Blocked) {
+      W.key("blocked");
+      W.objectBegin();
+      W.key("description");
+      W.string(S.Blocked->Description);
+      W.key("legal");
+      W.boolean(false);
+      W.key("reason");
+      W.string(S.Blocked->Reason);
+      W.objectEnd();
+    }
+    W.key("bytes_used_per_line");
+    W.number(S.Access.BytesUsedPerLine);
+    W.key("column");
+    W.integer(static_cast<int64_t>(S.Access.Loc.Column));
+    if (S.Fix) {
+      W.key("fix");
+      writeWhatIf(W, *S.Fix);
+    }
+    W.key("line");
+    W.integer(static_cast<int64_t>(S.Access.Loc.Line));
+    W.key("line_bytes");
+    W.integer(static_cast<int64_t>(S.Access.LineBytes));
+    W.key("loop");
+    W.string(S.InnerLoop);
+    W.key("stride_bytes");
+    if (S.Access.StrideBytes.back())
+      W.integer(*S.Access.StrideBytes.back());
+    else
+      W.null();
+    W.objectEnd();
   }
-  Nest["advice"] = std::move(Advice);
-  Nest["rejected_advice"] = std::move(Rejected);
-  Nest["strided_access"] = std::move(Strided);
-  if (const std::optional<FusionOpportunity> &F = Adv.Fusion) {
-    llvm::json::Array Lines, Inter;
-    for (unsigned L : F->Lines)
-      Lines.push_back(static_cast<int64_t>(L));
-    for (const std::string &X : F->Intermediates)
-      Inter.push_back(X);
-    llvm::json::Object Fused{
-        {"bytes_unfused", F->BytesBefore},
-        {"bytes_fused", F->BytesFused},
-        {"bytes_fused_stored", F->BytesFusedStored},
-        {"model", F->Model},
-        {"legality", F->Legality}};
-    Fused["lines"] = std::move(Lines);
-    Fused["intermediates"] = std::move(Inter);
-    Nest["fusion_opportunity"] = std::move(Fused);
-  }
+  W.arrayEnd();
+}
+
+void roofline::writeFusionJSON(JsonWriter &W, const FusionOpportunity &F) {
+  W.objectBegin();
+  W.key("bytes_fused");
+  W.number(F.BytesFused);
+  W.key("bytes_fused_stored");
+  W.number(F.BytesFusedStored);
+  W.key("bytes_unfused");
+  W.number(F.BytesBefore);
+  W.key("intermediates");
+  W.arrayBegin();
+  for (const std::string &X : F.Intermediates)
+    W.string(X);
+  W.arrayEnd();
+  W.key("legality");
+  W.string(F.Legality);
+  W.key("lines");
+  W.arrayBegin();
+  for (unsigned L : F.Lines)
+    W.integer(static_cast<int64_t>(L));
+  W.arrayEnd();
+  W.key("model");
+  W.string(F.Model);
+  W.objectEnd();
 }

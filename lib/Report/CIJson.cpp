@@ -1,6 +1,7 @@
 //===- CIJson.cpp - The CI fields of --format=json -------------------------===//
 
 #include "roofline/Report/CIJson.h"
+#include "roofline/Support/JsonText.h"
 
 
 using namespace roofline;
@@ -28,28 +29,6 @@ Object roofline::ciFields(const std::vector<Finding> &Findings,
                           const std::vector<FileError> &Errors,
                           const RunSummary &S) {
   Object Root;
-  JArray Diags;
-  for (const Finding &F : Findings) {
-    JArray Notes;
-    for (const std::string &N : F.Notes)
-      Notes.push_back(N);
-    Object D{{"check", F.Check},
-             {"severity", severityName(F.Level)},
-             {"file", F.Loc.File},
-             {"line", static_cast<int64_t>(F.Loc.Line)},
-             {"column", static_cast<int64_t>(F.Loc.Column)},
-             {"function", F.Function},
-             {"ordinal", static_cast<int64_t>(F.Ordinal)},
-             {"message", F.Message},
-             {"notes", std::move(Notes)},
-             {"suppressed", F.Suppressed},
-             {"fails", F.Fails}};
-    if (F.Baseline != BaselineState::None)
-      D["baseline"] = baselineStateName(F.Baseline);
-    Diags.push_back(std::move(D));
-  }
-  Root["diagnostics"] = std::move(Diags);
-
   JArray Errs;
   for (const FileError &E : Errors)
     Errs.push_back(Object{{"file", E.File}, {"message", E.Message}});
@@ -66,4 +45,43 @@ Object roofline::ciFields(const std::vector<Finding> &Findings,
              {"accepted_by_baseline", static_cast<int64_t>(S.AcceptedByBaseline)},
              {"file_errors", static_cast<int64_t>(S.FileErrors)}};
   return Root;
+}
+
+void roofline::writeDiagnosticsJSON(JsonWriter &W,
+                                    const std::vector<Finding> &Findings) {
+  W.arrayBegin();
+  for (const Finding &F : Findings) {
+    W.objectBegin();
+    if (F.Baseline != BaselineState::None) {
+      W.key("baseline");
+      W.string(baselineStateName(F.Baseline));
+    }
+    W.key("check");
+    W.string(F.Check);
+    W.key("column");
+    W.integer(static_cast<int64_t>(F.Loc.Column));
+    W.key("fails");
+    W.boolean(F.Fails);
+    W.key("file");
+    W.string(F.Loc.File);
+    W.key("function");
+    W.string(F.Function);
+    W.key("line");
+    W.integer(static_cast<int64_t>(F.Loc.Line));
+    W.key("message");
+    W.string(F.Message);
+    W.key("notes");
+    W.arrayBegin();
+    for (const std::string &N : F.Notes)
+      W.string(N);
+    W.arrayEnd();
+    W.key("ordinal");
+    W.integer(static_cast<int64_t>(F.Ordinal));
+    W.key("severity");
+    W.string(severityName(F.Level));
+    W.key("suppressed");
+    W.boolean(F.Suppressed);
+    W.objectEnd();
+  }
+  W.arrayEnd();
 }

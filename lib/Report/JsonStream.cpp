@@ -63,7 +63,13 @@ void JsonReportWriter::addFile(json::Object Rest) {
 }
 
 void JsonReportWriter::set(StringRef Key, json::Value V) {
+  TopText.erase(Key.str());
   Top.insert_or_assign(Key.str(), std::move(V));
+}
+
+void JsonReportWriter::setText(StringRef Key, std::string Text) {
+  Top.erase(Key.str());
+  TopText.insert_or_assign(Key.str(), std::move(Text));
 }
 
 Error JsonReportWriter::write(raw_ostream &OS) {
@@ -85,10 +91,14 @@ Error JsonReportWriter::write(raw_ostream &OS) {
       sys::fs::closeFile(*In);
   });
   Top.erase("nests");
-  std::map<std::string, json::Value *> Keys;
+  TopText.erase("nests");
+  // Per key: its value, or its text (setText), or neither: the nests.
+  std::map<std::string, std::pair<json::Value *, std::string *>> Keys;
   for (auto &[K, V] : Top)
-    Keys.emplace(K, &V);
-  Keys.emplace("nests", nullptr);
+    Keys.emplace(K, std::make_pair(&V, nullptr));
+  for (auto &[K, T] : TopText)
+    Keys.emplace(K, std::make_pair(nullptr, &T));
+  Keys.emplace("nests", std::make_pair(nullptr, nullptr));
 
   // The text json::OStream would write (keys in order, two-space indent),
   // with the spooled nests pasted in as they are.
@@ -97,13 +107,18 @@ Error JsonReportWriter::write(raw_ostream &OS) {
   Error ReadError = Error::success();
   bool FirstKey = true;
   Text += '{';
-  for (auto &[K, V] : Keys) {
+  for (auto &[K, Member] : Keys) {
+    auto [V, Written] = Member;
     Text += FirstKey ? "\n  " : ",\n  ";
     FirstKey = false;
     appendJson(Text, json::Value(K), 2);
     Text += ": ";
     if (V) {
       appendJson(Text, *V, /*IndentSize=*/2, /*Indent=*/2);
+      continue;
+    }
+    if (Written) {
+      Text += *Written;
       continue;
     }
     OS << Text;

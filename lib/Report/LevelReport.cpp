@@ -2,6 +2,7 @@
 
 #include "roofline/Report/LevelReport.h"
 #include "roofline/Report/Report.h"
+#include "roofline/Support/JsonText.h"
 
 #include <cmath>
 
@@ -53,22 +54,33 @@ std::string roofline::levelsNote(const HierarchicalVerdict &H,
   return S;
 }
 
-llvm::json::Value roofline::levelsJSON(const HierarchicalVerdict &H) {
-  llvm::json::Array Out;
-  Out.reserve(H.Levels.size()); // a growing json::Array copies
-  for (const LevelVerdict &L : H.Levels)
-    Out.push_back(llvm::json::Object{
-        {"name", L.Name},
-        {"bytes", L.Bytes},
-        {"bandwidth", L.Bandwidth},
-        {"intensity", std::isfinite(L.Intensity)
-                          ? llvm::json::Value(L.Intensity)
-                          : llvm::json::Value(nullptr)},
-        {"ridge", L.Ridge},
-        {"time_s", L.Time},
-        {"bound", boundKindName(L.Bound)},
-        {"rule", levelRuleName(L.Rule)}});
-  return Out;
+void roofline::writeLevelsJSON(JsonWriter &W, const HierarchicalVerdict &H) {
+  // Keys in byte order, as llvm::json::OStream writes them.
+  W.arrayBegin();
+  for (const LevelVerdict &L : H.Levels) {
+    W.objectBegin();
+    W.key("bandwidth");
+    W.number(L.Bandwidth);
+    W.key("bound");
+    W.string(boundKindName(L.Bound));
+    W.key("bytes");
+    W.number(L.Bytes);
+    W.key("intensity");
+    if (std::isfinite(L.Intensity))
+      W.number(L.Intensity);
+    else
+      W.null();
+    W.key("name");
+    W.string(L.Name);
+    W.key("ridge");
+    W.number(L.Ridge);
+    W.key("rule");
+    W.string(levelRuleName(L.Rule));
+    W.key("time_s");
+    W.number(L.Time);
+    W.objectEnd();
+  }
+  W.arrayEnd();
 }
 
 std::string roofline::capacityMessage(const std::string &Function,

@@ -311,27 +311,6 @@ llvm::json::Value number(Int128 V) {
   return static_cast<double>(V); // beyond int64: JSON numbers are doubles
 }
 
-llvm::json::Value countJSON(const Count &C) {
-  if (C.Value)
-    return number(*C.Value);
-  return nullptr;
-}
-
-llvm::json::Value formulaJSON(const Count &C) {
-  if (C.Formula)
-    return C.Formula->str();
-  return nullptr;
-}
-
-llvm::json::Value intensityJSON(const NestCounts &C, const Count &Bytes) {
-  if (!C.Flops.Value || !Bytes.Value)
-    return nullptr;
-  if (*Bytes.Value == 0)
-    return nullptr;
-  return static_cast<double>(*C.Flops.Value) /
-         static_cast<double>(*Bytes.Value);
-}
-
 llvm::json::Object locJSON(const SourceLoc &L, const std::string &Function) {
   return llvm::json::Object{{"file", L.File},
                             {"line", static_cast<int64_t>(L.Line)},
@@ -339,187 +318,391 @@ llvm::json::Object locJSON(const SourceLoc &L, const std::string &Function) {
                             {"function", Function}};
 }
 
-llvm::json::Value verdictJSON(const NestVerdict &J) {
-  llvm::json::Object O;
-  if (J.V) {
-    const Verdict &V = *J.V;
-    O["machine"] = V.MachineName;
-    O["model"] = V.Model;
-    O["bound"] = boundKindName(V.Bound);
-    O["precision"] = precisionName(V.Prec);
-    O["ridge"] = V.Ridge;
-    O["intensity"] = std::isfinite(V.Intensity)
-                         ? llvm::json::Value(V.Intensity)
-                         : llvm::json::Value(nullptr);
-    O["peak_flops_per_s"] = V.Peak;
-    O["bandwidth_bytes_per_s"] = V.Bandwidth;
-    O["attainable_flops_per_s"] = V.Attainable;
-    O["time_compute_s"] = V.TimeCompute;
-    O["time_memory_s"] = V.TimeMemory;
-    O["time_s"] = V.Time;
-    O["footprint_bytes"] = V.FootprintBytes;
-  } else {
-    O["bound"] = nullptr;
-    O["why_not"] = J.WhyNot;
-  }
-  if (!J.IntensityFormula.empty())
-    O["intensity_formula"] = J.IntensityFormula;
-  if (J.Levels) {
-    O["levels"] = levelsJSON(*J.Levels);
-    O["bottleneck"] = J.Levels->bottleneckName();
-  }
-  if (J.Cross)
-    O["crossover"] = llvm::json::Object{
-        {"param", J.Cross->Param},
-        {"value", J.Cross->Value},
-        {"compute_bound_above", J.Cross->ComputeBoundAbove}};
-  return O;
+// The nest is written member by member through JsonWriter, not built as a
+// json::Value and then written: building, writing and freeing the tree was
+// most of --format=json's cost over text (docs/results/speed.txt). Every
+// object's keys are written in byte order, as llvm::json::OStream sorts
+// them; keys that come from the input (sizes, call names) are sorted here.
+
+/// number(V) as written: an integer within int64, else a double.
+void writeInt(JsonWriter &W, Int128 V) {
+  if (V >= std::numeric_limits<int64_t>::min() &&
+      V <= std::numeric_limits<int64_t>::max())
+    W.integer(static_cast<int64_t>(V));
+  else
+    W.number(static_cast<double>(V));
 }
 
-/// The nest's JSON, with its `cache` member when \p WithCache.
-llvm::json::Object nestJSON(const AnalyzedNest &A, const Report &R,
-                            bool WithCache) {
-  const NestCounts &C = A.Counts;
-  // A case's nest is labelled "f [bias != NULL]"; JSON names both apart.
-  std::string Function = A.Nest.Function;
-  if (!A.Nest.Case.empty())
-    Function = Function.substr(0, Function.size() - A.Nest.Case.size() - 3);
-  llvm::json::Object O = locJSON(A.Nest.Loc, Function);
-  if (!A.Nest.Case.empty())
-    O["case"] = A.Nest.Case;
+void writeCount(JsonWriter &W, const Count &C) {
+  if (C.Value)
+    writeInt(W, *C.Value);
+  else
+    W.null();
+}
 
-  // Nested values are assigned, not listed: an initializer list's
-  // elements are const, so listing copies them whole.
-  llvm::json::Array Loops;
-  Loops.reserve(C.Loops.size());
-  for (const LoopTrip &T : C.Loops)
-    Loops.push_back(llvm::json::Object{{"iv", T.IV},
-                                       {"first", T.First},
-                                       {"last", T.Last},
-                                       {"step", T.Step},
-                                       {"trip", T.TripPerEntry},
-                                       {"total", countJSON(T.Total)},
-                                       {"total_formula", formulaJSON(T.Total)}});
-  O["loops"] = std::move(Loops);
+void writeFormula(JsonWriter &W, const Count &C) {
+  if (C.Formula)
+    W.string(C.Formula->str());
+  else
+    W.null();
+}
 
-  llvm::json::Object Params;
-  for (const Param &P : A.Nest.Params)
-    Params[P.Name] = P.Value ? llvm::json::Value(*P.Value)
-                             : llvm::json::Value(nullptr);
-  O["params"] = std::move(Params);
-  // Where each value came from (docs/json.md): a size fixed by the source
-  // against one given by --param or .roofline.yaml.
-  llvm::json::Object Origins;
-  for (const Param &P : A.Nest.Params)
-    Origins[P.Name] = P.Origin;
-  O["param_origins"] = std::move(Origins);
+void writeIntensity(JsonWriter &W, const NestCounts &C, const Count &Bytes) {
+  if (!C.Flops.Value || !Bytes.Value || *Bytes.Value == 0)
+    return W.null();
+  W.number(static_cast<double>(*C.Flops.Value) /
+           static_cast<double>(*Bytes.Value));
+}
 
-  llvm::json::Object ByType, MacsByType, Calls;
-  for (const auto &[P, Cnt] : C.FlopsByType)
-    ByType[precisionName(P)] = countJSON(Cnt);
-  for (const auto &[P, Cnt] : C.MacsByType)
-    MacsByType[precisionName(P)] = countJSON(Cnt);
-  for (const auto &[Name, Cnt] : C.Calls)
-    Calls[Name] = countJSON(Cnt);
-  llvm::json::Object Counts{{"iterations", countJSON(C.Iterations)},
-                            {"macs", countJSON(C.Macs)},
-                            {"flops", countJSON(C.Flops)},
-                            {"intops", countJSON(C.IntOps)},
-                            {"loads", countJSON(C.Loads)},
-                            {"stores", countJSON(C.Stores)}};
-  Counts["flops_by_type"] = std::move(ByType);
-  Counts["macs_by_type"] = std::move(MacsByType);
-  Counts["calls"] = std::move(Calls);
-  if (C.WorkIsRange) {
-    // The upper end is counts.flops; data-dependent branches may do less.
-    Counts["flops_min"] = countJSON(C.FlopsMin);
-    Counts["macs_min"] = countJSON(C.MacsMin);
+/// An object whose \p N keys come from the input: in byte order, a key
+/// given twice once with its last value (as json::Object's operator[]
+/// keeps it), a key of invalid UTF-8 fixed as json::ObjectKey fixes it.
+void writeKeyed(JsonWriter &W, size_t N,
+                llvm::function_ref<llvm::StringRef(size_t)> Key,
+                llvm::function_ref<void(size_t)> Value) {
+  llvm::SmallVector<std::pair<std::string, size_t>, 8> Keys;
+  Keys.reserve(N);
+  for (size_t I = 0; I < N; ++I) {
+    llvm::StringRef K = Key(I);
+    Keys.push_back({llvm::json::isUTF8(K) ? K.str() : llvm::json::fixUTF8(K),
+                    I});
   }
-  O["counts"] = std::move(Counts);
-  O["symbolic"] =
-      llvm::json::Object{{"iterations", formulaJSON(C.Iterations)},
-                         {"macs", formulaJSON(C.Macs)},
-                         {"flops", formulaJSON(C.Flops)},
-                         {"loads", formulaJSON(C.Loads)},
-                         {"stores", formulaJSON(C.Stores)},
-                         {"bytes_no_reuse", formulaJSON(C.BytesNoReuse)},
-                         {"bytes_compulsory", formulaJSON(C.BytesCompulsory)}};
-  // Decimal strings: exact even where a JSON number (a double past 2^63)
-  // is not.
-  auto Exact = [](const Count &Cnt) {
-    return Cnt.Value ? llvm::json::Value(int128ToString(*Cnt.Value))
-                     : llvm::json::Value(nullptr);
-  };
-  O["exact"] = llvm::json::Object{{"iterations", Exact(C.Iterations)},
-                                  {"macs", Exact(C.Macs)},
-                                  {"flops", Exact(C.Flops)},
-                                  {"loads", Exact(C.Loads)},
-                                  {"stores", Exact(C.Stores)},
-                                  {"bytes_no_reuse", Exact(C.BytesNoReuse)},
-                                  {"bytes_compulsory", Exact(C.BytesCompulsory)}};
-  // The cache model's main-memory bytes (docs/json.md: bytes.cache); tiled
-  // when the verdict used it.
+  std::stable_sort(Keys.begin(), Keys.end(), [](const auto &L, const auto &R) {
+    return L.first < R.first;
+  });
+  W.objectBegin();
+  for (size_t I = 0; I < Keys.size(); ++I) {
+    if (I + 1 < Keys.size() && Keys[I + 1].first == Keys[I].first)
+      continue; // the last one wins
+    W.key(Keys[I].first);
+    Value(Keys[I].second);
+  }
+  W.objectEnd();
+}
+
+/// A map keyed by precision, by precision name.
+void writeByType(JsonWriter &W, const std::map<Precision, Count> &M) {
+  llvm::SmallVector<const std::pair<const Precision, Count> *, 8> E;
+  for (const auto &KV : M)
+    E.push_back(&KV);
+  writeKeyed(
+      W, E.size(), [&](size_t I) { return precisionName(E[I]->first); },
+      [&](size_t I) { writeCount(W, E[I]->second); });
+}
+
+void writeVerdict(JsonWriter &W, const NestVerdict &J) {
+  W.objectBegin();
+  const Verdict *V = J.V ? &*J.V : nullptr;
+  if (V) {
+    W.key("attainable_flops_per_s");
+    W.number(V->Attainable);
+    W.key("bandwidth_bytes_per_s");
+    W.number(V->Bandwidth);
+  }
+  if (J.Levels) {
+    W.key("bottleneck");
+    W.string(J.Levels->bottleneckName());
+  }
+  W.key("bound");
+  if (V)
+    W.string(boundKindName(V->Bound));
+  else
+    W.null();
+  if (J.Cross) {
+    W.key("crossover");
+    W.objectBegin();
+    W.key("compute_bound_above");
+    W.boolean(J.Cross->ComputeBoundAbove);
+    W.key("param");
+    W.string(J.Cross->Param);
+    W.key("value");
+    W.number(J.Cross->Value);
+    W.objectEnd();
+  }
+  if (V) {
+    W.key("footprint_bytes");
+    W.number(V->FootprintBytes);
+    W.key("intensity");
+    if (std::isfinite(V->Intensity))
+      W.number(V->Intensity);
+    else
+      W.null();
+  }
+  if (!J.IntensityFormula.empty()) {
+    W.key("intensity_formula");
+    W.string(J.IntensityFormula);
+  }
+  if (J.Levels) {
+    W.key("levels");
+    writeLevelsJSON(W, *J.Levels);
+  }
+  if (V) {
+    W.key("machine");
+    W.string(V->MachineName);
+    W.key("model");
+    W.string(V->Model);
+    W.key("peak_flops_per_s");
+    W.number(V->Peak);
+    W.key("precision");
+    W.string(precisionName(V->Prec));
+    W.key("ridge");
+    W.number(V->Ridge);
+    W.key("time_compute_s");
+    W.number(V->TimeCompute);
+    W.key("time_memory_s");
+    W.number(V->TimeMemory);
+    W.key("time_s");
+    W.number(V->Time);
+  } else {
+    W.key("why_not");
+    W.string(J.WhyNot);
+  }
+  W.objectEnd();
+}
+
+void writeLoops(JsonWriter &W, const NestCounts &C) {
+  W.arrayBegin();
+  for (const LoopTrip &T : C.Loops) {
+    W.objectBegin();
+    W.key("first");
+    W.string(T.First);
+    W.key("iv");
+    W.string(T.IV);
+    W.key("last");
+    W.string(T.Last);
+    W.key("step");
+    W.integer(T.Step);
+    W.key("total");
+    writeCount(W, T.Total);
+    W.key("total_formula");
+    writeFormula(W, T.Total);
+    W.key("trip");
+    W.string(T.TripPerEntry);
+    W.objectEnd();
+  }
+  W.arrayEnd();
+}
+
+void writeCounts(JsonWriter &W, const NestCounts &C) {
+  W.objectBegin();
+  W.key("calls");
+  llvm::SmallVector<const std::pair<const std::string, Count> *, 4> Calls;
+  for (const auto &KV : C.Calls)
+    Calls.push_back(&KV);
+  writeKeyed(
+      W, Calls.size(), [&](size_t I) { return llvm::StringRef(Calls[I]->first); },
+      [&](size_t I) { writeCount(W, Calls[I]->second); });
+  W.key("flops");
+  writeCount(W, C.Flops);
+  W.key("flops_by_type");
+  writeByType(W, C.FlopsByType);
+  // The upper end is counts.flops; data-dependent branches may do less.
+  if (C.WorkIsRange) {
+    W.key("flops_min");
+    writeCount(W, C.FlopsMin);
+  }
+  W.key("intops");
+  writeCount(W, C.IntOps);
+  W.key("iterations");
+  writeCount(W, C.Iterations);
+  W.key("loads");
+  writeCount(W, C.Loads);
+  W.key("macs");
+  writeCount(W, C.Macs);
+  W.key("macs_by_type");
+  writeByType(W, C.MacsByType);
+  if (C.WorkIsRange) {
+    W.key("macs_min");
+    writeCount(W, C.MacsMin);
+  }
+  W.key("stores");
+  writeCount(W, C.Stores);
+  W.objectEnd();
+}
+
+/// counts' totals as formulas (symbolic) or as exact decimal strings
+/// (exact: exact even where a JSON number, a double past 2^63, is not).
+void writeTotals(JsonWriter &W, const NestCounts &C,
+                 void (*Write)(JsonWriter &, const Count &)) {
+  W.objectBegin();
+  W.key("bytes_compulsory");
+  Write(W, C.BytesCompulsory);
+  W.key("bytes_no_reuse");
+  Write(W, C.BytesNoReuse);
+  W.key("flops");
+  Write(W, C.Flops);
+  W.key("iterations");
+  Write(W, C.Iterations);
+  W.key("loads");
+  Write(W, C.Loads);
+  W.key("macs");
+  Write(W, C.Macs);
+  W.key("stores");
+  Write(W, C.Stores);
+  W.objectEnd();
+}
+
+void writeExact(JsonWriter &W, const Count &C) {
+  if (C.Value)
+    W.string(int128ToString(*C.Value));
+  else
+    W.null();
+}
+
+/// bytes and intensity: per traffic model. The cache model's main-memory
+/// bytes (docs/json.md: bytes.cache); tiled when the verdict used it.
+void writeBytes(JsonWriter &W, const AnalyzedNest &A, const Report &R,
+                bool Intensity) {
+  const NestCounts &C = A.Counts;
   Count CacheBytes;
   if (A.Judged.Cache && A.Judged.Cache->MainMemoryBytes)
     CacheBytes.Value =
         static_cast<Int128>(std::llround(*A.Judged.Cache->MainMemoryBytes));
-  llvm::json::Object Bytes{{"no_reuse", countJSON(C.BytesNoReuse)},
-                           {"compulsory", countJSON(C.BytesCompulsory)},
-                           {"cache", countJSON(CacheBytes)}};
+  auto Write = [&](const Count &Bytes) {
+    if (Intensity)
+      writeIntensity(W, C, Bytes);
+    else
+      writeCount(W, Bytes);
+  };
+  W.objectBegin();
+  W.key("cache");
+  Write(CacheBytes);
+  W.key("compulsory");
+  Write(C.BytesCompulsory);
   // A null count is never left without its reason.
-  if (!C.BytesCompulsory.Value && !C.BytesCompulsory.WhyNot.empty())
-    Bytes["compulsory_why_not"] = C.BytesCompulsory.WhyNot;
-  llvm::json::Object AI{{"no_reuse", intensityJSON(C, C.BytesNoReuse)},
-                        {"compulsory", intensityJSON(C, C.BytesCompulsory)},
-                        {"cache", intensityJSON(C, CacheBytes)}};
-  if (R.Model == TrafficModel::Tiled) {
-    Bytes["tiled"] = countJSON(A.Judged.Bytes);
-    AI["tiled"] = intensityJSON(C, A.Judged.Bytes);
+  if (!Intensity && !C.BytesCompulsory.Value &&
+      !C.BytesCompulsory.WhyNot.empty()) {
+    W.key("compulsory_why_not");
+    W.string(C.BytesCompulsory.WhyNot);
   }
-  O["bytes"] = std::move(Bytes);
-  O["intensity"] = std::move(AI);
+  W.key("no_reuse");
+  Write(C.BytesNoReuse);
+  if (R.Model == TrafficModel::Tiled) {
+    W.key("tiled");
+    Write(A.Judged.Bytes);
+  }
+  W.objectEnd();
+}
 
-  llvm::json::Array Arrays;
-  Arrays.reserve(C.Arrays.size());
-  for (const ArrayTraffic &T : C.Arrays)
-    Arrays.push_back(llvm::json::Object{
-        {"name", T.Name},
-        {"type", precisionName(T.Elem)},
-        {"element_bytes", static_cast<int64_t>(T.ElemBytes)},
-        {"loads", countJSON(T.Loads)},
-        {"stores", countJSON(T.Stores)},
-        {"elements_read", countJSON(T.ElementsRead)},
-        {"elements_written", countJSON(T.ElementsWritten)}});
-  O["arrays"] = std::move(Arrays);
-  O["verdict"] = verdictJSON(A.Judged);
+void writeArrays(JsonWriter &W, const NestCounts &C) {
+  W.arrayBegin();
+  for (const ArrayTraffic &T : C.Arrays) {
+    W.objectBegin();
+    W.key("element_bytes");
+    W.integer(static_cast<int64_t>(T.ElemBytes));
+    W.key("elements_read");
+    writeCount(W, T.ElementsRead);
+    W.key("elements_written");
+    writeCount(W, T.ElementsWritten);
+    W.key("loads");
+    writeCount(W, T.Loads);
+    W.key("name");
+    W.string(T.Name);
+    W.key("stores");
+    writeCount(W, T.Stores);
+    W.key("type");
+    W.string(precisionName(T.Elem));
+    W.objectEnd();
+  }
+  W.arrayEnd();
+}
 
-  llvm::json::Array Notes;
-  Notes.reserve(C.Notes.size());
-  for (const std::string &N : C.Notes)
-    Notes.push_back(N);
-  O["notes"] = std::move(Notes);
-  addAdviceJSON(O, A);
-  if (WithCache)
-    O["cache"] = cacheJSON(A.Judged);
-  return O;
+/// The nest's object (docs/json.md).
+void writeNest(JsonWriter &W, const AnalyzedNest &A, const Report &R) {
+  const NestCounts &C = A.Counts;
+  const LoopNest &N = A.Nest;
+  // A case's nest is labelled "f [bias != NULL]"; JSON names both apart.
+  llvm::StringRef Function = N.Function;
+  if (!N.Case.empty())
+    Function = Function.drop_back(N.Case.size() + 3);
+  // Member holds a function_ref: the lambdas are named, to outlive it.
+  auto Arrays = [&](JsonWriter &W) { writeArrays(W, C); };
+  auto Bytes = [&](JsonWriter &W) { writeBytes(W, A, R, false); };
+  auto Cache = [&](JsonWriter &W) { writeCacheJSON(W, A.Judged); };
+  auto Case = [&](JsonWriter &W) { W.string(N.Case); };
+  auto Column = [&](JsonWriter &W) {
+    W.integer(static_cast<int64_t>(N.Loc.Column));
+  };
+  auto Counts = [&](JsonWriter &W) { writeCounts(W, C); };
+  auto Exact = [&](JsonWriter &W) { writeTotals(W, C, writeExact); };
+  auto File = [&](JsonWriter &W) { W.string(N.Loc.File); };
+  auto Func = [&](JsonWriter &W) { W.string(Function); };
+  auto Intensity = [&](JsonWriter &W) { writeBytes(W, A, R, true); };
+  auto Line = [&](JsonWriter &W) {
+    W.integer(static_cast<int64_t>(N.Loc.Line));
+  };
+  auto Loops = [&](JsonWriter &W) { writeLoops(W, C); };
+  auto Notes = [&](JsonWriter &W) {
+    W.arrayBegin();
+    for (const std::string &S : C.Notes)
+      W.string(S);
+    W.arrayEnd();
+  };
+  auto ParamName = [&](size_t I) { return llvm::StringRef(N.Params[I].Name); };
+  // Where each value came from (docs/json.md): a size fixed by the source
+  // against one given by --param or .roofline.yaml.
+  auto Origins = [&](JsonWriter &W) {
+    writeKeyed(W, N.Params.size(), ParamName,
+               [&](size_t I) { W.string(N.Params[I].Origin); });
+  };
+  auto Params = [&](JsonWriter &W) {
+    writeKeyed(W, N.Params.size(), ParamName, [&](size_t I) {
+      if (N.Params[I].Value)
+        W.integer(*N.Params[I].Value);
+      else
+        W.null();
+    });
+  };
+  auto Symbolic = [&](JsonWriter &W) { writeTotals(W, C, writeFormula); };
+  auto Verdict = [&](JsonWriter &W) { writeVerdict(W, A.Judged); };
+  using M = JsonWriter::Member;
+  llvm::SmallVector<M, 24> Members = {
+      M{"arrays", Arrays},       M{"bytes", Bytes},
+      M{"cache", Cache},         M{"column", Column},
+      M{"counts", Counts},       M{"exact", Exact},
+      M{"file", File},           M{"function", Func},
+      M{"intensity", Intensity}, M{"line", Line},
+      M{"loops", Loops},         M{"notes", Notes},
+      M{"param_origins", Origins}, M{"params", Params},
+      M{"symbolic", Symbolic},   M{"verdict", Verdict}};
+  const NestAdvice &Adv = A.Advice;
+  auto Advice = [&](JsonWriter &W) { writeAdviceJSON(W, Adv); };
+  auto Rejected = [&](JsonWriter &W) { writeRejectedJSON(W, Adv); };
+  auto Strided = [&](JsonWriter &W) { writeStridedJSON(W, Adv); };
+  auto Fusion = [&](JsonWriter &W) { writeFusionJSON(W, *Adv.Fusion); };
+  auto Tiled = [&](JsonWriter &W) { writeTiledJSON(W, *A.Judged.Tiled); };
+  Members.append({M{"advice", Advice}, M{"rejected_advice", Rejected},
+                  M{"strided_access", Strided}});
+  if (!N.Case.empty())
+    Members.push_back(M{"case", Case});
+  if (Adv.Fusion)
+    Members.push_back(M{"fusion_opportunity", Fusion});
+  if (A.Judged.Tiled)
+    Members.push_back(M{"tiled", Tiled});
+  // JsonWriter::object places the members in key order.
+  W.object(llvm::json::Object(), Members);
 }
 
 } // namespace
 
 llvm::json::Value roofline::nestToJSON(const AnalyzedNest &A,
                                       const Report &R) {
-  return nestJSON(A, R, /*WithCache=*/true);
+  std::string Text = nestToJSONText(A, R, /*Indent=*/0);
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
+  assert(V && "writeNest writes JSON");
+  if (!V) {
+    llvm::consumeError(V.takeError());
+    return nullptr;
+  }
+  return std::move(*V);
 }
 
 std::string roofline::nestToJSONText(const AnalyzedNest &A, const Report &R,
                                      unsigned Indent) {
-  llvm::json::Object O = nestJSON(A, R, /*WithCache=*/false);
   std::string Out;
   {
     JsonWriter W(Out, /*IndentSize=*/2, Indent);
-    W.object(O, {{"cache", [&](JsonWriter &W) {
-                    writeCacheJSON(W, A.Judged);
-                  }}});
+    writeNest(W, A, R);
   }
   return Out;
 }
@@ -529,7 +712,7 @@ llvm::json::Value roofline::toJSON(const Report &R) {
   llvm::json::Array Nests;
   Nests.reserve(R.Nests.size());
   for (const AnalyzedNest &A : R.Nests)
-    Nests.push_back(nestJSON(A, R, /*WithCache=*/true));
+    Nests.push_back(nestToJSON(A, R));
   llvm::json::Object Top = toJSONWithoutNests(R);
   Top["nests"] = std::move(Nests);
   return Top;

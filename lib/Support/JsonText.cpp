@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -52,6 +53,21 @@ void JsonWriter::newline(bool Comma) {
   Used = static_cast<size_t>(P + Indent - Out.data());
 }
 
+namespace {
+/// The characters quote() escapes: the control characters, '"' and '\\'.
+struct EscapeTable {
+  bool T[256] = {};
+  constexpr EscapeTable() {
+    for (int C = 0; C < 0x20; ++C)
+      T[C] = true;
+    T[static_cast<unsigned char>('"')] = true;
+    T[static_cast<unsigned char>('\\')] = true;
+  }
+  constexpr bool operator[](unsigned char C) const { return T[C]; }
+};
+constexpr EscapeTable NeedsEscape;
+} // namespace
+
 /// The escapes of llvm/lib/Support/JSON.cpp's quote(): \" \\ \t \n \r and
 /// \u00XX for the other control characters. Strings in a json::Value are
 /// valid UTF-8 already (fixed when the value was built). Room for the worst
@@ -60,11 +76,18 @@ void JsonWriter::quoted(StringRef S) {
   char *P = room(6 * S.size() + 2);
   char *Start = P;
   *P++ = '"';
-  for (unsigned char C : S) {
-    if (C >= 0x20 && C != '"' && C != '\\') {
-      *P++ = static_cast<char>(C);
-      continue;
-    }
+  const char *I = S.begin(), *E = S.end();
+  while (I != E) {
+    // Most text needs no escape: the run up to the next character that
+    // does is found by one table lookup per character and copied at once.
+    const char *Run = I;
+    while (I != E && !NeedsEscape[static_cast<unsigned char>(*I)])
+      ++I;
+    std::memcpy(P, Run, static_cast<size_t>(I - Run));
+    P += I - Run;
+    if (I == E)
+      break;
+    unsigned char C = static_cast<unsigned char>(*I++);
     *P++ = '\\';
     switch (C) {
     case '"':
@@ -108,9 +131,18 @@ void JsonWriter::numberOf(const json::Value &V) {
     Used += static_cast<size_t>(std::to_chars(P, P + 40, *U).ptr - P);
     return;
   }
+  double D = *V.getAsNumber();
   char *P = room(40);
+  // "%.17g" prints an integral double of magnitude below 1e17 (exactly an
+  // integer there) as its integer's digits: those are cheaper to make.
+  // -0.0 prints "-0", and NaN and infinity fail the test.
+  if (D == std::trunc(D) && std::fabs(D) < 1e17 && !(D == 0 && std::signbit(D))) {
+    Used += static_cast<size_t>(
+        std::to_chars(P, P + 40, static_cast<int64_t>(D)).ptr - P);
+    return;
+  }
   Used += static_cast<size_t>(
-      std::to_chars(P, P + 40, *V.getAsNumber(), std::chars_format::general,
+      std::to_chars(P, P + 40, D, std::chars_format::general,
                     std::numeric_limits<double>::max_digits10)
           .ptr -
       P);

@@ -9,6 +9,7 @@
 #include "roofline/Report/JsonStream.h"
 #include "roofline/Report/ProgramPlot.h"
 #include "roofline/Report/Suppressions.h"
+#include "roofline/Support/JsonText.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -296,6 +297,39 @@ TEST(JsonStreamTest, SameTextAsTheWholeObject) {
   llvm::raw_string_ostream EOS(E);
   ASSERT_FALSE(static_cast<bool>(Empty.write(EOS)));
   EXPECT_EQ(E, "{\n  \"nests\": [],\n  \"version\": 1\n}\n");
+}
+
+// setText: a member written ahead (the diagnostics) sits in key order, as
+// set() with its value would put it; set() of the same key replaces it.
+TEST(JsonStreamTest, WrittenMemberInKeyOrder) {
+  using llvm::json::Array;
+  using llvm::json::Object;
+  Array Diags{Object{{"check", "x"}, {"notes", Array{"a\tb"}}}, "s"};
+  Object Whole{{"a", 1}, {"diagnostics", Array(Diags)}, {"nests", Array{}},
+               {"z", "last"}};
+  std::string Expected =
+      llvm::formatv("{0:2}", llvm::json::Value(Object(Whole))).str() + "\n";
+  std::string Text;
+  {
+    JsonWriter J(Text, /*IndentSize=*/2, /*Indent=*/2);
+    J.value(Array(Diags));
+  }
+  JsonReportWriter W;
+  W.set("z", "last");
+  W.setText("diagnostics", Text);
+  W.set("a", 1);
+  std::string Got;
+  llvm::raw_string_ostream OS(Got);
+  ASSERT_FALSE(static_cast<bool>(W.write(OS)));
+  EXPECT_EQ(Got, Expected);
+
+  JsonReportWriter R;
+  R.setText("diagnostics", "[1]");
+  R.set("diagnostics", 2);
+  std::string G;
+  llvm::raw_string_ostream GOS(G);
+  ASSERT_FALSE(static_cast<bool>(R.write(GOS)));
+  EXPECT_EQ(G, "{\n  \"diagnostics\": 2,\n  \"nests\": []\n}\n");
 }
 
 } // namespace

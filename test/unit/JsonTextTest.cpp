@@ -42,6 +42,39 @@ TEST(JsonTextTest, Scalars) {
     expectSame(V);
 }
 
+/// Integral doubles below 1e17 are printed as integers (a fast path of
+/// the writer's): the edges of that range, -0.0, and random ones.
+TEST(JsonTextTest, IntegralDoubles) {
+  std::vector<double> Vs = {1e17, -1e17, 99999999999999984.0,
+                            -99999999999999984.0, 1.5e17, 1e16 + 2,
+                            9007199254740993.0, -9007199254740992.0,
+                            -0.0, 0.0, -1.0, 4096.0, 1e15, 123456789.0,
+                            0.5, -2.5, 1e17 + 16};
+  std::mt19937 R(17);
+  for (int I = 0; I < 3000; ++I) {
+    double D = std::trunc(std::ldexp(static_cast<double>(R()),
+                                     static_cast<int>(R() % 70) - 10));
+    Vs.push_back(R() % 2 ? D : -D);
+  }
+  for (double D : Vs) {
+    expectSame(json::Value(D));
+    std::string Out;
+    {
+      JsonWriter W(Out);
+      W.number(D);
+    }
+    EXPECT_EQ(Out, viaOStream(json::Value(D), 2)) << D;
+  }
+}
+
+/// Escapes at the start, the end and next to each other (the writer copies
+/// the runs between them).
+TEST(JsonTextTest, EscapeRuns) {
+  for (const char *S : {"\"", "\"\"", "a\\", "\\a", "\n\n", "x\x01y\x1f",
+                        "\t", "ab\"cd\"", "\x7f\x80"})
+    expectSame(json::Value(S));
+}
+
 TEST(JsonTextTest, Nested) {
   json::Object O{{"b", 1},
                  {"a", json::Array{}},

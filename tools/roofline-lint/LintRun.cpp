@@ -1438,6 +1438,12 @@ Error writeReports(const LintRequest &Req, const ReportSinks &Sinks,
     // Even when no file could be analyzed, CI gets an object to read.
     for (auto &KV : ciFields(C.AllFindings, C.FileErrors, Sum))
       C.Json.set(KV.first, std::move(KV.second));
+    std::string Diagnostics;
+    {
+      JsonWriter W(Diagnostics, /*IndentSize=*/2, /*Indent=*/2);
+      writeDiagnosticsJSON(W, C.AllFindings);
+    }
+    C.Json.setText("diagnostics", std::move(Diagnostics));
     C.Json.set("version", 1);
     if (Error E = C.Json.write(*Sinks.Json))
       return E;

@@ -40,10 +40,14 @@ std::vector<std::string> whatIfNotes(const AnalyzedNest &A, const Machine &M);
 std::string fusionMessage(const FusionOpportunity &F);
 std::vector<std::string> fusionNotes(const FusionOpportunity &F);
 
-/// The nest's JSON additions: `advice` (best first), `rejected_advice`,
-/// `strided_access`, `fusion_opportunity`; and `tiled` when the verdict
-/// used it.
-void addAdviceJSON(llvm::json::Object &Nest, const AnalyzedNest &A);
+/// The nest's JSON additions, written (keys in byte order): `advice` (best
+/// first), `rejected_advice`, `strided_access`, `fusion_opportunity`; and
+/// `tiled` when the verdict used it.
+void writeAdviceJSON(JsonWriter &W, const NestAdvice &Adv);
+void writeRejectedJSON(JsonWriter &W, const NestAdvice &Adv);
+void writeStridedJSON(JsonWriter &W, const NestAdvice &Adv);
+void writeFusionJSON(JsonWriter &W, const FusionOpportunity &F);
+void writeTiledJSON(JsonWriter &W, const TiledTraffic &T);
 
 /// The nest's JSON `cache` (per access and level), written without
 /// building it; and as a json::Value (parsed back from that text).

@@ -18,6 +18,8 @@
 
 namespace roofline {
 
+class JsonWriter;
+
 struct RunSummary {
   unsigned Files = 0;
   size_t Nests = 0, Skipped = 0; ///< analyzed and unanalyzable nests
@@ -29,10 +31,14 @@ struct RunSummary {
 
 RunSummary summarize(const std::vector<Finding> &Findings, unsigned Files);
 
-/// {"diagnostics", "errors", "summary"} for the top level of a report.
+/// {"errors", "summary"} for the top level of a report.
 llvm::json::Object ciFields(const std::vector<Finding> &Findings,
                             const std::vector<FileError> &Errors,
                             const RunSummary &S);
+
+/// The top level's "diagnostics" array, written (keys in byte order)
+/// without building a json::Value: one element per finding.
+void writeDiagnosticsJSON(JsonWriter &W, const std::vector<Finding> &Findings);
 
 } // namespace roofline
 

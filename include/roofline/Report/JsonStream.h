@@ -39,6 +39,9 @@ public:
   void addFile(llvm::json::Object Rest);
   /// Top-level values of the run itself ("diagnostics", "summary", ...).
   void set(llvm::StringRef Key, llvm::json::Value V);
+  /// A top-level value already written, as JsonWriter(Text, 2, 2) writes
+  /// it (it sits one level deep).
+  void setText(llvm::StringRef Key, std::string Text);
 
   /// Writes the whole report (and a newline).
   llvm::Error write(llvm::raw_ostream &OS);
@@ -46,6 +49,7 @@ public:
 private:
   llvm::Error openSpool();
   std::map<std::string, llvm::json::Value> Top;
+  std::map<std::string, std::string> TopText; ///< setText's
   std::string SpoolPath;
   std::unique_ptr<llvm::raw_fd_ostream> Spool;
   std::vector<uint64_t> Sizes;

@@ -10,18 +10,20 @@
 
 #include "roofline/Roofline/LevelVerdict.h"
 
-#include "llvm/Support/JSON.h"
 
 #include <string>
 
 namespace roofline {
 
+class JsonWriter;
+
 /// "per level: DRAM 2.1 MB, AI 64 compute-bound, 2.73 us; ...; bottleneck
 /// L1" — one note, the rule of every cache spelled out.
 std::string levelsNote(const HierarchicalVerdict &H, const Machine &M);
 
-/// [{name, bytes, bandwidth, intensity, ridge, time_s, bound, rule}, ...].
-llvm::json::Value levelsJSON(const HierarchicalVerdict &H);
+/// Writes [{name, bytes, bandwidth, intensity, ridge, time_s, bound,
+/// rule}, ...] (keys in byte order).
+void writeLevelsJSON(JsonWriter &W, const HierarchicalVerdict &H);
 
 /// "gemm: footprint 120 GB does not fit in the 51.5 GB memory of
 /// rtx-a6000" (the caller appends the check name).
