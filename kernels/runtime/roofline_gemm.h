@@ -2132,6 +2132,113 @@ void bf16gemm(path P, const qproblem &g, const blocks &Bl, const Epi &epi,
   }
 }
 
+//===----------------------------------------------------------------------===//
+// Quantized convolutions: the int8 and bf16 gemms above on an im2col copy
+// of the input made on each call (docs/codegen.md, "Convolutions"). The f32
+// implicit gemm gathers its B panels through offset tables; the quantized
+// drivers quantize (or round) B while they pack it from a strided matrix,
+// and the im2col copy is that matrix: zero where a window leaves the input
+// (zero padding is applied here, once per element, not per MAC).
+//===----------------------------------------------------------------------===//
+
+/// A quantized implicit gemm: C(i, j) = C[i*cm + cn[j]], A(i, k) =
+/// A[i*am + ak[k]] (the prepared weights: int8 with a scale per row, or
+/// bf16), B(k, j) = B[bk[k] + bn[j]] where every padded coordinate
+/// pk[k*D + d] + pn[j*D + d] is in [0, lim[d]), else 0.
+struct qconv {
+  int64_t M, N, K;
+  const void *A;
+  int64_t am;
+  const int64_t *ak;
+  const float *as; ///< int8: the scale of row i at as[i * as_m]
+  int64_t as_m;
+  const float *B;
+  const int64_t *bk, *bn;
+  float *C;
+  int64_t cm;
+  const int64_t *cn;
+  bool beta0;
+  int D; ///< padded window dimensions (0: none)
+  const int64_t *pk, *pn, *lim;
+};
+
+/// The common stride of \p T[0..n) (T[x] == x * stride) in \p Stride, or
+/// false when the offsets are not affine.
+inline bool affine_offsets(const int64_t *T, int64_t n, int64_t &Stride) {
+  Stride = n > 1 ? T[1] - T[0] : 1;
+  if (n > 0 && T[0] != 0)
+    return false;
+  for (int64_t x = 0; x < n; ++x)
+    if (T[x] != x * Stride)
+      return false;
+  return true;
+}
+
+/// The input's K x N im2col view, rows contiguous, zero where a padded
+/// coordinate leaves the input.
+inline void im2col(const qconv &g, float *Bf) {
+  for (int64_t k = 0; k < g.K; ++k) {
+    float *Row = Bf + k * g.N;
+    const float *Src = g.B + g.bk[k];
+    if (g.D == 0) {
+      for (int64_t j = 0; j < g.N; ++j)
+        Row[j] = Src[g.bn[j]];
+      continue;
+    }
+    const int64_t *Pk = g.pk + k * g.D;
+    for (int64_t j = 0; j < g.N; ++j) {
+      const int64_t *Pn = g.pn + j * g.D;
+      bool In = true;
+      for (int d = 0; d < g.D; ++d) {
+        const int64_t X = Pk[d] + Pn[d];
+        In &= X >= 0 && X < g.lim[d];
+      }
+      Row[j] = In ? Src[g.bn[j]] : 0.0f;
+    }
+  }
+}
+
+/// An int8 (\p Int8) or bf16 convolution on path \p P: the input's im2col
+/// copy quantized (or rounded) by i8gemm / bf16gemm as their B, the
+/// weights as their A (copied dense first when their offsets are not a
+/// stride), C straight when its offsets are a stride, else through a
+/// buffer merged after.
+inline void qconvolve(path P, const qconv &g, const blocks &Bl, bool Int8) {
+  float *Bf = scratch<float, 10>(size_t(std::max<int64_t>(g.K * g.N, 1)));
+  im2col(g, Bf);
+  const void *A = g.A;
+  int64_t ak = 1;
+  if (!affine_offsets(g.ak, g.K, ak)) {
+    const size_t E = Int8 ? 1 : 2;
+    unsigned char *Dense =
+        scratch<unsigned char, 11>(size_t(std::max<int64_t>(g.M * g.K, 1)) * E);
+    for (int64_t i = 0; i < g.M; ++i)
+      for (int64_t k = 0; k < g.K; ++k)
+        std::memcpy(Dense + (i * g.K + k) * E,
+                    static_cast<const unsigned char *>(g.A) + (i * g.am + g.ak[k]) * int64_t(E),
+                    E);
+    A = Dense;
+    ak = 1;
+  }
+  const int64_t am = A == g.A ? g.am : g.K;
+  int64_t cn = 1;
+  const bool Direct = affine_offsets(g.cn, g.N, cn);
+  float *C = Direct ? g.C : scratch<float, 12>(size_t(std::max<int64_t>(g.M * g.N, 1)));
+  const qproblem q{g.M, g.N, g.K, A, am, ak, g.as, g.as_m, Bf, g.N, 1, false,
+                   C, Direct ? g.cm : g.N, Direct ? cn : 1, Direct ? g.beta0 : true};
+  if (Int8)
+    i8gemm(P, q, Bl, no_epi(), no_block_epi());
+  else
+    bf16gemm(P, q, Bl, no_epi(), no_block_epi());
+  if (Direct)
+    return;
+  for (int64_t i = 0; i < g.M; ++i)
+    for (int64_t j = 0; j < g.N; ++j) {
+      float &X = g.C[i * g.cm + g.cn[j]];
+      X = (g.beta0 ? 0.0f : X) + C[i * g.N + j];
+    }
+}
+
 } // namespace gemm
 } // namespace rl
 
