@@ -8,6 +8,7 @@
 // a bf16 product of bf16 operands is exact in f32, so the only error left
 // is f32 summation (K * eps of the magnitude); B rounded any other way than
 // to nearest even (truncated, say) or a term dropped is far outside it.
+// Quantized convolutions (qconvolve) likewise, with zero padding.
 // Strided operands carry NaN in their padding: a kernel that reads past a
 // row (A's last odd k, B's columns past N) makes NaN; C's padding must stay.
 //
@@ -33,11 +34,10 @@ struct Shape {
 // Below one tile (6 x 64, AVX2 6 x 16, AVX-512 fallback 4 x 64), K = 1,
 // odd sizes, the seed's 64^3, the small path's limits, and shapes past
 // them (the blocked driver).
-const Shape Shapes[] = {
-    {1, 1, 1},     {1, 1, 2},     {2, 3, 1},       {5, 7, 3},
-    {3, 17, 1},    {6, 64, 64},   {7, 65, 5},      {64, 64, 64},
-    {13, 129, 31}, {100, 160, 2}, {160, 100, 101}, {1, 160, 320},
-    {37, 33, 65},  {161, 20, 9},  {9, 30, 400},    {200, 70, 300}};
+const Shape Shapes[] = {{1, 1, 1},    {1, 1, 2},     {2, 3, 1},    {5, 7, 3},
+                        {3, 17, 1},   {6, 64, 64},   {7, 65, 5},   {64, 64, 64},
+                        {13, 129, 31}, {100, 160, 2}, {160, 100, 101}, {1, 160, 320},
+                        {37, 33, 65}, {161, 20, 9},  {9, 30, 400}, {200, 70, 300}};
 
 const float NaN = std::numeric_limits<float>::quiet_NaN();
 
@@ -69,8 +69,7 @@ struct Operands {
   std::vector<float> A, B, C;
   std::vector<rl::bf16> A16;
 
-  Operands(Shape Sh, unsigned Seed)
-      : S(Sh), Am(Sh.K + 1), Bk(Sh.N + 3), Cm(Sh.N + 2) {
+  Operands(Shape Sh, unsigned Seed) : S(Sh), Am(Sh.K + 1), Bk(Sh.N + 3), Cm(Sh.N + 2) {
     std::mt19937 Rng(Seed);
     std::uniform_real_distribution<float> U(0.125f, 1.0f);
     auto Value = [&] { return Rng() % 2 ? U(Rng) : -U(Rng); };
@@ -90,27 +89,25 @@ struct Operands {
   }
 
   rl::gemm::strided f32(bool Beta0) {
-    return {S.M, S.N, S.K,      A.data(), Am, 1,    B.data(),
-            Bk,  1,   C.data(), Cm,       1,  Beta0};
+    return {S.M, S.N, S.K, A.data(), Am, 1, B.data(), Bk, 1, C.data(), Cm, 1, Beta0};
   }
   rl::gemm::qproblem bf16(bool Beta0) {
-    return {S.M,      S.N, S.K, A16.data(), Am,       1,  nullptr, 0,
-            B.data(), Bk,  1,   false,      C.data(), Cm, 1,       Beta0};
+    return {S.M,      S.N, S.K, A16.data(), Am, 1,  nullptr, 0,
+            B.data(), Bk,  1,   false,      C.data(), Cm, 1,  Beta0};
   }
 
   // C0 + sum_k a(i,k) b(k,j) in double, with each operand through Round,
   // and sum_k |a b|.
   template <typename Round>
-  void oracle(const std::vector<float> &C0, bool Beta0, Round R,
-              std::vector<double> &Ref, std::vector<double> &Mag) const {
+  void oracle(const std::vector<float> &C0, bool Beta0, Round R, std::vector<double> &Ref,
+              std::vector<double> &Mag) const {
     Ref.assign(size_t(S.M * S.N), 0.0);
     Mag.assign(Ref.size(), 0.0);
     for (int64_t I = 0; I < S.M; ++I)
       for (int64_t J = 0; J < S.N; ++J) {
         double Sum = Beta0 ? 0.0 : C0[size_t(I * Cm + J)], Abs = std::fabs(Sum);
         for (int64_t K = 0; K < S.K; ++K) {
-          const double P = double(R(A[size_t(I * Am + K)])) *
-                           double(R(B[size_t(K * Bk + J)]));
+          const double P = double(R(A[size_t(I * Am + K)])) * double(R(B[size_t(K * Bk + J)]));
           Sum += P;
           Abs += std::fabs(P);
         }
@@ -121,33 +118,28 @@ struct Operands {
 
   // Every element within (K + 2) f32 epsilons of its magnitude; C's
   // padding untouched.
-  void expectNear(const std::vector<double> &Ref,
-                  const std::vector<double> &Mag,
+  void expectNear(const std::vector<double> &Ref, const std::vector<double> &Mag,
                   const std::string &What) const {
     const double Eps = std::ldexp(1.0, -24) * double(S.K + 2);
     int Bad = 0;
     for (int64_t I = 0; I < S.M; ++I) {
       for (int64_t J = 0; J < S.N && Bad < 5; ++J) {
-        const double Got = C[size_t(I * Cm + J)],
-                     Want = Ref[size_t(I * S.N + J)];
+        const double Got = C[size_t(I * Cm + J)], Want = Ref[size_t(I * S.N + J)];
         if (!(std::fabs(Got - Want) <= Eps * Mag[size_t(I * S.N + J)])) {
-          ADD_FAILURE() << What << ": C[" << I << "][" << J << "] = " << Got
-                        << ", want " << Want << " within "
-                        << Eps * Mag[size_t(I * S.N + J)];
+          ADD_FAILURE() << What << ": C[" << I << "][" << J << "] = " << Got << ", want "
+                        << Want << " within " << Eps * Mag[size_t(I * S.N + J)];
           ++Bad;
         }
       }
       for (int64_t J = S.N; J < Cm; ++J)
-        EXPECT_EQ(C[size_t(I * Cm + J)], 7.0f)
-            << What << ": C's padding written";
+        EXPECT_EQ(C[size_t(I * Cm + J)], 7.0f) << What << ": C's padding written";
     }
   }
 };
 
 std::string describe(const char *Isa, Shape S, bool Beta0) {
-  return std::string(Isa) + " M=" + std::to_string(S.M) +
-         " N=" + std::to_string(S.N) + " K=" + std::to_string(S.K) +
-         (Beta0 ? "" : " C+=");
+  return std::string(Isa) + " M=" + std::to_string(S.M) + " N=" + std::to_string(S.N) +
+         " K=" + std::to_string(S.K) + (Beta0 ? "" : " C+=");
 }
 
 const rl::gemm::blocks Blocks{120, 1024, 512};
@@ -160,8 +152,7 @@ protected:
     const char *Name = GetParam();
     ForcedIsa Force(Name);
     const rl::isa I = rl::pick(Have);
-    static const char *Names[] = {"portable", "avx2", "avx512", "avx512vnni",
-                                  "avx512bf16"};
+    static const char *Names[] = {"portable", "avx2", "avx512", "avx512vnni", "avx512bf16"};
     if (std::string(Names[int(I)]) != Name)
       return false;
     P = rl::gemm::path_of(I);
@@ -181,8 +172,7 @@ TEST_P(GemmKernel, F32MatchesOracle) {
       rl::gemm::sgemm<6, 64>(P, O.f32(Beta0), Blocks, false, rl::gemm::no_epi(),
                              rl::gemm::no_block_epi());
       std::vector<double> Ref, Mag;
-      O.oracle(
-          C0, Beta0, [](float X) { return X; }, Ref, Mag);
+      O.oracle(C0, Beta0, [](float X) { return X; }, Ref, Mag);
       O.expectNear(Ref, Mag, describe(GetParam(), S, Beta0));
     }
 }
@@ -190,10 +180,8 @@ TEST_P(GemmKernel, F32MatchesOracle) {
 TEST_P(GemmKernel, Bf16MatchesOracle) {
   rl::gemm::path P;
   if (!choose({rl::isa::avx512bf16, rl::isa::avx512, rl::isa::portable}, P))
-    GTEST_SKIP()
-        << GetParam()
-        << ": not a bf16 path (avx2: the variant runs portable), or not "
-           "this CPU's";
+    GTEST_SKIP() << GetParam() << ": not a bf16 path (avx2: the variant runs portable), or not "
+                    "this CPU's";
   unsigned Seed = 1000;
   for (const Shape &S : Shapes)
     for (bool Beta0 : {true, false}) {
@@ -202,8 +190,7 @@ TEST_P(GemmKernel, Bf16MatchesOracle) {
       rl::gemm::bf16gemm(P, O.bf16(Beta0), Blocks, rl::gemm::no_epi(),
                          rl::gemm::no_block_epi());
       std::vector<double> Ref, Mag;
-      O.oracle(
-          C0, Beta0, [](float X) { return float(rl::bf16(X)); }, Ref, Mag);
+      O.oracle(C0, Beta0, [](float X) { return float(rl::bf16(X)); }, Ref, Mag);
       O.expectNear(Ref, Mag, describe(GetParam(), S, Beta0));
     }
 }
@@ -213,24 +200,22 @@ TEST_P(GemmKernel, Bf16MatchesOracle) {
 TEST(GemmKernelOracle, TruncatedBf16Fails) {
   Operands O({64, 64, 64}, 7);
   const std::vector<float> C0 = O.C;
-  rl::gemm::bf16gemm(rl::gemm::path::portable, O.bf16(true), Blocks,
-                     rl::gemm::no_epi(), rl::gemm::no_block_epi());
+  rl::gemm::bf16gemm(rl::gemm::path::portable, O.bf16(true), Blocks, rl::gemm::no_epi(),
+                     rl::gemm::no_block_epi());
   std::vector<double> Ref, Mag;
-  O.oracle(
-      C0, true,
-      [](float X) {
-        uint32_t U;
-        std::memcpy(&U, &X, 4);
-        U &= 0xffff0000u;
-        std::memcpy(&X, &U, 4);
-        return X;
-      },
-      Ref, Mag);
+  O.oracle(C0, true,
+           [](float X) {
+             uint32_t U;
+             std::memcpy(&U, &X, 4);
+             U &= 0xffff0000u;
+             std::memcpy(&X, &U, 4);
+             return X;
+           },
+           Ref, Mag);
   const double Eps = std::ldexp(1.0, -24) * 66;
   int Outside = 0;
   for (size_t I = 0; I < Ref.size(); ++I)
-    Outside +=
-        std::fabs(O.C[size_t(I / 64 * O.Cm + I % 64)] - Ref[I]) > Eps * Mag[I];
+    Outside += std::fabs(O.C[size_t(I / 64 * O.Cm + I % 64)] - Ref[I]) > Eps * Mag[I];
   EXPECT_GT(Outside, 2048);
 }
 
@@ -275,8 +260,7 @@ struct ConvOperands {
     for (int64_t c = 0; c < S.C; ++c)
       for (int64_t r = 0; r < S.R; ++r)
         for (int64_t s = 0; s < S.S; ++s) {
-          Ak.push_back(S.Krsc ? (r * S.S + s) * S.C + c
-                              : (c * S.R + r) * S.S + s);
+          Ak.push_back(S.Krsc ? (r * S.S + s) * S.C + c : (c * S.R + r) * S.S + s);
           Bk.push_back((c * S.H + r - S.Pad) * S.W + s - S.Pad);
           Pk.insert(Pk.end(), {r - S.Pad, s - S.Pad});
         }
@@ -291,9 +275,7 @@ struct ConvOperands {
   }
   int64_t kk() const { return S.C * S.R * S.S; }
   int64_t nn() const { return S.N * P * Q; }
-  float w(int64_t i, int64_t k) const {
-    return Wt[size_t(i * kk() + Ak[size_t(k)])];
-  }
+  float w(int64_t i, int64_t k) const { return Wt[size_t(i * kk() + Ak[size_t(k)])]; }
   float x(int64_t k, int64_t j) const {
     for (int d = 0; d < 2; ++d) {
       const int64_t X = Pk[size_t(k * 2 + d)] + Pn[size_t(j * 2 + d)];
@@ -303,38 +285,32 @@ struct ConvOperands {
     return In[size_t(Bk[size_t(k)] + Bn[size_t(j)])];
   }
   rl::gemm::qconv problem(const void *A, const float *As, bool Beta0) {
-    return {S.K,           nn(),       kk(),      A,         kk(),
-            Ak.data(),     As,         1,         In.data(), Bk.data(),
-            Bn.data(),     Out.data(), P * Q,     Cn.data(), Beta0,
-            S.Pad ? 2 : 0, Pk.data(),  Pn.data(), Lim.data()};
+    return {S.K,   nn(),          kk(),      A,         kk(),       Ak.data(), As,
+            1,     In.data(),     Bk.data(), Bn.data(), Out.data(), P * Q,     Cn.data(),
+            Beta0, S.Pad ? 2 : 0, Pk.data(), Pn.data(), Lim.data()};
   }
 };
 
 std::string describe(const char *Isa, const ConvShape &S, bool Beta0) {
-  return std::string(Isa) + " conv N=" + std::to_string(S.N) +
-         " C=" + std::to_string(S.C) + " K=" + std::to_string(S.K) + " " +
-         std::to_string(S.H) + "x" + std::to_string(S.W) + " filter " +
-         std::to_string(S.R) + "x" + std::to_string(S.S) +
-         " pad=" + std::to_string(S.Pad) +
-         " stride=" + std::to_string(S.Stride) + (S.Krsc ? " krsc" : "") +
-         (Beta0 ? "" : " C+=");
+  return std::string(Isa) + " conv N=" + std::to_string(S.N) + " C=" + std::to_string(S.C) +
+         " K=" + std::to_string(S.K) + " " + std::to_string(S.H) + "x" + std::to_string(S.W) +
+         " filter " + std::to_string(S.R) + "x" + std::to_string(S.S) +
+         " pad=" + std::to_string(S.Pad) + " stride=" + std::to_string(S.Stride) +
+         (S.Krsc ? " krsc" : "") + (Beta0 ? "" : " C+=");
 }
 
 // Checks Out against Out0 (+) Ref within Tol[i][j], the first five misses.
-void expectConv(const ConvOperands &O, const std::vector<float> &Out0,
-                bool Beta0, const std::vector<double> &Ref,
-                const std::vector<double> &Tol, const std::string &What) {
+void expectConv(const ConvOperands &O, const std::vector<float> &Out0, bool Beta0,
+                const std::vector<double> &Ref, const std::vector<double> &Tol,
+                const std::string &What) {
   int Bad = 0;
   for (int64_t i = 0; i < O.S.K && Bad < 5; ++i)
     for (int64_t j = 0; j < O.nn() && Bad < 5; ++j) {
-      const size_t At = size_t(i * O.P * O.Q + O.Cn[size_t(j)]),
-                   Ix = size_t(i * O.nn() + j);
+      const size_t At = size_t(i * O.P * O.Q + O.Cn[size_t(j)]), Ix = size_t(i * O.nn() + j);
       const double Want = (Beta0 ? 0.0 : double(Out0[At])) + Ref[Ix];
-      if (!(std::fabs(O.Out[At] - Want) <=
-            Tol[Ix] + std::ldexp(std::fabs(Want), -22))) {
-        ADD_FAILURE() << What << ": out[" << i << "][" << j
-                      << "] = " << O.Out[At] << ", want " << Want << " within "
-                      << Tol[Ix];
+      if (!(std::fabs(O.Out[At] - Want) <= Tol[Ix] + std::ldexp(std::fabs(Want), -22))) {
+        ADD_FAILURE() << What << ": out[" << i << "][" << j << "] = " << O.Out[At] << ", want "
+                      << Want << " within " << Tol[Ix];
         ++Bad;
       }
     }
@@ -342,9 +318,8 @@ void expectConv(const ConvOperands &O, const std::vector<float> &Out0,
 
 // The int8 oracle: the weights per row and the im2col view per tensor,
 // quantized as the prepare step and the driver do; int32 sums exact.
-void int8ConvOracle(const ConvOperands &O, std::vector<signed char> &Wq,
-                    std::vector<float> &Ws, std::vector<double> &Ref,
-                    std::vector<double> &Tol) {
+void int8ConvOracle(const ConvOperands &O, std::vector<signed char> &Wq, std::vector<float> &Ws,
+                    std::vector<double> &Ref, std::vector<double> &Tol) {
   const int64_t K = O.kk(), N = O.nn();
   Wq.assign(size_t(O.S.K * K), 0);
   Ws.assign(size_t(O.S.K), 0.0f);
@@ -354,8 +329,8 @@ void int8ConvOracle(const ConvOperands &O, std::vector<signed char> &Wq,
       Max = std::fmax(Max, std::fabs(O.Wt[size_t(i * K + k)]));
     Ws[size_t(i)] = std::fmax(Max, 1e-30f) / 127.0f;
     for (int64_t k = 0; k < K; ++k)
-      Wq[size_t(i * K + k)] = static_cast<signed char>(
-          std::lrint(O.Wt[size_t(i * K + k)] / Ws[size_t(i)]));
+      Wq[size_t(i * K + k)] =
+          static_cast<signed char>(std::lrint(O.Wt[size_t(i * K + k)] / Ws[size_t(i)]));
   }
   float Xmax = 0.0f;
   for (int64_t k = 0; k < K; ++k)
@@ -371,16 +346,13 @@ void int8ConvOracle(const ConvOperands &O, std::vector<signed char> &Wq,
         Sum += int64_t(Wq[size_t(i * K + O.Ak[size_t(k)])]) *
                int64_t(rl::gemm::quantize8(O.x(k, j), Xs));
       Ref[size_t(i * N + j)] = double(Sum) * double(Ws[size_t(i)]) * double(Xs);
-      Tol[size_t(i * N + j)] =
-          4 * std::ldexp(std::fabs(Ref[size_t(i * N + j)]), -24);
+      Tol[size_t(i * N + j)] = 4 * std::ldexp(std::fabs(Ref[size_t(i * N + j)]), -24);
     }
 }
 
 TEST_P(GemmKernel, Int8ConvMatchesOracle) {
   rl::gemm::path P;
-  if (!choose({rl::isa::avx512vnni, rl::isa::avx512, rl::isa::avx2,
-               rl::isa::portable},
-              P))
+  if (!choose({rl::isa::avx512vnni, rl::isa::avx512, rl::isa::avx2, rl::isa::portable}, P))
     GTEST_SKIP() << GetParam() << ": not this CPU's";
   unsigned Seed = 2000;
   for (const ConvShape &S : ConvShapes)
@@ -391,8 +363,7 @@ TEST_P(GemmKernel, Int8ConvMatchesOracle) {
       std::vector<double> Ref, Tol;
       int8ConvOracle(O, Wq, Ws, Ref, Tol);
       const std::vector<float> Out0 = O.Out;
-      rl::gemm::qconvolve(P, O.problem(Wq.data(), Ws.data(), Beta0), Blocks,
-                          true);
+      rl::gemm::qconvolve(P, O.problem(Wq.data(), Ws.data(), Beta0), Blocks, true);
       expectConv(O, Out0, Beta0, Ref, Tol, describe(GetParam(), S, Beta0));
     }
 }
@@ -412,8 +383,8 @@ TEST_P(GemmKernel, Bf16ConvMatchesOracle) {
         for (int64_t j = 0; j < N; ++j) {
           double Sum = 0, Abs = 0;
           for (int64_t k = 0; k < K; ++k) {
-            const double X = double(float(rl::bf16(O.w(i, k)))) *
-                             double(float(rl::bf16(O.x(k, j))));
+            const double X =
+                double(float(rl::bf16(O.w(i, k)))) * double(float(rl::bf16(O.x(k, j))));
             Sum += X;
             Abs += std::fabs(X);
           }
@@ -421,15 +392,14 @@ TEST_P(GemmKernel, Bf16ConvMatchesOracle) {
           Tol[size_t(i * N + j)] = std::ldexp(1.0, -24) * double(K + 2) * Abs;
         }
       const std::vector<float> Out0 = O.Out;
-      rl::gemm::qconvolve(P, O.problem(W16.data(), nullptr, Beta0), Blocks,
-                          false);
+      rl::gemm::qconvolve(P, O.problem(W16.data(), nullptr, Beta0), Blocks, false);
       expectConv(O, Out0, Beta0, Ref, Tol, describe(GetParam(), S, Beta0));
     }
 }
 
 INSTANTIATE_TEST_SUITE_P(Isa, GemmKernel,
-                         ::testing::Values("avx512bf16", "avx512vnni", "avx512",
-                                           "avx2", "portable"),
+                         ::testing::Values("avx512bf16", "avx512vnni", "avx512", "avx2",
+                                           "portable"),
                          [](const ::testing::TestParamInfo<const char *> &I) {
                            return std::string(I.param);
                          });
