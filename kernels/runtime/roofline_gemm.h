@@ -633,6 +633,10 @@ struct gathered {
   int64_t cm;
   const int64_t *cn;
   bool beta0;
+  /// Zero padding: B(k, j) is 0 unless 0 <= pk[k*D + d] + pn[j*D + d] <
+  /// lim[d] in each of the D padded dimensions (none when D == 0).
+  int D = 0;
+  const int64_t *pk = nullptr, *pn = nullptr, *lim = nullptr;
 
   template <int MR>
   void pack_a(path, int64_t ic, int64_t mc, int64_t pc, int64_t kc, float *Ap) const {
@@ -640,7 +644,19 @@ struct gathered {
   }
   template <int NR>
   void pack_b(path, int64_t pc, int64_t kc, int64_t jc, int64_t nc, float *Bp) const {
-    rl::pack_b_gather<NR>(kc, nc, B, bk + pc, bn + jc, Bp);
+    if (D == 0)
+      return rl::pack_b_gather<NR>(kc, nc, B, bk + pc, bn + jc, Bp);
+    // Padded: each element checked once here, none in the micro-kernel.
+    for (int64_t jp = 0; jp < nc; jp += NR, Bp += NR * kc)
+      for (int64_t p = 0; p < kc; ++p)
+        for (int64_t j = 0; j < NR; ++j) {
+          bool In = jp + j < nc;
+          for (int d = 0; d < D && In; ++d) {
+            const int64_t X = pk[(pc + p) * D + d] + pn[(jc + jp + j) * D + d];
+            In = X >= 0 && X < lim[d];
+          }
+          Bp[p * NR + j] = In ? B[bk[pc + p] + bn[jc + jp + j]] : 0.0f;
+        }
   }
   float *tile(int64_t i, int64_t j, int64_t nr) const {
     return rl::contiguous(cn + j, nr) ? C + i * cm + cn[j] : nullptr;

@@ -420,11 +420,49 @@ std::string offsetTables(
       if (!T.empty())
         Terms.push_back(T);
     }
+    // The input's constant offsets (padding) go with its K table.
+    if (Op.second == &C.In && IVs == C.K)
+      for (size_t D = 0; D < C.In.Offset.size(); ++D)
+        if (int64_t Off = C.In.Offset[D]) {
+          std::string St = dimStride(*Op.first, D);
+          Terms.push_back(St == "1" ? "(" + num(Off) + ")"
+                                    : "(" + num(Off) + ") * " + paren(St));
+        }
     S += indent(Ind) + Name + ".data()[rl_t] = " +
+         (Terms.empty() ? "0" : llvm::join(Terms, " + ")) + ";\n";
+  }
+  // Zero padding: each padded subscript's part of this loop space (the
+  // offset with the filter's), D to an index.
+  for (size_t P = 0; P < C.Pads.size(); ++P) {
+    const size_t D = C.Pads[P].Dim;
+    std::vector<std::string> Terms;
+    for (const ConvTerm &T : C.In.Dims[D])
+      if (std::find(IVs.begin(), IVs.end(), T.IV) != IVs.end())
+        Terms.push_back(T.Coeff == 1 ? T.IV : T.IV + " * " + num(T.Coeff));
+    if (IVs == C.K && C.In.Offset[D])
+      Terms.push_back("(" + num(C.In.Offset[D]) + ")");
+    S += indent(Ind) + (IVs == C.K ? "rl_pk" : "rl_pn") + ".data()[rl_t * " +
+         num(int64_t(C.Pads.size())) + " + " + num(int64_t(P)) + "] = " +
          (Terms.empty() ? "0" : llvm::join(Terms, " + ")) + ";\n";
   }
   S += indent(Ind) + "++rl_t;\n" + indent(Ind - 1) + "}\n  }\n";
   return S;
+}
+
+/// The padding tables' declarations and the qconv/gathered fields that
+/// name them: `D, pk, pn, lim` (none: `0, nullptr, nullptr, nullptr`).
+std::pair<std::string, std::string> padTables(const ConvInfo &C) {
+  if (C.Pads.empty())
+    return {"", "0, nullptr, nullptr, nullptr"};
+  std::string D = num(int64_t(C.Pads.size()));
+  std::vector<std::string> Lim;
+  for (const ConvPad &P : C.Pads)
+    Lim.push_back(cExpr(P.Extent));
+  return {"  // Zero padding: in-bounds where 0 <= pk + pn < lim in each padded "
+          "dimension.\n  rl::buffer<int64_t> rl_pk(static_cast<size_t>(rl_k * " +
+              D + ")), rl_pn(static_cast<size_t>(rl_n * " + D + "));\n" +
+              "  const int64_t rl_lim[] = {" + llvm::join(Lim, ", ") + "};\n",
+          D + ", rl_pk.data(), rl_pn.data(), rl_lim"};
 }
 
 /// The product of the loops' trip counts, none negative.
@@ -468,6 +506,8 @@ llvm::Expected<std::string> emitConv(const Program &P, const ArgLayout &L,
        "rl_bk(static_cast<size_t>(rl_k));\n"
        "  rl::buffer<int64_t> rl_bn(static_cast<size_t>(rl_n)), "
        "rl_cn(static_cast<size_t>(rl_n));\n";
+  std::pair<std::string, std::string> Pad = padTables(C);
+  S += Pad.first;
   S += offsetTables(C, C.K, {{"rl_ak", {AW, &C.W}}, {"rl_bk", {AI, &C.In}}});
   S += offsetTables(C, C.N, {{"rl_bn", {AI, &C.In}}, {"rl_cn", {AO, &C.Out}}});
   // M's first value moves the bases; its stride stays in g.
@@ -485,7 +525,8 @@ llvm::Expected<std::string> emitConv(const Program &P, const ArgLayout &L,
        Stride(*AW, C.W) + ", rl_ak.data(),\n      " + C.In.Array +
        ", rl_bk.data(), rl_bn.data(),\n      " + Base(*AO, C.Out) + ", " +
        Stride(*AO, C.Out) + ", rl_cn.data(), " +
-       (C.InitZero ? "true" : "false") + "};\n";
+       (C.InitZero ? "true" : "false") +
+       (C.Pads.empty() ? "" : ",\n      " + Pad.second) + "};\n";
   S += "  rl::gemm::sgemm<" + num(M.MR) + ", " + num(M.NR) + ">(rl_path, g, " +
        blocksOf(M.MC, M.NC, M.KC) + ", " + (M.Parallel ? "true" : "false") +
        ", rl::gemm::no_epi(), rl::gemm::no_block_epi());\n";
@@ -545,14 +586,16 @@ llvm::Expected<std::string> emitQuantConv(const Program &P, const ArgLayout &L,
        "rl_bk(static_cast<size_t>(rl_k));\n"
        "  rl::buffer<int64_t> rl_bn(static_cast<size_t>(rl_n)), "
        "rl_cn(static_cast<size_t>(rl_n));\n";
+  std::pair<std::string, std::string> Pad = padTables(C);
+  S += Pad.first;
   S += offsetTables(C, C.K, {{"rl_ak", {AW, &C.W}}, {"rl_bk", {AI, &C.In}}});
   S += offsetTables(C, C.N, {{"rl_bn", {AI, &C.In}}, {"rl_cn", {AO, &C.Out}}});
   std::string WSt = termStride(*AW, C.W, C.M), OSt = termStride(*AO, C.Out, C.M);
   S += "  const rl::gemm::qconv g{rl_m, rl_n, rl_k,\n      " + Base(WA, WSt) + ", " + WSt +
        ", rl_ak.data(), " + Scale + ", " + ScaleStride + ",\n      " + C.In.Array +
        ", rl_bk.data(), rl_bn.data(),\n      " + Base(C.Out.Array, OSt) + ", " + OSt +
-       ", rl_cn.data(), " + (C.InitZero ? "true" : "false") +
-       ", 0, nullptr, nullptr, nullptr};\n";
+       ", rl_cn.data(), " + (C.InitZero ? "true" : "false") + ",\n      " +
+       Pad.second + "};\n";
   S += "  rl::gemm::qconvolve(rl_path, g, " + blocksOf(T.MC, T.NC, T.KC) + ", " +
        (Int8 ? "true" : "false") + ");\n";
   return S + "}\n";

@@ -479,6 +479,9 @@ std::optional<llvm::json::Object> convCounts(const ConvPlan &Plan,
                                              const LoopNest &N,
                                              const GenOptions &O) {
   const ConvInfo &C = Plan.C;
+  // Padded: the source skips the zeros the implicit gemm multiplies.
+  if (!C.Pads.empty())
+    return std::nullopt;
   std::map<std::string, int64_t> Ext;
   int64_t Macs = 1;
   for (const auto &[IV, E] : C.Extent) {

@@ -479,18 +479,41 @@ void installQuantized(Program &P, std::vector<LoopNest> &Prologue,
 }
 
 
-/// The weights of \p C as an operand of plain loops (the prepare step
-/// quantizes them over their own loops), or why they are not.
-llvm::Expected<Operand> convWeights(const ConvInfo &C) {
+/// The weights of \p C as an operand over their loops, dimension by
+/// dimension (Wt[k][9*c + 3*r + s]: k, c, r, s), and their subscripts.
+Operand convWeights(const ConvInfo &C,
+                    std::vector<std::optional<AffineExpr>> &Subs) {
   Operand W{C.W.Array, {}};
   for (const std::vector<ConvTerm> &D : C.W.Dims) {
-    if (D.size() != 1 || D[0].Coeff != 1)
-      return transformError("a subscript of the weights '" + C.W.Array +
-                            "' is not a single loop (the prepare step "
-                            "quantizes them over their own loops)");
-    W.Dims.push_back(D[0].IV);
+    AffineExpr E(0);
+    for (const ConvTerm &T : D) {
+      W.Dims.push_back(T.IV);
+      E = *E.add(AffineExpr::var(T.IV, T.Coeff));
+    }
+    Subs.push_back(E);
   }
   return W;
+}
+
+/// The prepare nests were built over the weights' loops: their accesses of
+/// the weights and of the copy get the weights' own subscripts.
+void useWeightSubscripts(std::vector<LoopNest> &Nests,
+                         const std::set<std::string> &Arrays,
+                         const std::vector<std::optional<AffineExpr>> &Subs) {
+  std::string Text;
+  for (const std::optional<AffineExpr> &S : Subs)
+    Text += "[" + S->str() + "]";
+  for (LoopNest &N : Nests) {
+    Node Root = Node::loop(std::move(N.Root));
+    forEachStmtInMutable(Root, [&](Stmt &St) {
+      for (Access &A : St.Accesses)
+        if (Arrays.count(A.ArrayName)) {
+          A.Subscripts = Subs;
+          A.Text = A.ArrayName + Text;
+        }
+    });
+    N.Root = std::move(Root.loop());
+  }
 }
 
 /// The weights' scale granularity \p R asks for (row: per output channel,
@@ -523,9 +546,8 @@ llvm::Expected<std::string> quantizeConvolution(Program &P,
                                                 ConvInfo Conv) {
   if (Conv.Elem != Precision::F32)
     return transformError("the convolution is not f32");
-  llvm::Expected<Operand> W = convWeights(Conv);
-  if (!W)
-    return W.takeError();
+  std::vector<std::optional<AffineExpr>> WSubs;
+  std::optional<Operand> W = convWeights(Conv, WSubs);
   bool Int8 = R.Precision == "int8";
   llvm::Expected<std::string> LG = Int8 ? convScale(Conv, R)
                                         : llvm::Expected<std::string>("");
@@ -542,8 +564,8 @@ llvm::Expected<std::string> quantizeConvolution(Program &P,
   Shell.InitZero = Conv.InitZero;
   Shell.Out = Operand{Conv.Out.Array, {}};
   Shell.L = Operand{Conv.W.Array, {}};
-  for (const std::string &D : W->Dims)
-    Shell.L.Dims.push_back(D == Conv.M ? D : "");
+  for (const std::vector<ConvTerm> &D : Conv.W.Dims)
+    Shell.L.Dims.push_back(D.size() == 1 && D[0].IV == Conv.M ? Conv.M : "");
   Shell.R = Operand{Conv.In.Array, {}};
 
   LoopNest Main = P.Nests.front().Nest;
@@ -571,6 +593,7 @@ llvm::Expected<std::string> quantizeConvolution(Program &P,
     Q.Prepared = {Wx};
     Q.Prepare = convertNests(B, *W, Wx, Main);
   }
+  useWeightSubscripts(Q.Prepare, {Conv.W.Array, Wx}, WSubs);
   for (LoopNest &X : Q.Prepare) {
     X.Arrays = Main.Arrays;
     X.Sem = Main.Sem;
