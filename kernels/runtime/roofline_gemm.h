@@ -647,16 +647,23 @@ struct gathered {
     if (D == 0)
       return rl::pack_b_gather<NR>(kc, nc, B, bk + pc, bn + jc, Bp);
     // Padded: each element checked once here, none in the micro-kernel.
-    for (int64_t jp = 0; jp < nc; jp += NR, Bp += NR * kc)
-      for (int64_t p = 0; p < kc; ++p)
-        for (int64_t j = 0; j < NR; ++j) {
-          bool In = jp + j < nc;
-          for (int d = 0; d < D && In; ++d) {
-            const int64_t X = pk[(pc + p) * D + d] + pn[(jc + jp + j) * D + d];
-            In = X >= 0 && X < lim[d];
-          }
-          Bp[p * NR + j] = In ? B[bk[pc + p] + bn[jc + jp + j]] : 0.0f;
+    for (int64_t jp = 0; jp < nc; jp += NR, Bp += NR * kc) {
+      const int64_t c = std::min<int64_t>(NR, nc - jp), j0 = jc + jp;
+      for (int64_t p = 0; p < kc; ++p) {
+        const int64_t k = pc + p;
+        const int64_t *Pk = pk + k * D;
+        float *Dst = Bp + p * NR;
+        for (int64_t j = 0; j < c; ++j) {
+          bool In = true;
+          for (int d = 0; d < D; ++d)
+            In &= uint64_t(Pk[d] + pn[(j0 + j) * D + d]) < uint64_t(lim[d]);
+          const float X = B[In ? bk[k] + bn[j0 + j] : 0];
+          Dst[j] = In ? X : 0.0f;
         }
+        for (int64_t j = c; j < NR; ++j)
+          Dst[j] = 0.0f;
+      }
+    }
   }
   float *tile(int64_t i, int64_t j, int64_t nr) const {
     return rl::contiguous(cn + j, nr) ? C + i * cm + cn[j] : nullptr;
@@ -2190,6 +2197,29 @@ inline bool affine_offsets(const int64_t *T, int64_t n, int64_t &Stride) {
   return true;
 }
 
+/// Whether B(k, j) is inside the input: each padded coordinate in
+/// [0, lim) (one unsigned compare each; D a constant where it is 1 or 2).
+template <int D>
+inline bool inside(const int64_t *Pk, const int64_t *Pn, const int64_t *Lim, int Dyn) {
+  bool In = true;
+  const int N = D > 0 ? D : Dyn;
+  for (int d = 0; d < N; ++d)
+    In &= uint64_t(Pk[d] + Pn[d]) < uint64_t(Lim[d]);
+  return In;
+}
+
+/// One row k of the padded im2col view: a load only where B(k, j) is
+/// inside (the row's base, B itself, is read in its place), zero elsewhere.
+template <int D> inline void im2col_row(const qconv &g, int64_t k, float *Row) {
+  const float *Src = g.B + g.bk[k];
+  const int64_t *Pk = g.pk + k * g.D;
+  for (int64_t j = 0; j < g.N; ++j) {
+    const bool In = inside<D>(Pk, g.pn + j * g.D, g.lim, g.D);
+    const float X = Src[In ? g.bn[j] : -g.bk[k]];
+    Row[j] = In ? X : 0.0f;
+  }
+}
+
 /// The input's K x N im2col view, rows contiguous, zero where a padded
 /// coordinate leaves the input.
 inline void im2col(const qconv &g, float *Bf) {
@@ -2199,17 +2229,12 @@ inline void im2col(const qconv &g, float *Bf) {
     if (g.D == 0) {
       for (int64_t j = 0; j < g.N; ++j)
         Row[j] = Src[g.bn[j]];
-      continue;
-    }
-    const int64_t *Pk = g.pk + k * g.D;
-    for (int64_t j = 0; j < g.N; ++j) {
-      const int64_t *Pn = g.pn + j * g.D;
-      bool In = true;
-      for (int d = 0; d < g.D; ++d) {
-        const int64_t X = Pk[d] + Pn[d];
-        In &= X >= 0 && X < g.lim[d];
-      }
-      Row[j] = In ? Src[g.bn[j]] : 0.0f;
+    } else if (g.D == 2) {
+      im2col_row<2>(g, k, Row);
+    } else if (g.D == 1) {
+      im2col_row<1>(g, k, Row);
+    } else {
+      im2col_row<0>(g, k, Row);
     }
   }
 }
