@@ -28,9 +28,11 @@ Targets (single thread unless said):
   legacy  the issue-6 sections: the fused activation chain vs its byte-ratio
           prediction, int8 vs fp32 gemv at N=16384, conv2d implicit gemm vs
           naive.
+  conv    int8 and bf16 convolutions vs fp32 tiled (implicit gemm) in the
+          same rounds: conv2d C=K=64 H=W=58 3x3, and with zero padding 1.
 
   scripts/bench-cpu-variants.py [--build build] [--out /tmp/rl-bench-cpu]
-      [--rounds 5] [--only gemm|epilogue|legacy] [--results FILE]
+      [--rounds 5] [--only gemm|epilogue|legacy|conv] [--results FILE]
       [--shapes N=1024,64,...] [--machine host.yaml]
 """
 
@@ -332,12 +334,35 @@ def legacy_section(b, log):
     log("")
 
 
+def conv_section(b, log):
+    log("7. convolutions, single thread: int8 and bf16 (issue 20: the quantized gemm's")
+    log("   micro-kernels on an im2col copy) vs fp32 tiled (implicit gemm), in the same rounds")
+    fl = 2.0 * 64 * 64 * 56 * 56 * 9
+    for tag, nest, sizes, unit, source, what in (
+            ("convq", "conv2d", {"N": 1, "C": 64, "K": 64, "H": 58, "W": 58, "R": 3, "S": 3},
+             "conv2d_L153", VARIANTS_CPP, "conv2d N=1 C=K=64 H=W=58 3x3, no padding"),
+            ("convpad", "conv_pad1", {"N": 1, "C": 64, "K": 64, "H": 56, "W": 56},
+             "conv_pad1_L29", "test/Runner/Inputs/conv-quant.cpp",
+             "conv_pad1 N=1 C=K=64 H=W=56 3x3, zero padding 1")):
+        res = b.unit(tag, nest, sizes, ["tiled", "int8", "bf16"], source=source)
+        d, _ = res[unit]
+        t = b.pairs(d, sizes, [("tiled", 1), ("int8", 1), ("bf16", 1)], 3, 0.2)
+        log("  %s (%.0f MFLOP): tiled %s GFLOP/s, int8 %s GOP/s, bf16 %s GFLOP/s" %
+            (what, fl / 1e6, fmt([fl / x / 1e9 for x in t[("tiled", 1)]]),
+             fmt([fl / x / 1e9 for x in t[("int8", 1)]]),
+             fmt([fl / x / 1e9 for x in t[("bf16", 1)]])))
+        log("    int8 / tiled %s x; bf16 / tiled %s x" %
+            (fmt([a / c for a, c in zip(t[("tiled", 1)], t[("int8", 1)])]),
+             fmt([a / c for a, c in zip(t[("tiled", 1)], t[("bf16", 1)])])))
+    log("")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--out", default="/tmp/rl-bench-cpu")
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--only", default="", choices=["", "gemm", "epilogue", "legacy"])
+    ap.add_argument("--only", default="", choices=["", "gemm", "epilogue", "legacy", "conv"])
     ap.add_argument("--results", default="")
     ap.add_argument("--shapes", default="",
                     help="gemm section: only these shapes (N=1024,N=2048,256x2304x768,"
@@ -381,8 +406,9 @@ def main():
     b = Bench(args, log)
     b.host_machine()
     log("")
-    sections = {"gemm": gemm_section, "epilogue": epilogue_section, "legacy": legacy_section}
-    for name in (["gemm", "epilogue", "legacy"] if not args.only else [args.only]):
+    sections = {"gemm": gemm_section, "epilogue": epilogue_section, "legacy": legacy_section,
+                "conv": conv_section}
+    for name in (["gemm", "epilogue", "legacy", "conv"] if not args.only else [args.only]):
         log("[%s] load at start: %s" % (name, uptime()))
         sections[name](b, log)
         log("[%s] load at end: %s" % (name, uptime()))

@@ -633,6 +633,10 @@ struct gathered {
   int64_t cm;
   const int64_t *cn;
   bool beta0;
+  /// Zero padding: B(k, j) is 0 unless 0 <= pk[k*D + d] + pn[j*D + d] <
+  /// lim[d] in each of the D padded dimensions (none when D == 0).
+  int D = 0;
+  const int64_t *pk = nullptr, *pn = nullptr, *lim = nullptr;
 
   template <int MR>
   void pack_a(path, int64_t ic, int64_t mc, int64_t pc, int64_t kc, float *Ap) const {
@@ -640,7 +644,26 @@ struct gathered {
   }
   template <int NR>
   void pack_b(path, int64_t pc, int64_t kc, int64_t jc, int64_t nc, float *Bp) const {
-    rl::pack_b_gather<NR>(kc, nc, B, bk + pc, bn + jc, Bp);
+    if (D == 0)
+      return rl::pack_b_gather<NR>(kc, nc, B, bk + pc, bn + jc, Bp);
+    // Padded: each element checked once here, none in the micro-kernel.
+    for (int64_t jp = 0; jp < nc; jp += NR, Bp += NR * kc) {
+      const int64_t c = std::min<int64_t>(NR, nc - jp), j0 = jc + jp;
+      for (int64_t p = 0; p < kc; ++p) {
+        const int64_t k = pc + p;
+        const int64_t *Pk = pk + k * D;
+        float *Dst = Bp + p * NR;
+        for (int64_t j = 0; j < c; ++j) {
+          bool In = true;
+          for (int d = 0; d < D; ++d)
+            In &= uint64_t(Pk[d] + pn[(j0 + j) * D + d]) < uint64_t(lim[d]);
+          const float X = B[In ? bk[k] + bn[j0 + j] : 0];
+          Dst[j] = In ? X : 0.0f;
+        }
+        for (int64_t j = c; j < NR; ++j)
+          Dst[j] = 0.0f;
+      }
+    }
   }
   float *tile(int64_t i, int64_t j, int64_t nr) const {
     return rl::contiguous(cn + j, nr) ? C + i * cm + cn[j] : nullptr;
@@ -2130,6 +2153,131 @@ void bf16gemm(path P, const qproblem &g, const blocks &Bl, const Epi &epi,
     return qgemm_blocked<qfamily<word::bf16x2, qMR, qNRp, qNRp, k_bf16_portable>>(
         path::portable, g, Q, &One, epi, blk);
   }
+}
+
+//===----------------------------------------------------------------------===//
+// Quantized convolutions: the int8 and bf16 gemms above on an im2col copy
+// of the input made on each call (docs/codegen.md, "Convolutions"). The f32
+// implicit gemm gathers its B panels through offset tables; the quantized
+// drivers quantize (or round) B while they pack it from a strided matrix,
+// and the im2col copy is that matrix: zero where a window leaves the input
+// (zero padding is applied here, once per element, not per MAC).
+//===----------------------------------------------------------------------===//
+
+/// A quantized implicit gemm: C(i, j) = C[i*cm + cn[j]], A(i, k) =
+/// A[i*am + ak[k]] (the prepared weights: int8 with a scale per row, or
+/// bf16), B(k, j) = B[bk[k] + bn[j]] where every padded coordinate
+/// pk[k*D + d] + pn[j*D + d] is in [0, lim[d]), else 0.
+struct qconv {
+  int64_t M, N, K;
+  const void *A;
+  int64_t am;
+  const int64_t *ak;
+  const float *as; ///< int8: the scale of row i at as[i * as_m]
+  int64_t as_m;
+  const float *B;
+  const int64_t *bk, *bn;
+  float *C;
+  int64_t cm;
+  const int64_t *cn;
+  bool beta0;
+  int D; ///< padded window dimensions (0: none)
+  const int64_t *pk, *pn, *lim;
+};
+
+/// The common stride of \p T[0..n) (T[x] == x * stride) in \p Stride, or
+/// false when the offsets are not affine.
+inline bool affine_offsets(const int64_t *T, int64_t n, int64_t &Stride) {
+  Stride = n > 1 ? T[1] - T[0] : 1;
+  if (n > 0 && T[0] != 0)
+    return false;
+  for (int64_t x = 0; x < n; ++x)
+    if (T[x] != x * Stride)
+      return false;
+  return true;
+}
+
+/// Whether B(k, j) is inside the input: each padded coordinate in
+/// [0, lim) (one unsigned compare each; D a constant where it is 1 or 2).
+template <int D>
+inline bool inside(const int64_t *Pk, const int64_t *Pn, const int64_t *Lim, int Dyn) {
+  bool In = true;
+  const int N = D > 0 ? D : Dyn;
+  for (int d = 0; d < N; ++d)
+    In &= uint64_t(Pk[d] + Pn[d]) < uint64_t(Lim[d]);
+  return In;
+}
+
+/// One row k of the padded im2col view: a load only where B(k, j) is
+/// inside (the row's base, B itself, is read in its place), zero elsewhere.
+template <int D> inline void im2col_row(const qconv &g, int64_t k, float *Row) {
+  const float *Src = g.B + g.bk[k];
+  const int64_t *Pk = g.pk + k * g.D;
+  for (int64_t j = 0; j < g.N; ++j) {
+    const bool In = inside<D>(Pk, g.pn + j * g.D, g.lim, g.D);
+    const float X = Src[In ? g.bn[j] : -g.bk[k]];
+    Row[j] = In ? X : 0.0f;
+  }
+}
+
+/// The input's K x N im2col view, rows contiguous, zero where a padded
+/// coordinate leaves the input.
+inline void im2col(const qconv &g, float *Bf) {
+  for (int64_t k = 0; k < g.K; ++k) {
+    float *Row = Bf + k * g.N;
+    const float *Src = g.B + g.bk[k];
+    if (g.D == 0) {
+      for (int64_t j = 0; j < g.N; ++j)
+        Row[j] = Src[g.bn[j]];
+    } else if (g.D == 2) {
+      im2col_row<2>(g, k, Row);
+    } else if (g.D == 1) {
+      im2col_row<1>(g, k, Row);
+    } else {
+      im2col_row<0>(g, k, Row);
+    }
+  }
+}
+
+/// An int8 (\p Int8) or bf16 convolution on path \p P: the input's im2col
+/// copy quantized (or rounded) by i8gemm / bf16gemm as their B, the
+/// weights as their A (copied dense first when their offsets are not a
+/// stride), C straight when its offsets are a stride, else through a
+/// buffer merged after.
+inline void qconvolve(path P, const qconv &g, const blocks &Bl, bool Int8) {
+  float *Bf = scratch<float, 10>(size_t(std::max<int64_t>(g.K * g.N, 1)));
+  im2col(g, Bf);
+  const void *A = g.A;
+  int64_t ak = 1;
+  if (!affine_offsets(g.ak, g.K, ak)) {
+    const size_t E = Int8 ? 1 : 2;
+    unsigned char *Dense =
+        scratch<unsigned char, 11>(size_t(std::max<int64_t>(g.M * g.K, 1)) * E);
+    for (int64_t i = 0; i < g.M; ++i)
+      for (int64_t k = 0; k < g.K; ++k)
+        std::memcpy(Dense + (i * g.K + k) * E,
+                    static_cast<const unsigned char *>(g.A) + (i * g.am + g.ak[k]) * int64_t(E),
+                    E);
+    A = Dense;
+    ak = 1;
+  }
+  const int64_t am = A == g.A ? g.am : g.K;
+  int64_t cn = 1;
+  const bool Direct = affine_offsets(g.cn, g.N, cn);
+  float *C = Direct ? g.C : scratch<float, 12>(size_t(std::max<int64_t>(g.M * g.N, 1)));
+  const qproblem q{g.M, g.N, g.K, A, am, ak, g.as, g.as_m, Bf, g.N, 1, false,
+                   C, Direct ? g.cm : g.N, Direct ? cn : 1, Direct ? g.beta0 : true};
+  if (Int8)
+    i8gemm(P, q, Bl, no_epi(), no_block_epi());
+  else
+    bf16gemm(P, q, Bl, no_epi(), no_block_epi());
+  if (Direct)
+    return;
+  for (int64_t i = 0; i < g.M; ++i)
+    for (int64_t j = 0; j < g.N; ++j) {
+      float &X = g.C[i * g.cm + g.cn[j]];
+      X = (g.beta0 ? 0.0f : X) + C[i * g.N + j];
+    }
 }
 
 } // namespace gemm

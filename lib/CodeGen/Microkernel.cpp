@@ -420,11 +420,49 @@ std::string offsetTables(
       if (!T.empty())
         Terms.push_back(T);
     }
+    // The input's constant offsets (padding) go with its K table.
+    if (Op.second == &C.In && IVs == C.K)
+      for (size_t D = 0; D < C.In.Offset.size(); ++D)
+        if (int64_t Off = C.In.Offset[D]) {
+          std::string St = dimStride(*Op.first, D);
+          Terms.push_back(St == "1" ? "(" + num(Off) + ")"
+                                    : "(" + num(Off) + ") * " + paren(St));
+        }
     S += indent(Ind) + Name + ".data()[rl_t] = " +
+         (Terms.empty() ? "0" : llvm::join(Terms, " + ")) + ";\n";
+  }
+  // Zero padding: each padded subscript's part of this loop space (the
+  // offset with the filter's), D to an index.
+  for (size_t P = 0; P < C.Pads.size(); ++P) {
+    const size_t D = C.Pads[P].Dim;
+    std::vector<std::string> Terms;
+    for (const ConvTerm &T : C.In.Dims[D])
+      if (std::find(IVs.begin(), IVs.end(), T.IV) != IVs.end())
+        Terms.push_back(T.Coeff == 1 ? T.IV : T.IV + " * " + num(T.Coeff));
+    if (IVs == C.K && C.In.Offset[D])
+      Terms.push_back("(" + num(C.In.Offset[D]) + ")");
+    S += indent(Ind) + (IVs == C.K ? "rl_pk" : "rl_pn") + ".data()[rl_t * " +
+         num(int64_t(C.Pads.size())) + " + " + num(int64_t(P)) + "] = " +
          (Terms.empty() ? "0" : llvm::join(Terms, " + ")) + ";\n";
   }
   S += indent(Ind) + "++rl_t;\n" + indent(Ind - 1) + "}\n  }\n";
   return S;
+}
+
+/// The padding tables' declarations and the qconv/gathered fields that
+/// name them: `D, pk, pn, lim` (none: `0, nullptr, nullptr, nullptr`).
+std::pair<std::string, std::string> padTables(const ConvInfo &C) {
+  if (C.Pads.empty())
+    return {"", "0, nullptr, nullptr, nullptr"};
+  std::string D = num(int64_t(C.Pads.size()));
+  std::vector<std::string> Lim;
+  for (const ConvPad &P : C.Pads)
+    Lim.push_back(cExpr(P.Extent));
+  return {"  // Zero padding: in-bounds where 0 <= pk + pn < lim in each padded "
+          "dimension.\n  rl::buffer<int64_t> rl_pk(static_cast<size_t>(rl_k * " +
+              D + ")), rl_pn(static_cast<size_t>(rl_n * " + D + "));\n" +
+              "  const int64_t rl_lim[] = {" + llvm::join(Lim, ", ") + "};\n",
+          D + ", rl_pk.data(), rl_pn.data(), rl_lim"};
 }
 
 /// The product of the loops' trip counts, none negative.
@@ -468,6 +506,8 @@ llvm::Expected<std::string> emitConv(const Program &P, const ArgLayout &L,
        "rl_bk(static_cast<size_t>(rl_k));\n"
        "  rl::buffer<int64_t> rl_bn(static_cast<size_t>(rl_n)), "
        "rl_cn(static_cast<size_t>(rl_n));\n";
+  std::pair<std::string, std::string> Pad = padTables(C);
+  S += Pad.first;
   S += offsetTables(C, C.K, {{"rl_ak", {AW, &C.W}}, {"rl_bk", {AI, &C.In}}});
   S += offsetTables(C, C.N, {{"rl_bn", {AI, &C.In}}, {"rl_cn", {AO, &C.Out}}});
   // M's first value moves the bases; its stride stays in g.
@@ -485,10 +525,79 @@ llvm::Expected<std::string> emitConv(const Program &P, const ArgLayout &L,
        Stride(*AW, C.W) + ", rl_ak.data(),\n      " + C.In.Array +
        ", rl_bk.data(), rl_bn.data(),\n      " + Base(*AO, C.Out) + ", " +
        Stride(*AO, C.Out) + ", rl_cn.data(), " +
-       (C.InitZero ? "true" : "false") + "};\n";
+       (C.InitZero ? "true" : "false") +
+       (C.Pads.empty() ? "" : ",\n      " + Pad.second) + "};\n";
   S += "  rl::gemm::sgemm<" + num(M.MR) + ", " + num(M.NR) + ">(rl_path, g, " +
        blocksOf(M.MC, M.NC, M.KC) + ", " + (M.Parallel ? "true" : "false") +
        ", rl::gemm::no_epi(), rl::gemm::no_block_epi());\n";
+  return S + "}\n";
+}
+
+/// An int8 or bf16 convolution (quantize() of a convolution): the offset
+/// tables of the f32 implicit gemm, and rl::gemm::qconvolve, which makes
+/// the input's im2col copy and runs the quantized gemm on it.
+llvm::Expected<std::string> emitQuantConv(const Program &P, const ArgLayout &L,
+                                          const std::vector<ArgInfo> &Extra,
+                                          const std::string &Symbol,
+                                          const TileDefaults &T) {
+  const ConvInfo &C = P.Conv->C;
+  const QuantPlan &Q = *P.Quant;
+  bool Int8 = Q.Precision == "int8";
+  std::string WA = C.W.Array + (Int8 ? "_q" : "_bf16"), Ws = C.W.Array + "_scale";
+  llvm::Expected<OperandArgs> Args = operandArgs(L, Extra, {C.Out.Array, C.In.Array, WA});
+  if (!Args)
+    return Args.takeError();
+  const ArgInfo *AO = (*Args)[0], *AI = (*Args)[1], *AW = (*Args)[2];
+  std::set<std::string> Used{C.Out.Array, C.In.Array, WA};
+  std::string M0 = cExpr(C.First.at(C.M));
+  auto Base = [&](const std::string &Name, const std::string &St) {
+    return M0 == "0" ? Name
+                     : Name + " + " + paren(M0) + (St == "1" ? "" : " * " + paren(St));
+  };
+  std::string Scale = "nullptr", ScaleStride = "0";
+  if (Int8) {
+    if (!argOf(L, Extra, Ws))
+      return mkError("the scale '" + Ws + "' is not an argument");
+    Used.insert(Ws);
+    // A row scale is indexed by the output channel's value.
+    Scale = Q.LGran == "row" ? Base(Ws, "1") : Ws;
+    ScaleStride = Q.LGran == "row" ? "1" : "0";
+  }
+  std::string S =
+      "// Micro-kernel path (roofline_gemm.h): " + Q.Precision + " " + C.kind() + " " +
+      C.Out.Array + " " + (C.InitZero ? "=" : "+=") + " " + C.W.Array + " * im2col(" +
+      C.In.Array + ").\n// " + WA + ": " + C.W.Array + " in " + Q.Precision +
+      ", made once by the prepare entry" +
+      (Int8 ? " (a scale per " + Q.LGran + ")" : "") + "; the im2col copy of " +
+      C.In.Array + " made on each call\n// and " +
+      (Int8 ? "quantized (a scale per tensor)" : "rounded to bf16") +
+      " while the gemm packs it: the " + Q.Precision + " gemm's micro-kernels (" +
+      (Int8 ? "vpdpbusd" : "vdpbf16ps") + ").\n";
+  S += prologue(Symbol, L, Extra, Used, {C.Out.Array});
+  S += pathPick(Int8 ? "rl::isa::avx512vnni, rl::isa::avx512, rl::isa::avx2, "
+                       "rl::isa::portable"
+                     : "rl::isa::avx512bf16, rl::isa::avx512, rl::isa::portable");
+  S += "  // The im2col view: M = " + C.M + ", N = (" + llvm::join(C.N, ", ") +
+       "), K = (" + llvm::join(C.K, ", ") + ").\n";
+  S += "  const int64_t rl_m = " + spaceSize(C, {C.M}) + ";\n";
+  S += "  const int64_t rl_n = " + spaceSize(C, C.N) + ";\n";
+  S += "  const int64_t rl_k = " + spaceSize(C, C.K) + ";\n";
+  S += "  rl::buffer<int64_t> rl_ak(static_cast<size_t>(rl_k)), "
+       "rl_bk(static_cast<size_t>(rl_k));\n"
+       "  rl::buffer<int64_t> rl_bn(static_cast<size_t>(rl_n)), "
+       "rl_cn(static_cast<size_t>(rl_n));\n";
+  std::pair<std::string, std::string> Pad = padTables(C);
+  S += Pad.first;
+  S += offsetTables(C, C.K, {{"rl_ak", {AW, &C.W}}, {"rl_bk", {AI, &C.In}}});
+  S += offsetTables(C, C.N, {{"rl_bn", {AI, &C.In}}, {"rl_cn", {AO, &C.Out}}});
+  std::string WSt = termStride(*AW, C.W, C.M), OSt = termStride(*AO, C.Out, C.M);
+  S += "  const rl::gemm::qconv g{rl_m, rl_n, rl_k,\n      " + Base(WA, WSt) + ", " + WSt +
+       ", rl_ak.data(), " + Scale + ", " + ScaleStride + ",\n      " + C.In.Array +
+       ", rl_bk.data(), rl_bn.data(),\n      " + Base(C.Out.Array, OSt) + ", " + OSt +
+       ", rl_cn.data(), " + (C.InitZero ? "true" : "false") + ",\n      " +
+       Pad.second + "};\n";
+  S += "  rl::gemm::qconvolve(rl_path, g, " + blocksOf(T.MC, T.NC, T.KC) + ", " +
+       (Int8 ? "true" : "false") + ");\n";
   return S + "}\n";
 }
 
@@ -961,7 +1070,7 @@ std::string roofline::microKernelKind(const Program &P, const ArgLayout &L,
     return std::string();
   };
   if (P.Conv)
-    return "implicit gemm";
+    return P.Quant ? P.Quant->Precision + " implicit gemm" : "implicit gemm";
   if (P.Micro) {
     const ContractionInfo &C = P.Micro->C;
     if (C.isGemm())
@@ -1002,7 +1111,8 @@ std::string roofline::microKernelKind(const Program &P, const ArgLayout &L,
 
 bool roofline::usesGemmRuntime(const std::string &Kind) {
   return Kind == "gemm" || Kind == "implicit gemm" || Kind == "int8 gemm" ||
-         Kind == "bf16 gemm";
+         Kind == "bf16 gemm" || Kind == "int8 implicit gemm" ||
+         Kind == "bf16 implicit gemm";
 }
 
 llvm::Expected<std::string>
@@ -1014,6 +1124,8 @@ roofline::emitMicroKernel(const Program &P, const ArgLayout &L,
     return emitGemm(P, L, Extra, Symbol);
   if (Kind == "implicit gemm")
     return emitConv(P, L, Extra, Symbol);
+  if (Kind == "int8 implicit gemm" || Kind == "bf16 implicit gemm")
+    return emitQuantConv(P, L, Extra, Symbol, TileDefaults());
   if (Kind == "gemv")
     return emitGemv(P, L, Extra, Symbol, GemvKind::F32);
   if (Kind == "int8 gemv")

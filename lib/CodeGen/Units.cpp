@@ -247,11 +247,12 @@ std::string whyNotQuantized(const LoopNest &N,
                             const std::optional<ContractionInfo> &C) {
   if (C && C->Elem == Precision::F32)
     return "";
-  return C ? "the contraction is not f32"
-         : recognizeConvolution(N)
-             ? "a convolution: quantize() re-synthesizes gemm, gemv and "
-               "batched gemm only"
-             : "not a contraction (gemm, gemv, batched gemm)";
+  if (C)
+    return "the contraction is not f32";
+  std::optional<ConvInfo> Conv = recognizeConvolution(N);
+  if (Conv)
+    return Conv->Elem == Precision::F32 ? "" : "the convolution is not f32";
+  return "not a contraction (gemm, gemv, batched gemm) or a convolution";
 }
 
 /// The automatic schedule of a variant kind for a single nest, or why none.
@@ -474,9 +475,13 @@ std::optional<int64_t> convFootprint(const ConvOperand &Op,
 /// (the input's overlapping windows have no closed form in the analysis,
 /// and realistic sizes are too many iterations to enumerate).
 std::optional<llvm::json::Object> convCounts(const ConvPlan &Plan,
+                                             const std::optional<QuantPlan> &Q,
                                              const LoopNest &N,
                                              const GenOptions &O) {
   const ConvInfo &C = Plan.C;
+  // Padded: the source skips the zeros the implicit gemm multiplies.
+  if (!C.Pads.empty())
+    return std::nullopt;
   std::map<std::string, int64_t> Ext;
   int64_t Macs = 1;
   for (const auto &[IV, E] : C.Extent) {
@@ -492,15 +497,18 @@ std::optional<llvm::json::Object> convCounts(const ConvPlan &Plan,
                          Out = convFootprint(C.Out, Ext);
   if (!In || !W || !Out || Macs == 0)
     return std::nullopt;
-  // f32 (the implicit_gemm record's precondition); Out is read first when
-  // the source accumulates into it.
-  double Bytes = 4.0 * (double(*In) + double(*W) +
-                        double(*Out) * (C.InitZero ? 1 : 2));
+  // f32 (the implicit_gemm record's precondition), or the prepared int8
+  // or bf16 weights of a quantized one (their MACs in that type); Out is
+  // read first when the source accumulates into it.
+  double WBytes = !Q ? 4.0 : Q->Precision == "int8" ? 1.0 : 2.0;
+  double Bytes = 4.0 * (double(*In) + double(*Out) * (C.InitZero ? 1 : 2)) +
+                 WBytes * double(*W);
   double Flops = 2.0 * double(Macs);
   llvm::json::Object J;
   J["flops"] = Flops;
   J["macs"] = double(Macs);
-  J["flops_by_type"] = llvm::json::Object{{"f32", Flops}};
+  J["flops_by_type"] = llvm::json::Object{
+      {!Q ? "f32" : Q->Precision == "int8" ? "i8" : "bf16", Flops}};
   J["bytes"] = llvm::json::Object{{"compulsory", Bytes}};
   J["intensity"] = llvm::json::Object{{"compulsory", Flops / Bytes}};
   J["nests"] = int64_t(1);
@@ -510,7 +518,10 @@ std::optional<llvm::json::Object> convCounts(const ConvPlan &Plan,
                "window dimension) and of the output; packing buffers and "
                "offset tables are not counted";
   if (O.M && !O.M->Levels.empty()) {
-    double Peak = O.M->peakFor(Precision::F32),
+    Precision Elem = !Q                        ? Precision::F32
+                     : Q->Precision == "int8" ? Precision::I8
+                                              : Precision::BF16;
+    double Peak = O.M->peakFor(Elem),
            BW = O.M->mainMemory().BandwidthBytesPerS;
     if (Peak > 0 && BW > 0) {
       // The roofline time floor, as judgeNest gives the other variants.
@@ -622,7 +633,7 @@ void finishVariant(UnitOut &U, VariantOut &V, const Tolerance &Base,
   if (const llvm::json::Value *Why = V.Predicted.get("why_not")) {
     std::optional<llvm::json::Object> R = reorderedCounts(U.Sources, V.P, O);
     if (!R && V.P.Conv)
-      R = convCounts(*V.P.Conv, U.Sources.front(), O);
+      R = convCounts(*V.P.Conv, V.P.Quant, U.Sources.front(), O);
     if (R) {
       (*R)["why_not_own"] = *Why;
       V.Predicted = std::move(*R);

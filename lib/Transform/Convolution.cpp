@@ -5,6 +5,8 @@
 #include "LoopTransforms.h"
 #include "TransformUtil.h"
 
+#include "roofline/IR/GuardLoop.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
@@ -27,15 +29,18 @@ std::optional<ConvInfo> fail(std::string *Why, const std::string &W) {
 /// constant. A delinearized window may share its dimension with others
 /// (x[29*c + 2*t + r]).
 llvm::Expected<ConvOperand>
-termsOf(const Access &A, const std::map<std::string, AffineExpr> &Loops) {
-  ConvOperand O{A.ArrayName, {}};
+termsOf(const Access &A, const std::map<std::string, AffineExpr> &Loops,
+        bool Input = false) {
+  ConvOperand O{A.ArrayName, {}, {}};
   for (const std::optional<AffineExpr> &S : A.Subscripts) {
     if (!S)
       return transformError("a subscript of " + A.Text + " is not affine");
-    if (S->constant() != 0)
+    // The input's offsets are checked against its guards (checkPads).
+    if (S->constant() != 0 && !Input)
       return transformError("subscript '" + S->str() + "' of " + A.Text +
-                            " has a constant offset (padding and shifted "
-                            "windows are not supported)");
+                            " has a constant offset (only the input's may: "
+                            "zero padding)");
+    O.Offset.push_back(S->constant());
     if (S->terms().empty())
       return transformError("subscript '" + S->str() + "' of " + A.Text +
                             " indexes no loop");
@@ -158,6 +163,108 @@ llvm::Error checkInit(ConvInfo &C, const std::vector<StmtSite> &All,
   return llvm::Error::success();
 }
 
+
+/// The loops around the update as rectangular loops, and the conditions
+/// `c >= 0` the source guards the update with: a guard loop's (`if`), and
+/// a max/min bound's terms besides the one that uses no loop (`r` from
+/// max(0, 1 - p): r - (1 - p) >= 0).
+llvm::Error unguard(const std::vector<const Loop *> &Around,
+                    std::vector<Loop> &Rect, std::vector<AffineExpr> &Guards) {
+  auto UsesLoop = [&](const AffineExpr &E) {
+    return std::any_of(Around.begin(), Around.end(),
+                       [&](const Loop *L) { return E.uses(L->IV); });
+  };
+  for (const Loop *L : Around) {
+    if (isGuardLoop(*L)) {
+      // One iteration exactly when every c >= 0: min(0, c...) from 0.
+      bool Zero = L->Last.Kind == Bound::Min &&
+                  std::any_of(L->Last.Terms.begin(), L->Last.Terms.end(),
+                              [](const BoundTerm &T) {
+                                return T.Expr == AffineExpr(0);
+                              });
+      if (!L->First.isAffine() || L->First.affine() != AffineExpr(0) || !Zero)
+        return transformError("a guard with an equality is not zero padding");
+      for (const BoundTerm &T : L->Last.Terms)
+        if (T.Divisor != 1)
+          return transformError("a guard divides");
+        else if (T.Expr != AffineExpr(0))
+          Guards.push_back(T.Expr);
+      continue;
+    }
+    Loop R;
+    R.IV = L->IV;
+    R.Step = L->Step;
+    R.Loc = L->Loc;
+    R.First = L->First;
+    R.Last = L->Last;
+    for (auto [B, Low] : {std::pair<Bound *, bool>{&R.First, true}, {&R.Last, false}}) {
+      if (B->Kind == Bound::Single)
+        continue;
+      std::optional<AffineExpr> Keep;
+      for (const BoundTerm &T : B->Terms) {
+        if (T.Divisor != 1)
+          return transformError("loop '" + L->IV + "' has a divided bound");
+        if (!UsesLoop(T.Expr) && !Keep) {
+          Keep = T.Expr;
+          continue;
+        }
+        AffineExpr IV = AffineExpr::var(L->IV);
+        std::optional<AffineExpr> G = Low ? IV.sub(T.Expr) : T.Expr.sub(IV);
+        if (!G)
+          return transformError("a guard overflows");
+        Guards.push_back(*G);
+      }
+      if (!Keep)
+        return transformError("loop '" + L->IV + "' is not rectangular");
+      *B = Bound::single(*Keep);
+    }
+    Rect.push_back(std::move(R));
+  }
+  return llvm::Error::success();
+}
+
+/// Zero padding: each guard is one side of `0 <= s < extent` for a window
+/// subscript s of the input, and each subscript with an offset or a guard
+/// has both sides. Fills C.Pads.
+llvm::Error checkPads(ConvInfo &C, const Access &InA, const Array &AI,
+                      std::vector<AffineExpr> Guards) {
+  for (size_t D = 0; D < InA.Subscripts.size(); ++D) {
+    const AffineExpr &S = *InA.Subscripts[D];
+    bool Lo = false, Hi = false;
+    std::optional<AffineExpr> Upper;
+    if (D < AI.Extents.size() && AI.Extents[D])
+      if (std::optional<AffineExpr> E = AI.Extents[D]->addConstant(-1))
+        Upper = E->sub(S);
+    for (auto It = Guards.begin(); It != Guards.end();) {
+      bool IsLo = *It == S, IsHi = Upper && *It == *Upper;
+      if ((IsLo && !Lo) || (IsHi && !Hi)) {
+        (IsLo ? Lo : Hi) = true;
+        It = Guards.erase(It);
+      } else {
+        ++It;
+      }
+    }
+    if (!Lo && !Hi && C.In.Offset[D] == 0)
+      continue;
+    if (!Lo || !Hi || C.In.Dims[D].size() < 2)
+      return transformError(
+          "subscript '" + S.str() + "' of '" + C.In.Array + "' " +
+          (C.In.Dims[D].size() < 2 ? "is not a window"
+                                   : "is not kept inside 0 .. " +
+                                         (AI.Extents.size() > D && AI.Extents[D]
+                                              ? AI.Extents[D]->str()
+                                              : std::string("its extent")) +
+                                         " by a guard") +
+          " (a constant offset is zero padding only under `if (0 <= s && s "
+          "< extent)` around the update, or the filter loops' bounds)");
+    C.Pads.push_back({D, *AI.Extents[D]});
+  }
+  if (!Guards.empty())
+    return transformError("guard '" + Guards.front().str() +
+                          " >= 0' is not a bound of the input's window "
+                          "(zero padding)");
+  return llvm::Error::success();
+}
 } // namespace
 
 std::optional<ConvInfo> roofline::recognizeConvolution(const LoopNest &N,
@@ -170,11 +277,20 @@ std::optional<ConvInfo> roofline::recognizeConvolution(const LoopNest &N,
   const Access &OutA = *Mac->Out, &LA = *Mac->L, &RA = *Mac->R;
 
   ConvInfo C;
-  if (llvm::Error E = rectangularExtents(Update->Loops, C.Extent, C.First))
+  std::vector<Loop> Rect;
+  std::vector<AffineExpr> Guards;
+  if (llvm::Error E = unguard(Update->Loops, Rect, Guards))
     return fail(WhyNot, llvm::toString(std::move(E)));
+  std::vector<const Loop *> Loops;
+  for (const Loop &L : Rect)
+    Loops.push_back(&L);
+  if (llvm::Error E = rectangularExtents(Loops, C.Extent, C.First))
+    return fail(WhyNot, llvm::toString(std::move(E)));
+  // Which operand is the input is known once the windows are: an offset
+  // is allowed in either here and refused below in the weights.
   llvm::Expected<ConvOperand> O = termsOf(OutA, C.Extent),
-                              L = termsOf(LA, C.Extent),
-                              R = termsOf(RA, C.Extent);
+                              L = termsOf(LA, C.Extent, true),
+                              R = termsOf(RA, C.Extent, true);
   for (llvm::Expected<ConvOperand> *X : {&O, &L, &R})
     if (!*X)
       return fail(WhyNot, llvm::toString(X->takeError()));
@@ -186,7 +302,12 @@ std::optional<ConvInfo> roofline::recognizeConvolution(const LoopNest &N,
   C.Out = std::move(*O);
   C.In = LWin ? std::move(*L) : std::move(*R);
   C.W = LWin ? std::move(*R) : std::move(*L);
-  if (llvm::Error E = assignRoles(C, Update->Loops))
+  const Access &InA = LWin ? LA : RA;
+  for (int64_t Off : C.W.Offset)
+    if (Off != 0)
+      return fail(WhyNot, "a subscript of the weights '" + C.W.Array +
+                              "' has a constant offset");
+  if (llvm::Error E = assignRoles(C, Loops))
     return fail(WhyNot, llvm::toString(std::move(E)));
   if (llvm::Error E = checkInit(C, All, *Update, OutA))
     return fail(WhyNot, llvm::toString(std::move(E)));
@@ -195,6 +316,8 @@ std::optional<ConvInfo> roofline::recognizeConvolution(const LoopNest &N,
   if (!AO || !AI || !AW || AO->Elem != AI->Elem || AO->Elem != AW->Elem)
     return fail(WhyNot, "operands differ in element type");
   C.Elem = AO->Elem;
+  if (llvm::Error E = checkPads(C, InA, *AI, std::move(Guards)))
+    return fail(WhyNot, llvm::toString(std::move(E)));
   return C;
 }
 

@@ -325,6 +325,11 @@ void detectMicroKernel(Program &P) {
 llvm::Error roofline::applyRecord(Program &P, const TransformRecord &R,
                                   const ParamValues &V) {
   // The implicit gemm keeps the source nest: only its M loop may follow.
+  // A quantized convolution's driver runs on one thread: nothing follows.
+  if (P.Conv && P.Quant)
+    return recordError(R, transformError("no record may follow quantize(" +
+                                         P.Quant->Precision +
+                                         ") of a convolution"));
   if (P.Conv &&
       !(R.Kind == TransformRecord::Parallel && R.Names[0] == P.Conv->C.M))
     return recordError(R, transformError("only parallel(" + P.Conv->C.M +
@@ -429,15 +434,20 @@ std::string roofline::printProgram(const Program &P) {
       S += ", rows per block " + std::to_string(M.MR);
     S += M.Parallel ? ", parallel\n" : "\n";
   }
-  if (P.Conv)
+  if (P.Conv) {
     S += "implicit gemm: " + P.Conv->C.kind() + " " + P.Conv->C.Out.Array +
          " += " + P.Conv->C.W.Array + " * im2col(" + P.Conv->C.In.Array +
          "), M=" + P.Conv->C.M + " N=(" + llvm::join(P.Conv->C.N, ",") +
-         ") K=(" + llvm::join(P.Conv->C.K, ",") + "), MC=" +
-         std::to_string(P.Conv->MC) + " NC=" + std::to_string(P.Conv->NC) +
-         " KC=" + std::to_string(P.Conv->KC) + " MR=" +
-         std::to_string(P.Conv->MR) + " NR=" + std::to_string(P.Conv->NR) +
-         (P.Conv->Parallel ? ", parallel\n" : "\n");
+         ") K=(" + llvm::join(P.Conv->C.K, ",") + ")";
+    if (P.Quant)
+      S += ", the " + P.Quant->Precision + " gemm on an im2col copy\n";
+    else
+      S += ", MC=" + std::to_string(P.Conv->MC) + " NC=" +
+           std::to_string(P.Conv->NC) + " KC=" + std::to_string(P.Conv->KC) +
+           " MR=" + std::to_string(P.Conv->MR) + " NR=" +
+           std::to_string(P.Conv->NR) +
+           (P.Conv->Parallel ? ", parallel\n" : "\n");
+  }
   if (P.Quant)
     S += "quantized: " + P.Quant->Precision +
          (P.Quant->LGran.empty()

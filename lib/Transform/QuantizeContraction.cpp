@@ -18,6 +18,8 @@
 #include "LoopTransforms.h"
 #include "TransformUtil.h"
 
+#include "roofline/Transform/Convolution.h"
+
 #include <algorithm>
 #include <set>
 
@@ -281,7 +283,7 @@ llvm::Error checkQuantizable(const Program &P) {
     return transformError("quantize must be the first record of a schedule");
   if (!P.Source)
     return transformError("the nest is not a contraction (gemm, gemv, "
-                          "batched gemm)");
+                          "batched gemm) or a convolution");
   if (P.Nests.size() != 1)
     return transformError("the program has several nests");
   const ContractionInfo &C = *P.Source;
@@ -476,6 +478,141 @@ void installQuantized(Program &P, std::vector<LoopNest> &Prologue,
   P.Nests.push_back(std::move(K));
 }
 
+
+/// The weights of \p C as an operand over their loops, dimension by
+/// dimension (Wt[k][9*c + 3*r + s]: k, c, r, s), and their subscripts.
+Operand convWeights(const ConvInfo &C,
+                    std::vector<std::optional<AffineExpr>> &Subs) {
+  Operand W{C.W.Array, {}};
+  for (const std::vector<ConvTerm> &D : C.W.Dims) {
+    AffineExpr E(0);
+    for (const ConvTerm &T : D) {
+      W.Dims.push_back(T.IV);
+      E = *E.add(AffineExpr::var(T.IV, T.Coeff));
+    }
+    Subs.push_back(E);
+  }
+  return W;
+}
+
+/// The prepare nests were built over the weights' loops: their accesses of
+/// the weights and of the copy get the weights' own subscripts.
+void useWeightSubscripts(std::vector<LoopNest> &Nests,
+                         const std::set<std::string> &Arrays,
+                         const std::vector<std::optional<AffineExpr>> &Subs) {
+  std::string Text;
+  for (const std::optional<AffineExpr> &S : Subs)
+    Text += "[" + S->str() + "]";
+  for (LoopNest &N : Nests) {
+    Node Root = Node::loop(std::move(N.Root));
+    forEachStmtInMutable(Root, [&](Stmt &St) {
+      for (Access &A : St.Accesses)
+        if (Arrays.count(A.ArrayName)) {
+          A.Subscripts = Subs;
+          A.Text = A.ArrayName + Text;
+        }
+    });
+    N.Root = std::move(Root.loop());
+  }
+}
+
+/// The weights' scale granularity \p R asks for (row: per output channel,
+/// the default; or tensor); the input is one tensor, quantized on each call.
+llvm::Expected<std::string> convScale(const ConvInfo &C,
+                                      const TransformRecord &R) {
+  std::string LG = "row";
+  for (const auto &[Arr, Gran] : R.Scales) {
+    if (Arr == C.W.Array && (Gran == "row" || Gran == "tensor"))
+      LG = Gran;
+    else if (Arr == C.In.Array && Gran == "tensor")
+      continue;
+    else if (Arr == C.W.Array || Arr == C.In.Array)
+      return transformError("'" + Arr + "' has no " + Gran +
+                            " scale in a convolution (the weights: row or "
+                            "tensor; the input: tensor)");
+    else
+      return transformError("'" + Arr + "' is not an operand (" + C.W.Array +
+                            ", " + C.In.Array + ")");
+  }
+  return LG;
+}
+
+/// quantize() of a convolution: the weights (the gemm's A) quantized or
+/// rounded once by a prepare step, as for a gemm; CodeGen's quantized
+/// implicit gemm quantizes the input's im2col view on each call. The nest
+/// stays the IR', as under implicit_gemm (its packing is no nest).
+llvm::Expected<std::string> quantizeConvolution(Program &P,
+                                                const TransformRecord &R,
+                                                ConvInfo Conv) {
+  if (Conv.Elem != Precision::F32)
+    return transformError("the convolution is not f32");
+  std::vector<std::optional<AffineExpr>> WSubs;
+  std::optional<Operand> W = convWeights(Conv, WSubs);
+  bool Int8 = R.Precision == "int8";
+  llvm::Expected<std::string> LG = Int8 ? convScale(Conv, R)
+                                        : llvm::Expected<std::string>("");
+  if (!LG)
+    return LG.takeError();
+  // The contraction view the prepare nests and the int8 tolerance need:
+  // L the weights (a row scale varies along the output channel only), R
+  // the input (a tensor scale).
+  ContractionInfo Shell;
+  Shell.First = Conv.First;
+  Shell.Extent = Conv.Extent;
+  Shell.M = Conv.M;
+  Shell.Elem = Conv.Elem;
+  Shell.InitZero = Conv.InitZero;
+  Shell.Out = Operand{Conv.Out.Array, {}};
+  Shell.L = Operand{Conv.W.Array, {}};
+  for (const std::vector<ConvTerm> &D : Conv.W.Dims)
+    Shell.L.Dims.push_back(D.size() == 1 && D[0].IV == Conv.M ? Conv.M : "");
+  Shell.R = Operand{Conv.In.Array, {}};
+
+  LoopNest Main = P.Nests.front().Nest;
+  Builder B{Shell, Main};
+  QuantPlan Q;
+  Q.Precision = R.Precision;
+  Q.C = Shell;
+  std::string Wx = Conv.W.Array + (Int8 ? "_q" : "_bf16");
+  const Array *WA = Main.findArray(Conv.W.Array);
+  assert(WA && "recognizeConvolution checks the operands' arrays");
+  std::vector<std::optional<AffineExpr>> WExt = WA->Extents;
+  if (Int8) {
+    std::string Ws = Conv.W.Array + "_scale";
+    std::vector<std::string> SDims;
+    if (*LG == "row")
+      SDims = {Conv.M};
+    B.addArray(Wx, Precision::I8, "signed char", WExt);
+    B.addArray(Ws, Precision::F32, "float", B.extentsOver(SDims));
+    Q.LGran = *LG;
+    Q.RGran = "tensor";
+    Q.Prepared = {Wx, Ws};
+    Q.Prepare = quantizeNests(B, *W, Wx, Ws, SDims, Main);
+  } else {
+    B.addArray(Wx, Precision::BF16, "rl_bf16", WExt);
+    Q.Prepared = {Wx};
+    Q.Prepare = convertNests(B, *W, Wx, Main);
+  }
+  useWeightSubscripts(Q.Prepare, {Conv.W.Array, Wx}, WSubs);
+  for (LoopNest &X : Q.Prepare) {
+    X.Arrays = Main.Arrays;
+    X.Sem = Main.Sem;
+    pruneArrays(X);
+  }
+  P.Nests.front().Nest = std::move(Main);
+  std::string Why = Conv.kind() + " " + Conv.Out.Array + " += " +
+                    Conv.W.Array + " * im2col(" + Conv.In.Array + ") in " +
+                    R.Precision +
+                    (Int8 ? " (" + Conv.W.Array + " per " + *LG + ", " +
+                                Conv.In.Array + " per tensor, int32 "
+                                "accumulation)"
+                          : std::string(" (f32 accumulation)"));
+  P.Quant = std::move(Q);
+  ConvPlan Plan;
+  Plan.C = std::move(Conv);
+  P.Conv = std::move(Plan);
+  return Why;
+}
 } // namespace
 
 /// Precondition (QuantizeScope::Contraction; the what-ifs' EveryOperand
@@ -488,6 +625,10 @@ llvm::Expected<std::string> roofline::quantize(Program &P,
                                                const TransformRecord &R) {
   if (P.Quantize == QuantizeScope::EveryOperand)
     return quantizeEveryOperand(P, R);
+  if (!P.Source && P.Applied.empty() && P.Nests.size() == 1)
+    if (std::optional<ConvInfo> Conv =
+            recognizeConvolution(P.Nests.front().Nest))
+      return quantizeConvolution(P, R, std::move(*Conv));
   if (llvm::Error E = checkQuantizable(P))
     return std::move(E);
   const ContractionInfo &C = *P.Source;

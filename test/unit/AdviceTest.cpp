@@ -157,7 +157,7 @@ TEST(TransformTest, QuantizeScopes) {
   llvm::Error E = applyRecord(P, TransformRecord::quantize("bf16"));
   EXPECT_EQ(llvm::toString(std::move(E)),
             "quantize(bf16): the nest is not a contraction (gemm, gemv, "
-            "batched gemm)");
+            "batched gemm) or a convolution");
   std::optional<LoopNest> Q = quantizedNest(S, Precision::BF16);
   ASSERT_TRUE(Q);
   EXPECT_EQ(compulsory(*Q), compulsory(S) / 2);

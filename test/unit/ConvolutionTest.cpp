@@ -178,6 +178,53 @@ TEST(Convolution, NearMissesSayWhy) {
   }
 }
 
+/// A padded convolution: the filter loops' bounds keep the input's
+/// subscript inside 0 .. H - 1 (and W), \p Hi the upper bound of r's loop.
+std::string padded(const std::string &Hi, const std::string &If = "") {
+  return R"(
+#include <algorithm>
+void conv(int C, int K, int H, int W, const float *In, const float *Wt,
+          float *Out) {
+  for (int k = 0; k < K; ++k)
+    for (int p = 0; p < H; ++p)
+      for (int q = 0; q < W; ++q) {
+        float acc = 0;
+        for (int c = 0; c < C; ++c)
+          for (int r = std::max(0, 1 - p); r < std::min(3, )" +
+         Hi + R"(); ++r)
+            for (int s = std::max(0, 1 - q); s < std::min(3, W + 1 - q); ++s)
+              acc += In[(c * H + p + r - 1) * W + q + s - 1] *
+                     Wt[((k * C + c) * 3 + r) * 3 + s];
+        Out[(k * H + p) * W + q] = acc;
+      }
+}
+)";
+}
+
+TEST(Convolution, ZeroPaddingByTheFilterBounds) {
+  std::string Why;
+  std::optional<ConvInfo> C = recognizeOnly(padded("H + 1 - p"), &Why);
+  ASSERT_TRUE(C) << Why;
+  ASSERT_EQ(C->Pads.size(), 2u);
+  EXPECT_EQ(C->Pads[0].Dim, 1u);
+  EXPECT_EQ(C->Pads[0].Extent.str(), "H");
+  EXPECT_EQ(C->Pads[1].Extent.str(), "W");
+  EXPECT_EQ(C->In.Offset, (std::vector<int64_t>{0, -1, -1}));
+  // Rectangular again: r from 0, 3 taps.
+  EXPECT_EQ(C->First.at("r").str(), "0");
+  EXPECT_EQ(C->Extent.at("r").str(), "3");
+}
+
+TEST(Convolution, BoundsThatAreNotTheInputsAreRefused) {
+  // One row short (H - p: row H - 1 is never read): not zero padding.
+  for (const char *Hi : {"H - p"}) {
+    std::string Why;
+    EXPECT_FALSE(recognizeOnly(padded(Hi), &Why)) << Hi;
+    EXPECT_NE(Why.find("is not kept inside 0 .. H by a guard"), std::string::npos)
+        << Hi << ": " << Why;
+  }
+}
+
 TEST(Convolution, ProductIsNotAWindow) {
   // In[n][c][p * r][q + s]: the Frontend refuses the nest (a non-affine
   // subscript); on the IR it is an unknown subscript.

@@ -8,6 +8,7 @@
 // a bf16 product of bf16 operands is exact in f32, so the only error left
 // is f32 summation (K * eps of the magnitude); B rounded any other way than
 // to nearest even (truncated, say) or a term dropped is far outside it.
+// Quantized convolutions (qconvolve) likewise, with zero padding.
 // Strided operands carry NaN in their padding: a kernel that reads past a
 // row (A's last odd k, B's columns past N) makes NaN; C's padding must stay.
 //
@@ -218,8 +219,187 @@ TEST(GemmKernelOracle, TruncatedBf16Fails) {
   EXPECT_GT(Outside, 2048);
 }
 
+// Quantized convolutions (rl::gemm::qconvolve): NCHW input, weights
+// KCRS (their offsets a stride) or KRSC (not: copied dense first), zero
+// padding, strides 1 and 2, against a double oracle of the same quantized
+// operands: int8 exact but for the f32 dequantization, bf16 within f32
+// summation.
+struct ConvShape {
+  int64_t N, C, K, H, W, R, S, Pad, Stride;
+  bool Krsc; ///< the weights as [k][r][s][c]: offsets not a stride
+};
+
+const ConvShape ConvShapes[] = {
+    {1, 1, 1, 1, 1, 1, 1, 0, 1, false},  {1, 1, 1, 3, 3, 3, 3, 1, 1, false},
+    {1, 3, 5, 5, 7, 3, 3, 1, 1, false},  {2, 2, 7, 6, 5, 3, 3, 2, 1, true},
+    {1, 3, 4, 7, 7, 3, 3, 1, 2, false},  {2, 1, 3, 4, 4, 5, 5, 2, 2, true},
+    {1, 5, 9, 9, 11, 3, 3, 0, 1, false}, {1, 16, 70, 12, 12, 3, 3, 1, 1, false},
+    {1, 2, 3, 2, 2, 3, 3, 2, 1, false}};
+
+struct ConvOperands {
+  ConvShape S;
+  int64_t P, Q; ///< output rows and columns
+  std::vector<float> In, Wt, Out;
+  std::vector<int64_t> Ak, Bk, Bn, Cn, Pk, Pn, Lim;
+
+  ConvOperands(ConvShape Sh, unsigned Seed) : S(Sh) {
+    P = (S.H + 2 * S.Pad - S.R) / S.Stride + 1;
+    Q = (S.W + 2 * S.Pad - S.S) / S.Stride + 1;
+    std::mt19937 Rng(Seed);
+    std::uniform_real_distribution<float> U(0.125f, 1.0f);
+    auto Value = [&] { return Rng() % 2 ? U(Rng) : -U(Rng); };
+    In.resize(size_t(S.N * S.C * S.H * S.W));
+    Wt.resize(size_t(S.K * S.C * S.R * S.S));
+    Out.resize(size_t(S.N * S.K * P * Q));
+    for (float &X : In)
+      X = Value();
+    for (float &X : Wt)
+      X = Value();
+    for (float &X : Out)
+      X = Value();
+    for (int64_t c = 0; c < S.C; ++c)
+      for (int64_t r = 0; r < S.R; ++r)
+        for (int64_t s = 0; s < S.S; ++s) {
+          Ak.push_back(S.Krsc ? (r * S.S + s) * S.C + c : (c * S.R + r) * S.S + s);
+          Bk.push_back((c * S.H + r - S.Pad) * S.W + s - S.Pad);
+          Pk.insert(Pk.end(), {r - S.Pad, s - S.Pad});
+        }
+    for (int64_t n = 0; n < S.N; ++n)
+      for (int64_t p = 0; p < P; ++p)
+        for (int64_t q = 0; q < Q; ++q) {
+          Bn.push_back((n * S.C * S.H + p * S.Stride) * S.W + q * S.Stride);
+          Cn.push_back((n * S.K * P + p) * Q + q);
+          Pn.insert(Pn.end(), {p * S.Stride, q * S.Stride});
+        }
+    Lim = {S.H, S.W};
+  }
+  int64_t kk() const { return S.C * S.R * S.S; }
+  int64_t nn() const { return S.N * P * Q; }
+  float w(int64_t i, int64_t k) const { return Wt[size_t(i * kk() + Ak[size_t(k)])]; }
+  float x(int64_t k, int64_t j) const {
+    for (int d = 0; d < 2; ++d) {
+      const int64_t X = Pk[size_t(k * 2 + d)] + Pn[size_t(j * 2 + d)];
+      if (X < 0 || X >= Lim[size_t(d)])
+        return 0.0f;
+    }
+    return In[size_t(Bk[size_t(k)] + Bn[size_t(j)])];
+  }
+  rl::gemm::qconv problem(const void *A, const float *As, bool Beta0) {
+    return {S.K,   nn(),          kk(),      A,         kk(),       Ak.data(), As,
+            1,     In.data(),     Bk.data(), Bn.data(), Out.data(), P * Q,     Cn.data(),
+            Beta0, S.Pad ? 2 : 0, Pk.data(), Pn.data(), Lim.data()};
+  }
+};
+
+std::string describe(const char *Isa, const ConvShape &S, bool Beta0) {
+  return std::string(Isa) + " conv N=" + std::to_string(S.N) + " C=" + std::to_string(S.C) +
+         " K=" + std::to_string(S.K) + " " + std::to_string(S.H) + "x" + std::to_string(S.W) +
+         " filter " + std::to_string(S.R) + "x" + std::to_string(S.S) +
+         " pad=" + std::to_string(S.Pad) + " stride=" + std::to_string(S.Stride) +
+         (S.Krsc ? " krsc" : "") + (Beta0 ? "" : " C+=");
+}
+
+// Checks Out against Out0 (+) Ref within Tol[i][j], the first five misses.
+void expectConv(const ConvOperands &O, const std::vector<float> &Out0, bool Beta0,
+                const std::vector<double> &Ref, const std::vector<double> &Tol,
+                const std::string &What) {
+  int Bad = 0;
+  for (int64_t i = 0; i < O.S.K && Bad < 5; ++i)
+    for (int64_t j = 0; j < O.nn() && Bad < 5; ++j) {
+      const size_t At = size_t(i * O.P * O.Q + O.Cn[size_t(j)]), Ix = size_t(i * O.nn() + j);
+      const double Want = (Beta0 ? 0.0 : double(Out0[At])) + Ref[Ix];
+      if (!(std::fabs(O.Out[At] - Want) <= Tol[Ix] + std::ldexp(std::fabs(Want), -22))) {
+        ADD_FAILURE() << What << ": out[" << i << "][" << j << "] = " << O.Out[At] << ", want "
+                      << Want << " within " << Tol[Ix];
+        ++Bad;
+      }
+    }
+}
+
+// The int8 oracle: the weights per row and the im2col view per tensor,
+// quantized as the prepare step and the driver do; int32 sums exact.
+void int8ConvOracle(const ConvOperands &O, std::vector<signed char> &Wq, std::vector<float> &Ws,
+                    std::vector<double> &Ref, std::vector<double> &Tol) {
+  const int64_t K = O.kk(), N = O.nn();
+  Wq.assign(size_t(O.S.K * K), 0);
+  Ws.assign(size_t(O.S.K), 0.0f);
+  for (int64_t i = 0; i < O.S.K; ++i) {
+    float Max = 0.0f;
+    for (int64_t k = 0; k < K; ++k)
+      Max = std::fmax(Max, std::fabs(O.Wt[size_t(i * K + k)]));
+    Ws[size_t(i)] = std::fmax(Max, 1e-30f) / 127.0f;
+    for (int64_t k = 0; k < K; ++k)
+      Wq[size_t(i * K + k)] =
+          static_cast<signed char>(std::lrint(O.Wt[size_t(i * K + k)] / Ws[size_t(i)]));
+  }
+  float Xmax = 0.0f;
+  for (int64_t k = 0; k < K; ++k)
+    for (int64_t j = 0; j < N; ++j)
+      Xmax = std::fmax(Xmax, std::fabs(O.x(k, j)));
+  const float Xs = std::fmax(Xmax, 1e-30f) / 127.0f;
+  Ref.assign(size_t(O.S.K * N), 0.0);
+  Tol.assign(Ref.size(), 0.0);
+  for (int64_t i = 0; i < O.S.K; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      int64_t Sum = 0;
+      for (int64_t k = 0; k < K; ++k)
+        Sum += int64_t(Wq[size_t(i * K + O.Ak[size_t(k)])]) *
+               int64_t(rl::gemm::quantize8(O.x(k, j), Xs));
+      Ref[size_t(i * N + j)] = double(Sum) * double(Ws[size_t(i)]) * double(Xs);
+      Tol[size_t(i * N + j)] = 4 * std::ldexp(std::fabs(Ref[size_t(i * N + j)]), -24);
+    }
+}
+
+TEST_P(GemmKernel, Int8ConvMatchesOracle) {
+  rl::gemm::path P;
+  if (!choose({rl::isa::avx512vnni, rl::isa::avx512, rl::isa::avx2, rl::isa::portable}, P))
+    GTEST_SKIP() << GetParam() << ": not this CPU's";
+  unsigned Seed = 2000;
+  for (const ConvShape &S : ConvShapes)
+    for (bool Beta0 : {true, false}) {
+      ConvOperands O(S, Seed++);
+      std::vector<signed char> Wq;
+      std::vector<float> Ws;
+      std::vector<double> Ref, Tol;
+      int8ConvOracle(O, Wq, Ws, Ref, Tol);
+      const std::vector<float> Out0 = O.Out;
+      rl::gemm::qconvolve(P, O.problem(Wq.data(), Ws.data(), Beta0), Blocks, true);
+      expectConv(O, Out0, Beta0, Ref, Tol, describe(GetParam(), S, Beta0));
+    }
+}
+
+TEST_P(GemmKernel, Bf16ConvMatchesOracle) {
+  rl::gemm::path P;
+  if (!choose({rl::isa::avx512bf16, rl::isa::avx512, rl::isa::portable}, P))
+    GTEST_SKIP() << GetParam() << ": not a bf16 path, or not this CPU's";
+  unsigned Seed = 3000;
+  for (const ConvShape &S : ConvShapes)
+    for (bool Beta0 : {true, false}) {
+      ConvOperands O(S, Seed++);
+      std::vector<rl::bf16> W16(O.Wt.begin(), O.Wt.end());
+      const int64_t K = O.kk(), N = O.nn();
+      std::vector<double> Ref(size_t(S.K * N), 0.0), Tol(Ref.size(), 0.0);
+      for (int64_t i = 0; i < S.K; ++i)
+        for (int64_t j = 0; j < N; ++j) {
+          double Sum = 0, Abs = 0;
+          for (int64_t k = 0; k < K; ++k) {
+            const double X =
+                double(float(rl::bf16(O.w(i, k)))) * double(float(rl::bf16(O.x(k, j))));
+            Sum += X;
+            Abs += std::fabs(X);
+          }
+          Ref[size_t(i * N + j)] = Sum;
+          Tol[size_t(i * N + j)] = std::ldexp(1.0, -24) * double(K + 2) * Abs;
+        }
+      const std::vector<float> Out0 = O.Out;
+      rl::gemm::qconvolve(P, O.problem(W16.data(), nullptr, Beta0), Blocks, false);
+      expectConv(O, Out0, Beta0, Ref, Tol, describe(GetParam(), S, Beta0));
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Isa, GemmKernel,
-                         ::testing::Values("avx512bf16", "avx512", "avx2", "portable"),
+                         ::testing::Values("avx512bf16", "avx512vnni", "avx512", "avx2",
+                                           "portable"),
                          [](const ::testing::TestParamInfo<const char *> &I) {
                            return std::string(I.param);
                          });

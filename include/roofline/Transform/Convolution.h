@@ -40,6 +40,17 @@ struct ConvTerm {
 struct ConvOperand {
   std::string Array;
   std::vector<std::vector<ConvTerm>> Dims;
+  /// The input's constant offset per dimension (`p + r - 1`: -1), zero
+  /// padding when a guard keeps the subscript inside the input (Pads).
+  std::vector<int64_t> Offset;
+};
+
+/// A window dimension of the input padded with zeros: the source reads
+/// In only where 0 <= subscript < Extent, by a guard (an `if` or the
+/// filter loops' max/min bounds) that is exactly that condition.
+struct ConvPad {
+  size_t Dim;       ///< the input's dimension
+  AffineExpr Extent; ///< its extent (H)
 };
 
 struct ConvInfo {
@@ -53,6 +64,7 @@ struct ConvInfo {
   std::map<std::string, AffineExpr> First;  ///< lower bounds by IV
   Precision Elem = Precision::Unknown;
   bool InitZero = false; ///< Out is cleared before the reduction
+  std::vector<ConvPad> Pads; ///< zero-padded dimensions of In
 
   /// "convolution (implicit gemm)", or the 1-D/3-D form.
   std::string kind() const;
