@@ -130,6 +130,9 @@ struct UnitOut {
   std::string Name; ///< directory and symbol prefix
   std::string Kind; ///< "gemm", "gemv", "elementwise chain", "nest"
   std::vector<LoopNest> Sources;
+  /// Sources[I]'s counts (analyzeNest), counted once for the layout and the
+  /// manifest; none where the nest cannot be counted.
+  std::vector<std::optional<NestCounts>> Counts;
   ArgLayout Layout;
   std::string ReferenceCode;
   bool HasMagnitude = false;
