@@ -12,6 +12,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cassert>
 #include <set>
 
 using namespace roofline;
@@ -847,32 +848,18 @@ llvm::json::Object roofline::cudaVariantJSON(const UnitOut &U,
     J["feature_arch"] = V.FeatureArch;
   J["map"] = V.Map;
   J["threads"] = "GPU";
-  llvm::json::Array Extra, Skip, Notes;
+  llvm::json::Array Extra;
   for (size_t I = 0; I < V.Extra.size(); ++I) {
     const ArgInfo &A = V.Extra[I];
-    llvm::json::Array Shape;
-    for (const AffineExpr &E : A.Shape)
-      Shape.push_back(cExpr(E));
-    llvm::json::Object AJ{{"name", A.Name},
-                          {"type", cTypeFor(A.CType, EmitMode::AsWritten)},
-                          {"elem", precisionName(A.Elem)},
-                          {"shape", std::move(Shape)},
-                          {"intent", "temp"}};
-    if (A.Prepared)
-      AJ["prepared"] = true;
+    assert(!A.IsScalar && "a variant's own arguments are arrays");
+    llvm::json::Object AJ = argJSON(A);
+    AJ["intent"] = "temp"; // the variant's own buffer, whatever it holds
     if (I < V.ExtraFrom.size())
       AJ["from"] = V.ExtraFrom[I];
     Extra.push_back(std::move(AJ));
   }
-  for (const std::string &S : V.SkipCompare)
-    Skip.push_back(S);
-  for (const std::string &N : V.Notes)
-    Notes.push_back(N);
-  J["extra_args"] = std::move(Extra);
-  J["skip_compare"] = std::move(Skip);
-  J["legality"] = std::move(Notes);
-  J["tolerance"] = toleranceJSON(V.Tol);
-  J["predicted"] = llvm::json::Object(V.Predicted);
+  addCheckFields(J, std::move(Extra), V.SkipCompare, V.Notes, V.Tol,
+                 V.Predicted);
   return J;
 }
 

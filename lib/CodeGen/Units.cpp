@@ -918,22 +918,6 @@ const char *intentName(ArgInfo::IntentTy I) {
   return "in";
 }
 
-llvm::json::Object argJSON(const ArgInfo &A) {
-  llvm::json::Array Shape;
-  for (const AffineExpr &E : A.Shape)
-    Shape.push_back(cExpr(E));
-  llvm::json::Object O{{"name", A.Name},
-                       {"type", cTypeFor(A.CType, EmitMode::AsWritten)},
-                       {"elem", precisionName(A.Elem)},
-                       {"shape", std::move(Shape)},
-                       {"intent", intentName(A.Intent)}};
-  if (A.IsScalar)
-    O["scalar"] = true;
-  if (A.Prepared)
-    O["prepared"] = true;
-  return O;
-}
-
 std::string harnessType(const std::string &CType) {
   std::string T = cTypeFor(CType, EmitMode::AsWritten);
   if (T == "float")
@@ -1136,6 +1120,39 @@ Tolerance roofline::int8Tolerance(const ContractionInfo &C,
   return T;
 }
 
+llvm::json::Object roofline::argJSON(const ArgInfo &A) {
+  llvm::json::Array Shape;
+  for (const AffineExpr &E : A.Shape)
+    Shape.push_back(cExpr(E));
+  llvm::json::Object O{{"name", A.Name},
+                       {"type", cTypeFor(A.CType, EmitMode::AsWritten)},
+                       {"elem", precisionName(A.Elem)},
+                       {"shape", std::move(Shape)},
+                       {"intent", intentName(A.Intent)}};
+  if (A.IsScalar)
+    O["scalar"] = true;
+  if (A.Prepared)
+    O["prepared"] = true;
+  return O;
+}
+
+void roofline::addCheckFields(llvm::json::Object &J, llvm::json::Array Extra,
+                              const std::vector<std::string> &SkipCompare,
+                              const std::vector<std::string> &Legality,
+                              const Tolerance &Tol,
+                              const llvm::json::Object &Predicted) {
+  llvm::json::Array Skip, Legal;
+  for (const std::string &S : SkipCompare)
+    Skip.push_back(S);
+  for (const std::string &L : Legality)
+    Legal.push_back(L);
+  J["extra_args"] = std::move(Extra);
+  J["skip_compare"] = std::move(Skip);
+  J["legality"] = std::move(Legal);
+  J["tolerance"] = toleranceJSON(Tol);
+  J["predicted"] = llvm::json::Object(Predicted);
+}
+
 llvm::json::Object roofline::toleranceJSON(const Tolerance &T) {
   llvm::json::Object J{{"rtol", T.RTol},
                        {"rtol_per_term", T.RTolPerTerm},
@@ -1201,18 +1218,11 @@ llvm::json::Object roofline::manifestOf(const UnitOut &U, const GenOptions &O) {
       for (const auto &[IV, A] : K.Attrs)
         Par |= A.Parallel;
     J["threads"] = Par ? "all (OpenMP)" : "1";
-    llvm::json::Array Extra, Skip, Legal;
+    llvm::json::Array Extra;
     for (const ArgInfo &A : V.Extra)
       Extra.push_back(argJSON(A));
-    for (const std::string &S : V.SkipCompare)
-      Skip.push_back(S);
-    for (const std::string &L : V.P.Log)
-      Legal.push_back(L);
-    J["extra_args"] = std::move(Extra);
-    J["skip_compare"] = std::move(Skip);
-    J["legality"] = std::move(Legal);
-    J["tolerance"] = toleranceJSON(V.Tol);
-    J["predicted"] = llvm::json::Object(V.Predicted);
+    addCheckFields(J, std::move(Extra), V.SkipCompare, V.P.Log, V.Tol,
+                   V.Predicted);
     Variants.push_back(std::move(J));
   }
   // Iterations of the source nests as a formula in the sizes (C-like, ^ for

@@ -105,6 +105,14 @@ Tolerance int8Tolerance(const ContractionInfo &C, const std::string &LGran,
 
 /// The manifest's "tolerance" object of \p T.
 llvm::json::Object toleranceJSON(const Tolerance &T);
+/// A manifest's entry for argument \p A: name, type, elem, shape, intent.
+llvm::json::Object argJSON(const ArgInfo &A);
+/// The fields a manifest's variant entry ends with, CPU and CUDA alike:
+/// extra_args (\p Extra), skip_compare, legality, tolerance, predicted.
+void addCheckFields(llvm::json::Object &J, llvm::json::Array Extra,
+                    const std::vector<std::string> &SkipCompare,
+                    const std::vector<std::string> &Legality,
+                    const Tolerance &Tol, const llvm::json::Object &Predicted);
 
 struct VariantOut {
   VariantKind Kind = VariantKind::Naive;
