@@ -58,16 +58,6 @@ std::string baseOffset(const ArgInfo &A, const Operand &O,
   return Terms.empty() ? "0" : llvm::join(Terms, " + ");
 }
 
-const ArgInfo *argOf(const ArgLayout &L, const std::vector<ArgInfo> &Extra,
-                     const std::string &Name) {
-  if (const ArgInfo *A = L.find(Name))
-    return A;
-  for (const ArgInfo &A : Extra)
-    if (A.Name == Name)
-      return &A;
-  return nullptr;
-}
-
 using OperandArgs = std::array<const ArgInfo *, 3>;
 
 /// The arguments of a contraction's output and two operands.
@@ -76,7 +66,7 @@ llvm::Expected<OperandArgs> operandArgs(const ArgLayout &L,
                                         const std::array<std::string, 3> &Names) {
   OperandArgs A;
   for (size_t I = 0; I < 3; ++I)
-    if (!(A[I] = argOf(L, Extra, Names[I])))
+    if (!(A[I] = findArg(L, Extra, Names[I])))
       return makeError("operand '" + Names[I] + "' is not an argument");
   return A;
 }
@@ -313,7 +303,7 @@ llvm::Expected<std::string> emitQuantGemm(const Program &P, const ArgLayout &L,
   std::string ScalePtr = "nullptr", ScaleStride = "0";
   std::set<std::string> Used{C.Out.Array, LA, C.R.Array}, Written{C.Out.Array};
   if (Int8) {
-    const ArgInfo *AS = argOf(L, Extra, Ls);
+    const ArgInfo *AS = findArg(L, Extra, Ls);
     if (!AS)
       return makeError("the scale '" + Ls + "' is not an argument");
     Used.insert(Ls);
@@ -899,8 +889,8 @@ llvm::Expected<std::string> emitGemv(const Program &P, const ArgLayout &L,
     G.LA += "_bf16";
     G.RA += "_bf16";
   }
-  const ArgInfo *AO = argOf(L, Extra, C.Out.Array), *AL = argOf(L, Extra, G.LA),
-                *AR = argOf(L, Extra, G.RA);
+  const ArgInfo *AO = findArg(L, Extra, C.Out.Array), *AL = findArg(L, Extra, G.LA),
+                *AR = findArg(L, Extra, G.RA);
   if (!AO || !AL || !AR)
     return makeError("gemv operands are not arguments");
   Operand OL{G.LA, C.L.Dims}, OR{G.RA, C.R.Dims};

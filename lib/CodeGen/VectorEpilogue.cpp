@@ -48,12 +48,7 @@ private:
 };
 
 const ArgInfo *Writer::arg(const std::string &Name) const {
-  if (const ArgInfo *A = L.find(Name))
-    return A;
-  for (const ArgInfo &A : Extra)
-    if (A.Name == Name)
-      return &A;
-  return nullptr;
+  return findArg(L, Extra, Name);
 }
 
 llvm::Error Writer::names(const AffineExpr &E) {
@@ -359,4 +354,15 @@ roofline::vectorEpilogue(const ContractionInfo &C, const ArgLayout &L,
                          const std::vector<ArgInfo> &Extra, const std::string &Name) {
   Writer W(C, L, Extra);
   return W.run(Name);
+}
+
+const ArgInfo *roofline::findArg(const ArgLayout &L,
+                                 const std::vector<ArgInfo> &Extra,
+                                 const std::string &Name) {
+  if (const ArgInfo *A = L.find(Name))
+    return A;
+  for (const ArgInfo &A : Extra)
+    if (A.Name == Name)
+      return &A;
+  return nullptr;
 }
