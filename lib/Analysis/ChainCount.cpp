@@ -132,7 +132,7 @@ void Cnt::addScaled(const Cnt &O, Int128 K) {
       llvm::Error E = KR ? F->addScaledInPlace(*O.F, *KR)
                          : llvm::createStringError(
                                llvm::inconvertibleErrorCode(), "overflow");
-      if (E) {
+      if (E) { // the reason is kept, as WhyF
         llvm::consumeError(std::move(E));
         F.reset();
         WhyF = "symbolic formula exceeds 128-bit range";
@@ -880,10 +880,8 @@ const ChainCounter::SymCount &ChainCounter::symbolicOf(ChainEntry &E) {
       R.first = std::move(*P);
       Atoms.insert(NewAtoms.begin(), NewAtoms.end());
     } else {
-      R.second = B.Overflow ? "symbolic formula exceeds 128-bit range"
-                            : llvm::toString(P.takeError());
-      if (B.Overflow)
-        llvm::consumeError(P.takeError());
+      std::string Why = llvm::toString(P.takeError());
+      R.second = B.Overflow ? "symbolic formula exceeds 128-bit range" : Why;
     }
   }
   E.Sym = std::move(R);
@@ -1179,6 +1177,8 @@ ChainCounter::NumResult ChainCounter::numericAt(const Chain &C, size_t Begin) {
   ClosedFormBuilder B(C, Begin, &Known, nullptr, *this);
   llvm::Expected<Polynomial> P = B.build();
   if (!P) {
+    // Either reason is a result, not an error: the caller refuses the
+    // count (overflow) or counts the chain another way (not closed).
     llvm::consumeError(P.takeError());
     if (B.Overflow)
       return NumResult{NumResult::Fail, 0, Over128Bits};

@@ -244,10 +244,11 @@ std::string tripText(const Loop &L) {
         llvm::Expected<Polynomial> T = Neg->add(Polynomial(Rational(1)));
         if (T)
           return Diff + signedTail(*T);
+        // Past 128 bits: the same difference, with the 1 kept apart.
         llvm::consumeError(T.takeError());
       }
       Diff += signedTail(*Neg);
-    } else {
+    } else { // past 128 bits: the bound as written
       llvm::consumeError(Neg.takeError());
       Diff += " - (" + Lo.str() + ")";
     }
@@ -601,7 +602,7 @@ static std::string sizeConditions(const LoopNest &N, const Env &Known,
     R.Notes.push_back("assumes " + C.What + ": " + C.Expr.str() + " >= 0");
     if (llvm::Expected<Polynomial> P = Polynomial::fromAffine(C.Expr))
       R.FootprintConditions.push_back(std::move(*P));
-    else
+    else // past 128 bits: the note above still states the assumption
       llvm::consumeError(P.takeError());
   }
   return "";

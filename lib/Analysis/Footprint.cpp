@@ -865,7 +865,7 @@ bool cellByCell(const std::vector<std::vector<Polynomial>> &Breaks,
       if (W)
         continue;
       llvm::Expected<Polynomial> Wd = Breaks[D][I[D] + 1].sub(Breaks[D][I[D]]);
-      if (!Wd) {
+      if (!Wd) { // past 128 bits: Overflow refuses the union
         llvm::consumeError(Wd.takeError());
         Overflow = true;
         return;
@@ -881,7 +881,7 @@ bool cellByCell(const std::vector<std::vector<Polynomial>> &Breaks,
       Polynomial V = *Widths[0][I[0]]; // 1 * W is W exactly
       for (size_t D = 1; D < Dims; ++D) {
         llvm::Expected<Polynomial> P = V.mul(*Widths[D][I[D]]);
-        if (!P) {
+        if (!P) { // past 128 bits: Overflow refuses the union
           llvm::consumeError(P.takeError());
           Overflow = true;
           return;
@@ -889,7 +889,7 @@ bool cellByCell(const std::vector<std::vector<Polynomial>> &Breaks,
         V = std::move(*P);
       }
       if (llvm::Error E = Total.addScaledInPlace(V, Rational(1))) {
-        llvm::consumeError(std::move(E));
+        llvm::consumeError(std::move(E)); // as above: Overflow refuses
         Overflow = true;
       }
     });

@@ -3,11 +3,13 @@
 #include "roofline/CodeGen/CpuEmitter.h"
 
 #include "roofline/Analysis/Counts.h"
+#include "roofline/Support/Error.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstdio>
 #include <functional>
 #include <set>
@@ -28,11 +30,11 @@ int ArgLayout::indexOf(const std::string &Name) const {
   return -1;
 }
 
-static llvm::Error emitError(const llvm::Twine &Msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
-}
-
 std::string roofline::cExpr(const AffineExpr &E) { return E.str(); }
+
+std::string roofline::parenthesized(const std::string &S) {
+  return S.find_first_of("+- ") == std::string::npos ? S : "(" + S + ")";
+}
 
 std::string roofline::cBound(const Bound &B) {
   auto Term = [](const BoundTerm &T) {
@@ -171,7 +173,7 @@ subscriptExtents(const std::string &Array, size_t Dims,
       }
     });
   if (!Problem.empty())
-    return emitError(Problem);
+    return makeError(Problem);
   return Out;
 }
 
@@ -206,43 +208,14 @@ bool uses(const LoopNest &N, const std::string &Array, Use U) {
   return Found;
 }
 
-/// The counts of a unit's source nests, each counted once, on demand.
-class SourceCounts {
-public:
-  explicit SourceCounts(const std::vector<LoopNest> &Sources)
-      : Sources(Sources), Counted(Sources.size()), Counts(Sources.size()) {}
-
-  /// The counts of source \p I, or null when they cannot be had.
-  const NestCounts *get(size_t I) {
-    if (!Counted[I]) {
-      Counted[I] = true;
-      llvm::Expected<NestCounts> C = analyzeNest(Sources[I]);
-      if (C)
-        Counts[I] = std::move(*C);
-      else
-        // Without counts the caller takes the safe answer (readsIncoming);
-        // the reason is the lint's to report, not the layout's.
-        llvm::consumeError(C.takeError());
-    }
-    return Counts[I] ? &*Counts[I] : nullptr;
-  }
-
-private:
-  const std::vector<LoopNest> &Sources;
-  std::vector<bool> Counted;
-  std::vector<std::optional<NestCounts>> Counts;
-};
-
-/// Whether source \p I reads \p Array's incoming values: some element is
-/// read before the nest writes it (distinct elements first read, per the
-/// counts). Without counts the answer is yes: copying an array in is always
-/// correct, only slower.
-bool readsIncoming(SourceCounts &Counts, const LoopNest &N, size_t I,
+/// Whether nest \p N (counted as \p C) reads \p Array's incoming values:
+/// some element is read before the nest writes it (distinct elements first
+/// read, per the counts). Without counts the answer is yes: copying an array
+/// in is always correct, only slower.
+bool readsIncoming(const LoopNest &N, const std::optional<NestCounts> &C,
                    const std::string &Array) {
-  // A nest that never reads the array needs no counts.
   if (!uses(N, Array, Use::Read))
     return false;
-  const NestCounts *C = Counts.get(I);
   if (!C)
     return true;
   for (const ArrayTraffic &T : C->Arrays) {
@@ -275,11 +248,11 @@ shapeOfArray(const Array &A, const std::vector<const LoopNest *> &Nests,
     if (!Sub)
       return Sub.takeError();
     if (!(*Sub)[D])
-      return emitError("no access bounds dimension " + std::to_string(D) +
+      return makeError("no access bounds dimension " + std::to_string(D) +
                        " of '" + A.Name + "'");
     Shape.push_back(*(*Sub)[D]);
   }
-  if (!Sub)
+  if (!Sub) // every dimension had a declared extent: the bounds were unneeded
     llvm::consumeError(Sub.takeError());
   return Shape;
 }
@@ -287,12 +260,13 @@ shapeOfArray(const Array &A, const std::vector<const LoopNest *> &Nests,
 } // namespace
 
 llvm::Expected<ArgLayout>
-roofline::layoutOf(const std::vector<LoopNest> &Sources) {
+roofline::layoutOf(const std::vector<LoopNest> &Sources,
+                   const std::vector<std::optional<NestCounts>> &Counts) {
+  assert(Counts.size() == Sources.size() && "one count slot per source");
   ArgLayout L;
   std::vector<const LoopNest *> Ptrs;
   for (const LoopNest &N : Sources)
     Ptrs.push_back(&N);
-  SourceCounts Counts(Sources);
   for (const LoopNest &N : Sources)
     for (const Param &P : N.Params)
       if (std::none_of(L.Sizes.begin(), L.Sizes.end(),
@@ -319,7 +293,7 @@ roofline::layoutOf(const std::vector<LoopNest> &Sources) {
         if (!uses(X, A.Name, Use::Any))
           continue;
         if (!Seen)
-          Reads = readsIncoming(Counts, X, K, A.Name);
+          Reads = readsIncoming(X, Counts[K], A.Name);
         Seen = true;
         Written |= uses(X, A.Name, Use::Write);
       }
@@ -522,7 +496,7 @@ llvm::Expected<std::string> KernelWriter::value(const KernelNest &K,
   switch (E.Kind) {
   case ValueExpr::Load:
     if (E.Access >= S.Accesses.size())
-      return emitError("value refers to a missing access");
+      return makeError("value refers to a missing access");
     return access(S.Accesses[E.Access]);
   case ValueExpr::Scalar:
     return E.Name;
@@ -542,7 +516,7 @@ llvm::Expected<std::string> KernelWriter::value(const KernelNest &K,
     if (!A)
       return A.takeError();
     if (Mag && E.Name != "-" && E.Name != "+")
-      return emitError("operator '" + E.Name + "' has no magnitude form");
+      return makeError("operator '" + E.Name + "' has no magnitude form");
     return "(" + E.Name + *A + ")";
   }
   case ValueExpr::Binary: {
@@ -555,7 +529,7 @@ llvm::Expected<std::string> KernelWriter::value(const KernelNest &K,
     static const std::set<std::string> MagOps = {"+", "-", "*", "/", "<",
                                                  "<=", ">", ">=", "==", "!="};
     if (Mag && !MagOps.count(E.Name))
-      return emitError("operator '" + E.Name + "' has no magnitude form");
+      return makeError("operator '" + E.Name + "' has no magnitude form");
     return "(" + *A + " " + E.Name + " " + *B + ")";
   }
   case ValueExpr::Call: {
@@ -570,14 +544,14 @@ llvm::Expected<std::string> KernelWriter::value(const KernelNest &K,
     std::string Fn = E.Name;
     if (Mode == EmitMode::Double) {
       if (Base.empty())
-        return emitError("call to '" + E.Name + "' has no double form");
+        return makeError("call to '" + E.Name + "' has no double form");
       Fn = Base == "max"   ? "std::fmax"
            : Base == "min" ? "std::fmin"
            : Base == "abs" ? "std::fabs"
                            : "std::" + Base;
     } else if (Mag) {
       if (Base.empty())
-        return emitError("call to '" + E.Name + "' has no magnitude form");
+        return makeError("call to '" + E.Name + "' has no magnitude form");
       Fn = "rl::m_" + Base;
     }
     return Fn + "(" + llvm::join(Args, ", ") + ")";
@@ -606,13 +580,13 @@ llvm::Expected<std::string> KernelWriter::value(const KernelNest &K,
     return "static_cast<" + cTypeFor(E.CType, Mode) + ">(" + *A + ")";
   }
   }
-  return emitError("unknown value kind");
+  return makeError("unknown value kind");
 }
 
 llvm::Error KernelWriter::emitStmt(const KernelNest &K, const Stmt &S,
                                    unsigned Indent) {
   if (!S.Value)
-    return emitError("statement at line " + std::to_string(S.Loc.Line) +
+    return makeError("statement at line " + std::to_string(S.Loc.Line) +
                      " has no value (" + K.Nest.Sem.WhyNot + ")");
   const StmtValue &V = *S.Value;
   std::string Target;
@@ -749,7 +723,7 @@ llvm::Expected<std::string> KernelWriter::run(const std::string &Symbol) {
     for (const std::string &W : Written) {
       const ArgInfo *A = L.find(W);
       if (A && !isFloatCType(A->CType))
-        return emitError("'" + W + "' is an integer output: compared exactly");
+        return makeError("'" + W + "' is an integer output: compared exactly");
     }
   std::string Tail;
   auto Declare = [&](const ArgInfo &A, size_t Index) {
@@ -813,7 +787,7 @@ llvm::Expected<std::string> KernelWriter::run(const std::string &Symbol) {
       std::vector<AffineExpr> Shape;
       for (const auto &E : A.Extents) {
         if (!E)
-          return emitError("buffer '" + A.Name + "' has no fixed shape");
+          return makeError("buffer '" + A.Name + "' has no fixed shape");
         Shape.push_back(*E);
       }
       auto CT = K.Nest.Sem.ArrayCTypes.find(A.Name);
@@ -839,7 +813,7 @@ llvm::Expected<std::string> KernelWriter::run(const std::string &Symbol) {
         if (const ScalarVar *V = K.Nest.Sem.findScalar(N))
           Local |= V->Kind == ScalarVar::Local;
       if (!Local)
-        return emitError("'" + N + "' is neither an argument nor local");
+        return makeError("'" + N + "' is neither an argument nor local");
     }
   for (const KernelNest &K : P.Nests)
     if (llvm::Error E = emitLoop(K, K.Nest.Root, 1))
@@ -868,7 +842,7 @@ llvm::Expected<std::string>
 roofline::emitLoopCode(const KernelNest &K, const ArgLayout &L,
                        const std::vector<ArgInfo> &Extra, unsigned Indent) {
   if (!K.Nest.Sem.Complete)
-    return emitError("nest at line " + std::to_string(K.Nest.Loc.Line) +
+    return makeError("nest at line " + std::to_string(K.Nest.Loc.Line) +
                      " cannot be emitted: " + K.Nest.Sem.WhyNot);
   Program Empty;
   KernelWriter W(Empty, L, Extra, EmitMode::AsWritten);
@@ -881,7 +855,7 @@ roofline::emitGenericKernel(const Program &P, const ArgLayout &L,
                             const std::string &Symbol, EmitMode Mode) {
   for (const KernelNest &K : P.Nests)
     if (!K.Nest.Sem.Complete)
-      return emitError("nest at line " + std::to_string(K.Nest.Loc.Line) +
+      return makeError("nest at line " + std::to_string(K.Nest.Loc.Line) +
                        " cannot be emitted: " + K.Nest.Sem.WhyNot);
   KernelWriter W(P, L, Extra, Mode);
   return W.run(Symbol);

@@ -4,6 +4,7 @@
 
 #include "roofline/Transform/Contraction.h"
 #include "roofline/Transform/Transforms.h"
+#include "roofline/Support/Error.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -11,19 +12,13 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cassert>
 #include <set>
 
 using namespace roofline;
 
 namespace {
 
-llvm::Error cudaError(const llvm::Twine &Msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
-}
-
-std::string paren(const std::string &S) {
-  return S.find_first_of("+- ") == std::string::npos ? S : "(" + S + ")";
-}
 
 /// A bound as host/device C (rl::min, rl::max, rl::floordiv of
 /// roofline_cuda.h): the CPU emitter's spelling.
@@ -45,7 +40,7 @@ std::string elementsOf(const ArgInfo &A) {
     return "1";
   std::string S;
   for (const AffineExpr &E : A.Shape)
-    S += (S.empty() ? "" : " * ") + paren(cExpr(E));
+    S += (S.empty() ? "" : " * ") + parenthesized(cExpr(E));
   return S;
 }
 
@@ -114,12 +109,12 @@ llvm::Expected<std::string> storeFunctor(const Context &X,
                                          const LoopNest &Nest) {
   const ArgInfo *Out = X.U.Layout.find(C.Out.Array);
   if (!Out || deviceType(*Out) != "float")
-    return cudaError("the output '" + C.Out.Array + "' is not a float array");
+    return makeError("the output '" + C.Out.Array + "' is not a float array");
   std::optional<AffineExpr> SM = C.Out.strideOf(Nest, C.M);
   std::optional<AffineExpr> SN =
       C.N.empty() ? AffineExpr(0) : C.Out.strideOf(Nest, C.N);
   if (!SM || !SN)
-    return cudaError("the output's strides are not affine in the sizes");
+    return makeError("the output's strides are not affine in the sizes");
   // File-local (anonymous namespace): the kernel templates instantiated
   // with it differ per variant, and variants link into one driver.
   std::string S = "namespace {\nstruct rl_store {\n";
@@ -129,8 +124,8 @@ llvm::Expected<std::string> storeFunctor(const Context &X,
     S += "  " + deviceType(A) + " *" + A.Name + ";\n";
   S += "  __device__ __forceinline__ void operator()(int64_t rl_i, int64_t rl_j, "
        "float rl_acc) const {\n    (void)rl_j;\n";
-  S += "    " + C.Out.Array + "[rl_i * " + paren(cExpr(*SM)) + " + rl_j * " +
-       paren(cExpr(*SN)) + "] " + (C.InitZero ? "=" : "+=") + " rl_acc;\n";
+  S += "    " + C.Out.Array + "[rl_i * " + parenthesized(cExpr(*SM)) + " + rl_j * " +
+       parenthesized(cExpr(*SN)) + "] " + (C.InitZero ? "=" : "+=") + " rl_acc;\n";
   if (!C.Epilogue.empty()) {
     // The epilogue runs at the output's (i, j): single-iteration loops over
     // the source's own loop variables let the CPU emitter write it.
@@ -225,7 +220,7 @@ std::optional<Plan> planContraction(const LoopNest &Nest, std::string &Why) {
         IV.empty() ? AffineExpr(0) : O.strideOf(Nest, IV);
     if (!S)
       return false;
-    Into = paren(cExpr(*S));
+    Into = parenthesized(cExpr(*S));
     return true;
   };
   if (!Str(C->L, C->M, P.SAM) || !Str(C->L, C->K, P.SAK) ||
@@ -537,7 +532,7 @@ llvm::Error emitContraction(const UnitOut &U, const Plan &P, CudaVariantOut &V,
   KernelCode K;
   if (!simpleF32Kernel(In, V, K) && !vectorF32Kernel(In, V, K) &&
       !int8Kernel(In, V, K) && !bf16Kernel(In, V, K))
-    return cudaError("no " + Name + " variant for a " + C.kind());
+    return makeError("no " + Name + " variant for a " + C.kind());
   std::vector<std::string> Notes = P.Notes;
   Notes.insert(Notes.end(), V.Notes.begin(), V.Notes.end());
   std::string Code = header(U, Name, Notes) + *Store;
@@ -586,10 +581,10 @@ llvm::Error emitGeneric(const UnitOut &U, const Program &P0, CudaVariantOut &V) 
           Missing = A.ArrayName;
     });
     if (!Missing.empty())
-      return cudaError("'" + Missing + "' is not an argument of the unit");
+      return makeError("'" + Missing + "' is not an argument of the unit");
     std::string Why = Legal(N.Root.IV);
     if (!Why.empty())
-      return cudaError("nest " + std::to_string(NI + 1) + ": " + Why);
+      return makeError("nest " + std::to_string(NI + 1) + ": " + Why);
     if (N.Root.Body.size() == 1 && N.Root.Body.front().isLoop()) {
       const Loop &In = N.Root.Body.front().loop();
       bool Rect = true;
@@ -601,7 +596,7 @@ llvm::Error emitGeneric(const UnitOut &U, const Program &P0, CudaVariantOut &V) 
     }
     for (const Loop *L : Par)
       if (L->Step == 0)
-        return cudaError("loop '" + L->IV + "' has step 0");
+        return makeError("loop '" + L->IV + "' has step 0");
     std::string K = "rl_k" + std::to_string(NI);
     // The kernel: every unit argument and size by its own name, so that the
     // CPU emitter's statement text applies unchanged.
@@ -613,7 +608,7 @@ llvm::Error emitGeneric(const UnitOut &U, const Program &P0, CudaVariantOut &V) 
     for (const ArgInfo &A : U.Layout.Args) {
       if (A.IsScalar) {
         if (A.Intent != ArgInfo::In)
-          return cudaError("scalar '" + A.Name + "' is written: a reduction");
+          return makeError("scalar '" + A.Name + "' is written: a reduction");
         Params.push_back("const " + deviceType(A) + " *" + A.Name + "_p");
       } else {
         Params.push_back(deviceType(A) + " *__restrict__ " + A.Name);
@@ -636,11 +631,11 @@ llvm::Error emitGeneric(const UnitOut &U, const Program &P0, CudaVariantOut &V) 
       return Code.takeError();
     if (Code->find("rl::bf16") != std::string::npos ||
         Code->find("RL_OMP") != std::string::npos)
-      return cudaError("the nest uses host-only constructs (bf16 storage, OpenMP)");
+      return makeError("the nest uses host-only constructs (bf16 storage, OpenMP)");
     auto Trip = [](const Loop *L) {
       std::string F = boundC(L->First), La = boundC(L->Last);
-      std::string D = L->Step > 0 ? paren(La) + " - " + paren(F)
-                                  : paren(F) + " - " + paren(La);
+      std::string D = L->Step > 0 ? parenthesized(La) + " - " + parenthesized(F)
+                                  : parenthesized(F) + " - " + parenthesized(La);
       int64_t S = L->Step > 0 ? L->Step : -L->Step;
       return "rl::max(int64_t(0), (" + D + ") / " + std::to_string(S) + " + 1)";
     };
@@ -853,32 +848,18 @@ llvm::json::Object roofline::cudaVariantJSON(const UnitOut &U,
     J["feature_arch"] = V.FeatureArch;
   J["map"] = V.Map;
   J["threads"] = "GPU";
-  llvm::json::Array Extra, Skip, Notes;
+  llvm::json::Array Extra;
   for (size_t I = 0; I < V.Extra.size(); ++I) {
     const ArgInfo &A = V.Extra[I];
-    llvm::json::Array Shape;
-    for (const AffineExpr &E : A.Shape)
-      Shape.push_back(cExpr(E));
-    llvm::json::Object AJ{{"name", A.Name},
-                          {"type", cTypeFor(A.CType, EmitMode::AsWritten)},
-                          {"elem", precisionName(A.Elem)},
-                          {"shape", std::move(Shape)},
-                          {"intent", "temp"}};
-    if (A.Prepared)
-      AJ["prepared"] = true;
+    assert(!A.IsScalar && "a variant's own arguments are arrays");
+    llvm::json::Object AJ = argJSON(A);
+    AJ["intent"] = "temp"; // the variant's own buffer, whatever it holds
     if (I < V.ExtraFrom.size())
       AJ["from"] = V.ExtraFrom[I];
     Extra.push_back(std::move(AJ));
   }
-  for (const std::string &S : V.SkipCompare)
-    Skip.push_back(S);
-  for (const std::string &N : V.Notes)
-    Notes.push_back(N);
-  J["extra_args"] = std::move(Extra);
-  J["skip_compare"] = std::move(Skip);
-  J["legality"] = std::move(Notes);
-  J["tolerance"] = toleranceJSON(V.Tol);
-  J["predicted"] = llvm::json::Object(V.Predicted);
+  addCheckFields(J, std::move(Extra), V.SkipCompare, V.Notes, V.Tol,
+                 V.Predicted);
   return J;
 }
 
@@ -902,7 +883,7 @@ llvm::Error roofline::writeCudaUnit(const UnitOut &U, const CudaUnitOut &C,
     std::error_code EC;
     llvm::raw_fd_ostream OS(Path, EC);
     if (EC)
-      return cudaError("cannot write '" + Path + "': " + EC.message());
+      return makeError("cannot write '" + Path + "': " + EC.message());
     OS << Text;
     return llvm::Error::success();
   };
@@ -933,7 +914,7 @@ llvm::Error roofline::writeCudaUnit(const UnitOut &U, const CudaUnitOut &C,
     std::string At = "    V.fn = " + Sym + ";\n";
     size_t Pos = Driver.find(At);
     if (Pos == std::string::npos)
-      return cudaError("the check driver of '" + U.Name +
+      return makeError("the check driver of '" + U.Name +
                        "' does not set the entry of " + H.name());
     Driver.insert(Pos + At.size(), "    V.timer = " + Sym + "_time;\n");
     Timers += "extern \"C\" int " + Sym +
@@ -942,7 +923,7 @@ llvm::Error roofline::writeCudaUnit(const UnitOut &U, const CudaUnitOut &C,
   }
   size_t Main = Driver.find("\nint main(");
   if (Main == std::string::npos)
-    return cudaError("the check driver of '" + U.Name + "' has no main");
+    return makeError("the check driver of '" + U.Name + "' has no main");
   Driver.insert(Main, Timers);
   if (llvm::Error E = Write(Dir + "/cuda_driver.cpp", Driver))
     return E;

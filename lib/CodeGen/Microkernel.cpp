@@ -13,6 +13,7 @@
 #include "roofline/CodeGen/Microkernel.h"
 #include "roofline/CodeGen/Units.h"
 #include "roofline/CodeGen/VectorEpilogue.h"
+#include "roofline/Support/Error.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -23,13 +24,6 @@ using namespace roofline;
 
 namespace {
 
-llvm::Error mkError(const llvm::Twine &Msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
-}
-
-std::string paren(const std::string &S) {
-  return S.find_first_of("+- ") == std::string::npos ? S : "(" + S + ")";
-}
 
 std::string num(int64_t V) { return std::to_string(V); }
 
@@ -37,7 +31,7 @@ std::string num(int64_t V) { return std::to_string(V); }
 std::string dimStride(const ArgInfo &A, size_t D) {
   std::vector<std::string> F;
   for (size_t E = D + 1; E < A.Shape.size(); ++E)
-    F.push_back(paren(cExpr(A.Shape[E])));
+    F.push_back(parenthesized(cExpr(A.Shape[E])));
   return F.empty() ? "1" : llvm::join(F, " * ");
 }
 
@@ -59,19 +53,9 @@ std::string baseOffset(const ArgInfo &A, const Operand &O,
     if (At == "0")
       continue;
     std::string S = strideOf(A, O, IV);
-    Terms.push_back(paren(At) + (S == "1" ? "" : " * " + paren(S)));
+    Terms.push_back(parenthesized(At) + (S == "1" ? "" : " * " + parenthesized(S)));
   }
   return Terms.empty() ? "0" : llvm::join(Terms, " + ");
-}
-
-const ArgInfo *argOf(const ArgLayout &L, const std::vector<ArgInfo> &Extra,
-                     const std::string &Name) {
-  if (const ArgInfo *A = L.find(Name))
-    return A;
-  for (const ArgInfo &A : Extra)
-    if (A.Name == Name)
-      return &A;
-  return nullptr;
 }
 
 using OperandArgs = std::array<const ArgInfo *, 3>;
@@ -82,8 +66,8 @@ llvm::Expected<OperandArgs> operandArgs(const ArgLayout &L,
                                         const std::array<std::string, 3> &Names) {
   OperandArgs A;
   for (size_t I = 0; I < 3; ++I)
-    if (!(A[I] = argOf(L, Extra, Names[I])))
-      return mkError("operand '" + Names[I] + "' is not an argument");
+    if (!(A[I] = findArg(L, Extra, Names[I])))
+      return makeError("operand '" + Names[I] + "' is not an argument");
   return A;
 }
 
@@ -214,8 +198,8 @@ llvm::Expected<EpilogueCode> gemmEpilogue(const ContractionInfo &C,
   E.Local = indent(Ind) + "// Not in registers: " + Why + ".\n" + indent(Ind) +
             "auto blk = [&](int64_t rl_ib, int64_t rl_mi, int64_t rl_jb, "
             "int64_t rl_nj) {\n" +
-            indent(Ind + 1) + "const int64_t rl_i0 = " + paren(cExpr(C.First.at(C.M))) +
-            " + rl_ib, rl_j0 = " + paren(cExpr(C.First.at(C.N))) + " + rl_jb;\n" +
+            indent(Ind + 1) + "const int64_t rl_i0 = " + parenthesized(cExpr(C.First.at(C.M))) +
+            " + rl_ib, rl_j0 = " + parenthesized(cExpr(C.First.at(C.N))) + " + rl_jb;\n" +
             *Loops + indent(Ind) + "};\n";
   E.Blk = "blk";
   E.PerBlock = true;
@@ -229,7 +213,7 @@ unsigned batchLoops(const ContractionInfo &C, std::string &S) {
   for (const std::string &Bt : C.Batch) {
     std::string F = cExpr(C.First.at(Bt));
     S += indent(Ind) + "for (int64_t " + Bt + " = " + F + "; " + Bt + " < " +
-         paren(F) + " + " + paren(cExpr(C.Extent.at(Bt))) + "; ++" + Bt + ") {\n";
+         parenthesized(F) + " + " + parenthesized(cExpr(C.Extent.at(Bt))) + "; ++" + Bt + ") {\n";
     ++Ind;
   }
   return Ind;
@@ -245,7 +229,7 @@ std::string closeLoops(size_t N, unsigned Ind) {
 /// `A + offset` of operand \p O at the loops' first values.
 std::string basePtr(const ArgInfo &A, const Operand &O, const ContractionInfo &C) {
   std::string Off = baseOffset(A, O, C);
-  return Off == "0" ? A.Name : A.Name + " + " + paren(Off);
+  return Off == "0" ? A.Name : A.Name + " + " + parenthesized(Off);
 }
 
 std::string blocksOf(int64_t MC, int64_t NC, int64_t KC) {
@@ -319,9 +303,9 @@ llvm::Expected<std::string> emitQuantGemm(const Program &P, const ArgLayout &L,
   std::string ScalePtr = "nullptr", ScaleStride = "0";
   std::set<std::string> Used{C.Out.Array, LA, C.R.Array}, Written{C.Out.Array};
   if (Int8) {
-    const ArgInfo *AS = argOf(L, Extra, Ls);
+    const ArgInfo *AS = findArg(L, Extra, Ls);
     if (!AS)
-      return mkError("the scale '" + Ls + "' is not an argument");
+      return makeError("the scale '" + Ls + "' is not an argument");
     Used.insert(Ls);
     std::vector<std::string> Dims;
     if (Q.LGran == "row")
@@ -383,7 +367,7 @@ std::string termStride(const ArgInfo &A, const ConvOperand &O,
         std::string S = dimStride(A, D);
         if (T.Coeff == 1)
           return S;
-        return S == "1" ? num(T.Coeff) : num(T.Coeff) + " * " + paren(S);
+        return S == "1" ? num(T.Coeff) : num(T.Coeff) + " * " + parenthesized(S);
       }
   return "";
 }
@@ -394,7 +378,7 @@ std::string termOffset(const ArgInfo &A, const ConvOperand &O,
   std::string S = termStride(A, O, IV);
   if (S.empty() || S == "1")
     return S.empty() ? S : IV;
-  return IV + " * " + paren(S);
+  return IV + " * " + parenthesized(S);
 }
 
 /// Fills the offset tables \p Tables (name, operand) of a flattened loop
@@ -410,7 +394,7 @@ std::string offsetTables(
     const std::string &IV = IVs[I];
     std::string F = cExpr(C.First.at(IV)), E = cExpr(C.Extent.at(IV));
     S += indent(Ind++) + "for (int64_t " + IV + " = " + F + "; " + IV + " < " +
-         (F == "0" ? E : paren(F) + " + " + paren(E)) + "; ++" + IV + ")" +
+         (F == "0" ? E : parenthesized(F) + " + " + parenthesized(E)) + "; ++" + IV + ")" +
          (I + 1 == IVs.size() ? " {\n" : "\n");
   }
   for (const auto &[Name, Op] : Tables) {
@@ -515,8 +499,8 @@ llvm::Expected<std::string> emitConv(const Program &P, const ArgLayout &L,
   auto Base = [&](const ArgInfo &A, const ConvOperand &O) {
     std::string St = termStride(A, O, C.M);
     return M0 == "0" ? A.Name
-                     : A.Name + " + " + paren(M0) +
-                           (St == "1" ? "" : " * " + paren(St));
+                     : A.Name + " + " + parenthesized(M0) +
+                           (St == "1" ? "" : " * " + parenthesized(St));
   };
   auto Stride = [&](const ArgInfo &A, const ConvOperand &O) {
     return termStride(A, O, C.M);
@@ -607,25 +591,41 @@ llvm::Expected<std::string> emitQuantConv(const Program &P, const ArgLayout &L,
 
 enum class GemvKind { F32, Int8, BF16 };
 
+/// The head of rl_dot<R>_<Suffix>, an R-row f32 dot kernel for one ISA:
+/// its signature, two accumulators per row, and the main loop, two vectors
+/// of x a step. \p Pre is the intrinsics' prefix ("_mm512"), \p Lanes the
+/// floats of a \p Vec.
+std::string dotF32Head(int64_t R, const std::string &Target,
+                       const std::string &Suffix, const std::string &Vec,
+                       const std::string &Pre, int64_t Lanes) {
+  std::string S = "__attribute__((target(\"" + Target +
+                  "\"))) void rl_dot" + num(R) + "_" + Suffix +
+                  "(int64_t K, const float *RL_RESTRICT a, int64_t lda,\n    "
+                  "const float *RL_RESTRICT x, float *out) {\n";
+  for (int64_t r = 0; r < R; ++r)
+    S += "  " + Vec + " s" + num(r) + "a = " + Pre + "_setzero_ps(), s" +
+         num(r) + "b = " + Pre + "_setzero_ps();\n";
+  S += "  int64_t k = 0;\n  for (; k + " + num(2 * Lanes) +
+       " <= K; k += " + num(2 * Lanes) + ") {\n    const " + Vec + " x0 = " +
+       Pre + "_loadu_ps(x + k), x1 = " + Pre + "_loadu_ps(x + k + " +
+       num(Lanes) + ");\n";
+  for (int64_t r = 0; r < R; ++r)
+    for (const char *Half : {"a", "b"}) {
+      bool B = *Half == 'b';
+      S += "    s" + num(r) + Half + " = " + Pre + "_fmadd_ps(" + Pre +
+           "_loadu_ps(a + " + num(r) + " * lda + k" +
+           (B ? " + " + num(Lanes) : std::string()) + "), x" + (B ? "1" : "0") +
+           ", s" + num(r) + Half + ");\n";
+    }
+  return S;
+}
+
 /// R-row dot kernels: out[r] = sum_k a[r*lda + k] * x[k].
 std::string dotF32(int64_t R) {
   std::string N = num(R);
   std::string S;
   // AVX-512: two accumulators per row, masked tail.
-  S += "__attribute__((target(\"avx512f\"))) void rl_dot" + N +
-       "_avx512(int64_t K, const float *RL_RESTRICT a, int64_t lda,\n    "
-       "const float *RL_RESTRICT x, float *out) {\n";
-  for (int64_t r = 0; r < R; ++r)
-    S += "  __m512 s" + num(r) + "a = _mm512_setzero_ps(), s" + num(r) +
-         "b = _mm512_setzero_ps();\n";
-  S += "  int64_t k = 0;\n  for (; k + 32 <= K; k += 32) {\n"
-       "    const __m512 x0 = _mm512_loadu_ps(x + k), x1 = "
-       "_mm512_loadu_ps(x + k + 16);\n";
-  for (int64_t r = 0; r < R; ++r)
-    S += "    s" + num(r) + "a = _mm512_fmadd_ps(_mm512_loadu_ps(a + " + num(r) +
-         " * lda + k), x0, s" + num(r) + "a);\n    s" + num(r) +
-         "b = _mm512_fmadd_ps(_mm512_loadu_ps(a + " + num(r) +
-         " * lda + k + 16), x1, s" + num(r) + "b);\n";
+  S += dotF32Head(R, "avx512f", "avx512", "__m512", "_mm512", 16);
   S += "  }\n  for (; k < K; k += 16) {\n"
        "    const __mmask16 m = K - k >= 16 ? __mmask16(0xffff)\n"
        "                                    : __mmask16((1u << (K - k)) - 1);\n"
@@ -639,20 +639,7 @@ std::string dotF32(int64_t R) {
          "a, s" + num(r) + "b));\n";
   S += "}\n\n";
   // AVX2.
-  S += "__attribute__((target(\"avx2,fma\"))) void rl_dot" + N +
-       "_avx2(int64_t K, const float *RL_RESTRICT a, int64_t lda,\n    const "
-       "float *RL_RESTRICT x, float *out) {\n";
-  for (int64_t r = 0; r < R; ++r)
-    S += "  __m256 s" + num(r) + "a = _mm256_setzero_ps(), s" + num(r) +
-         "b = _mm256_setzero_ps();\n";
-  S += "  int64_t k = 0;\n  for (; k + 16 <= K; k += 16) {\n"
-       "    const __m256 x0 = _mm256_loadu_ps(x + k), x1 = "
-       "_mm256_loadu_ps(x + k + 8);\n";
-  for (int64_t r = 0; r < R; ++r)
-    S += "    s" + num(r) + "a = _mm256_fmadd_ps(_mm256_loadu_ps(a + " + num(r) +
-         " * lda + k), x0, s" + num(r) + "a);\n    s" + num(r) +
-         "b = _mm256_fmadd_ps(_mm256_loadu_ps(a + " + num(r) +
-         " * lda + k + 8), x1, s" + num(r) + "b);\n";
+  S += dotF32Head(R, "avx2,fma", "avx2", "__m256", "_mm256", 8);
   S += "  }\n  alignas(32) float t[8];\n";
   for (int64_t r = 0; r < R; ++r) {
     S += "  _mm256_store_ps(t, _mm256_add_ps(s" + num(r) + "a, s" + num(r) +
@@ -941,7 +928,7 @@ std::string gemvDispatch(const GemvParts &G, const std::string &Suffix,
          num(G.R) + "_" + Suffix + "(" + G.Args + ", rl_acc);\n" + Ind +
          "else\n" + Ind + "  for (int64_t rl_r = 0; rl_r < rl_n; ++rl_r)\n" +
          Ind + "    " + G.Fam + (G.R == 1 ? num(G.R) : "1") + "_" + Suffix +
-         "(rl_k, rl_a + " + "(rl_ib + rl_r) * " + paren(G.Lda) + ", " + G.Lda +
+         "(rl_k, rl_a + " + "(rl_ib + rl_r) * " + parenthesized(G.Lda) + ", " + G.Lda +
          ", rl_x" +
          (G.Kind == GemvKind::Int8 ? ", rl_ux.data(), rl_neg.data()" : "") +
          ", rl_acc + rl_r);\n";
@@ -976,14 +963,14 @@ std::string gemvStore(const Program &P, const ContractionInfo &C,
   std::string LsIdx, RsIdx = G.Rs + "[0]";
   if (G.Kind == GemvKind::Int8)
     LsIdx = P.Quant->LGran == "row" ? G.Ls + "[" +
-                                          paren(cExpr(C.First.at(C.M))) +
+                                          parenthesized(cExpr(C.First.at(C.M))) +
                                           " + rl_ib + rl_r]"
                                     : G.Ls + "[0]";
   std::string V = G.Kind == GemvKind::Int8
                       ? "static_cast<float>(rl_acc[rl_r]) * " + LsIdx + " * " +
                             RsIdx
                       : "rl_acc[rl_r]";
-  std::string Y = "rl_y[(rl_ib + rl_r) * " + paren(Ym) + "]";
+  std::string Y = "rl_y[(rl_ib + rl_r) * " + parenthesized(Ym) + "]";
   return Ind + "for (int64_t rl_r = 0; rl_r < rl_n; ++rl_r)\n" + Ind + "  " +
          Y + (C.InitZero ? " = " : " += ") + V + ";\n";
 }
@@ -1011,10 +998,10 @@ llvm::Expected<std::string> emitGemv(const Program &P, const ArgLayout &L,
     G.LA += "_bf16";
     G.RA += "_bf16";
   }
-  const ArgInfo *AO = argOf(L, Extra, C.Out.Array), *AL = argOf(L, Extra, G.LA),
-                *AR = argOf(L, Extra, G.RA);
+  const ArgInfo *AO = findArg(L, Extra, C.Out.Array), *AL = findArg(L, Extra, G.LA),
+                *AR = findArg(L, Extra, G.RA);
   if (!AO || !AL || !AR)
-    return mkError("gemv operands are not arguments");
+    return makeError("gemv operands are not arguments");
   Operand OL{G.LA, C.L.Dims}, OR{G.RA, C.R.Dims};
   G.Lda = strideOf(*AL, OL, C.M);
   std::string Ym = strideOf(*AO, C.Out, C.M);
@@ -1033,11 +1020,11 @@ llvm::Expected<std::string> emitGemv(const Program &P, const ArgLayout &L,
   std::string Off = baseOffset(*AL, OL, C), XOff = baseOffset(*AR, OR, C),
               YOff = baseOffset(*AO, C.Out, C);
   S += "  const int64_t rl_m = " + Mext + ", rl_k = " + Kext + ";\n";
-  S += "  const auto *rl_a = " + G.LA + (Off == "0" ? "" : " + " + paren(Off)) +
+  S += "  const auto *rl_a = " + G.LA + (Off == "0" ? "" : " + " + parenthesized(Off)) +
        ";\n  const auto *rl_x = " + G.RA +
-       (XOff == "0" ? "" : " + " + paren(XOff)) + ";\n  auto *rl_y = " +
-       C.Out.Array + (YOff == "0" ? "" : " + " + paren(YOff)) + ";\n";
-  G.Args = "rl_k, rl_a + rl_ib * " + paren(G.Lda) + ", " + G.Lda + ", rl_x";
+       (XOff == "0" ? "" : " + " + parenthesized(XOff)) + ";\n  auto *rl_y = " +
+       C.Out.Array + (YOff == "0" ? "" : " + " + parenthesized(YOff)) + ";\n";
+  G.Args = "rl_k, rl_a + rl_ib * " + parenthesized(G.Lda) + ", " + G.Lda + ", rl_x";
   if (Kind == GemvKind::Int8) {
     S += Int8XSplit;
     G.Args += ", rl_ux.data(), rl_neg.data()";
@@ -1054,7 +1041,7 @@ llvm::Expected<std::string> emitGemv(const Program &P, const ArgLayout &L,
   S += gemvSwitch(G);
   S += gemvStore(P, C, G, Ym, "    ");
   if (!Epi->empty())
-    S += "    {\n      const int64_t rl_i0 = " + paren(cExpr(C.First.at(C.M))) +
+    S += "    {\n      const int64_t rl_i0 = " + parenthesized(cExpr(C.First.at(C.M))) +
          " + rl_ib, rl_mi = rl_n;\n" + *Epi + "    }\n";
   S += "  }\n}\n";
   return S;
@@ -1134,5 +1121,5 @@ roofline::emitMicroKernel(const Program &P, const ArgLayout &L,
     return emitGemv(P, L, Extra, Symbol, GemvKind::BF16);
   if (Kind == "int8 gemm" || Kind == "bf16 gemm")
     return emitQuantGemm(P, L, Extra, Symbol, TileDefaults());
-  return mkError("no micro-kernel for this program");
+  return makeError("no micro-kernel for this program");
 }

@@ -8,6 +8,7 @@
 #include "roofline/Analysis/Dependence.h"
 #include "roofline/IR/AffineEval.h"
 #include "roofline/Roofline/NestVerdict.h"
+#include "roofline/Support/Error.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -33,10 +34,6 @@ struct EmbeddedFile {
 const EmbeddedFile RuntimeHeaders[] = {
 #include "RuntimeHeaders.inc"
 };
-
-llvm::Error genError(const llvm::Twine &Msg) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), Msg);
-}
 
 std::string sanitize(const std::string &S) {
   std::string R;
@@ -188,7 +185,7 @@ GenericTiling genericTiling(
     S.then(*R);
     if (llvm::Expected<Program> P = scheduled({Source}, S, O.Values))
       Orders.push_back({S, bandLoops(P->Nests.front().Nest)});
-    else
+    else // that order is illegal here: only the written order is tried
       llvm::consumeError(P.takeError());
   }
   Orders.push_back({Schedule(), bandLoops(N)});
@@ -668,6 +665,8 @@ void emitReference(UnitOut &U) {
   llvm::Expected<std::string> R = emitGenericKernel(
       P, U.Layout, {}, "rl_" + U.Name + "_reference_f64", EmitMode::Double);
   if (!R) {
+    // makeUnit skips the unit ("has no double-precision reference form"):
+    // without a reference no variant can be checked.
     U.ReferenceCode.clear();
     llvm::consumeError(R.takeError());
     return;
@@ -685,20 +684,22 @@ void emitReference(UnitOut &U) {
   U.ReferenceCode = std::move(Code);
 }
 
-UnitOut makeUnit(const std::vector<LoopNest> &Sources, const GenOptions &O,
-                 std::string &Why) {
+UnitOut makeUnit(const std::vector<LoopNest> &Sources,
+                 std::vector<std::optional<NestCounts>> Counts,
+                 const GenOptions &O, std::string &Why) {
   UnitOut U;
   const LoopNest &F = Sources.front();
   U.Name = sanitize(F.Function) + "_L" + std::to_string(F.Loc.Line);
   if (Sources.size() > 1)
     U.Name += "_x" + std::to_string(Sources.size());
   U.Sources = Sources;
+  U.Counts = std::move(Counts);
   for (const LoopNest &N : Sources)
     if (!N.Sem.Complete) {
       Why = "cannot be emitted: " + N.Sem.WhyNot;
       return U;
     }
-  llvm::Expected<ArgLayout> L = layoutOf(Sources);
+  llvm::Expected<ArgLayout> L = layoutOf(Sources, U.Counts);
   if (!L) {
     Why = "cannot lay out its arrays: " + llvm::toString(L.takeError());
     return U;
@@ -711,6 +712,27 @@ UnitOut makeUnit(const std::vector<LoopNest> &Sources, const GenOptions &O,
     return U;
   }
   return U;
+}
+
+/// Each nest's counts, counted once for the layouts (which arrays a unit
+/// copies in) and the manifests (the iteration formula). A nest that cannot
+/// be counted is still emitted, by design: the layout then copies its
+/// arrays in and the manifest has no formula. Why it cannot be counted is
+/// the lint's to report (its verdict on the nest), so the reason is dropped
+/// here.
+std::vector<std::optional<NestCounts>>
+countOnce(const std::vector<LoopNest> &Nests) {
+  std::vector<std::optional<NestCounts>> Counts;
+  for (const LoopNest &N : Nests) {
+    llvm::Expected<NestCounts> C = analyzeNest(N);
+    if (C) {
+      Counts.push_back(std::move(*C));
+    } else {
+      llvm::consumeError(C.takeError());
+      Counts.emplace_back();
+    }
+  }
+  return Counts;
 }
 
 bool wanted(const GenOptions &O, VariantKind V) {
@@ -739,7 +761,7 @@ llvm::Expected<Program> singleNestVariant(const UnitOut &U, VariantKind Kind,
   std::string Why;
   std::optional<Schedule> S = autoSchedule(Kind, U.Sources.front(), O, Why);
   if (!S)
-    return genError(Why);
+    return makeError(Why);
   return scheduled(U.Sources, *S, O.Values);
 }
 
@@ -783,6 +805,7 @@ std::vector<UnitOut> roofline::buildUnits(const std::vector<LoopNest> &Nests,
                                           const GenOptions &O,
                                           std::vector<std::string> &Skipped) {
   std::vector<UnitOut> Out;
+  std::vector<std::optional<NestCounts>> Counts = countOnce(Nests);
   auto Where = [](const LoopNest &N) {
     return N.Function + ":" + std::to_string(N.Loc.Line);
   };
@@ -794,7 +817,7 @@ std::vector<UnitOut> roofline::buildUnits(const std::vector<LoopNest> &Nests,
   // Single-nest units.
   for (const LoopNest &N : Nests) {
     std::string Why;
-    UnitOut U = makeUnit({N}, O, Why);
+    UnitOut U = makeUnit({N}, {Counts[&N - Nests.data()]}, O, Why);
     if (!Why.empty()) {
       Skipped.push_back(Where(N) + ": " + Why);
       continue;
@@ -832,6 +855,7 @@ std::vector<UnitOut> roofline::buildUnits(const std::vector<LoopNest> &Nests,
       Try.push_back(Nests[J]);
       Program P = makeProgram(Try);
       if (llvm::Error E = applyRecord(P, Rec::make(Rec::Fuse, {}), O.Values)) {
+        // Nests[J] does not fuse with the run: the group ends before it.
         llvm::consumeError(std::move(E));
         break;
       }
@@ -842,7 +866,8 @@ std::vector<UnitOut> roofline::buildUnits(const std::vector<LoopNest> &Nests,
       continue;
     }
     std::string Why;
-    UnitOut U = makeUnit(Run, O, Why);
+    UnitOut U = makeUnit(
+        Run, {Counts.begin() + I, Counts.begin() + I + Run.size()}, O, Why);
     if (!Why.empty()) {
       Skipped.push_back(Where(Run.front()) + " (fusion group): " + Why);
       I = J;
@@ -902,22 +927,6 @@ const char *intentName(ArgInfo::IntentTy I) {
   case ArgInfo::Temp: return "temp";
   }
   return "in";
-}
-
-llvm::json::Object argJSON(const ArgInfo &A) {
-  llvm::json::Array Shape;
-  for (const AffineExpr &E : A.Shape)
-    Shape.push_back(cExpr(E));
-  llvm::json::Object O{{"name", A.Name},
-                       {"type", cTypeFor(A.CType, EmitMode::AsWritten)},
-                       {"elem", precisionName(A.Elem)},
-                       {"shape", std::move(Shape)},
-                       {"intent", intentName(A.Intent)}};
-  if (A.IsScalar)
-    O["scalar"] = true;
-  if (A.Prepared)
-    O["prepared"] = true;
-  return O;
 }
 
 std::string harnessType(const std::string &CType) {
@@ -1091,7 +1100,7 @@ llvm::Error writeFile(const std::string &Path, const std::string &Text) {
   std::error_code EC;
   llvm::raw_fd_ostream OS(Path, EC);
   if (EC)
-    return genError("cannot write '" + Path + "': " + EC.message());
+    return makeError("cannot write '" + Path + "': " + EC.message());
   OS << Text;
   return llvm::Error::success();
 }
@@ -1120,6 +1129,39 @@ Tolerance roofline::int8Tolerance(const ContractionInfo &C,
           "+ |r| s_l)/2 + s_l s_r/4 over its terms, plus f32 rounding per "
           "term";
   return T;
+}
+
+llvm::json::Object roofline::argJSON(const ArgInfo &A) {
+  llvm::json::Array Shape;
+  for (const AffineExpr &E : A.Shape)
+    Shape.push_back(cExpr(E));
+  llvm::json::Object O{{"name", A.Name},
+                       {"type", cTypeFor(A.CType, EmitMode::AsWritten)},
+                       {"elem", precisionName(A.Elem)},
+                       {"shape", std::move(Shape)},
+                       {"intent", intentName(A.Intent)}};
+  if (A.IsScalar)
+    O["scalar"] = true;
+  if (A.Prepared)
+    O["prepared"] = true;
+  return O;
+}
+
+void roofline::addCheckFields(llvm::json::Object &J, llvm::json::Array Extra,
+                              const std::vector<std::string> &SkipCompare,
+                              const std::vector<std::string> &Legality,
+                              const Tolerance &Tol,
+                              const llvm::json::Object &Predicted) {
+  llvm::json::Array Skip, Legal;
+  for (const std::string &S : SkipCompare)
+    Skip.push_back(S);
+  for (const std::string &L : Legality)
+    Legal.push_back(L);
+  J["extra_args"] = std::move(Extra);
+  J["skip_compare"] = std::move(Skip);
+  J["legality"] = std::move(Legal);
+  J["tolerance"] = toleranceJSON(Tol);
+  J["predicted"] = llvm::json::Object(Predicted);
 }
 
 llvm::json::Object roofline::toleranceJSON(const Tolerance &T) {
@@ -1187,31 +1229,18 @@ llvm::json::Object roofline::manifestOf(const UnitOut &U, const GenOptions &O) {
       for (const auto &[IV, A] : K.Attrs)
         Par |= A.Parallel;
     J["threads"] = Par ? "all (OpenMP)" : "1";
-    llvm::json::Array Extra, Skip, Legal;
+    llvm::json::Array Extra;
     for (const ArgInfo &A : V.Extra)
       Extra.push_back(argJSON(A));
-    for (const std::string &S : V.SkipCompare)
-      Skip.push_back(S);
-    for (const std::string &L : V.P.Log)
-      Legal.push_back(L);
-    J["extra_args"] = std::move(Extra);
-    J["skip_compare"] = std::move(Skip);
-    J["legality"] = std::move(Legal);
-    J["tolerance"] = toleranceJSON(V.Tol);
-    J["predicted"] = llvm::json::Object(V.Predicted);
+    addCheckFields(J, std::move(Extra), V.SkipCompare, V.P.Log, V.Tol,
+                   V.Predicted);
     Variants.push_back(std::move(J));
   }
   // Iterations of the source nests as a formula in the sizes (C-like, ^ for
   // powers), so a driver of the unit can size its work.
   std::string Iters;
-  for (const LoopNest &N : U.Sources) {
-    llvm::Expected<NestCounts> C = analyzeNest(N);
-    if (!C) {
-      llvm::consumeError(C.takeError());
-      Iters.clear();
-      break;
-    }
-    if (!C->Iterations.Formula || !C->Atoms.empty()) {
+  for (const std::optional<NestCounts> &C : U.Counts) {
+    if (!C || !C->Iterations.Formula || !C->Atoms.empty()) {
       Iters.clear();
       break;
     }
@@ -1268,7 +1297,7 @@ llvm::Error roofline::writeUnits(const std::vector<UnitOut> &Units,
                                  const std::string &Dir, const GenOptions &O) {
   std::string RT = Dir + "/runtime";
   if (std::error_code EC = llvm::sys::fs::create_directories(RT))
-    return genError("cannot create '" + RT + "': " + EC.message());
+    return makeError("cannot create '" + RT + "': " + EC.message());
   for (const EmbeddedFile &F : RuntimeHeaders)
     if (llvm::Error E = writeFile(RT + "/" + F.Name, F.Text))
       return E;
@@ -1276,7 +1305,7 @@ llvm::Error roofline::writeUnits(const std::vector<UnitOut> &Units,
   for (const UnitOut &U : Units) {
     std::string D = Dir + "/" + U.Name;
     if (std::error_code EC = llvm::sys::fs::create_directories(D))
-      return genError("cannot create '" + D + "': " + EC.message());
+      return makeError("cannot create '" + D + "': " + EC.message());
     if (llvm::Error E = writeFile(D + "/reference.cpp", U.ReferenceCode))
       return E;
     for (const VariantOut &V : U.Variants)

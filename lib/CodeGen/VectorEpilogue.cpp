@@ -1,6 +1,7 @@
 //===- VectorEpilogue.cpp - A contraction's epilogue on C in registers ----===//
 
 #include "roofline/CodeGen/VectorEpilogue.h"
+#include "roofline/Support/Error.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -14,13 +15,6 @@ using namespace roofline;
 
 namespace {
 
-llvm::Error refuse(const llvm::Twine &Why) {
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), Why);
-}
-
-std::string paren(const std::string &S) {
-  return S.find_first_of("+- ") == std::string::npos ? S : "(" + S + ")";
-}
 
 /// What a value is in the vector form: a vector of floats, or a comparison
 /// (only a select may take one).
@@ -54,12 +48,7 @@ private:
 };
 
 const ArgInfo *Writer::arg(const std::string &Name) const {
-  if (const ArgInfo *A = L.find(Name))
-    return A;
-  for (const ArgInfo &A : Extra)
-    if (A.Name == Name)
-      return &A;
-  return nullptr;
+  return findArg(L, Extra, Name);
 }
 
 llvm::Error Writer::names(const AffineExpr &E) {
@@ -74,7 +63,7 @@ llvm::Error Writer::names(const AffineExpr &E) {
     else if (Size)
       Sizes.insert(Name);
     else
-      return refuse("'" + Name + "' is neither a loop of the output nor a size");
+      return makeError("'" + Name + "' is neither a loop of the output nor a size");
   }
   return llvm::Error::success();
 }
@@ -84,16 +73,16 @@ llvm::Expected<std::string> Writer::load(const Access &A) {
     return std::string("rl_x");
   const ArgInfo *Arg = arg(A.ArrayName);
   if (!Arg || Arg->IsScalar)
-    return refuse("'" + A.ArrayName + "' is not an array argument");
+    return makeError("'" + A.ArrayName + "' is not an array argument");
   if (cTypeFor(Arg->CType, EmitMode::AsWritten) != "float")
-    return refuse("'" + A.ArrayName + "' is not f32");
+    return makeError("'" + A.ArrayName + "' is not f32");
   if (A.Subscripts.size() != Arg->Shape.size())
-    return refuse("'" + A.Text + "' does not index every dimension");
+    return makeError("'" + A.Text + "' does not index every dimension");
   std::vector<std::string> Terms;
   bool Vector = false;
   for (size_t D = 0; D < A.Subscripts.size(); ++D) {
     if (!A.Subscripts[D])
-      return refuse("a subscript of '" + A.Text + "' is not affine");
+      return makeError("a subscript of '" + A.Text + "' is not affine");
     const AffineExpr &Sub = *A.Subscripts[D];
     if (llvm::Error E = names(Sub))
       return std::move(E);
@@ -102,20 +91,20 @@ llvm::Expected<std::string> Writer::load(const Access &A) {
     // A tile's vector is consecutive columns: a load is a vector only where
     // the column loop steps the last dimension by one.
     if (AlongN != 0 && (!Last || AlongN != 1))
-      return refuse("'" + A.Text + "' is not contiguous along '" + C.N +
+      return makeError("'" + A.Text + "' is not contiguous along '" + C.N +
                     "' (a gather)");
     Vector |= AlongN == 1;
     std::vector<std::string> Stride;
     for (size_t X = D + 1; X < Arg->Shape.size(); ++X) {
-      Stride.push_back(paren(cExpr(Arg->Shape[X])));
+      Stride.push_back(parenthesized(cExpr(Arg->Shape[X])));
       if (llvm::Error E = names(Arg->Shape[X]))
         return std::move(E);
     }
     std::string S = cExpr(Sub);
     if (S == "0")
       continue;
-    Terms.push_back(Stride.empty() ? paren(S)
-                                   : paren(S) + " * " + llvm::join(Stride, " * "));
+    Terms.push_back(Stride.empty() ? parenthesized(S)
+                                   : parenthesized(S) + " * " + llvm::join(Stride, " * "));
   }
   Arrays.insert(A.ArrayName);
   std::string At = A.ArrayName + (Terms.empty() ? "" : " + " + llvm::join(Terms, " + "));
@@ -143,20 +132,20 @@ llvm::Expected<std::string> Writer::value(const Stmt &S, const ValueExpr &E,
     Kind X;
     llvm::Expected<std::string> V = value(S, E.Operands[I], X);
     if (V && X != Kind::Vec)
-      return refuse("a comparison used as a value");
+      return makeError("a comparison used as a value");
     return V;
   };
   switch (E.Kind) {
   case ValueExpr::Load:
     if (E.Access >= S.Accesses.size())
-      return refuse("a value refers to a missing access");
+      return makeError("a value refers to a missing access");
     return load(S.Accesses[E.Access]);
   case ValueExpr::Scalar: {
     if (isLocal(E.Name))
       return E.Name;
     const ArgInfo *A = arg(E.Name);
     if (!A || !A->IsScalar || cTypeFor(A->CType, EmitMode::AsWritten) != "float")
-      return refuse("scalar '" + E.Name + "' is not a local or an f32 argument");
+      return makeError("scalar '" + E.Name + "' is not a local or an f32 argument");
     Scalars.insert(E.Name);
     return "rl_T::set1(" + E.Name + ")";
   }
@@ -175,7 +164,7 @@ llvm::Expected<std::string> Writer::value(const Stmt &S, const ValueExpr &E,
     if (Lit.find_first_of(".e") == std::string::npos)
       Lit += ".0";
     if (Lit.find_first_of("in") != std::string::npos)
-      return refuse("a literal that is not finite");
+      return makeError("a literal that is not finite");
     return "rl_T::set1(" + Lit + "f)";
   }
   case ValueExpr::IntLit:
@@ -188,7 +177,7 @@ llvm::Expected<std::string> Writer::value(const Stmt &S, const ValueExpr &E,
       return *A;
     if (E.Name == "-")
       return "rl_T::neg(" + *A + ")";
-    return refuse("operator '" + E.Name + "'");
+    return makeError("operator '" + E.Name + "'");
   }
   case ValueExpr::Binary: {
     static const std::map<std::string, std::pair<const char *, Kind>> Ops = {
@@ -199,7 +188,7 @@ llvm::Expected<std::string> Writer::value(const Stmt &S, const ValueExpr &E,
         {"==", {"eq", Kind::Bool}}, {"!=", {"ne", Kind::Bool}}};
     auto It = Ops.find(E.Name);
     if (It == Ops.end())
-      return refuse("operator '" + E.Name + "'");
+      return makeError("operator '" + E.Name + "'");
     llvm::Expected<std::string> A = Vec(0);
     if (!A)
       return A.takeError();
@@ -212,7 +201,7 @@ llvm::Expected<std::string> Writer::value(const Stmt &S, const ValueExpr &E,
   case ValueExpr::Call: {
     std::string F = vectorFunction(E.Name, E.Operands.size());
     if (F.empty())
-      return refuse("call to '" + E.Name + "'");
+      return makeError("call to '" + E.Name + "'");
     std::vector<std::string> Args;
     for (size_t I = 0; I < E.Operands.size(); ++I) {
       llvm::Expected<std::string> A = Vec(I);
@@ -228,7 +217,7 @@ llvm::Expected<std::string> Writer::value(const Stmt &S, const ValueExpr &E,
     if (!Cond)
       return Cond.takeError();
     if (CK != Kind::Bool)
-      return refuse("a select on a value that is not a comparison");
+      return makeError("a select on a value that is not a comparison");
     llvm::Expected<std::string> T = Vec(1);
     if (!T)
       return T.takeError();
@@ -239,27 +228,27 @@ llvm::Expected<std::string> Writer::value(const Stmt &S, const ValueExpr &E,
   }
   case ValueExpr::Cast:
     if (E.CType != "float")
-      return refuse("a conversion to '" + E.CType + "'");
+      return makeError("a conversion to '" + E.CType + "'");
     return Vec(0);
   }
-  return refuse("an unknown value");
+  return makeError("an unknown value");
 }
 
 llvm::Error Writer::statement(const Stmt &S) {
   if (!S.Value)
-    return refuse("a statement without a value");
+    return makeError("a statement without a value");
   const StmtValue &V = *S.Value;
   std::string Target;
   switch (V.Target) {
   case StmtValue::ArrayTarget:
     if (S.Accesses[V.TargetAccess].ArrayName != C.Out.Array)
-      return refuse("the epilogue writes '" +
+      return makeError("the epilogue writes '" +
                     S.Accesses[V.TargetAccess].ArrayName + "'");
     Target = "rl_x";
     break;
   case StmtValue::ScalarTarget:
     if (!isLocal(V.Scalar))
-      return refuse("the epilogue writes scalar '" + V.Scalar + "'");
+      return makeError("the epilogue writes scalar '" + V.Scalar + "'");
     Target = V.Scalar;
     break;
   case StmtValue::ScalarDecl:
@@ -275,7 +264,7 @@ llvm::Error Writer::statement(const Stmt &S) {
   if (!X)
     return X.takeError();
   if (K != Kind::Vec)
-    return refuse("a comparison stored as a value");
+    return makeError("a comparison stored as a value");
   static const std::map<std::string, const char *> Compound = {
       {"+=", "add"}, {"-=", "sub"}, {"*=", "mul"}, {"/=", "div"}};
   if (V.Target == StmtValue::ScalarDecl) {
@@ -289,14 +278,14 @@ llvm::Error Writer::statement(const Stmt &S) {
   }
   auto It = Compound.find(V.Op);
   if (It == Compound.end())
-    return refuse("assignment '" + V.Op + "'");
+    return makeError("assignment '" + V.Op + "'");
   Body += "  " + Target + " = rl_T::" + It->second + "(" + Target + ", " + *X + ");\n";
   return llvm::Error::success();
 }
 
 llvm::Expected<VectorEpilogue> Writer::run(const std::string &Name) {
   if (C.N.empty())
-    return refuse("not a gemm");
+    return makeError("not a gemm");
   std::vector<std::string> Lines;
   for (const Stmt &S : C.Epilogue) {
     if (llvm::Error E = statement(S))
@@ -311,11 +300,11 @@ llvm::Expected<VectorEpilogue> Writer::run(const std::string &Name) {
   std::string Locate;
   if (Loops.count(C.M))
     Locate += "  const int64_t " + C.M + " = " +
-              (cExpr(C.First.at(C.M)) == "0" ? "" : paren(cExpr(C.First.at(C.M))) + " + ") +
+              (cExpr(C.First.at(C.M)) == "0" ? "" : parenthesized(cExpr(C.First.at(C.M))) + " + ") +
               "rl_i;\n";
   if (Loops.count(C.N))
     Locate += "  const int64_t " + C.N + " = " +
-              (cExpr(C.First.at(C.N)) == "0" ? "" : paren(cExpr(C.First.at(C.N))) + " + ") +
+              (cExpr(C.First.at(C.N)) == "0" ? "" : parenthesized(cExpr(C.First.at(C.N))) + " + ") +
               "rl_j;\n";
   VectorEpilogue R;
   std::string S = "// The epilogue, on each vector of a finished tile of " + C.Out.Array +
@@ -365,4 +354,15 @@ roofline::vectorEpilogue(const ContractionInfo &C, const ArgLayout &L,
                          const std::vector<ArgInfo> &Extra, const std::string &Name) {
   Writer W(C, L, Extra);
   return W.run(Name);
+}
+
+const ArgInfo *roofline::findArg(const ArgLayout &L,
+                                 const std::vector<ArgInfo> &Extra,
+                                 const std::string &Name) {
+  if (const ArgInfo *A = L.find(Name))
+    return A;
+  for (const ArgInfo &A : Extra)
+    if (A.Name == Name)
+      return &A;
+  return nullptr;
 }

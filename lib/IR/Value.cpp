@@ -7,81 +7,73 @@
 
 using namespace roofline;
 
-ValueExpr ValueExpr::load(unsigned AccessIndex) {
+namespace {
+
+/// A node of kind \p K: \p Name (a scalar, index, operator or function)
+/// over \p Ops. The factories below differ only in what they fill in.
+ValueExpr node(ValueExpr::KindTy K, std::string Name = "",
+               std::vector<ValueExpr> Ops = {}) {
   ValueExpr E;
-  E.Kind = Load;
+  E.Kind = K;
+  E.Name = std::move(Name);
+  E.Operands = std::move(Ops);
+  return E;
+}
+
+/// The operands \p X, moved into a vector (an initializer list would copy).
+template <class... T> std::vector<ValueExpr> operands(T... X) {
+  std::vector<ValueExpr> V;
+  V.reserve(sizeof...(X));
+  (V.push_back(std::move(X)), ...);
+  return V;
+}
+
+} // namespace
+
+ValueExpr ValueExpr::load(unsigned AccessIndex) {
+  ValueExpr E = node(Load);
   E.Access = AccessIndex;
   return E;
 }
 
 ValueExpr ValueExpr::scalar(const std::string &Name) {
-  ValueExpr E;
-  E.Kind = Scalar;
-  E.Name = Name;
-  return E;
+  return node(Scalar, Name);
 }
 
-ValueExpr ValueExpr::index(const std::string &Name) {
-  ValueExpr E;
-  E.Kind = Index;
-  E.Name = Name;
-  return E;
-}
+ValueExpr ValueExpr::index(const std::string &Name) { return node(Index, Name); }
 
 ValueExpr ValueExpr::floatLit(double V, const std::string &CType) {
-  ValueExpr E;
-  E.Kind = FloatLit;
+  ValueExpr E = node(FloatLit);
   E.Float = V;
   E.CType = CType;
   return E;
 }
 
 ValueExpr ValueExpr::intLit(int64_t V) {
-  ValueExpr E;
-  E.Kind = IntLit;
+  ValueExpr E = node(IntLit);
   E.Int = V;
   return E;
 }
 
 ValueExpr ValueExpr::unary(const std::string &Op, ValueExpr A) {
-  ValueExpr E;
-  E.Kind = Unary;
-  E.Name = Op;
-  E.Operands.push_back(std::move(A));
-  return E;
+  return node(Unary, Op, operands(std::move(A)));
 }
 
 ValueExpr ValueExpr::binary(const std::string &Op, ValueExpr A, ValueExpr B) {
-  ValueExpr E;
-  E.Kind = Binary;
-  E.Name = Op;
-  E.Operands.push_back(std::move(A));
-  E.Operands.push_back(std::move(B));
-  return E;
+  return node(Binary, Op, operands(std::move(A), std::move(B)));
 }
 
 ValueExpr ValueExpr::call(const std::string &Fn, std::vector<ValueExpr> Args) {
-  ValueExpr E;
-  E.Kind = Call;
-  E.Name = Fn;
-  E.Operands = std::move(Args);
-  return E;
+  return node(Call, Fn, std::move(Args));
 }
 
 ValueExpr ValueExpr::select(ValueExpr C, ValueExpr T, ValueExpr F) {
-  ValueExpr E;
-  E.Kind = Select;
-  E.Operands.push_back(std::move(C));
-  E.Operands.push_back(std::move(T));
-  E.Operands.push_back(std::move(F));
-  return E;
+  return node(Select, "", operands(std::move(C), std::move(T), std::move(F)));
 }
 
 ValueExpr ValueExpr::cast(const std::string &CType, ValueExpr A) {
-  ValueExpr E;
-  E.Kind = Cast;
+  ValueExpr E = node(Cast, "", operands(std::move(A)));
   E.CType = CType;
-  E.Operands.push_back(std::move(A));
   return E;
 }
 

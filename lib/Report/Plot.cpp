@@ -79,16 +79,9 @@ const char *boundColor(BoundKind B) {
   return "#000000";
 }
 
+/// boundKindName, but "does not fit" in words.
 const char *boundWords(BoundKind B) {
-  switch (B) {
-  case BoundKind::ComputeBound:
-    return "compute-bound";
-  case BoundKind::MemoryBound:
-    return "memory-bound";
-  case BoundKind::DoesNotFit:
-    return "does not fit";
-  }
-  return "?";
+  return B == BoundKind::DoesNotFit ? "does not fit" : boundKindName(B);
 }
 
 /// Cache-level roofs: distinct from the main-memory blue and the verdicts.

@@ -83,7 +83,7 @@ std::optional<Rational> at(const SymbolicCount &C, const ProgramSymbolic &P) {
   if (!C.Formula)
     return std::nullopt;
   Expected<Rational> V = evaluateProgramFormula(*C.Formula, P);
-  if (!V) {
+  if (!V) { // no value at these sizes: the caller shows the formula unchecked
     consumeError(V.takeError());
     return std::nullopt;
   }

@@ -156,7 +156,7 @@ std::string checkAgainstTransform(const Judged &J, int64_t B,
     return "";
   LoopNest NB = batchNest(J.PN->Nest, *Plan, B);
   Expected<NestCounts> C = analyzeNest(NB);
-  if (!C) {
+  if (!C) { // the batched nest is not countable: no batching what-if
     consumeError(C.takeError());
     return "";
   }

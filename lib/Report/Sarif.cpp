@@ -28,17 +28,9 @@ std::string roofline::uriEncodePath(llvm::StringRef Path) {
 
 namespace {
 
+/// SARIF has no remark level: a remark is a note there.
 const char *sarifLevel(Severity S) {
-  switch (S) {
-  case Severity::Remark:
-  case Severity::Note:
-    return "note";
-  case Severity::Warning:
-    return "warning";
-  case Severity::Error:
-    return "error";
-  }
-  return "note";
+  return S == Severity::Remark ? "note" : severityName(S);
 }
 
 /// A location relative to %SRCROOT% when the file is under it, else an

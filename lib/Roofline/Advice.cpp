@@ -133,7 +133,7 @@ std::optional<LoopNest> fuseAndContract(const std::vector<LoopNest> &Ns,
   Program P = whatIfProgram(Ns);
   if (llvm::Error E =
           applyRecord(P, TransformRecord::make(TransformRecord::Fuse, {}))) {
-    llvm::consumeError(std::move(E));
+    llvm::consumeError(std::move(E)); // they do not fuse: no fusion advice
     return std::nullopt;
   }
   Kept = contractWhereLegal(P, Contract);
@@ -482,7 +482,7 @@ void Advisor::strided(const AdvisedNest &A, NestAdvice &Out) const {
         llvm::Expected<std::vector<LoopNest>> X = whatIfNests(
             {N}, Schedule().then(TransformRecord::make(
                      TransformRecord::Permute, Order)));
-        if (!X) {
+        if (!X) { // that order is illegal: the next one is tried
           llvm::consumeError(X.takeError());
           continue;
         }
@@ -742,7 +742,7 @@ roofline::predictNests(const std::vector<LoopNest> &Ns, const Machine &M,
   Counts.reserve(Ns.size());
   for (const LoopNest &N : Ns) {
     llvm::Expected<NestCounts> C = analyzeNest(N);
-    if (!C) {
+    if (!C) { // no counts, no prediction: the advice is not given
       llvm::consumeError(C.takeError());
       return std::nullopt;
     }

@@ -155,6 +155,7 @@ std::string roofline::parseCheckLine(llvm::StringRef Line, bool &Ok,
                                      CheckResult &R) {
   llvm::Expected<llvm::json::Value> V = llvm::json::parse(Line);
   if (!V) {
+    // Not a check line (the driver's other output): the caller reads on.
     llvm::consumeError(V.takeError());
     return "";
   }
@@ -229,6 +230,7 @@ std::optional<RatioSpread> roofline::roundRatio(const TimeResult &Base,
 std::optional<TimeResult> roofline::parseTimeLine(llvm::StringRef Line) {
   llvm::Expected<llvm::json::Value> V = llvm::json::parse(Line.trim());
   if (!V) {
+    // Not a timing line (the driver's other output): the caller reads on.
     llvm::consumeError(V.takeError());
     return std::nullopt;
   }

@@ -235,7 +235,7 @@ llvm::Expected<std::string> applyLoopRecord(Program &P,
       if (I != *Idx && findLoop(P.Nests[I].Nest.Root, R.Names[0])) {
         llvm::Expected<std::string> W =
             markParallel(P.Nests[I], R.Names[0], Vec, V);
-        if (!W)
+        if (!W) // that nest keeps its loop serial: not an error of R's
           llvm::consumeError(W.takeError());
       }
     return *Why;

@@ -63,6 +63,8 @@ Count weightedSum(const Count &Orig,
       F.reset();
     } else if (F) {
       if (llvm::Error E = F->addScaledInPlace(*C->Formula, *KR)) {
+        // Past 128 bits: no formula, as for an unknown term (never a wrong
+        // one); the numeric count above stands on its own.
         llvm::consumeError(std::move(E));
         F.reset();
       }

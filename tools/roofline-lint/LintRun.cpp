@@ -373,8 +373,8 @@ public:
     if (!C.Model) {
       if (Expected<FileSettings> S = settings(C)) // the machine's default
         C.Model = trafficModelName(S->Model);
-      else
-        consumeError(S.takeError());
+      else // a machine that does not load: the dump leaves the model unset
+        consumeError(S.takeError()); // (linting with it reports the error)
     }
     if (!C.Checks)
       C.Checks = "roofline-*";

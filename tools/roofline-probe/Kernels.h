@@ -1,8 +1,9 @@
 //===- Kernels.h - The probe's compute and bandwidth loops ----------------===//
 //
-// Each loop is compiled for one ISA with __attribute__((target(...))) and
-// picked at run time with __builtin_cpu_supports, so the binary runs on any
-// x86-64 (and falls back to portable C++ elsewhere).
+// Each loop is compiled for one ISA (a target region in Kernels.cpp, as
+// __attribute__((target(...))) would) and picked at run time with
+// __builtin_cpu_supports, so the binary runs on any x86-64 (and falls back
+// to portable C++ elsewhere).
 //
 //===----------------------------------------------------------------------===//
 

@@ -18,11 +18,13 @@
 #ifndef ROOFLINE_CODEGEN_CPUEMITTER_H
 #define ROOFLINE_CODEGEN_CPUEMITTER_H
 
+#include "roofline/Analysis/Counts.h"
 #include "roofline/IR/LoopNest.h"
 #include "roofline/Transform/Transforms.h"
 
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -52,8 +54,13 @@ struct ArgLayout {
 };
 
 /// The unit's common layout from its source nests (in run order), with
-/// intents from the counts. Fails when an array's extent cannot be derived.
-llvm::Expected<ArgLayout> layoutOf(const std::vector<LoopNest> &Sources);
+/// intents from their counts: \p Counts[I] are Sources[I]'s, counted once by
+/// the caller; where a nest has none, the arrays it reads are copied in
+/// (InOut), which is always correct, only slower. Fails when an array's
+/// extent cannot be derived.
+llvm::Expected<ArgLayout>
+layoutOf(const std::vector<LoopNest> &Sources,
+         const std::vector<std::optional<NestCounts>> &Counts);
 
 /// Extents of every array \p P's nests use that \p L does not have (packing
 /// buffers, quantized copies), derived from their declared extents or the
@@ -90,6 +97,9 @@ std::string cTypeFor(const std::string &SourceCType, EmitMode Mode);
 
 /// C expression of an affine expression over loop variables and sizes.
 std::string cExpr(const AffineExpr &E);
+/// \p S in parentheses unless it is one term ("n", "i * 4"): safe to
+/// multiply or negate.
+std::string parenthesized(const std::string &S);
 /// C expression of a loop bound (rl::min, rl::max, rl::floordiv of the
 /// runtime headers, CPU and CUDA alike).
 std::string cBound(const Bound &B);

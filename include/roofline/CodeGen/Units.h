@@ -105,6 +105,14 @@ Tolerance int8Tolerance(const ContractionInfo &C, const std::string &LGran,
 
 /// The manifest's "tolerance" object of \p T.
 llvm::json::Object toleranceJSON(const Tolerance &T);
+/// A manifest's entry for argument \p A: name, type, elem, shape, intent.
+llvm::json::Object argJSON(const ArgInfo &A);
+/// The fields a manifest's variant entry ends with, CPU and CUDA alike:
+/// extra_args (\p Extra), skip_compare, legality, tolerance, predicted.
+void addCheckFields(llvm::json::Object &J, llvm::json::Array Extra,
+                    const std::vector<std::string> &SkipCompare,
+                    const std::vector<std::string> &Legality,
+                    const Tolerance &Tol, const llvm::json::Object &Predicted);
 
 struct VariantOut {
   VariantKind Kind = VariantKind::Naive;
@@ -130,6 +138,9 @@ struct UnitOut {
   std::string Name; ///< directory and symbol prefix
   std::string Kind; ///< "gemm", "gemv", "elementwise chain", "nest"
   std::vector<LoopNest> Sources;
+  /// Sources[I]'s counts (analyzeNest), counted once for the layout and the
+  /// manifest; none where the nest cannot be counted.
+  std::vector<std::optional<NestCounts>> Counts;
   ArgLayout Layout;
   std::string ReferenceCode;
   bool HasMagnitude = false;

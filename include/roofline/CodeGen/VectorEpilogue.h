@@ -32,6 +32,11 @@ struct VectorEpilogue {
   std::vector<std::string> Init;
 };
 
+/// Argument \p Name of a variant: in the unit's layout \p L, else among the
+/// variant's own arrays \p Extra; null when neither has it.
+const ArgInfo *findArg(const ArgLayout &L, const std::vector<ArgInfo> &Extra,
+                       const std::string &Name);
+
 /// The epilogue functor \p Name of \p C, whose arrays are declared (by
 /// their names) where it is constructed.
 llvm::Expected<VectorEpilogue>
