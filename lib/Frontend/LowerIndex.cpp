@@ -628,8 +628,9 @@ bool NestBuilder::lowerIndex(const Expr *E, IndexPoly &Out) {
   std::optional<IndexPoly> P = indexOf(E, Why);
   if (!P)
     return fail(E->getBeginLoc(),
-                usesNestData(E) ? RejectKind::DataDependentIndex
-                                : RejectKind::NonAffineIndex,
+                InBound           ? RejectKind::LoopBound
+                : usesNestData(E) ? RejectKind::DataDependentIndex
+                                  : RejectKind::NonAffineIndex,
                 Why);
   Out = *P;
   return true;

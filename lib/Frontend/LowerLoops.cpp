@@ -689,7 +689,7 @@ bool NestBuilder::lowerBody(const clang::Stmt *S, Loop &Parent,
       std::optional<std::vector<Constraint>> Cs =
           constraintsOf(Cond, /*Negate=*/true, Why);
       if (!Cs)
-        return fail(Cond->getBeginLoc(), RejectKind::ConditionalContinue, Why);
+        return fail(Cond->getBeginLoc(), RejectKind::Condition, Why);
       if (!applyGuard(*Cs, If))
         return false;
       continue;
