@@ -22,13 +22,18 @@ on a GPU machine (the default) and for the verdict on a CPU one, so
   --machine-args= --machine-args=--machine=xeon-8380 \
       --machine-args='--machine=epyc-7763 --cache-state=warm'
 
-covers both paths.
+covers both paths. --drop-json-key KEY compares the candidate's JSON report
+with every "KEY": "<string>" member taken out, for a change that adds that
+key on purpose and must leave every other byte as it was (the number taken
+out is printed, so a key that never appears shows).
 """
 import argparse
 import concurrent.futures as cf
 import hashlib
+import json
 import os
 import pickle
+import re
 import shutil
 import subprocess
 import sys
@@ -92,6 +97,21 @@ def cached_run(binary, path, kind, args, work, extra=""):
     return r
 
 
+def drop_json_key(data, key):
+    """\p data (a pretty-printed JSON report) without its "key": "string"
+    members, byte for byte as if they had never been written; and how many
+    there were."""
+    k = re.escape(json.dumps(key))
+    value = r'"(?:[^"\\]|\\.)*"'
+    # A member followed by another keeps that one's comma; the last member
+    # of an object takes the comma of the one before it.
+    data, n1 = re.subn((r'\n[ ]*' + k + r': ' + value + r',(?=\n)').encode(),
+                       b"", data)
+    data, n2 = re.subn((r',\n[ ]*' + k + r': ' + value + r'(?=\n)').encode(),
+                       b"", data)
+    return data, n1 + n2
+
+
 def compare(job, args):
     path, kind, extra = job
     # One path for both binaries and for a cached reference run (the
@@ -101,15 +121,20 @@ def compare(job, args):
     try:
         ra = cached_run(args.ref, path, kind, args, work, extra)
         if args.only_ref:
-            return job, [], ra[0] == "timeout"
+            return job, [], ra[0] == "timeout", 0
         rb = run_once(args.new, path, kind, args, work, extra)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     diffs = [n for n, x, y in zip(("status", "stdout", "stderr"), ra, rb)
              if x != y]
-    fa, fb = ra[3], rb[3]
+    fa, fb = ra[3], dict(rb[3])
+    dropped = 0
+    for key in args.drop_json_key or []:
+        if "report.json" in fb:
+            fb["report.json"], n = drop_json_key(fb["report.json"], key)
+            dropped += n
     diffs += sorted(n for n in set(fa) | set(fb) if fa.get(n) != fb.get(n))
-    return job, diffs, ra[0] == "timeout"
+    return job, diffs, ra[0] == "timeout", dropped
 
 
 def main():
@@ -130,6 +155,9 @@ def main():
     ap.add_argument("--machine-args", action="append", default=None,
                     help="extra arguments of the report runs, one set per "
                     "use (default: none, the default machine)")
+    ap.add_argument("--drop-json-key", action="append", default=None,
+                    help="take this string member out of the candidate's "
+                    "JSON report before comparing (repeatable)")
     ap.add_argument("dirs", nargs="*", default=["test", "kernels"])
     args = ap.parse_args()
     args.root = os.path.abspath(args.root)
@@ -143,10 +171,11 @@ def main():
     jobs = [(f, "reports", m) for m in machine_sets for f in files]
     jobs += [(f, "emit", "") for f in files if any(
         f.startswith(d.rstrip("/") + "/") for d in emit_dirs)]
-    same = differ = timeouts = 0
+    same = differ = timeouts = dropped = 0
     with cf.ThreadPoolExecutor(args.j) as ex:
-        for (path, kind, extra), diffs, timed_out in ex.map(
+        for (path, kind, extra), diffs, timed_out, n in ex.map(
                 lambda j: compare(j, args), jobs):
+            dropped += n
             if diffs:
                 differ += 1
                 print(f"DIFF {path} [{kind}{' ' + extra if extra else ''}]: "
@@ -159,7 +188,10 @@ def main():
     print(f"compare-outputs: {len(files)} files; {len(jobs)} runs per "
           f"binary ({n_reports} with text, JSON and SARIF, "
           f"{len(jobs) - n_reports} with --emit): {same} identical "
-          f"({timeouts} of them timed out in both), {differ} differ")
+          f"({timeouts} of them timed out in both), {differ} differ"
+          + (f"; {dropped} JSON members {', '.join(args.drop_json_key)} "
+             "taken out of the candidate's reports"
+             if args.drop_json_key else ""))
     return 1 if differ else 0
 
 

@@ -13,6 +13,8 @@
 #include "NestBuilder.h"
 #include "ProgramWalk.h"
 #include "roofline/Frontend/CrossTU.h"
+#include "roofline/Frontend/RejectReason.h"
+#include "roofline/Support/Debug.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
@@ -37,6 +39,12 @@ using roofline::frontend::fileLoc;
 using roofline::frontend::functionName;
 using roofline::frontend::NestBuilder;
 using RFOptions = roofline::FrontendOptions;
+using roofline::RejectKind;
+
+// --debug-only=roofline-frontend: each nest the report lists as skipped,
+// with the kind of its reason, where the refusal was decided and the
+// detail (roofline-lower traces every try). docs/design.md, "Debug tracing".
+#define DEBUG_TYPE "roofline-frontend"
 
 namespace {
 
@@ -141,7 +149,7 @@ public:
                std::to_string(Opts.MaxNests) + " loop nests (--max-nests): " +
                "this one and the " + std::to_string(OverCap - 1) +
                " after it are not analyzed";
-    Out.Skipped.push_back(std::move(S));
+    skip(std::move(S), RejectKind::TooManyNests, S.Loc);
   }
 
 private:
@@ -167,7 +175,7 @@ private:
       // Each thread of a launch runs the loop; the grid is not in the TU's
       // reach, so the nest's totals are not known.
       for (const Stmt *L : Loops)
-        skipWhole(FD, L,
+        skipWhole(FD, L, RejectKind::CudaDevice,
                   Twine("loop in a CUDA ") + Kind +
                       " function: it runs once per thread of a launch "
                       "whose grid is not known statically");
@@ -201,12 +209,11 @@ private:
         // One case per function the pointer may hold.
         const NestBuilder::TargetChoice &C = B.unassignedTargets().front();
         if (Built + Work.size() + C.Targets.size() > MaxCases) {
-          skipWhole(FD, L,
+          skipWhole(FD, L, RejectKind::TooManyCases,
                     "the nest would be reported in more than " +
                         Twine(MaxCases) + " cases: '" + C.Name +
                         "' may call any of " + Twine(C.Targets.size()) +
-                        " functions (" + llvm::join(C.Targets, ", ") +
-                        ")" +
+                        " functions (" + llvm::join(C.Targets, ", ") + ")" +
                         (A.empty() ? ""
                                    : ", in each case of another function "
                                      "pointer or condition without a value") +
@@ -226,7 +233,7 @@ private:
           bool Targets = std::any_of(A.begin(), A.end(), [](const auto &KV) {
             return StringRef(KV.first).starts_with("fn:");
           });
-          skipWhole(FD, L,
+          skipWhole(FD, L, RejectKind::TooManyCases,
                     Targets ? "the nest would be reported in more than " +
                                   Twine(MaxCases) +
                                   " cases (function pointer targets and "
@@ -259,7 +266,8 @@ private:
           S.Function += " [" + Label + "]";
         S.Loc = B.loc(L->getBeginLoc());
         S.Reason = B.reason();
-        Out.Skipped.push_back(std::move(S));
+        skip(std::move(S), B.reasonKind(),
+             B.reasonLoc().isValid() ? B.loc(B.reasonLoc()) : S.Loc);
         continue;
       }
       if (Built == 1)
@@ -280,11 +288,23 @@ private:
     return nullptr;
   }
 
-  void skipWhole(const FunctionDecl *FD, const Stmt *L, const Twine &Why) {
+  void skipWhole(const FunctionDecl *FD, const Stmt *L, RejectKind K,
+                 const Twine &Why) {
     SkippedNest S;
     S.Function = functionName(FD, Ctx);
     S.Loc = fileLoc(Ctx.getSourceManager(), L->getBeginLoc());
     S.Reason = Why.str();
+    skip(std::move(S), K, S.Loc);
+  }
+
+  /// Lists \p S as skipped for a reason of kind \p K decided at \p At.
+  void skip(SkippedNest &&S, RejectKind K, const SourceLoc &At) {
+    S.ReasonKind = roofline::rejectKindSlug(K).str();
+    ROOFLINE_DEBUG(llvm::dbgs()
+                   << "frontend: " << At.File << ":" << At.Line << ":"
+                   << At.Column << ": nest of " << S.Function << " at line "
+                   << S.Loc.Line << " refused [" << S.ReasonKind
+                   << "]: " << S.Reason << "\n");
     Out.Skipped.push_back(std::move(S));
   }
 

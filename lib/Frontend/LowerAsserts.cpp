@@ -163,7 +163,7 @@ bool NestBuilder::countAssertion(const Expr *Cond, bool HoldsWhen,
     bool Both = HoldsWhen == (BO->getOpcode() == BO_LAnd);
     if (!Both) {
       std::string Text = argumentText(BO, SM, Ctx.getLangOpts());
-      return fail(BO->getBeginLoc(),
+      return fail(BO->getBeginLoc(), RejectKind::DataDependentBranch,
                   "assert condition '" + (Text.empty() ? text(BO) : Text) +
                       "': its right side runs on some runs only (the work "
                       "depends on the data)");
@@ -215,12 +215,12 @@ bool NestBuilder::lowerReturnGuard(const IfStmt *If, Loop &Parent,
   const Expr *Cond = If->getCond();
   switch (classify(Cond)) {
   case CondKind::Data:
-    return fail(Cond->getBeginLoc(),
-                "early return under a data-dependent condition '" +
-                    text(Cond) + "': the iterations that run depend on the "
-                                 "data");
+    return fail(Cond->getBeginLoc(), RejectKind::EarlyReturn,
+                "early return under a data-dependent condition '" + text(Cond) +
+                    "': the iterations that run depend on the "
+                    "data");
   case CondKind::Affine:
-    return fail(Cond->getBeginLoc(),
+    return fail(Cond->getBeginLoc(), RejectKind::EarlyReturn,
                 "early return under a condition on loop variables '" +
                     text(Cond) + "': the nest stops part way (not counted)");
   case CondKind::Invariant:
@@ -235,14 +235,16 @@ bool NestBuilder::lowerReturnGuard(const IfStmt *If, Loop &Parent,
   for (const LoopFrame &F : LoopStack)
     First = First && nothingCounted(*F.L) && !F.Split && !F.Regrouped;
   if (!First)
-    return fail(If->getBeginLoc(),
+    return fail(If->getBeginLoc(), RejectKind::EarlyReturn,
                 "early return under the loop-invariant condition '" +
-                    text(Cond) + "' after work in the nest: the nest stops "
-                                 "part way in that case");
+                    text(Cond) +
+                    "' after work in the nest: the nest stops "
+                    "part way in that case");
   if (const Expr *V = Ret->getRetValue();
       V && !isFoldable(V) && !(isa<DeclRefExpr>(strip(V)) && !isElementRef(V)))
-    return fail(V->getBeginLoc(), "early return of a computed value '" +
-                                      text(V) + "' inside the nest");
+    return fail(V->getBeginLoc(), RejectKind::EarlyReturn,
+                "early return of a computed value '" + text(V) +
+                    "' inside the nest");
   Returned = true;
   Notes.push_back("the function returns at line " +
                   std::to_string(loc(If->getBeginLoc()).Line) +

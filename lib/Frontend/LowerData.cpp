@@ -374,14 +374,15 @@ bool NestBuilder::recordAccess(const View &V, const Expr *E, IRStmt &St,
   ArrayBase &B = Bases[V.Base];
   if (V.Subs.size() != B.Extents.size())
     return fail(E ? E->getBeginLoc() : SourceLocation(),
+                RejectKind::UnsupportedAccess,
                 "'" + (E ? text(E) : B.Name) +
                     "' does not index every dimension of '" + B.Name + "'");
   if (E) {
     std::optional<Precision> P = precisionOf(E->getType());
     if (!P)
-      return fail(E->getBeginLoc(), "element type '" +
-                                        E->getType().getAsString() + "' of '" +
-                                        B.Name + "' is not supported");
+      return fail(E->getBeginLoc(), RejectKind::UnsupportedAccess,
+                  "element type '" + E->getType().getAsString() + "' of '" +
+                      B.Name + "' is not supported");
   }
   B.Used = true;
   size_t Id = Pending.size();
@@ -406,7 +407,8 @@ bool NestBuilder::visitAccess(const Expr *E, IRStmt &St, bool Read,
   std::string Why;
   std::optional<View> V = viewOf(E, Why);
   if (!V)
-    return fail(E->getBeginLoc(), "access '" + text(E) + "': " + Why);
+    return fail(E->getBeginLoc(), accessFailKind(E),
+                "access '" + text(E) + "': " + Why);
   return recordAccess(*V, E, St, Read, Write);
 }
 
@@ -497,19 +499,20 @@ bool NestBuilder::assignTarget(const Expr *L, IRStmt &St, bool Compound) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (VD && Compound && pointerCounterOf(L) &&
         !counterInfo(VD).Why.empty())
-      return fail(L->getBeginLoc(), "pointer '" + declName(VD) +
-                                        "', which the nest advances: " +
-                                        counterInfo(VD).Why);
+      return fail(L->getBeginLoc(), RejectKind::PointerReassigned,
+                  "pointer '" + declName(VD) +
+                      "', which the nest advances: " + counterInfo(VD).Why);
     if (VD && (Bindings.count(VD) || VD->getType()->isPointerType()))
-      return fail(L->getBeginLoc(),
+      return fail(L->getBeginLoc(), RejectKind::PointerReassigned,
                   "pointer or index variable '" + declName(VD) +
                       "' is reassigned inside the nest");
     return true;
   }
-  return fail(L->getBeginLoc(), std::string(Compound ? "compound " : "") +
-                                    "assignment to '" + text(L) +
-                                    "' that is neither a scalar nor an "
-                                    "array element");
+  return fail(L->getBeginLoc(), RejectKind::UnsupportedAccess,
+              std::string(Compound ? "compound " : "") + "assignment to '" +
+                  text(L) +
+                  "' that is neither a scalar nor an "
+                  "array element");
 }
 
 bool NestBuilder::countBinary(const BinaryOperator *BO, IRStmt &St) {
@@ -534,7 +537,7 @@ bool NestBuilder::countBinary(const BinaryOperator *BO, IRStmt &St) {
   if (Op == BO_Comma)
     return visitData(BO->getLHS(), St) && visitData(BO->getRHS(), St);
   if (Op == BO_LAnd || Op == BO_LOr)
-    return fail(BO->getBeginLoc(),
+    return fail(BO->getBeginLoc(), RejectKind::DataDependentBranch,
                 "short-circuit operator in data: conditional execution");
   // Integer arithmetic on loop variables and sizes is addressing; on any
   // value that reads no memory it is still no work on data.
@@ -577,7 +580,7 @@ bool NestBuilder::countCall(const CallExpr *CE, IRStmt &St) {
     std::string Why;
     if (inlinableCallee(CE, Why))
       return inlineCall(CE, nullptr, &St);
-    return fail(CE->getBeginLoc(),
+    return fail(CE->getBeginLoc(), RejectKind::UnknownCall,
                 Why.empty() ? "indirect call '" + text(CE) +
                                   "' with unknown side effects"
                             : Why);
@@ -602,7 +605,7 @@ bool NestBuilder::countCall(const CallExpr *CE, IRStmt &St) {
     std::string Why;
     if (inlinableCallee(CE, Why))
       return inlineCall(CE, nullptr, &St);
-    return fail(CE->getBeginLoc(),
+    return fail(CE->getBeginLoc(), RejectKind::UnknownCall,
                 Why.empty() ? "call to '" + declName(Callee) +
                                   "' with unknown side effects"
                             : Why);
@@ -661,7 +664,8 @@ bool NestBuilder::visitData(const Expr *E, IRStmt &St) {
       return assignTarget(Sub, St, /*Compound=*/true);
     }
     if (UO->getOpcode() == UO_AddrOf)
-      return fail(UO->getBeginLoc(), "address taken inside the nest");
+      return fail(UO->getBeginLoc(), RejectKind::UnsupportedAccess,
+                  "address taken inside the nest");
     return visitData(UO->getSubExpr(), St);
   }
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
@@ -671,7 +675,7 @@ bool NestBuilder::visitData(const Expr *E, IRStmt &St) {
         return true; // v.size() is a size
     }
     if (isa<CXXOperatorCallExpr>(CE) || isa<CXXMemberCallExpr>(CE))
-      return fail(CE->getBeginLoc(),
+      return fail(CE->getBeginLoc(), RejectKind::UnknownCall,
                   "call to '" + text(CE) + "' with unknown side effects");
     return countCall(CE, St);
   }
@@ -706,11 +710,13 @@ bool NestBuilder::visitData(const Expr *E, IRStmt &St) {
     // scalar parameter (cfg->eps).
     if (Why.empty() && S->getType()->isArithmeticType() && memberPath(S, Why))
       return true;
-    return fail(S->getBeginLoc(), "member access '" + text(S) +
-                                      "' is not supported yet" +
-                                      (Why.empty() ? "" : ": " + Why));
+    return fail(S->getBeginLoc(), RejectKind::UnsupportedAccess,
+                "member access '" + text(S) + "' is not supported yet" +
+                    (Why.empty() ? "" : ": " + Why));
   }
   if (isa<LambdaExpr>(S))
-    return fail(S->getBeginLoc(), "lambda inside the nest");
-  return fail(S->getBeginLoc(), "unsupported expression '" + text(S) + "'");
+    return fail(S->getBeginLoc(), RejectKind::UnsupportedStatement,
+                "lambda inside the nest");
+  return fail(S->getBeginLoc(), RejectKind::UnsupportedStatement,
+              "unsupported expression '" + text(S) + "'");
 }

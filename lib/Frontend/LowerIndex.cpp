@@ -627,7 +627,11 @@ bool NestBuilder::lowerIndex(const Expr *E, IndexPoly &Out) {
   std::string Why;
   std::optional<IndexPoly> P = indexOf(E, Why);
   if (!P)
-    return fail(E->getBeginLoc(), Why);
+    return fail(E->getBeginLoc(),
+                InBound           ? RejectKind::LoopBound
+                : usesNestData(E) ? RejectKind::DataDependentIndex
+                                  : RejectKind::NonAffineIndex,
+                Why);
   Out = *P;
   return true;
 }
@@ -638,6 +642,7 @@ bool NestBuilder::toAffine(const IndexPoly &P, const Expr *E,
   std::optional<AffineExpr> A = P.toAffine(&Products);
   if (!A)
     return fail(E->getBeginLoc(),
+                (InBound ? RejectKind::LoopBound : RejectKind::NonAffineIndex),
                 "non-affine " + std::string(InBound ? "loop bound" : "index") +
                     " expression '" + text(E) +
                     "' (a loop variable times a size)");
@@ -662,7 +667,8 @@ bool NestBuilder::lowerBoundTerm(const Expr *E, BoundTerm &Out) {
         if (!lowerBoundTerm(BO->getLHS(), Inner))
           return false;
         if (Inner.Divisor != 1)
-          return fail(S->getBeginLoc(), "nested division in a loop bound");
+          return fail(S->getBeginLoc(), RejectKind::LoopBound,
+                      "nested division in a loop bound");
         Out.Expr = Inner.Expr;
         Out.Divisor = R.Val.getInt().getSExtValue();
         Dividends.push_back(Inner.Expr);
@@ -685,7 +691,8 @@ bool NestBuilder::lowerBoundTerm(const Expr *E, BoundTerm &Out) {
           Sum = BO->getOpcode() == BO_Add ? L.Expr.add(*Scaled)
                                           : L.Expr.sub(*Scaled);
         if (!Sum)
-          return fail(S->getBeginLoc(), "loop bound arithmetic overflows");
+          return fail(S->getBeginLoc(), RejectKind::Overflow,
+                      "loop bound arithmetic overflows");
         Out.Expr = *Sum;
         Out.Divisor = L.Divisor;
         return true;

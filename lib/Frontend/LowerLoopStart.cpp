@@ -161,19 +161,21 @@ bool NestBuilder::changedIn(
     SourceLocation At) {
   for (const VarDecl *V : varsOf(Def)) {
     if (V == IVDecl)
-      return fail(At, "the start of loop variable '" + declName(IVDecl) +
-                          "' is computed from itself ('" + text(Def) + "')");
+      return fail(At, RejectKind::LoopStart,
+                  "the start of loop variable '" + declName(IVDecl) +
+                      "' is computed from itself ('" + text(Def) + "')");
     if (!V->getType()->isIntegerType())
       continue;
     bool Local = V->isLocalVarDecl() || isa<ParmVarDecl>(V);
     if (!Local || !plainlyWritten(V))
-      return fail(At, "'" + declName(V) + "', in the start of loop variable '" +
-                          declName(IVDecl) +
-                          "', may change before the loop (a global, or its "
-                          "address is taken)");
+      return fail(At, RejectKind::LoopStart,
+                  "'" + declName(V) + "', in the start of loop variable '" +
+                      declName(IVDecl) +
+                      "', may change before the loop (a global, or its "
+                      "address is taken)");
     for (const clang::Stmt *S : Between)
       if (S && isModifiedWithin(V, S))
-        return fail(S->getBeginLoc(),
+        return fail(S->getBeginLoc(), RejectKind::LoopStart,
                     "'" + declName(V) + "', in the start of loop variable '" +
                         declName(IVDecl) + "', changes before the loop");
   }
@@ -185,39 +187,45 @@ bool NestBuilder::lowerContinuedStart(const ForStmt *FS, std::string &IV,
   IVDecl = steppedVar(FS->getInc());
   SourceLocation At = FS->getBeginLoc();
   if (!IVDecl)
-    return fail(At, "for loop without init whose increment steps no variable");
+    return fail(At, RejectKind::LoopHeader,
+                "for loop without init whose increment steps no variable");
   std::string Name = "'" + declName(IVDecl) + "'";
   std::string Unknown = "loop variable " + Name + " starts where earlier code "
                         "left it, and ";
   if (!IVDecl->getType()->isIntegerType())
-    return fail(At, "loop variable " + Name + " is not an integer");
+    return fail(At, RejectKind::LoopHeader,
+                "loop variable " + Name + " is not an integer");
   if (Frames.size() != 1 || !IVDecl->isLocalVarDecl() ||
       IVDecl->isStaticLocal() || !plainlyWritten(IVDecl))
-    return fail(At, Unknown + "it is no plain local of this function (its "
-                              "starting value is unknown)");
+    return fail(At, RejectKind::LoopStart,
+                Unknown + "it is no plain local of this function (its "
+                          "starting value is unknown)");
   // The init, if any, runs before the first test: it must leave i and what
   // its start reads alone (`for (s = 0.; i < n; ++i)`).
   const clang::Stmt *Init = FS->getInit();
   if (Init && !isPlainOtherInit(Init, IVDecl))
-    return fail(Init->getBeginLoc(), Unknown + "the loop's init is not a "
-                                               "plain assignment of another "
-                                               "variable");
+    return fail(Init->getBeginLoc(), RejectKind::LoopStart,
+                Unknown + "the loop's init is not a "
+                          "plain assignment of another "
+                          "variable");
   const ParentMap &PM = functionParents();
   const auto *Block = dyn_cast_or_null<CompoundStmt>(PM.getParent(FS));
   if (!Block)
-    return fail(At, Unknown + "the loop is not a statement of a block "
-                              "(its starting value is unknown)");
+    return fail(At, RejectKind::LoopStart,
+                Unknown + "the loop is not a statement of a block "
+                          "(its starting value is unknown)");
   llvm::SmallVector<const clang::Stmt *, 8> Between = {Init};
   const clang::Stmt *const *It = llvm::find(Block->body(), FS);
   while (It != Block->body_begin()) {
     const clang::Stmt *Prev = *--It;
     if (isa<LabelStmt>(Prev) || isa<SwitchCase>(Prev))
-      return fail(Prev->getBeginLoc(),
+      return fail(Prev->getBeginLoc(), RejectKind::LoopStart,
                   Unknown + "a label before it may enter with another value");
     if (const auto *DS = dyn_cast<DeclStmt>(Prev);
         DS && llvm::is_contained(DS->decls(), IVDecl)) {
       if (!IVDecl->getInit())
-        return fail(At, Unknown + "its declaration gives no value");
+        return fail(At, RejectKind::LoopStart,
+                    Unknown + "its declaration gives no value");
       return lowerStartValue(IVDecl->getInit(), Between, IVDecl, IV, First);
     }
     if (!isModifiedWithin(IVDecl, Prev)) {
@@ -228,11 +236,12 @@ bool NestBuilder::lowerContinuedStart(const ForStmt *FS, std::string &IV,
       return lowerStartValue(E, Between, IVDecl, IV, First);
     if (const auto *Before = dyn_cast<ForStmt>(Prev))
       return lowerExitValue(Before, Between, IVDecl, IV, First);
-    return fail(Prev->getBeginLoc(),
+    return fail(Prev->getBeginLoc(), RejectKind::LoopStart,
                 Unknown + "this statement changes " + Name +
                     " in a way not followed (its starting value is unknown)");
   }
-  return fail(At, Unknown + "nothing before it in its block sets " + Name +
+  return fail(At, RejectKind::LoopStart,
+              Unknown + "nothing before it in its block sets " + Name +
                   " (its starting value is unknown)");
 }
 
@@ -271,13 +280,15 @@ bool NestBuilder::lowerExitValue(const ForStmt *Before,
   if (!S || !Cond || !CondVar || CondVar->getDecl() != IVDecl ||
       (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE) || K <= 0 ||
       steppedVar(Before->getInc()) != IVDecl)
-    return fail(At, Unknown + "that loop is not `for (" + Name.substr(1, Name.size() - 2) +
-                        " = S; i < B; i += k)` (where it leaves " + Name +
-                        " is unknown)");
+    return fail(
+        At, RejectKind::LoopStart,
+        Unknown + "that loop is not `for (" + Name.substr(1, Name.size() - 2) +
+            " = S; i < B; i += k)` (where it leaves " + Name + " is unknown)");
   if (isModifiedWithin(IVDecl, Before->getBody()))
-    return fail(At, Unknown + "that loop's body changes " + Name);
+    return fail(At, RejectKind::LoopStart,
+                Unknown + "that loop's body changes " + Name);
   if (mayEndEarly(Before->getBody()))
-    return fail(At,
+    return fail(At, RejectKind::LoopStart,
                 Unknown + "that loop may end early (where it leaves " + Name +
                     " is unknown)");
   const Expr *B = Cond->getRHS();
@@ -287,11 +298,12 @@ bool NestBuilder::lowerExitValue(const ForStmt *Before,
                           isMultipleByConstruction(S, K) &&
                           isMultipleByConstruction(B, K));
   if (!Exact)
-    return fail(At, Unknown + "that loop steps by " + std::to_string(K) +
-                        " up to '" + text(B) + "', not a multiple of " +
-                        std::to_string(K) + " from '" + text(S) +
-                        "' by construction (where it leaves " + Name +
-                        " is not proven)");
+    return fail(At, RejectKind::LoopStart,
+                Unknown + "that loop steps by " + std::to_string(K) +
+                    " up to '" + text(B) + "', not a multiple of " +
+                    std::to_string(K) + " from '" + text(S) +
+                    "' by construction (where it leaves " + Name +
+                    " is not proven)");
   llvm::SmallVector<const clang::Stmt *, 8> Changes(Between.begin(),
                                                     Between.end());
   Changes.push_back(Before->getBody());
@@ -305,7 +317,7 @@ bool NestBuilder::lowerExitValue(const ForStmt *Before,
   if (Cond->getOpcode() == BO_LE) {
     std::optional<AffineExpr> Next = Stop.Expr.addConstant(Stop.Divisor);
     if (!Next)
-      return fail(At, "loop bound arithmetic overflows");
+      return fail(At, RejectKind::Overflow, "loop bound arithmetic overflows");
     Stop.Expr = *Next;
   }
   // max(S, B): the loop before may not run at all. Where B - S is a sum of

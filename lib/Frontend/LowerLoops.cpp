@@ -297,16 +297,17 @@ bool NestBuilder::lowerForOnce(const ForStmt *FS, Loop &Out,
     findEarlyEnds(FS->getBody(), /*InSwitch=*/false, Ends,
                   /*ReturnGuards=*/true);
   if (const clang::Stmt *Exit = Ends.Exit)
-    return fail(Exit->getBeginLoc(),
+    return fail(Exit->getBeginLoc(), RejectKind::EarlyExit,
                 Twine("early exit ('") + exitKind(Exit) + "') out of the loop");
   if (const clang::Stmt *Susp = Ends.Suspension)
-    return fail(Susp->getBeginLoc(),
+    return fail(Susp->getBeginLoc(), RejectKind::EarlyExit,
                 Twine("coroutine suspension ('") +
                     (isa<CoyieldExpr>(Susp) ? "co_yield" : "co_await") +
                     "') inside the nest: it may never be resumed");
   const VarDecl *IVDecl = nullptr;
   if (!FS->getCond() || !FS->getInc())
-    return fail(FS->getBeginLoc(), "for loop without condition or increment");
+    return fail(FS->getBeginLoc(), RejectKind::LoopHeader,
+                "for loop without condition or increment");
   // `for (; i < n; ++i)`: i starts where earlier code left it
   // (LowerLoopStart.cpp). An init that sets another variable counts too.
   bool Continued = continuesVariable(FS);
@@ -319,8 +320,9 @@ bool NestBuilder::lowerForOnce(const ForStmt *FS, Loop &Out,
                    !lowerCond(FS->getCond(), IVDecl, Out.Step, Out.Last)))
     return false;
   if (isModifiedWithin(IVDecl, FS->getBody()))
-    return fail(FS->getBeginLoc(), "induction variable '" + declName(IVDecl) +
-                                       "' is modified in the loop body");
+    return fail(FS->getBeginLoc(), RejectKind::InductionModified,
+                "induction variable '" + declName(IVDecl) +
+                    "' is modified in the loop body");
   Regroup RG;
   bool Planned = true;
   if (SymStep) {
@@ -354,10 +356,12 @@ bool NestBuilder::lowerInit(const clang::Stmt *Init, std::string &IV,
   const Expr *InitVal = nullptr;
   if (const auto *DS = dyn_cast<DeclStmt>(Init)) {
     if (!DS->isSingleDecl())
-      return fail(Init->getBeginLoc(), "loop initializes several variables");
+      return fail(Init->getBeginLoc(), RejectKind::LoopHeader,
+                  "loop initializes several variables");
     const auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl());
     if (!VD || !VD->getInit())
-      return fail(Init->getBeginLoc(), "loop variable has no initializer");
+      return fail(Init->getBeginLoc(), RejectKind::LoopHeader,
+                  "loop variable has no initializer");
     IVDecl = VD;
     InitVal = VD->getInit();
   } else if (const auto *BO =
@@ -366,14 +370,16 @@ bool NestBuilder::lowerInit(const clang::Stmt *Init, std::string &IV,
                           ? dyn_cast<DeclRefExpr>(strip(BO->getLHS()))
                           : nullptr;
     if (!DRE || !isa<VarDecl>(DRE->getDecl()))
-      return fail(Init->getBeginLoc(), "unsupported loop initialization");
+      return fail(Init->getBeginLoc(), RejectKind::LoopHeader,
+                  "unsupported loop initialization");
     IVDecl = cast<VarDecl>(DRE->getDecl());
     InitVal = BO->getRHS();
   } else {
-    return fail(Init->getBeginLoc(), "unsupported loop initialization");
+    return fail(Init->getBeginLoc(), RejectKind::LoopHeader,
+                "unsupported loop initialization");
   }
   if (!IVDecl->getType()->isIntegerType())
-    return fail(Init->getBeginLoc(),
+    return fail(Init->getBeginLoc(), RejectKind::LoopHeader,
                 "loop variable '" + declName(IVDecl) + "' is not an integer");
   IV = ivName(IVDecl);
   return lowerBound(InitVal, First);
@@ -404,7 +410,8 @@ bool NestBuilder::lowerStep(const Expr *Inc, const VarDecl *IVDecl,
         IsIV(BO->getLHS()) && ConstantOf(BO->getRHS(), V)) {
       Step = BO->getOpcode() == BO_AddAssign ? V : -V;
       if (Step == 0)
-        return fail(Inc->getBeginLoc(), "loop step is zero");
+        return fail(Inc->getBeginLoc(), RejectKind::LoopTermination,
+                    "loop step is zero");
       return true;
     }
     // i = i + c
@@ -428,12 +435,12 @@ bool NestBuilder::lowerStep(const Expr *Inc, const VarDecl *IVDecl,
                   ? strip(cast<CompoundAssignOperator>(strip(Part))->getLHS())
                   : nullptr);
           Stepped && !IsIV(Stepped))
-        return fail(Inc->getBeginLoc(),
+        return fail(Inc->getBeginLoc(), RejectKind::LoopHeader,
                     "loop increment '" + text(Inc) + "' also steps '" +
                         Stepped->getDecl()->getNameAsString() +
                         "': a counter stepped in a loop header is not "
                         "counted");
-  return fail(Inc->getBeginLoc(),
+  return fail(Inc->getBeginLoc(), RejectKind::LoopHeader,
               "loop increment is not a constant step of the loop variable");
 }
 
@@ -450,8 +457,9 @@ bool NestBuilder::checkConstantBound(const Expr *Cond, const Expr *BoundE,
   // operands are unsigned ('0u - 1' is UINT_MAX, not -1). Take C's value.
   if (B.isAffine() && B.affine().isConstant()) {
     if (V.getSignificantBits() > 64)
-      return fail(Cond->getBeginLoc(), "loop bound " + toString(V, 10) +
-                                           " is out of the 64-bit range");
+      return fail(Cond->getBeginLoc(), RejectKind::Overflow,
+                  "loop bound " + toString(V, 10) +
+                      " is out of the 64-bit range");
     if (V.getExtValue() != B.affine().constant())
       B = Bound::single(AffineExpr(V.getExtValue()));
   }
@@ -480,7 +488,7 @@ bool NestBuilder::checkConstantBound(const Expr *Cond, const Expr *BoundE,
     Reaches = Need.sge(Min);
   }
   if (!Reaches)
-    return fail(Cond->getBeginLoc(),
+    return fail(Cond->getBeginLoc(), RejectKind::LoopTermination,
                 "loop variable of type '" + IVT.getAsString() +
                     "' cannot step past the bound " + toString(V, 10) +
                     ": it wraps around or overflows first, and the loop may "
@@ -492,7 +500,7 @@ bool NestBuilder::lowerCond(const Expr *Cond, const VarDecl *IVDecl,
                             int64_t Step, Bound &Last) {
   const auto *BO = dyn_cast<BinaryOperator>(strip(Cond));
   if (!BO || !BO->isComparisonOp())
-    return fail(Cond->getBeginLoc(),
+    return fail(Cond->getBeginLoc(), RejectKind::LoopHeader,
                 "loop condition is not a comparison of the loop variable");
   auto IsIV = [&](const Expr *E) {
     const auto *DRE = dyn_cast<DeclRefExpr>(strip(E));
@@ -513,7 +521,7 @@ bool NestBuilder::lowerCond(const Expr *Cond, const VarDecl *IVDecl,
     default: break;
     }
   } else {
-    return fail(Cond->getBeginLoc(),
+    return fail(Cond->getBeginLoc(), RejectKind::LoopHeader,
                 "loop condition does not compare the loop variable");
   }
   Bound B;
@@ -525,7 +533,7 @@ bool NestBuilder::lowerCond(const Expr *Cond, const VarDecl *IVDecl,
   if (!Up && Op == BO_GE && IVDecl->getType()->isUnsignedIntegerType()) {
     Expr::EvalResult L;
     if (!BoundE->EvaluateAsInt(L, Ctx) || !L.Val.getInt().isStrictlyPositive())
-      return fail(Cond->getBeginLoc(),
+      return fail(Cond->getBeginLoc(), RejectKind::LoopTermination,
                   "unsigned loop variable counting down to '>= " +
                       Twine(L.Val.isInt() ? toString(L.Val.getInt(), 10)
                                           : std::string("a size")) +
@@ -544,15 +552,16 @@ bool NestBuilder::lowerCond(const Expr *Cond, const VarDecl *IVDecl,
     if (Step == 1 || Step == -1)
       R = shiftBound(B, Up ? -1 : 1);
     else
-      return fail(Cond->getBeginLoc(),
+      return fail(Cond->getBeginLoc(), RejectKind::LoopTermination,
                   "'!=' condition with step " + Twine(Step) +
                       " may skip the bound and never terminate");
     break;
   default:
-    return fail(Cond->getBeginLoc(), "unsupported loop condition");
+    return fail(Cond->getBeginLoc(), RejectKind::LoopHeader,
+                "unsupported loop condition");
   }
   if (!R)
-    return fail(Cond->getBeginLoc(),
+    return fail(Cond->getBeginLoc(), RejectKind::LoopTermination,
                 "loop condition and step direction disagree (the loop "
                 "runs zero times or never terminates)");
   Last = *R;
@@ -566,14 +575,14 @@ bool NestBuilder::lowerRangeFor(const CXXForRangeStmt *RS, Loop &Out) {
   if (IVs.empty() && Frames.size() == 1)
     findEarlyEnds(RS->getBody(), /*InSwitch=*/false, Ends);
   if (const clang::Stmt *Exit = Ends.Exit)
-    return fail(Exit->getBeginLoc(),
+    return fail(Exit->getBeginLoc(), RejectKind::EarlyExit,
                 Twine("early exit ('") + exitKind(Exit) + "') out of the loop");
   const VarDecl *Var = RS->getLoopVariable();
   const Expr *Range = strip(RS->getRangeInit());
   std::string Why;
   std::optional<View> V = viewOf(Range, Why);
   if (!V)
-    return fail(Range->getBeginLoc(),
+    return fail(Range->getBeginLoc(), RejectKind::RangeFor,
                 "range-based for over '" + text(Range) + "': " +
                     (Why.empty() ? "not a named array or container" : Why));
   const ArrayBase &B = Bases[V->Base];
@@ -590,9 +599,9 @@ bool NestBuilder::lowerRangeFor(const CXXForRangeStmt *RS, Loop &Out) {
     if (!toAffine(*RangeBinding->Length, Range, N))
       return false;
   } else if (!V->Subs.back().isZero()) {
-    return fail(Range->getBeginLoc(), "range-based for over '" +
-                                          text(Range) +
-                                          "', which does not start a row");
+    return fail(Range->getBeginLoc(), RejectKind::RangeFor,
+                "range-based for over '" + text(Range) +
+                    "', which does not start a row");
   } else if (Dim < B.Extents.size() && B.Extents[Dim]) {
     N = *B.Extents[Dim];
   } else if (Dim == 0 && B.Container && !RangeBinding) {
@@ -602,7 +611,7 @@ bool NestBuilder::lowerRangeFor(const CXXForRangeStmt *RS, Loop &Out) {
     addParam(S);
     N = AffineExpr::var(S.Name);
   } else {
-    return fail(Range->getBeginLoc(),
+    return fail(Range->getBeginLoc(), RejectKind::RangeFor,
                 "range-based for over '" + text(Range) +
                     "': its length can differ from row to row");
   }
@@ -624,8 +633,9 @@ bool NestBuilder::lowerRangeFor(const CXXForRangeStmt *RS, Loop &Out) {
     Bd.V = Elem;
     Bindings[Var] = Bd;
   } else if (Elem.Subs.size() != B.Extents.size()) {
-    Ok = fail(Var->getLocation(), "range-based for copies a whole row '" +
-                                      declName(Var) + "' each iteration");
+    Ok = fail(Var->getLocation(), RejectKind::RangeFor,
+              "range-based for copies a whole row '" + declName(Var) +
+                  "' each iteration");
   } else {
     // A copy: one read of the element, then a scalar.
     IRStmt St;
@@ -662,12 +672,12 @@ bool NestBuilder::lowerBody(const clang::Stmt *S, Loop &Parent,
     if (If && isContinueGuard(If)) {
       const Expr *Cond = If->getCond();
       if (!IsLoopBody || !nothingCounted(Parent))
-        return fail(C->getBeginLoc(),
+        return fail(C->getBeginLoc(), RejectKind::ConditionalContinue,
                     "'continue' after work in the loop body: part of the "
                     "body runs conditionally");
       CondKind K = classify(Cond);
       if (K == CondKind::Data)
-        return fail(Cond->getBeginLoc(),
+        return fail(Cond->getBeginLoc(), RejectKind::ConditionalContinue,
                     "'continue' under a data-dependent condition '" +
                         text(Cond) + "'");
       if (K == CondKind::Invariant) {
@@ -679,7 +689,7 @@ bool NestBuilder::lowerBody(const clang::Stmt *S, Loop &Parent,
       std::optional<std::vector<Constraint>> Cs =
           constraintsOf(Cond, /*Negate=*/true, Why);
       if (!Cs)
-        return fail(Cond->getBeginLoc(), Why);
+        return fail(Cond->getBeginLoc(), RejectKind::Condition, Why);
       if (!applyGuard(*Cs, If))
         return false;
       continue;
@@ -712,27 +722,30 @@ bool NestBuilder::lowerStmt(const clang::Stmt *S, Loop &Parent) {
     return true;
   }
   if (isa<WhileStmt>(S) || isa<DoStmt>(S))
-    return fail(S->getBeginLoc(), "while loop inside the nest: trip count is "
-                                  "not statically known");
+    return fail(S->getBeginLoc(), RejectKind::WhileLoop,
+                "while loop inside the nest: trip count is "
+                "not statically known");
   if (isa<BreakStmt>(S) || isa<ReturnStmt>(S) || isa<GotoStmt>(S) ||
       isa<IndirectGotoStmt>(S))
-    return fail(S->getBeginLoc(),
+    return fail(S->getBeginLoc(), RejectKind::EarlyExit,
                 "early exit ('" +
                     StringRef(S->getStmtClassName()).drop_back(4).lower() +
                     "') out of the loop");
   if (isa<ContinueStmt>(S))
-    return fail(S->getBeginLoc(),
+    return fail(S->getBeginLoc(), RejectKind::ConditionalContinue,
                 "'continue' skips part of the body: conditional execution");
   if (const auto *If = dyn_cast<IfStmt>(S))
     return lowerIf(If, Parent, /*WholeBody=*/false, std::nullopt);
   if (isa<SwitchStmt>(S))
-    return fail(S->getBeginLoc(), "switch statement inside the nest");
+    return fail(S->getBeginLoc(), RejectKind::UnsupportedStatement,
+                "switch statement inside the nest");
   if (isa<LabelStmt>(S))
-    return fail(S->getBeginLoc(), "label inside the nest (goto target)");
+    return fail(S->getBeginLoc(), RejectKind::UnsupportedStatement,
+                "label inside the nest (goto target)");
   if (const auto *D = dyn_cast<OMPExecutableDirective>(S)) {
     if (isOpenMPLoopCounted(D))
       return lowerStmt(D->getRawStmt(), Parent);
-    return fail(S->getBeginLoc(),
+    return fail(S->getBeginLoc(), RejectKind::OpenMP,
                 Twine("OpenMP '") +
                     llvm::omp::getOpenMPDirectiveName(D->getDirectiveKind()) +
                     "' directive inside the nest");
@@ -763,9 +776,9 @@ bool NestBuilder::lowerStmt(const clang::Stmt *S, Loop &Parent) {
     if (!visitData(E, St))
       return false;
   } else {
-    return fail(S->getBeginLoc(), "unsupported statement '" +
-                                      StringRef(S->getStmtClassName()) +
-                                      "' inside the nest");
+    return fail(S->getBeginLoc(), RejectKind::UnsupportedStatement,
+                "unsupported statement '" + StringRef(S->getStmtClassName()) +
+                    "' inside the nest");
   }
   if (Plain && !Frames.empty() && Frames.size() == 1)
     Values.lower(S, St);
@@ -781,15 +794,15 @@ bool NestBuilder::lowerPointerDecl(const VarDecl *VD, const Expr *Init) {
   QualType T = VD->getType();
   std::string Why;
   if (!Init)
-    return fail(VD->getLocation(), "pointer '" + declName(VD) +
-                                       "' declared without a value");
+    return fail(VD->getLocation(), RejectKind::PointerNotFollowed,
+                "pointer '" + declName(VD) + "' declared without a value");
   QualType Pointee = T->getPointeeType();
   if (T->isReferenceType() && !Pointee->isArrayType() &&
       !Pointee->isRecordType() && !Pointee->isPointerType()) {
     // float &v = A[i]: the element itself.
     std::optional<View> V = viewOf(Init, Why);
     if (!V)
-      return fail(Init->getBeginLoc(),
+      return fail(Init->getBeginLoc(), RejectKind::PointerNotFollowed,
                   "reference '" + declName(VD) + "' to '" + text(Init) +
                       "': " + Why);
     Binding B;
@@ -806,20 +819,21 @@ bool NestBuilder::lowerPointerDecl(const VarDecl *VD, const Expr *Init) {
   }
   std::optional<View> V = viewOf(Init, Why);
   if (!V)
-    return fail(Init->getBeginLoc(), "pointer '" + declName(VD) + "' = '" +
-                                         text(Init) + "': " + Why);
+    return fail(Init->getBeginLoc(), RejectKind::PointerNotFollowed,
+                "pointer '" + declName(VD) + "' = '" + text(Init) +
+                    "': " + Why);
   if (isModifiedWithin(VD, Nest)) {
     // A pointer the nest advances: a counter from its declaration
     // (LowerCounters.cpp).
     if (!T->isPointerType() || Frames.size() != 1)
-      return fail(VD->getLocation(),
+      return fail(VD->getLocation(), RejectKind::PointerReassigned,
                   "pointer '" + declName(VD) +
                       "' is reassigned or advanced inside the nest");
     InNestPointers[VD] = *V;
     if (const CounterInfo &C = counterInfo(VD); !C.Start)
-      return fail(VD->getLocation(), "pointer '" + declName(VD) +
-                                         "', which the nest advances: " +
-                                         C.Why);
+      return fail(VD->getLocation(), RejectKind::PointerReassigned,
+                  "pointer '" + declName(VD) +
+                      "', which the nest advances: " + C.Why);
     return true;
   }
   Binding B;
@@ -889,7 +903,7 @@ bool NestBuilder::lowerDecl(const VarDecl *VD, Loop &Parent, IRStmt &St,
     // A small local array: scratch, not memory traffic.
     if (!baseOf(VD, declName(VD), T, VD->getLocation(), /*Scratch=*/true,
                 Why))
-      return fail(VD->getLocation(), Why);
+      return fail(VD->getLocation(), RejectKind::UnsupportedLocal, Why);
     noteExtended(VD->getLocation(), "local array inside the nest");
     return true;
   }
@@ -898,21 +912,22 @@ bool NestBuilder::lowerDecl(const VarDecl *VD, Loop &Parent, IRStmt &St,
     // as far as the type goes; a size it is.
     AffineExpr N;
     if (!VAT->getSizeExpr() || !lowerAffine(VAT->getSizeExpr(), N))
-      return Reason.empty() ? fail(VD->getLocation(),
-                                   "variable-length array '" + declName(VD) +
-                                       "' inside the nest")
-                            : false;
+      return Reason.empty()
+                 ? fail(VD->getLocation(), RejectKind::UnsupportedLocal,
+                        "variable-length array '" + declName(VD) +
+                            "' inside the nest")
+                 : false;
     std::optional<unsigned> B = baseOf(VD, declName(VD), T, VD->getLocation(),
                                        /*Scratch=*/true, Why);
     if (!B)
-      return fail(VD->getLocation(), Why);
+      return fail(VD->getLocation(), RejectKind::UnsupportedLocal, Why);
     Bases[*B].Extents.front() = N;
     noteExtended(VD->getLocation(), "local array inside the nest");
     return true;
   }
   if (T->isArrayType())
-    return fail(VD->getLocation(), "array '" + declName(VD) +
-                                       "' of unknown size inside the nest");
+    return fail(VD->getLocation(), RejectKind::UnsupportedLocal,
+                "array '" + declName(VD) + "' of unknown size inside the nest");
   if (T->isRecordType() && isContainerType(T)) {
     StringRef Kind = T->getAsCXXRecordDecl()->getName();
     if (Kind == "array" && (!Init || !isa<CXXConstructExpr>(strip(Init)) ||
@@ -921,7 +936,7 @@ bool NestBuilder::lowerDecl(const VarDecl *VD, Loop &Parent, IRStmt &St,
       // A std::array accumulator: scratch, like float acc[4].
       if (!baseOf(VD, declName(VD), T, VD->getLocation(), /*Scratch=*/true,
                   Why))
-        return fail(VD->getLocation(), Why);
+        return fail(VD->getLocation(), RejectKind::UnsupportedLocal, Why);
       noteExtended(VD->getLocation(), "local array inside the nest");
       return true;
     }
@@ -930,8 +945,9 @@ bool NestBuilder::lowerDecl(const VarDecl *VD, Loop &Parent, IRStmt &St,
       // A span of (pointer, length) or of a container: a view with a length.
       std::optional<View> V = viewOf(CE->getArg(0), Why);
       if (!V)
-        return fail(Init->getBeginLoc(), "span '" + declName(VD) + "' = '" +
-                                             text(Init) + "': " + Why);
+        return fail(Init->getBeginLoc(), RejectKind::PointerNotFollowed,
+                    "span '" + declName(VD) + "' = '" + text(Init) +
+                        "': " + Why);
       Binding B;
       B.Kind = Binding::Pointer;
       B.V = *V;
@@ -939,6 +955,7 @@ bool NestBuilder::lowerDecl(const VarDecl *VD, Loop &Parent, IRStmt &St,
         std::optional<IndexPoly> Len = indexOf(CE->getArg(1), Why);
         if (!Len)
           return fail(CE->getArg(1)->getBeginLoc(),
+                      RejectKind::PointerNotFollowed,
                       "length of span '" + declName(VD) + "': " + Why);
         B.Length = *Len;
       }
@@ -947,8 +964,9 @@ bool NestBuilder::lowerDecl(const VarDecl *VD, Loop &Parent, IRStmt &St,
     }
   }
   if (T->isRecordType())
-    return fail(VD->getLocation(), "local object '" + declName(VD) +
-                                       "' of class type inside the nest");
+    return fail(VD->getLocation(), RejectKind::UnsupportedLocal,
+                "local object '" + declName(VD) +
+                    "' of class type inside the nest");
   return lowerScalarDecl(VD, Init, St);
 }
 
@@ -1300,7 +1318,7 @@ bool NestBuilder::lowerGuardLoop(const std::vector<Constraint> &Cs,
     std::vector<SizeMonomial> Products;
     std::optional<AffineExpr> A = C.E.toAffine(&Products);
     if (!A)
-      return fail(Where->getBeginLoc(),
+      return fail(Where->getBeginLoc(), RejectKind::Condition,
                   "condition on loop variables is not affine (a loop "
                   "variable times a size)");
     registerProducts(Products);
@@ -1322,10 +1340,10 @@ bool NestBuilder::applyGuard(const std::vector<Constraint> &Cs,
     // narrow that loop if every loop between is all of its parent's body.
     int K = innermostLoopUsing(LoopStack, C.E);
     if (K < 0)
-      return fail(Where->getBeginLoc(),
+      return fail(Where->getBeginLoc(), RejectKind::Condition,
                   "condition mixes loop variables with loop-invariant parts");
     if (!wholeBodiesFrom(LoopStack, K))
-      return fail(Where->getBeginLoc(),
+      return fail(Where->getBeginLoc(), RejectKind::Condition,
                   "condition on '" + LoopStack[K].L->IV +
                       "' guards only part of the loop over it");
     if (!tightenLoop(*LoopStack[K].L, *LoopStack[K].R, LoopStack[K].L->IV,
@@ -1381,21 +1399,22 @@ bool NestBuilder::tightenLoop(Loop &L, LoopRange &R, const std::string &IV,
   std::string PinWhy;
   std::optional<IndexPoly> Pinned = pinLoopVarTimesSize(Guard, IV, PinWhy);
   if (!Pinned)
-    return fail(Where->getBeginLoc(), PinWhy);
+    return fail(Where->getBeginLoc(), RejectKind::Condition, PinWhy);
   const IndexPoly &E = *Pinned;
   for (const auto &[M, Coef] : E.parts())
     if (!M.empty() && Coef.uses(IV))
-      return fail(Where->getBeginLoc(), "condition on '" + IV +
-                                            "' is not affine (the loop "
-                                            "variable times a size)");
+      return fail(Where->getBeginLoc(), RejectKind::Condition,
+                  "condition on '" + IV +
+                      "' is not affine (the loop "
+                      "variable times a size)");
   int64_t A = E.part({}).coeff(IV);
   std::optional<IndexPoly> RestP = E.sub(IndexPoly::loopVar(IV).scale(A).value());
   std::vector<SizeMonomial> Products;
   std::optional<AffineExpr> Rest = RestP ? RestP->toAffine(&Products)
                                          : std::nullopt;
   if (!Rest)
-    return fail(Where->getBeginLoc(), "condition on '" + IV +
-                                          "' is not affine");
+    return fail(Where->getBeginLoc(), RejectKind::Condition,
+                "condition on '" + IV + "' is not affine");
   registerProducts(Products);
   // A*IV + Rest >= 0 (== 0).
   auto Lower = [&]() -> std::optional<BoundTerm> { // IV >= ceil(-Rest / A)
@@ -1421,7 +1440,8 @@ bool NestBuilder::tightenLoop(Loop &L, LoopRange &R, const std::string &IV,
     std::optional<AffineExpr> NegRest = Rest->scale(A > 0 ? -1 : 1);
     int64_t Pa = A > 0 ? A : -A;
     if (!NegRest)
-      return fail(Where->getBeginLoc(), "index arithmetic overflows");
+      return fail(Where->getBeginLoc(), RejectKind::Overflow,
+                  "index arithmetic overflows");
     Hi = BoundTerm{*NegRest, Pa};
     std::optional<AffineExpr> C = NegRest->addConstant(Pa - 1);
     if (C)
@@ -1433,7 +1453,8 @@ bool NestBuilder::tightenLoop(Loop &L, LoopRange &R, const std::string &IV,
       Hi = Upper();
   }
   if ((WantLower && !Lo) || (WantUpper && !Hi))
-    return fail(Where->getBeginLoc(), "index arithmetic overflows");
+    return fail(Where->getBeginLoc(), RejectKind::Overflow,
+                "index arithmetic overflows");
   bool Up = L.Step > 0;
   // The start of a strided loop fixes its lattice: only a unit step may
   // start later.
@@ -1448,20 +1469,20 @@ bool NestBuilder::tightenLoop(Loop &L, LoopRange &R, const std::string &IV,
         }
     }
     if (Up && L.Step != 1)
-      return fail(Where->getBeginLoc(),
-                  "condition raises the start of the strided loop over '" +
-                      IV + "'");
+      return fail(Where->getBeginLoc(), RejectKind::Condition,
+                  "condition raises the start of the strided loop over '" + IV +
+                      "'");
     if (!combineBound(Up ? L.First : L.Last, *Lo, Bound::Max))
-      return fail(Where->getBeginLoc(),
+      return fail(Where->getBeginLoc(), RejectKind::Condition,
                   "condition on '" + IV + "' meets a min() loop bound");
   }
   if (WantUpper) {
     if (!Up && L.Step != -1)
-      return fail(Where->getBeginLoc(),
-                  "condition lowers the start of the strided loop over '" +
-                      IV + "'");
+      return fail(Where->getBeginLoc(), RejectKind::Condition,
+                  "condition lowers the start of the strided loop over '" + IV +
+                      "'");
     if (!combineBound(Up ? L.Last : L.First, *Hi, Bound::Min))
-      return fail(Where->getBeginLoc(),
+      return fail(Where->getBeginLoc(), RejectKind::Condition,
                   "condition on '" + IV + "' meets a max() loop bound");
   }
   // Drop terms that never decide, where the loop's trip count stays
@@ -1687,10 +1708,11 @@ bool NestBuilder::invariantValue(const Expr *Cond) {
 bool NestBuilder::lowerIf(const IfStmt *If, Loop &Parent, bool WholeBody,
                           const std::optional<bool> &SplitBranch) {
   if (If->getInit() || If->getConditionVariable())
-    return fail(If->getBeginLoc(),
+    return fail(If->getBeginLoc(), RejectKind::UnsupportedStatement,
                 "if with an initializer or a condition variable");
   if (If->isConsteval())
-    return fail(If->getBeginLoc(), "'if consteval' inside the nest");
+    return fail(If->getBeginLoc(), RejectKind::UnsupportedStatement,
+                "'if consteval' inside the nest");
   IRStmt Checked;
   Checked.Loc = loc(If->getBeginLoc());
   bool Asserted = false;
@@ -1732,17 +1754,18 @@ bool NestBuilder::lowerIf(const IfStmt *If, Loop &Parent, bool WholeBody,
     std::optional<std::vector<Constraint>> F =
         T && If->getElse() ? constraintsOf(Cond, true, Why) : std::nullopt;
     if (!T || (If->getElse() && !F))
-      return fail(Cond->getBeginLoc(),
+      return fail(Cond->getBeginLoc(), RejectKind::Condition,
                   "condition '" + text(Cond) +
                       "' on loop variables guards only part of the loop "
-                      "body, and " + Why);
+                      "body, and " +
+                      Why);
     return lowerGuardLoop(*T, If->getThen(), If, Parent) &&
            (!F || lowerGuardLoop(*F, If->getElse(), If, Parent));
   }
   if (!If->getElse() && !IsNe) {
     std::optional<std::vector<Constraint>> Cs = constraintsOf(Cond, false, Why);
     if (!Cs)
-      return fail(Cond->getBeginLoc(), Why);
+      return fail(Cond->getBeginLoc(), RejectKind::Condition, Why);
     if (!guardNarrowsLoops(*Cs))
       return lowerGuardLoop(*Cs, If->getThen(), If, Parent);
     return applyGuard(*Cs, If) &&
@@ -1762,7 +1785,8 @@ bool NestBuilder::lowerIf(const IfStmt *If, Loop &Parent, bool WholeBody,
     std::optional<IndexPoly> R = L ? indexOf(Ne->getRHS(), Why) : std::nullopt;
     std::optional<IndexPoly> D = R ? R->sub(*L) : std::nullopt; // R - L
     if (!D)
-      return fail(Cond->getBeginLoc(), "condition '" + text(Cond) + "': " + Why);
+      return fail(Cond->getBeginLoc(), RejectKind::Condition,
+                  "condition '" + text(Cond) + "': " + Why);
     Parts[0] = {{*D->sub(IndexPoly::constant(1)), false}};           // L < R
     Parts[1] = {{*D->scale(-1)->sub(IndexPoly::constant(1)), false}}; // L > R
     Branches[0] = Branches[1] = If->getThen();
@@ -1772,7 +1796,7 @@ bool NestBuilder::lowerIf(const IfStmt *If, Loop &Parent, bool WholeBody,
         T ? constraintsOf(Cond, true, Why) : std::nullopt;
     if (!F || T->size() != 1 || F->size() != 1 || T->front().Equal ||
         F->front().Equal)
-      return fail(Cond->getBeginLoc(),
+      return fail(Cond->getBeginLoc(), RejectKind::Condition,
                   "if/else on '" + text(Cond) +
                       "' splits the loop into more than two ranges");
     Parts[0] = *T;
@@ -1785,7 +1809,7 @@ bool NestBuilder::lowerIf(const IfStmt *If, Loop &Parent, bool WholeBody,
   const std::string &IV = Parent.IV;
   int64_t A0 = Parts[0].front().E.part({}).coeff(IV);
   if (A0 == 0)
-    return fail(Cond->getBeginLoc(),
+    return fail(Cond->getBeginLoc(), RejectKind::Condition,
                 "if/else on '" + text(Cond) +
                     "', which does not depend on this loop's variable, is "
                     "its whole body");
@@ -1810,11 +1834,13 @@ bool NestBuilder::lowerArm(const clang::Stmt *S, IRStmt &Acc) {
   }
   if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
       isa<CXXForRangeStmt>(S))
-    return fail(S->getBeginLoc(), "loop inside a data-dependent branch: its "
-                                  "work depends on the data");
+    return fail(S->getBeginLoc(), RejectKind::DataDependentBranch,
+                "loop inside a data-dependent branch: its "
+                "work depends on the data");
   if (isa<ContinueStmt>(S) || isa<BreakStmt>(S) || isa<ReturnStmt>(S) ||
       isa<GotoStmt>(S))
-    return fail(S->getBeginLoc(), "jump inside a data-dependent branch");
+    return fail(S->getBeginLoc(), RejectKind::DataDependentBranch,
+                "jump inside a data-dependent branch");
   if (const auto *If = dyn_cast<IfStmt>(S)) {
     bool Asserted = false;
     if (!lowerAssertion(If, Acc, Asserted))
@@ -1829,8 +1855,9 @@ bool NestBuilder::lowerArm(const clang::Stmt *S, IRStmt &Acc) {
       return lowerArm(B, Acc);
     }
     if (K == CondKind::Affine)
-      return fail(Cond->getBeginLoc(), "condition on loop variables inside a "
-                                       "data-dependent branch");
+      return fail(Cond->getBeginLoc(), RejectKind::DataDependentBranch,
+                  "condition on loop variables inside a "
+                  "data-dependent branch");
     if (!visitData(Cond, Acc))
       return false;
     std::vector<IRStmt> Arms(2);
@@ -1848,9 +1875,9 @@ bool NestBuilder::lowerArm(const clang::Stmt *S, IRStmt &Acc) {
   }
   if (const auto *E = dyn_cast<Expr>(S))
     return visitData(E, Acc);
-  return fail(S->getBeginLoc(), "unsupported statement '" +
-                                    StringRef(S->getStmtClassName()) +
-                                    "' in a data-dependent branch");
+  return fail(S->getBeginLoc(), RejectKind::UnsupportedStatement,
+              "unsupported statement '" + StringRef(S->getStmtClassName()) +
+                  "' in a data-dependent branch");
 }
 
 /// Arms of a data-dependent branch into one statement: the cheapest arm's
@@ -1878,10 +1905,10 @@ bool NestBuilder::mergeArms(std::vector<IRStmt> &Arms, IRStmt &Into,
       auto K = Key(A);
       if (!A.IsWrite) {
         if (!Touched(K))
-          return fail(At, "data-dependent branch reads '" +
-                              Bases[K.first].Name +
-                              "' elements that are not read before it: the "
-                              "bytes depend on the data");
+          return fail(At, RejectKind::DataDependentBranch,
+                      "data-dependent branch reads '" + Bases[K.first].Name +
+                          "' elements that are not read before it: the "
+                          "bytes depend on the data");
         continue;
       }
       bool Everywhere = true;
@@ -1890,10 +1917,10 @@ bool NestBuilder::mergeArms(std::vector<IRStmt> &Arms, IRStmt &Into,
           return B.IsWrite && Key(B) == K;
         });
       if (!Everywhere)
-        return fail(At, "data-dependent branch writes '" +
-                            Bases[K.first].Name +
-                            "' elements only on some of its paths: the "
-                            "bytes depend on the data");
+        return fail(At, RejectKind::DataDependentBranch,
+                    "data-dependent branch writes '" + Bases[K.first].Name +
+                        "' elements only on some of its paths: the "
+                        "bytes depend on the data");
       if (std::none_of(Writes.begin(), Writes.end(),
                        [&](const Access &W) { return Key(W) == K; }))
         Writes.push_back(A);
@@ -1991,8 +2018,8 @@ const FunctionDecl *NestBuilder::inlinableCallee(const CallExpr *CE,
 bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
                                 IRStmt &ArgWork) {
   if (CE->getNumArgs() != Callee->getNumParams())
-    return fail(CE->getBeginLoc(), "call to '" + declName(Callee) +
-                                       "' with default arguments");
+    return fail(CE->getBeginLoc(), RejectKind::CallArgument,
+                "call to '" + declName(Callee) + "' with default arguments");
   for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
     const ParmVarDecl *P = Callee->getParamDecl(I);
     const Expr *Arg = CE->getArg(I);
@@ -2000,9 +2027,9 @@ bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
     std::string Why;
     Binding B;
     if (isModifiedWithin(P, Callee->getBody()))
-      return fail(Arg->getBeginLoc(), "'" + declName(Callee) +
-                                          "' modifies its parameter '" +
-                                          declName(P) + "'");
+      return fail(Arg->getBeginLoc(), RejectKind::CallArgument,
+                  "'" + declName(Callee) + "' modifies its parameter '" +
+                      declName(P) + "'");
     if (T->isPointerType() || T->isReferenceType()) {
       QualType Pointee = T->getPointeeType();
       if (Pointee->isFunctionType()) {
@@ -2010,9 +2037,9 @@ bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
         // cases.
         std::optional<FunctionRef> FR = functionRefOf(Arg, Why);
         if (!FR)
-          return fail(Arg->getBeginLoc(), "argument '" + text(Arg) +
-                                              "' of '" + declName(Callee) +
-                                              "': " + Why);
+          return fail(Arg->getBeginLoc(), RejectKind::CallArgument,
+                      "argument '" + text(Arg) + "' of '" + declName(Callee) +
+                          "': " + Why);
         B.Kind = Binding::Function;
         B.Fn = *FR;
         Bindings[P] = B;
@@ -2033,7 +2060,7 @@ bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
         else if (std::optional<std::string> Path = memberPath(Obj, Why))
           Name = *Path;
         else
-          return fail(Arg->getBeginLoc(),
+          return fail(Arg->getBeginLoc(), RejectKind::CallArgument,
                       "argument '" + text(Arg) + "' of '" + declName(Callee) +
                           "': " + (Why.empty() ? "not a named struct" : Why));
         B.Kind = Binding::Object;
@@ -2054,8 +2081,9 @@ bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
       }
       std::optional<View> V = viewOf(Arg, Why);
       if (!V)
-        return fail(Arg->getBeginLoc(), "argument '" + text(Arg) + "' of '" +
-                                            declName(Callee) + "': " + Why);
+        return fail(Arg->getBeginLoc(), RejectKind::CallArgument,
+                    "argument '" + text(Arg) + "' of '" + declName(Callee) +
+                        "': " + Why);
       B.Kind = ScalarRef ? Binding::Element : Binding::Pointer;
       B.V = *V;
       Bindings[P] = B;
@@ -2070,9 +2098,9 @@ bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
       }
     }
     if (T->isRecordType())
-      return fail(Arg->getBeginLoc(), "argument '" + text(Arg) + "' of '" +
-                                          declName(Callee) +
-                                          "' passes an object by value");
+      return fail(Arg->getBeginLoc(), RejectKind::CallArgument,
+                  "argument '" + text(Arg) + "' of '" + declName(Callee) +
+                      "' passes an object by value");
     // A value: computed once at the call.
     if (!visitData(Arg, ArgWork))
       return false;
@@ -2148,20 +2176,21 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
   std::string Why;
   const FunctionDecl *Callee = inlinableCallee(CE, Why);
   if (!Callee)
-    return fail(CE->getBeginLoc(),
+    return fail(CE->getBeginLoc(), RejectKind::UnknownCall,
                 Why.empty() ? "call to '" + text(CE->getCallee()) +
                                   "' with unknown side effects"
                             : Why);
   for (const FunctionFrame &F : Frames)
     if (F.FD == Callee && !F.Binding)
-      return fail(CE->getBeginLoc(),
+      return fail(CE->getBeginLoc(), RejectKind::Recursion,
                   "recursive call to '" + declName(Callee) + "'");
   if (InlineDepth >= 8)
-    return fail(CE->getBeginLoc(), "calls nested more than 8 deep");
+    return fail(CE->getBeginLoc(), RejectKind::Recursion,
+                "calls nested more than 8 deep");
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Callee->getBody());
   if (!Body)
-    return fail(CE->getBeginLoc(), "call to '" + declName(Callee) +
-                                       "' whose body is not a block");
+    return fail(CE->getBeginLoc(), RejectKind::UnknownCall,
+                "call to '" + declName(Callee) + "' whose body is not a block");
   // Only the last statement may return, or a chain of `if (c) return e;`
   // before it (the value is then a conditional).
   std::vector<const clang::Stmt *> Stmts(Body->body_begin(), Body->body_end());
@@ -2181,7 +2210,7 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
     EarlyEnds Ends;
     findEarlyEnds(S, false, Ends);
     if (Ends.Exit)
-      return fail(Ends.Exit->getBeginLoc(),
+      return fail(Ends.Exit->getBeginLoc(), RejectKind::EarlyExit,
                   Twine("early exit ('") + exitKind(Ends.Exit) + "') in '" +
                       declName(Callee) + "', called inside the nest");
   }

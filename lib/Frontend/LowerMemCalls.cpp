@@ -117,7 +117,8 @@ std::optional<bool> NestBuilder::lowerMemCall(const CallExpr *CE,
     return std::nullopt;
   std::string Callee = declName(CE->getDirectCallee());
   auto Refuse = [&](const Twine &Why) {
-    return fail(CE->getBeginLoc(), "call to '" + Callee + "': " + Why);
+    return fail(CE->getBeginLoc(), RejectKind::MemoryCall,
+                "call to '" + Callee + "': " + Why);
   };
   bool IsCopy =
       K == MemKind::Copy || K == MemKind::CopyRange || K == MemKind::CopyN;

@@ -262,35 +262,38 @@ bool NestBuilder::planStepGroups(const ForStmt *FS, const VarDecl *IVDecl,
   SourceLocation At = FS->getInc()->getBeginLoc();
   std::string IV = declName(IVDecl), Step = text(FS->getInc());
   if (!Plain.First.isAffine() || Plain.First.affine() != AffineExpr(0))
-    return fail(At, "loop over '" + IV + "' with the step '" + Step +
-                        "' does not start at 0");
+    return fail(At, RejectKind::Regroup,
+                "loop over '" + IV + "' with the step '" + Step +
+                    "' does not start at 0");
   const auto *Cmp = dyn_cast<BinaryOperator>(strip(FS->getCond()));
   const auto *L = Cmp ? dyn_cast<DeclRefExpr>(strip(Cmp->getLHS())) : nullptr;
   if (!Cmp || !L || L->getDecl() != IVDecl ||
       (Cmp->getOpcode() != BO_LT && Cmp->getOpcode() != BO_LE))
-    return fail(FS->getCond()->getBeginLoc(),
+    return fail(FS->getCond()->getBeginLoc(), RejectKind::Regroup,
                 "loop with the step '" + Step + "' is not bounded by '" + IV +
                     " < N' or '" + IV + " <= N'");
   std::string Why;
   std::optional<IndexPoly> B = indexOf(Cmp->getRHS(), Why);
   if (!B)
-    return fail(Cmp->getRHS()->getBeginLoc(), Why);
+    return fail(Cmp->getRHS()->getBeginLoc(), RejectKind::Regroup, Why);
   // j < U runs ceil(U/S) times, j <= L floor(L/S) + 1 = floor((L+S)/S):
   // both U/S where S divides U (the condition groupCount states).
   std::optional<IndexPoly> U = Cmp->getOpcode() == BO_LT ? B : B->add(S);
   if (!U || U->usesLoopVars())
-    return fail(Cmp->getRHS()->getBeginLoc(),
+    return fail(Cmp->getRHS()->getBeginLoc(), RejectKind::Regroup,
                 "bound of the loop with the step '" + Step +
                     "' depends on another loop's variable");
   std::optional<IndexPoly> Count = groupCount(*U, S, Why);
   std::optional<Divisor> Dv = Count ? divisorOf(S, Why) : std::nullopt;
   if (!Dv)
-    return fail(At, "loop with the step '" + Step + "': " + Why);
+    return fail(At, RejectKind::Regroup,
+                "loop with the step '" + Step + "': " + Why);
   std::vector<SizeMonomial> Products;
   std::optional<AffineExpr> Last = Count->toAffine(&Products);
   if (!Last || !(Last = Last->addConstant(-1)))
-    return fail(At, "loop with the step '" + Step + "': its count '" +
-                        Count->str() + "' is not a product of sizes");
+    return fail(At, RejectKind::Regroup,
+                "loop with the step '" + Step + "': its count '" +
+                    Count->str() + "' is not a product of sizes");
   registerProducts(Products);
   Loop G;
   G.IV = freshIV(Plain.IV + "_g");
@@ -345,7 +348,7 @@ bool NestBuilder::planStripMine(const ForStmt *FS, const VarDecl *IVDecl,
   if (Last)
     Last = Last->addConstant(-1);
   if (!Last)
-    return fail(FS->getBeginLoc(),
+    return fail(FS->getBeginLoc(), RejectKind::Regroup,
                 "loop variable '" + declName(IVDecl) + "' divided by '" +
                     S->str() + "': the loop cannot run in groups of it (" +
                     (Why.empty() ? "count '" + U.str() + "'" : Why) + ")");
@@ -370,13 +373,15 @@ bool NestBuilder::planUnitStride(const ForStmt *FS, const Loop &Plain,
                                  Regroup &Out) {
   if (Plain.Step <= 1 || !Plain.First.isAffine() ||
       !Plain.First.affine().isConstant() || !Plain.Last.isAffine())
-    return fail(FS->getBeginLoc(), "condition raises the start of the "
-                                   "strided loop over '" +
-                                       Plain.IV + "'");
+    return fail(FS->getBeginLoc(), RejectKind::Condition,
+                "condition raises the start of the "
+                "strided loop over '" +
+                    Plain.IV + "'");
   int64_t C = Plain.First.affine().constant();
   std::optional<AffineExpr> Span = Plain.Last.affine().addConstant(-C);
   if (!Span)
-    return fail(FS->getBeginLoc(), "loop bound arithmetic overflows");
+    return fail(FS->getBeginLoc(), RejectKind::Overflow,
+                "loop bound arithmetic overflows");
   Loop S;
   S.IV = freshIV(Plain.IV + "_s");
   S.First = Bound::single(AffineExpr(0));
@@ -431,7 +436,7 @@ bool NestBuilder::lowerRegrouped(const ForStmt *FS, const VarDecl *IVDecl,
 bool NestBuilder::takeSplit(const clang::Stmt *Where) {
   LoopFrame &F = LoopStack.back();
   if (F.SplitTaken)
-    return fail(Where->getBeginLoc(),
+    return fail(Where->getBeginLoc(), RejectKind::Condition,
                 "a second condition splits the loop over '" + F.L->IV +
                     "' into ranges");
   F.SplitTaken = true;
@@ -535,22 +540,22 @@ std::optional<bool> NestBuilder::lowerChosenDecl(const VarDecl *VD,
   std::string Name = declName(VD);
   if (LoopStack.empty() || LoopStack.back().L != &Parent ||
       !declares(LoopStack.back().Child, VD))
-    return fail(VD->getLocation(),
+    return fail(VD->getLocation(), RejectKind::Condition,
                 "'" + Name + "' is chosen by '" + text(Cond) +
                     "' inside a block of the loop body, not in the body "
                     "itself");
   std::vector<Constraint> Parts[2];
   std::string Why;
   if (!choiceParts(Cond, Parent, Parts, Why))
-    return fail(Cond->getBeginLoc(), "'" + Name + "' chosen by '" +
-                                         text(Cond) + "': " + Why);
+    return fail(Cond->getBeginLoc(), RejectKind::Condition,
+                "'" + Name + "' chosen by '" + text(Cond) + "': " + Why);
   int64_t A0 = Parts[0].front().E.part({}).coeff(Parent.IV);
   for (const auto &[M, E] : Parts[0].front().E.parts())
     for (const LoopFrame &F : LoopStack)
       if (F.L != &Parent && E.uses(F.L->IV))
         A0 = 0;
   if (A0 == 0)
-    return fail(Cond->getBeginLoc(),
+    return fail(Cond->getBeginLoc(), RejectKind::Condition,
                 "'" + Name + "' is chosen by '" + text(Cond) +
                     "', which is not a range of this loop's variable alone");
   const std::optional<bool> &Split = LoopStack.back().Split;

@@ -296,20 +296,43 @@ std::string NestBuilder::caseLabel() const {
   return L;
 }
 
-bool NestBuilder::fail(SourceLocation L, const Twine &Why) {
+bool NestBuilder::fail(SourceLocation L, RejectKind K, const Twine &Why) {
   ROOFLINE_DEBUG({
     SourceLoc At = fileLoc(SM, L);
     llvm::dbgs() << "lower: " << At.File << ":" << At.Line << ":" << At.Column
-                 << ": refused: " << Why;
+                 << ": refused [" << rejectKindSlug(K) << "]: " << Why;
     if (!Reason.empty())
       llvm::dbgs() << " (the report keeps: " << Reason << ")";
     llvm::dbgs() << "\n";
   });
   if (Reason.empty()) {
     Reason = Why.str();
+    ReasonKind = K;
     ReasonLoc = L;
   }
   return false;
+}
+
+RejectKind NestBuilder::accessFailKind(const Expr *E) {
+  // A subscript or offset of E that reads the nest's data is the cause
+  // (viewOf words it with dataIndexReason); any other is not affine.
+  const Expr *S = strip(E);
+  if (const auto *AS = dyn_cast_or_null<ArraySubscriptExpr>(S))
+    return usesNestData(AS->getIdx()) ? RejectKind::DataDependentIndex
+                                      : accessFailKind(AS->getBase());
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(S);
+      UO && UO->getOpcode() == UO_Deref)
+    return accessFailKind(UO->getSubExpr());
+  if (const auto *BO = dyn_cast_or_null<BinaryOperator>(S);
+      BO && BO->isAdditiveOp() && S->getType()->isPointerType()) {
+    bool LeftIsPointer = BO->getLHS()->getType()->isPointerType() ||
+                         BO->getLHS()->getType()->isArrayType();
+    const Expr *Off = LeftIsPointer ? BO->getRHS() : BO->getLHS();
+    return usesNestData(Off)
+               ? RejectKind::DataDependentIndex
+               : accessFailKind(LeftIsPointer ? BO->getLHS() : BO->getRHS());
+  }
+  return RejectKind::NonAffineIndex;
 }
 
 std::string NestBuilder::text(const clang::Stmt *S) const {
@@ -459,7 +482,7 @@ bool NestBuilder::build(const clang::Stmt *Outermost, LoopNest &Out) {
   readAnnotation(Outermost->getBeginLoc());
   Frames.push_back({FD, modificationsIn(FD->getBody())});
   if (const auto *D = dyn_cast<OMPExecutableDirective>(Outermost))
-    return fail(Outermost->getBeginLoc(),
+    return fail(Outermost->getBeginLoc(), RejectKind::OpenMP,
                 Twine("loop inside an OpenMP '") +
                     llvm::omp::getOpenMPDirectiveName(D->getDirectiveKind()) +
                     "' region: each thread of a team may run it; only "
@@ -472,9 +495,10 @@ bool NestBuilder::build(const clang::Stmt *Outermost, LoopNest &Out) {
   const auto *FS = dyn_cast<ForStmt>(Outermost);
   if (!FS) {
     if (isa<WhileStmt>(Outermost) || isa<DoStmt>(Outermost))
-      return fail(Outermost->getBeginLoc(),
+      return fail(Outermost->getBeginLoc(), RejectKind::WhileLoop,
                   "while loop: trip count is not statically known");
-    return fail(Outermost->getBeginLoc(), "not a for loop");
+    return fail(Outermost->getBeginLoc(), RejectKind::NotAForLoop,
+                "not a for loop");
   }
   std::vector<Node> Roots;
   if (!lowerFor(FS, Roots))
@@ -727,8 +751,9 @@ bool NestBuilder::settleAccesses(Loop &Root) {
     ByBase[Pending[I].Base].push_back(I);
     for (IndexPoly &P : Pending[I].Subs)
       if (!pinSizes(P))
-        return fail(Pending[I].Loc, "index arithmetic overflows at the sizes "
-                                    "a condition was counted at");
+        return fail(Pending[I].Loc, RejectKind::Overflow,
+                    "index arithmetic overflows at the sizes "
+                    "a condition was counted at");
   }
   std::vector<std::vector<std::optional<AffineExpr>>> Subs(Pending.size());
   std::vector<std::vector<std::optional<AffineExpr>>> Extents(Bases.size());
@@ -745,7 +770,8 @@ bool NestBuilder::settleAccesses(Loop &Root) {
         std::optional<std::vector<AffineExpr>> Flat =
             flatAtSizes(AB.Name, In, Vals, Why);
         if (!Flat)
-          return fail(Pending[Ids.front()].Loc, Why);
+          return fail(Pending[Ids.front()].Loc, RejectKind::OverlappingRows,
+                      Why);
         Extents[B] = AB.Extents;
         for (size_t K = 0; K < Ids.size(); ++K)
           Subs[Ids[K]] = {(*Flat)[K]};
@@ -771,10 +797,10 @@ bool NestBuilder::settleAccesses(Loop &Root) {
         std::vector<SizeMonomial> Products;
         std::optional<AffineExpr> E = P.toAffine(&Products);
         if (!E)
-          return fail(Pending[I].Loc, "non-affine subscript '" + P.str() +
-                                          "' of '" + AB.Name +
-                                          "' (a loop variable times a size "
-                                          "in a declared dimension)");
+          return fail(Pending[I].Loc, RejectKind::NonAffineIndex,
+                      "non-affine subscript '" + P.str() + "' of '" + AB.Name +
+                          "' (a loop variable times a size "
+                          "in a declared dimension)");
         registerProducts(Products);
         Subs[I].push_back(*E);
       }
@@ -808,8 +834,9 @@ bool NestBuilder::checkSizeConditions(const LoopNest &Out, SourceLocation At) {
   for (const SizeCondition &C : Conditions) {
     std::optional<__int128> V = evalSizes(C.Expr, Vals);
     if (V && *V < 0)
-      return fail(At, "the sizes break an assumption the counts need: " +
-                          C.What + " (" + C.Expr.str() + " >= 0 fails)");
+      return fail(At, RejectKind::SizeAssumption,
+                  "the sizes break an assumption the counts need: " + C.What +
+                      " (" + C.Expr.str() + " >= 0 fails)");
   }
   return true;
 }
@@ -830,7 +857,7 @@ bool NestBuilder::finishNest(LoopNest &Out) {
     Out.Params.push_back(P);
   }
   if (std::optional<std::string> Why = negativeDividend(Out, Dividends))
-    return fail(Nest->getBeginLoc(), *Why);
+    return fail(Nest->getBeginLoc(), RejectKind::LoopBound, *Why);
   if (!checkSizeConditions(Out, Nest->getBeginLoc()))
     return false;
   for (size_t B = 0; B < Bases.size(); ++B) {

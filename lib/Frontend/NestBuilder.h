@@ -18,6 +18,7 @@
 #include "Semantics.h"
 #include "roofline/Frontend/Annotations.h"
 #include "roofline/Frontend/Frontend.h"
+#include "roofline/Frontend/RejectReason.h"
 #include "roofline/IR/Delinearize.h"
 #include "roofline/IR/IndexPoly.h"
 
@@ -106,9 +107,13 @@ public:
               const CallSiteCollector &Calls, const FrontendOptions &Opts,
               CaseAssignment Case);
 
-  /// On failure, reason() says why.
+  /// On failure, reason() says why and reasonKind() which kind of cause
+  /// it is (RejectKinds.def).
   bool build(const clang::Stmt *Outermost, LoopNest &Out);
   const std::string &reason() const { return Reason; }
+  RejectKind reasonKind() const { return ReasonKind; }
+  /// Where the refusal was decided (invalid when it was not one place).
+  clang::SourceLocation reasonLoc() const { return ReasonLoc; }
   SourceLoc loc(clang::SourceLocation L) const;
   /// Malformed or unused `// roofline:` annotation of the nest, if any.
   const std::string &annotationIssue() const { return AnnotationProblem; }
@@ -217,7 +222,12 @@ public:
 
 private:
   // --- Failure and text (NestBuilder.cpp) ---
-  bool fail(clang::SourceLocation L, const llvm::Twine &Why);
+  /// Refuses the nest: \p K is the cause's kind, \p Why the message the
+  /// user reads. The first refusal is the nest's.
+  bool fail(clang::SourceLocation L, RejectKind K, const llvm::Twine &Why);
+  /// The kind of an access \p E whose view failed: an index loaded (a
+  /// gather) or computed in the nest, or else one not affine.
+  RejectKind accessFailKind(const clang::Expr *E);
   std::string text(const clang::Stmt *S) const;
   void readAnnotation(clang::SourceLocation NestBegin);
   bool finishNest(LoopNest &Out);
@@ -654,6 +664,7 @@ private:
   mutable std::set<std::string> MatchedKeys;
 
   std::string Reason;
+  RejectKind ReasonKind = RejectKind::UnsupportedStatement;
   clang::SourceLocation ReasonLoc;
   roofline::SizeMap Pinned; ///< the nest's `// roofline:` annotation
   std::string AnnotationProblem;

@@ -738,6 +738,7 @@ llvm::json::Object roofline::toJSONWithoutNests(const Report &R) {
   for (const SkippedNest &S : R.Skipped) {
     llvm::json::Object O = locJSON(S.Loc, S.Function);
     O["reason"] = S.Reason;
+    O["reason_kind"] = S.ReasonKind;
     Skipped.push_back(std::move(O));
   }
   const Machine &M = *R.M;

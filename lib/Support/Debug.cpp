@@ -41,7 +41,8 @@ void roofline::addDebugOnlyOption() {
       "debug-only", cl::CommaSeparated, cl::Hidden,
       cl::value_desc("type,..."),
       cl::desc("Trace the analyses of these DEBUG_TYPEs on stderr "
-               "(roofline-lower, roofline-counts, roofline-footprint, "
+               "(roofline-frontend, roofline-lower, roofline-counts, "
+               "roofline-footprint, "
                "roofline-cache; docs/design.md)"),
       cl::callback([](const std::string &Type) {
         debugTypes().push_back(Type);

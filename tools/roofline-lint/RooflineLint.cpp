@@ -13,6 +13,7 @@
 #include "LintRun.h"
 #include "roofline/Config/SizesFile.h"
 #include "roofline/Frontend/Frontend.h"
+#include "roofline/Frontend/RejectReason.h"
 #include "roofline/Report/Plot.h"
 #include "roofline/Report/ProgramPlot.h"
 #include "roofline/Report/Report.h"
@@ -302,7 +303,8 @@ Report analyzeNests(FrontendResult &FR, const Machine &M, TrafficModel Model) {
   for (size_t I = 0; I < FR.Nests.size(); ++I) {
     LoopNest &N = FR.Nests[I];
     if (!Out[I].C) {
-      R.Skipped.push_back({N.Function, N.Loc, std::move(Out[I].Error)});
+      R.Skipped.push_back({N.Function, N.Loc, std::move(Out[I].Error),
+                           rejectKindSlug(RejectKind::CountsRefused).str()});
       continue;
     }
     R.Nests.push_back(

@@ -201,6 +201,9 @@ struct SkippedNest {
   std::string Function;
   SourceLoc Loc;
   std::string Reason;
+  /// The slug of the reason's RejectKind (roofline/Frontend/RejectKinds.def):
+  /// "data-dependent-index". A string because IR comes before the Frontend.
+  std::string ReasonKind;
 };
 
 /// Whether some array of \p N is scratch (Array::Scratch).
