@@ -410,7 +410,7 @@ std::string offsetTables(
         if (int64_t Off = C.In.Offset[D]) {
           std::string St = dimStride(*Op.first, D);
           Terms.push_back(St == "1" ? "(" + num(Off) + ")"
-                                    : "(" + num(Off) + ") * " + paren(St));
+                                    : "(" + num(Off) + ") * " + parenthesized(St));
         }
     S += indent(Ind) + Name + ".data()[rl_t] = " +
          (Terms.empty() ? "0" : llvm::join(Terms, " + ")) + ";\n";
@@ -536,12 +536,12 @@ llvm::Expected<std::string> emitQuantConv(const Program &P, const ArgLayout &L,
   std::string M0 = cExpr(C.First.at(C.M));
   auto Base = [&](const std::string &Name, const std::string &St) {
     return M0 == "0" ? Name
-                     : Name + " + " + paren(M0) + (St == "1" ? "" : " * " + paren(St));
+                     : Name + " + " + parenthesized(M0) + (St == "1" ? "" : " * " + parenthesized(St));
   };
   std::string Scale = "nullptr", ScaleStride = "0";
   if (Int8) {
-    if (!argOf(L, Extra, Ws))
-      return mkError("the scale '" + Ws + "' is not an argument");
+    if (!findArg(L, Extra, Ws))
+      return makeError("the scale '" + Ws + "' is not an argument");
     Used.insert(Ws);
     // A row scale is indexed by the output channel's value.
     Scale = Q.LGran == "row" ? Base(Ws, "1") : Ws;
