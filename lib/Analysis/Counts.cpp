@@ -985,7 +985,11 @@ static void addNotes(const LoopNest &N, const NestArrays &A,
     for (const Bound *B : {&LI.Orig->First, &LI.Orig->Last})
       for (const BoundTerm &BT : B->Terms)
         SymbolicTrips |= !BT.Expr.isConstant();
-  if (Iterations.F && SymbolicTrips)
+  // Any formula over a symbolic trip count needs it (a MACs formula can
+  // stand where a guard left the iteration count without one).
+  bool AnyFormula = Iterations.F || R.Macs.Formula || R.Flops.Formula ||
+                    R.IntOps.Formula;
+  if (AnyFormula && SymbolicTrips)
     R.Notes.push_back("formulas valid while every trip count is >= 0");
   if (Iterations.F)
     if (std::optional<std::string> Note = truncationNote(W.Loops))
