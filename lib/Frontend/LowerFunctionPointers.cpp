@@ -8,13 +8,17 @@
 // is one candidate, or where the nest is built once per candidate
 // (`f [ann->act == relu]`, like a loop-invariant condition); the call is
 // then counted as that function's body, and a comparison of the pointer
-// with a function (`act == genann_act_tanh`) is decided.
+// with a function (`act == genann_act_tanh`) is decided. An if around the
+// nest that compares the pointer with a function narrows its targets: the
+// one it tests in its then-branch, all but that one in its else-branch.
 // docs/user-guide.md, "Calls".
 //
 //===----------------------------------------------------------------------===//
 
 #include "CallSites.h"
 #include "NestBuilder.h"
+
+#include "clang/AST/ParentMap.h"
 
 using namespace clang;
 using namespace roofline;
@@ -190,21 +194,96 @@ const FunctionDecl *NestBuilder::targetOf(const FunctionRef &FR,
     return Given;
   if (!Why.empty())
     return nullptr;
+  return candidateTarget(FR, Key, Why);
+}
+
+NestBuilder::GuardedTargets
+NestBuilder::guardedTargets(const FunctionRef &FR) {
+  GuardedTargets G;
+  if (FR.Known || !Nest)
+    return G;
+  const ParentMap &PM = functionParents();
+  for (const clang::Stmt *Child = Nest, *P = PM.getParent(Child); P;
+       Child = P, P = PM.getParent(P)) {
+    const auto *If = dyn_cast<IfStmt>(P);
+    if (!If || (If->getThen() != Child && If->getElse() != Child))
+      continue;
+    const Expr *Cond = If->getCond()->IgnoreParenImpCasts();
+    bool Holds = If->getThen() == Child;
+    while (const auto *Not = dyn_cast<UnaryOperator>(Cond)) {
+      if (Not->getOpcode() != UO_LNot)
+        break;
+      Holds = !Holds;
+      Cond = Not->getSubExpr()->IgnoreParenImpCasts();
+    }
+    const auto *BO = dyn_cast<BinaryOperator>(Cond);
+    if (!BO || !BO->isEqualityOp() ||
+        functionTypeOf(BO->getLHS(), Ctx).isNull() ||
+        functionTypeOf(BO->getRHS(), Ctx).isNull())
+      continue;
+    std::string Ignored;
+    std::optional<FunctionRef> L = functionRefOf(BO->getLHS(), Ignored);
+    std::optional<FunctionRef> R = functionRefOf(BO->getRHS(), Ignored);
+    if (!L || !R || (L->Known != nullptr) == (R->Known != nullptr))
+      continue;
+    const FunctionRef &Ptr = L->Known ? *R : *L;
+    const FunctionDecl *Fn = L->Known ? L->Known : R->Known;
+    if (Ptr.Name != FR.Name || !Fn->hasBody())
+      continue;
+    if (Holds == (BO->getOpcode() == BO_EQ)) {
+      // The innermost if that fixes the target decides.
+      if (!G.Required) {
+        G.Required = Fn;
+        G.Line = SM.getSpellingLineNumber(If->getBeginLoc());
+      }
+    } else {
+      G.Excluded.push_back(Fn->getCanonicalDecl());
+      if (!G.Line)
+        G.Line = SM.getSpellingLineNumber(If->getBeginLoc());
+    }
+  }
+  return G;
+}
+
+const FunctionDecl *NestBuilder::candidateTarget(const FunctionRef &FR,
+                                                 const std::string &Key,
+                                                 std::string &Why) {
+  // An if around the nest that compares the pointer with a function
+  // narrows its targets (docs/design.md, "Conditions").
+  GuardedTargets G = guardedTargets(FR);
+  auto note = [&](const std::string &Note) {
+    if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
+      Notes.push_back(Note);
+  };
+  if (G.Required) {
+    note("'" + FR.Name + "' calls " + declName(G.Required) +
+         ": the if around the nest (line " + std::to_string(G.Line) +
+         ") tests it");
+    return G.Required;
+  }
   std::vector<const FunctionDecl *> Candidates = Calls.addressTaken(FR.Type);
+  llvm::erase_if(Candidates, [&](const FunctionDecl *Fn) {
+    return llvm::is_contained(G.Excluded, Fn->getCanonicalDecl());
+  });
   if (Candidates.empty()) {
     Why = "indirect call through '" + FR.Name +
           "': its target is unknown (no function defined in the "
-          "translation unit with its type has its address taken; give one "
-          "with --param " + FR.Name + "=FUNCTION)";
+          "translation unit with its type has its address taken" +
+          (G.Excluded.empty()
+               ? std::string()
+               : " but those the if around the nest (line " +
+                     std::to_string(G.Line) + ") excludes") +
+          "; give one with --param " + FR.Name + "=FUNCTION)";
     return nullptr;
   }
   if (Candidates.size() == 1) {
-    std::string Note = "'" + FR.Name + "' calls " +
-                       declName(Candidates.front()) +
-                       ", the only function of its type whose address the "
-                       "translation unit takes";
-    if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
-      Notes.push_back(Note);
+    note("'" + FR.Name + "' calls " + declName(Candidates.front()) +
+         (G.Excluded.empty()
+              ? ", the only function of its type whose address the "
+                "translation unit takes"
+              : ", the only function of its type whose address the "
+                "translation unit takes that the if around the nest (line " +
+                    std::to_string(G.Line) + ") allows"));
     return Candidates.front();
   }
   if (std::none_of(UnassignedTargets.begin(), UnassignedTargets.end(),
@@ -239,6 +318,17 @@ NestBuilder::functionTest(const Expr *Cond) {
   const FunctionDecl *RT = R->Known ? R->Known : nullptr;
   if ((LT && !LT->hasBody()) || (RT && !RT->hasBody()))
     return std::nullopt;
+  if ((LT == nullptr) != (RT == nullptr)) {
+    // A function the ifs around the nest exclude is not the pointer's.
+    GuardedTargets G = guardedTargets(LT ? *R : *L);
+    if (!G.Required && llvm::is_contained(G.Excluded,
+                                          (LT ? LT : RT)->getCanonicalDecl())) {
+      Invariant I;
+      I.Value = BO->getOpcode() == BO_NE;
+      noteExtended(Cond->getBeginLoc(), "comparison of function pointers");
+      return I;
+    }
+  }
   if (!LT && (LT = targetOf(*L, Why), !LT))
     return std::nullopt;
   if (!RT && (RT = targetOf(*R, Why), !RT))

@@ -534,6 +534,19 @@ private:
                                       std::string &Why);
   const clang::FunctionDecl *givenTarget(const FunctionRef &FR,
                                          std::string &Why);
+  /// What the ifs around the nest say of \p FR (`if (f == g)`, `else` of
+  /// it): the target it must be, or those it cannot be.
+  struct GuardedTargets {
+    const clang::FunctionDecl *Required = nullptr;
+    std::vector<const clang::FunctionDecl *> Excluded;
+    unsigned Line = 0; ///< of the if that decides it
+  };
+  GuardedTargets guardedTargets(const FunctionRef &FR);
+  /// The candidates of \p FR the ifs around the nest leave; null with
+  /// \p Why where none is left or known.
+  const clang::FunctionDecl *candidateTarget(const FunctionRef &FR,
+                                             const std::string &Key,
+                                             std::string &Why);
   const clang::FunctionDecl *functionNamed(llvm::StringRef Name,
                                            clang::QualType Type) const;
   /// `act == genann_act_tanh`: a comparison of function pointers, decided
