@@ -754,6 +754,7 @@ bool NestBuilder::lowerStmt(const clang::Stmt *S, Loop &Parent) {
   IRStmt St;
   St.Loc = loc(S->getBeginLoc());
   bool Plain = true; // a statement ValueLowering can express
+  llvm::SaveAndRestore InStmt(StmtParent, &Parent);
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     size_t Before = Bindings.size();
     for (const Decl *D : DS->decls())
@@ -2172,6 +2173,39 @@ bool NestBuilder::lowerReturnTree(llvm::ArrayRef<const clang::Stmt *> Stmts,
   return !Result || visitData(Result, Acc);
 }
 
+bool NestBuilder::canHoistCall(llvm::ArrayRef<const clang::Stmt *> Stmts,
+                               const IRStmt *Value) const {
+  // Not under a data-dependent branch (the loop would run on some paths),
+  // and only where the helper returns last: no guarded return skips it.
+  if (!StmtParent || ArmDepth != 0 || !Value)
+    return false;
+  bool HasLoop = false;
+  for (const clang::Stmt *S : Stmts) {
+    if (guardedReturn(S))
+      return false;
+    HasLoop |= isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
+               isa<CXXForRangeStmt>(S);
+  }
+  return HasLoop;
+}
+
+bool NestBuilder::writesMemory(const Loop &L, size_t From) const {
+  for (size_t I = From; I < L.Body.size(); ++I) {
+    const Node &N = L.Body[I];
+    if (N.isLoop() ? writesMemory(N.L.front(), 0)
+                   : llvm::any_of(N.S.Accesses, [&](const Access &A) {
+                       if (!A.IsWrite)
+                         return false;
+                       auto B = llvm::find_if(Bases, [&](const ArrayBase &X) {
+                         return X.Name == A.ArrayName;
+                       });
+                       return B == Bases.end() || !B->Scratch;
+                     }))
+      return true;
+  }
+  return false;
+}
+
 bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
   std::string Why;
   const FunctionDecl *Callee = inlinableCallee(CE, Why);
@@ -2214,6 +2248,12 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
                   Twine("early exit ('") + exitKind(Ends.Exit) + "') in '" +
                       declName(Callee) + "', called inside the nest");
   }
+  if (Value && canHoistCall(Stmts, Value)) {
+    // Its loops run before the statement, in the statement's loop; the
+    // value it returns is the statement's (docs/design.md, "Calls").
+    Parent = StmtParent;
+  }
+  size_t HoistFrom = Parent ? Parent->Body.size() : 0;
   IRStmt ArgWork;
   ArgWork.Loc = loc(CE->getBeginLoc());
   Frames.push_back({Callee, modificationsIn(Body), /*Binding=*/true});
@@ -2230,7 +2270,7 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
   Frames.push_back({Callee, modificationsIn(Body)});
   llvm::SaveAndRestore Depth(InlineDepth, InlineDepth + 1);
   bool Ok = true;
-  if (Value) {
+  if (Value && !Parent) {
     // In an expression: straight-line work into the statement.
     addOps(Value->Ops, ArgWork.Ops);
     Value->IntOps += ArgWork.IntOps;
@@ -2249,7 +2289,14 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
       if (!(Ok = lowerStmt(S, *Parent)))
         break;
     }
-    if (Ok && Result) {
+    if (Ok && Value && writesMemory(*Parent, HoistFrom))
+      Ok = fail(CE->getBeginLoc(), RejectKind::UnsupportedStatement,
+                "call to '" + declName(Callee) +
+                    "' in an expression: its loops write memory, in no "
+                    "order the tool follows against the expression");
+    if (Ok && Result && Value) {
+      Ok = visitData(Result, *Value);
+    } else if (Ok && Result) {
       IRStmt St;
       St.Loc = loc(Result->getBeginLoc());
       Ok = visitData(Result, St);

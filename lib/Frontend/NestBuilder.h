@@ -514,6 +514,14 @@ private:
   bool lowerReturnTree(llvm::ArrayRef<const clang::Stmt *> Stmts, size_t From,
                        const clang::Expr *Result, Stmt &Acc);
   bool inlineCall(const clang::CallExpr *CE, Loop *Parent, Stmt *Value);
+  /// A helper whose value an expression uses and whose body has a loop
+  /// (`y[i] = dot(row, x, n)`) runs its body before the statement, in the
+  /// loop the statement is in: true where that is sound here.
+  bool canHoistCall(llvm::ArrayRef<const clang::Stmt *> Stmts,
+                    const Stmt *Value) const;
+  /// Whether the nodes from \p From of \p L write memory (scratch arrays
+  /// aside).
+  bool writesMemory(const Loop &L, size_t From) const;
   bool bindArguments(const clang::CallExpr *CE,
                      const clang::FunctionDecl *Callee, Stmt &ArgWork);
   /// The body a call runs: its direct callee's, or the target of the
@@ -712,6 +720,9 @@ private:
   llvm::DenseSet<const clang::VarDecl *> NullPointers;
   /// Inside a data-dependent branch: accesses are conditional.
   unsigned ArmDepth = 0;
+  /// The loop the statement being lowered is in: where a helper called in
+  /// its expression runs its loops (canHoistCall).
+  Loop *StmtParent = nullptr;
   /// lowerBody met an if/else that splits the loop being lowered.
   bool SplitRequested = false;
   /// A condition in an index or bound asks this (enclosing) loop to be
