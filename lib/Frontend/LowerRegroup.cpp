@@ -529,17 +529,27 @@ bool NestBuilder::choiceParts(const Expr *Cond, const Loop &L,
 
 std::optional<bool> NestBuilder::lowerChosenDecl(const VarDecl *VD,
                                                  Loop &Parent, IRStmt &St) {
-  const auto *CO = dyn_cast_or_null<ConditionalOperator>(
-      VD->getInit() ? strip(VD->getInit()) : nullptr);
+  if (isModified(VD))
+    return std::nullopt;
+  return lowerChosenValue(VD, VD->getInit(), nullptr, Parent, St);
+}
+
+std::optional<bool> NestBuilder::lowerChosenValue(const VarDecl *VD,
+                                                  const Expr *Init,
+                                                  const clang::Stmt *Here,
+                                                  Loop &Parent, IRStmt &St) {
+  const auto *CO =
+      dyn_cast_or_null<ConditionalOperator>(Init ? strip(Init) : nullptr);
   QualType T = VD->getType();
-  if (!CO || !(T->isIntegerType() || T->isPointerType()) || isModified(VD))
+  if (!CO || !(T->isIntegerType() || T->isPointerType()))
     return std::nullopt;
   const Expr *Cond = CO->getCond();
   if (usesNestData(Cond) || !mentionsLoopVar(Cond))
     return std::nullopt;
   std::string Name = declName(VD);
   if (LoopStack.empty() || LoopStack.back().L != &Parent ||
-      !declares(LoopStack.back().Child, VD))
+      (Here ? LoopStack.back().Child != Here
+            : !declares(LoopStack.back().Child, VD)))
     return fail(VD->getLocation(), RejectKind::Condition,
                 "'" + Name + "' is chosen by '" + text(Cond) +
                     "' inside a block of the loop body, not in the body "
