@@ -586,6 +586,9 @@ private:
                       const std::optional<bool> &SplitBranch);
   /// A loop's range splits in two once: the second request is refused.
   bool takeSplit(const clang::Stmt *Where);
+  /// Whether conditions \p A and \p B, both in the nest, are written alike
+  /// over variables the nest does not change (its loops' aside): one value.
+  bool sameChoice(const clang::Expr *A, const clang::Expr *B);
   bool choiceParts(const clang::Expr *Cond, const Loop &L,
                    std::vector<Constraint> (&Parts)[2], std::string &Why);
   /// `int r = i < K ? 2 : 1;`, `float *p = v == 0 ? a : b;`: the loop split
@@ -723,6 +726,11 @@ private:
     bool Regrouped = false;              ///< over loops of its own
     std::optional<bool> Split;           ///< the part of a split range
     bool SplitTaken = false;
+    /// The condition of the choice that took the split, and the part
+    /// taken (0: where it holds): a second choice on the same condition
+    /// (llm.c's residual and dresidual on `l == 0`) takes the same part.
+    const clang::Expr *ChoiceCond = nullptr;
+    int ChoicePick = 0;
     const clang::VarDecl *IVDecl = nullptr; ///< null for loops over groups
     /// Split by a condition in an index or bound: the loop as it was
     /// before, and the part this pass runs.

@@ -46,6 +46,21 @@ void layers(float *encoded, float *residual3, const float *w, int L, int N) {
   }
 }
 
+// llm.c's gpt2_backward layer loop: downward, two pointers chosen on the
+// same condition (one split of the loop, both take its part).
+void back_layers(float *encoded, float *dencoded, float *residual3,
+                 float *dresidual3, const float *w, int L, int N) {
+  float *residual;
+  float *dresidual;
+  for (int l = L - 1; l >= 0; l--) {
+    residual = l == 0 ? encoded : residual3 + (l - 1) * N;
+    dresidual = l == 0 ? dencoded : dresidual3 + (l - 1) * N;
+    for (int i = 0; i < N; i++) {
+      dresidual[i] += residual[i] * w[l * N + i];
+    }
+  }
+}
+
 // A row pointer assigned at the top of the row loop.
 void rows(float *out, const float *A, const float *x, int M, int N) {
   const float *r;
@@ -135,6 +150,19 @@ void conditional(float *out, const float *A, int M, int N) {
     }
     for (int j = 0; j < N; j++) {
       out[i] += r[j];
+    }
+  }
+}
+
+// Two choices on different conditions: two splits of one loop.
+void two_conditions(float *a, float *b, float *rows, int L, int N) {
+  float *x;
+  float *y;
+  for (int l = 0; l < L; l++) {
+    x = l == 0 ? a : rows + l * N;
+    y = l == L - 1 ? b : rows + l * N;
+    for (int i = 0; i < N; i++) {
+      y[i] += x[i];
     }
   }
 }

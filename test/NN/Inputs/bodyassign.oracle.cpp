@@ -22,6 +22,8 @@ int main() {
       w("w", L * N);
   ORACLE_CALL(layers(encoded, residual3, w, L, N));
   ORACLE_CALL(add(residual3, encoded, w, N));
+  oracle::Array<float> dencoded("dencoded", N), dresidual3("dresidual3", L * N);
+  ORACLE_CALL(back_layers(encoded, dencoded, residual3, dresidual3, w, L, N));
 
   oracle::Array<float> out("out", M), A("A", M * N), x("x", N);
   ORACLE_CALL(rows(out, A, x, M, N));
