@@ -97,6 +97,10 @@ FORMS = {
                         # comparison with a size) or a flag argument
     "rowblock": 0.05,   # a block of rows that starts off a row boundary
                         # (genann's layers at (I+1)*H): A + X + i*E + j
+    "bodyassign": 0.1,  # a row pointer declared before the nest and
+                        # assigned first in a loop body (llm.c's
+                        # `float *residual;` ... `residual = ...;`):
+                        # T *r; for (...) { r = A + i*N; ... r[j] ... }
     "assert": 0.12,     # assert(x[i] > c), assert(!std::isnan(x[i])), assert(a && b), assert(v < c) on
                         # a local, assert(i < N) somewhere in a loop body:
                         # the condition counts, the failing branch does not
@@ -109,6 +113,8 @@ SIDE_FORMS = ("fieldptr", "memcall", "ptrinc", "constlocal", "rowsplus", "runtim
 SIDE2_FORMS = ("nestcounter",)
 # And on a third stream (see Gen.side3).
 SIDE3_FORMS = ("condsel", "rowblock", "assert")
+# And on a fourth (see Gen.side4).
+SIDE4_FORMS = ("bodyassign",)
 
 
 class MustRefuse(Exception):
@@ -454,6 +460,9 @@ class Render:
                     out.append("%sst->%s = %s;" % (ind, s[1], self.pe(root)))
                 out.append("%sst->%s = %s;" % (ind, s[1], self.pe(s[3])))
                 return
+            if s[1] in self.n.body_assigned:
+                out.append("%s%s = %s;" % (ind, s[1], self.pe(s[3])))
+                return
             out.append("%s%s%s *%s = %s;" % (ind, "const " if const else "", ft[s[2]], s[1],
                                              self.pe(s[3])))
         elif t == "pinc":
@@ -593,6 +602,8 @@ class NNNest:
         self.field_ptrs = set()   # pointers held in fields of *st (fieldptr)
         self.ptr_stepped = set()  # pointers the nest advances (ptrinc)
         self.field_twice = set()  # ... assigned twice (must not be counted)
+        self.body_assigned = {}  # pointer -> type: declared before the
+                                 # nest, assigned in a loop body (bodyassign)
 
     # Rendering
     def cpp(self, mode):
@@ -624,6 +635,10 @@ class NNNest:
             args += ["int N", "int M", "int K"]
         body = []
         R.stmts(self.pre.decls + self.pre.stmts, "  ", body)
+        # bodyassign: declared before the nest (first in the function),
+        # const as its assignment needs
+        body[:0] = ["  %s%s *%s;" % ("const " if p in R.cptr else "", FT_C[t], p)
+                    for p, t in sorted(self.body_assigned.items())]
         if self.field_ptrs:
             types = {s[1]: s[2] for s in self.pre.decls if s[0] == "dptr"}
             out.append("struct %s_State { %s };" % (self.name, " ".join(
@@ -668,7 +683,7 @@ class Gen:
         self.rng = rng
         self.n = NNNest(name)
         self.on = {f: rng.random() < p for f, p in forms.items()
-                   if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS}
+                   if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS + SIDE4_FORMS}
         # The later forms draw from a stream of their own, seeded from the
         # main one without advancing it: with them the other nests of a seed
         # stay what they were.
@@ -678,6 +693,8 @@ class Gen:
         self.on.update({f: self.side2.random() < forms[f] for f in SIDE2_FORMS if f in forms})
         self.side3 = random.Random("%s/3/%s" % (name, rng.getstate()[1][-8:]))
         self.on.update({f: self.side3.random() < forms[f] for f in SIDE3_FORMS if f in forms})
+        self.side4 = random.Random("%s/4/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side4.random() < forms[f] for f in SIDE4_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -1958,6 +1975,8 @@ class Gen:
             main, self.rng = self.rng, self.side
             self.fieldify()
             self.rng = main
+        if self.on.get("bodyassign"):
+            self.bodyassignify()
         return n
 
     # condsel: c ? a : b in a bound and a subscript (genann's genann_train)
@@ -2327,6 +2346,37 @@ class Gen:
             self.feat("field-pointer")
             if n.field_twice:
                 self.feat("field-pointer-twice")
+
+    # bodyassign: row pointers of a loop body declared before the nest
+    def bodyassignify(self):
+        """Pointers declared first-level in a loop body of the nest (not
+        advanced there) are declared before the nest instead, uninitialized,
+        and assigned where their declaration was: the same program, as
+        llm.c's layer loops write it (`float *residual;` ... `residual =
+        ...;`)."""
+        rng, n = self.side4, self.n
+        stepped = set(n.ptr_stepped) | set(n.field_ptrs)
+        found = []
+
+        def walk(sts, in_loop):
+            for x in sts:
+                if x[0] in ("pinc", "cinc", "pstep"):
+                    stepped.add(x[1])
+                elif x[0] == "asg":
+                    stepped.update(pincx_names(x))
+                elif x[0] == "dptr" and in_loop:
+                    found.append(x)
+                elif x[0] in ("for", "rfor"):
+                    walk(x[1].body, True)
+                elif x[0] == "if":
+                    walk(x[3], False)
+                    walk(x[4] or [], False)
+        walk(n.pre.decls + n.pre.stmts, False)
+        for x in found:
+            if x[1] not in stepped and rng.random() < 0.8:
+                n.body_assigned[x[1]] = x[2]
+        if n.body_assigned:
+            self.feat("body-assigned-pointer")
 
     def group_nest(self):
         """Form 'group': a whole nest of grouped loops, as quantized and

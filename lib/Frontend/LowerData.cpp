@@ -252,6 +252,9 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
     return std::nullopt;
   }
   if (const auto *ME = dyn_cast<MemberExpr>(S)) {
+    // A pointer field assigned first in a loop body of the nest.
+    if (std::optional<View> V = boundFieldView(ME))
+      return V;
     // A pointer field the function assigns before the nest (s->k).
     bool OwnArray = false;
     if (std::optional<View> V = assignedFieldView(ME, Why, OwnArray))

@@ -68,14 +68,6 @@ bool mayReach(QualType T, const RecordDecl *Held) {
   return false;
 }
 
-/// The variable (or `this`) a member chain starts from.
-const Expr *memberRoot(const MemberExpr *ME) {
-  const Expr *Base = strip(ME->getBase());
-  while (const auto *Inner = dyn_cast<MemberExpr>(Base))
-    Base = strip(Inner->getBase());
-  return Base;
-}
-
 /// The allocator \p E calls where it is a fresh allocation (malloc, calloc,
 /// aligned_alloc, a non-placement new), possibly cast; empty otherwise.
 std::string freshAllocation(const Expr *E) {
@@ -95,18 +87,25 @@ std::string freshAllocation(const Expr *E) {
   return "";
 }
 
-/// Every statement below \p S, in tree order.
-void collect(const clang::Stmt *S, std::vector<const clang::Stmt *> &Out) {
+} // namespace
+
+const Expr *roofline::frontend::memberRoot(const MemberExpr *ME) {
+  const Expr *Base = strip(ME->getBase());
+  while (const auto *Inner = dyn_cast<MemberExpr>(Base))
+    Base = strip(Inner->getBase());
+  return Base;
+}
+
+void roofline::frontend::collectStmts(const clang::Stmt *S,
+                                      std::vector<const clang::Stmt *> &Out) {
   if (!S)
     return;
   Out.push_back(S);
   if (const auto *CS = dyn_cast<CapturedStmt>(S))
-    collect(CS->getCapturedStmt(), Out);
+    collectStmts(CS->getCapturedStmt(), Out);
   for (const clang::Stmt *C : S->children())
-    collect(C, Out);
+    collectStmts(C, Out);
 }
-
-} // namespace
 
 std::optional<NestBuilder::View>
 NestBuilder::assignedFieldView(const MemberExpr *ME, std::string &Why,
@@ -307,51 +306,56 @@ std::string NestBuilder::fieldAssignmentProblem(const BinaryOperator *Assign,
 /// is a global or `*this`, an assignment of it as a whole. Empty if none.
 std::string NestBuilder::escapeBetween(const clang::Stmt *From,
                                        const MemberExpr *Use) {
+  SourceLocation Begin = SM.getExpansionLoc(From->getEndLoc());
+  SourceLocation End = SM.getExpansionLoc(Nest->getBeginLoc());
+  std::vector<const clang::Stmt *> All;
+  collectStmts(Frames.front().FD->getBody(), All);
+  for (const clang::Stmt *S : All) {
+    SourceLocation L = SM.getExpansionLoc(S->getBeginLoc());
+    if (!SM.isBeforeInTranslationUnit(Begin, L) ||
+        !SM.isBeforeInTranslationUnit(L, End))
+      continue;
+    if (std::string Why = escapeAt(S, Use); !Why.empty())
+      return "may change before the nest: " + Why;
+  }
+  return "";
+}
+
+std::string NestBuilder::escapeAt(const clang::Stmt *S, const MemberExpr *Use) {
   const RecordDecl *Held = cast<FieldDecl>(Use->getMemberDecl())->getParent();
   const Expr *Root = memberRoot(Use);
   bool Global = isa<CXXThisExpr>(Root);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Root))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
       Global = VD->hasGlobalStorage();
-  SourceLocation Begin = SM.getExpansionLoc(From->getEndLoc());
-  SourceLocation End = SM.getExpansionLoc(Nest->getBeginLoc());
-  std::vector<const clang::Stmt *> All;
-  collect(Frames.front().FD->getBody(), All);
-  for (const clang::Stmt *S : All) {
-    SourceLocation L = SM.getExpansionLoc(S->getBeginLoc());
-    if (!SM.isBeforeInTranslationUnit(Begin, L) ||
-        !SM.isBeforeInTranslationUnit(L, End))
-      continue;
-    if (const auto *BO = dyn_cast<BinaryOperator>(S))
-      if (BO->isAssignmentOp() && mayReach(BO->getLHS()->getType(), Held))
-        return "may change before the nest: '" + text(BO->getLHS()) +
-               "' is assigned as a whole at line " +
-               std::to_string(loc(BO->getBeginLoc()).Line);
-    std::vector<const Expr *> Args;
-    std::string Callee;
-    if (const auto *CE = dyn_cast<CallExpr>(S)) {
-      const FunctionDecl *FD = CE->getDirectCallee();
-      if (FD && FD->getIdentifier() &&
-          (mathFunctionName(FD->getName()) || isFloatClassName(FD->getName())))
-        continue;
-      Callee = FD ? declName(FD) : text(CE->getCallee());
-      Args.assign(CE->arg_begin(), CE->arg_end());
-      if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE))
-        Args.push_back(MCE->getImplicitObjectArgument());
-    } else if (const auto *CC = dyn_cast<CXXConstructExpr>(S)) {
-      Callee = CC->getConstructor()->getNameAsString();
-      Args.assign(CC->arg_begin(), CC->arg_end());
-    } else {
-      continue;
-    }
-    std::string Line = std::to_string(loc(S->getBeginLoc()).Line);
-    if (Global)
-      return "may change before the nest: the struct is reachable by every "
-             "function, and '" + Callee + "' is called at line " + Line;
-    for (const Expr *A : Args)
-      if (A && mayReach(A->IgnoreParenCasts()->getType(), Held))
-        return "may change before the nest: '" + Callee + "' receives '" +
-               text(A) + "' at line " + Line + " (the struct escapes)";
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    if (BO->isAssignmentOp() && mayReach(BO->getLHS()->getType(), Held))
+      return "'" + text(BO->getLHS()) + "' is assigned as a whole at line " +
+             std::to_string(loc(BO->getBeginLoc()).Line);
+  std::vector<const Expr *> Args;
+  std::string Callee;
+  if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *FD = CE->getDirectCallee();
+    if (FD && FD->getIdentifier() &&
+        (mathFunctionName(FD->getName()) || isFloatClassName(FD->getName())))
+      return "";
+    Callee = FD ? declName(FD) : text(CE->getCallee());
+    Args.assign(CE->arg_begin(), CE->arg_end());
+    if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE))
+      Args.push_back(MCE->getImplicitObjectArgument());
+  } else if (const auto *CC = dyn_cast<CXXConstructExpr>(S)) {
+    Callee = CC->getConstructor()->getNameAsString();
+    Args.assign(CC->arg_begin(), CC->arg_end());
+  } else {
+    return "";
   }
+  std::string Line = std::to_string(loc(S->getBeginLoc()).Line);
+  if (Global)
+    return "the struct is reachable by every function, and '" + Callee +
+           "' is called at line " + Line;
+  for (const Expr *A : Args)
+    if (A && mayReach(A->IgnoreParenCasts()->getType(), Held))
+      return "'" + Callee + "' receives '" + text(A) + "' at line " + Line +
+             " (the struct escapes)";
   return "";
 }

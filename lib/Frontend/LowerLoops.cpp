@@ -766,6 +766,8 @@ bool NestBuilder::lowerStmt(const clang::Stmt *S, Loop &Parent) {
       noteExtended(S->getBeginLoc(), "declaration of an index or pointer "
                                      "beside data");
   } else if (const auto *E = dyn_cast<Expr>(S)) {
+    if (std::optional<bool> Done = lowerBodyAssignment(S, Parent, St))
+      return *Done;
     const auto *CE = dyn_cast<CallExpr>(strip(E));
     if (CE)
       if (std::optional<bool> Done = lowerMemCall(CE, Parent))
@@ -823,7 +825,7 @@ bool NestBuilder::lowerPointerDecl(const VarDecl *VD, const Expr *Init) {
     return fail(Init->getBeginLoc(), RejectKind::PointerNotFollowed,
                 "pointer '" + declName(VD) + "' = '" + text(Init) +
                     "': " + Why);
-  if (isModifiedWithin(VD, Nest)) {
+  if (isModifiedWithin(VD, Nest) && !BodyAssigned.count(VD)) {
     // A pointer the nest advances: a counter from its declaration
     // (LowerCounters.cpp).
     if (!T->isPointerType() || Frames.size() != 1)

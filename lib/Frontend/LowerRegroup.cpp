@@ -527,23 +527,58 @@ bool NestBuilder::choiceParts(const Expr *Cond, const Loop &L,
   return true;
 }
 
+bool NestBuilder::sameChoice(const Expr *A, const Expr *B) {
+  llvm::FoldingSetNodeID IA, IB;
+  A->Profile(IA, Ctx, /*Canonical=*/true);
+  B->Profile(IB, Ctx, /*Canonical=*/true);
+  if (IA != IB)
+    return false;
+  std::vector<const clang::Stmt *> All;
+  collectStmts(A, All);
+  for (const clang::Stmt *S : All) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(S);
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || !isModifiedWithin(VD, Nest))
+      continue;
+    if (llvm::none_of(LoopStack,
+                      [&](const LoopFrame &F) { return F.IVDecl == VD; }))
+      return false;
+  }
+  return true;
+}
+
 std::optional<bool> NestBuilder::lowerChosenDecl(const VarDecl *VD,
                                                  Loop &Parent, IRStmt &St) {
-  const auto *CO = dyn_cast_or_null<ConditionalOperator>(
-      VD->getInit() ? strip(VD->getInit()) : nullptr);
+  if (isModified(VD))
+    return std::nullopt;
+  return lowerChosenValue(VD, VD->getInit(), nullptr, Parent, St);
+}
+
+std::optional<bool> NestBuilder::lowerChosenValue(const VarDecl *VD,
+                                                  const Expr *Init,
+                                                  const clang::Stmt *Here,
+                                                  Loop &Parent, IRStmt &St) {
+  const auto *CO =
+      dyn_cast_or_null<ConditionalOperator>(Init ? strip(Init) : nullptr);
   QualType T = VD->getType();
-  if (!CO || !(T->isIntegerType() || T->isPointerType()) || isModified(VD))
+  if (!CO || !(T->isIntegerType() || T->isPointerType()))
     return std::nullopt;
   const Expr *Cond = CO->getCond();
   if (usesNestData(Cond) || !mentionsLoopVar(Cond))
     return std::nullopt;
   std::string Name = declName(VD);
   if (LoopStack.empty() || LoopStack.back().L != &Parent ||
-      !declares(LoopStack.back().Child, VD))
+      (Here ? LoopStack.back().Child != Here
+            : !declares(LoopStack.back().Child, VD)))
     return fail(VD->getLocation(), RejectKind::Condition,
                 "'" + Name + "' is chosen by '" + text(Cond) +
                     "' inside a block of the loop body, not in the body "
                     "itself");
+  if (LoopFrame &LF = LoopStack.back();
+      LF.SplitTaken && LF.ChoiceCond && sameChoice(Cond, LF.ChoiceCond))
+    return lowerDecl(VD, Parent, St,
+                     LF.ChoicePick == 0 ? CO->getTrueExpr()
+                                        : CO->getFalseExpr());
   std::vector<Constraint> Parts[2];
   std::string Why;
   if (!choiceParts(Cond, Parent, Parts, Why))
@@ -571,6 +606,8 @@ std::optional<bool> NestBuilder::lowerChosenDecl(const VarDecl *VD,
   int Pick = (*Split == ZeroFirst) ? 0 : 1;
   if (!applyGuard(Parts[Pick], CO))
     return false;
+  LoopStack.back().ChoiceCond = Cond;
+  LoopStack.back().ChoicePick = Pick;
   return lowerDecl(VD, Parent, St,
                    Pick == 0 ? CO->getTrueExpr() : CO->getFalseExpr());
 }

@@ -180,6 +180,50 @@ const VarDecl *roofline::frontend::pointerBase(const Expr *E) {
 
 namespace {
 
+/// Whether \p Callee, given a pointer to a struct as its parameter \p P,
+/// provably changes none of the struct's fields: it only reads `P->f` (f a
+/// pointer or a number, which it may write through: runq.c's
+/// `quantize(&s->xq, ...)` stores xq->q[i]), never assigns P, never lets P
+/// go (no `*P`, no `P` passed on), and assigns no field of the struct's
+/// type anywhere. `&s->xq` passed to such a callee does not assign s->xq
+/// (docs/design.md, "Pointer fields").
+bool keepsFields(const FunctionDecl *Callee, const ParmVarDecl *P) {
+  static thread_local unsigned Depth = 0;
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !Callee->hasBody(Def) || Depth > 4)
+    return false;
+  QualType T = P->getType();
+  const RecordDecl *R =
+      T->isPointerType() ? T->getPointeeType()->getAsRecordDecl() : nullptr;
+  if (!R || !(R = R->getDefinition()))
+    return false;
+  P = Def->getParamDecl(P->getFunctionScopeIndex());
+  std::vector<const clang::Stmt *> All;
+  collectStmts(Def->getBody(), All);
+  llvm::DenseSet<const clang::Stmt *> Read;
+  for (const clang::Stmt *S : All)
+    if (const auto *ME = dyn_cast<MemberExpr>(S))
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(ME->getBase())))
+        if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+            DRE->getDecl() == P && ME->isArrow() && F &&
+            (F->getType()->isPointerType() ||
+             F->getType()->isArithmeticType()))
+          Read.insert(DRE);
+  for (const clang::Stmt *S : All)
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (DRE->getDecl() == P && !Read.count(DRE))
+        return false;
+  ++Depth;
+  ModificationSites Mod = modificationsIn(Def->getBody());
+  --Depth;
+  if (Mod.Vars.count(P))
+    return false;
+  for (const FieldDecl *F : R->fields())
+    if (Mod.Fields.count(F))
+      return false;
+  return true;
+}
+
 /// Every variable a statement assigns, increments or takes the address of,
 /// and every field it assigns: one traversal answers "is X modified here?"
 /// for all X.
@@ -193,7 +237,8 @@ public:
     return true;
   }
   bool VisitUnaryOperator(UnaryOperator *UO) {
-    if (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf)
+    if ((UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf) &&
+        !KeptFields.count(UO))
       note(UO->getSubExpr(), UO);
     return true;
   }
@@ -207,6 +252,15 @@ public:
                          : 0;
     for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
       const Expr *Arg = CE->getArg(I);
+      // `&s->xq` to a callee that changes no field of *xq (visited before
+      // the argument: the traversal is preorder).
+      if (const auto *UO = dyn_cast<UnaryOperator>(strip(Arg));
+          UO && UO->getOpcode() == UO_AddrOf &&
+          isa<MemberExpr>(strip(UO->getSubExpr())) && Callee &&
+          !isa<CXXOperatorCallExpr>(CE) && !isa<CXXMemberCallExpr>(CE) &&
+          I < Callee->getNumParams() &&
+          keepsFields(Callee, Callee->getParamDecl(I)))
+        KeptFields.insert(UO);
       if (!Arg->isGLValue())
         continue; // copied into the call
       if (Callee && I >= Shift && I - Shift < Callee->getNumParams() &&
@@ -232,6 +286,8 @@ public:
   }
 
 private:
+  /// Address-ofs passed to a callee that keeps the struct's fields.
+  llvm::DenseSet<const UnaryOperator *> KeptFields;
   static bool bindsMutableRef(QualType T) {
     return T->isReferenceType() &&
            !T.getNonReferenceType().isConstQualified();

@@ -49,6 +49,11 @@ namespace frontend {
 /// Parens, implicit casts and temporaries off, but a substituted template
 /// argument kept: it names a size.
 const clang::Expr *strip(const clang::Expr *E);
+/// The variable (or `this`) a member chain starts from.
+const clang::Expr *memberRoot(const clang::MemberExpr *ME);
+/// Every statement below \p S (an OpenMP region's body included), in tree
+/// order.
+void collectStmts(const clang::Stmt *S, std::vector<const clang::Stmt *> &Out);
 std::optional<Precision> precisionOf(clang::QualType T);
 /// The counted name of a math function ("exp" for expf), if it is one.
 std::optional<std::string> mathFunctionName(llvm::StringRef Name);
@@ -602,6 +607,9 @@ private:
                       const std::optional<bool> &SplitBranch);
   /// A loop's range splits in two once: the second request is refused.
   bool takeSplit(const clang::Stmt *Where);
+  /// Whether conditions \p A and \p B, both in the nest, are written alike
+  /// over variables the nest does not change (its loops' aside): one value.
+  bool sameChoice(const clang::Expr *A, const clang::Expr *B);
   bool choiceParts(const clang::Expr *Cond, const Loop &L,
                    std::vector<Constraint> (&Parts)[2], std::string &Why);
   /// `int r = i < K ? 2 : 1;`, `float *p = v == 0 ? a : b;`: the loop split
@@ -609,6 +617,33 @@ private:
   /// declaration.
   std::optional<bool> lowerChosenDecl(const clang::VarDecl *VD, Loop &Parent,
                                       Stmt &St);
+  /// The same for `p = v == 0 ? a : b;` first in a loop body (\p Here, an
+  /// assignment bound like a declaration: LowerBodyAssignments.cpp).
+  std::optional<bool> lowerChosenValue(const clang::VarDecl *VD,
+                                       const clang::Expr *Init,
+                                       const clang::Stmt *Here, Loop &Parent,
+                                       Stmt &St);
+
+  // --- Pointers assigned first in a loop body (LowerBodyAssignments.cpp) ---
+  /// `r = A + i*N;` or `s->k = cache + off;`, a statement of a loop body of
+  /// the nest that every use of the pointer in the nest follows in that
+  /// body: bound like a declaration there. nullopt where \p S is no
+  /// assignment of a pointer variable declared outside the nest or of a
+  /// pointer field.
+  std::optional<bool> lowerBodyAssignment(const clang::Stmt *S, Loop &Parent,
+                                          Stmt &St);
+  /// Why the assignment \p BO (statement \p S) is not such a binding;
+  /// empty where it is.
+  std::string bodyAssignmentProblem(const clang::Stmt *S,
+                                    const clang::BinaryOperator *BO,
+                                    const Loop &Parent);
+  /// The view a pointer field bound by lowerBodyAssignment holds; nullopt
+  /// where \p ME is no such field.
+  std::optional<View> boundFieldView(const clang::MemberExpr *ME);
+  /// The key of a field in FieldBindings: the variable its member chain
+  /// starts from (null for `this`) and its path; nullopt where it has none.
+  std::optional<std::pair<const void *, std::string>>
+  fieldKey(const clang::MemberExpr *ME);
 
   // --- assert() and early returns (LowerAsserts.cpp) ---
   /// The condition `assert(c)` checks, in any of <assert.h>'s forms, and
@@ -649,6 +684,9 @@ private:
                                      const clang::MemberExpr *Use);
   std::string escapeBetween(const clang::Stmt *From,
                             const clang::MemberExpr *Use);
+  /// Why statement \p S (not its children) may change the struct holding
+  /// \p Use's field: a call receiving it, any call where it is global.
+  std::string escapeAt(const clang::Stmt *S, const clang::MemberExpr *Use);
   // --- memset, memcpy, std::fill, std::copy (LowerMemCalls.cpp) ---
   /// A call that sets or copies a run of elements, lowered as the loop it
   /// is; nullopt where \p CE is no such call.
@@ -709,6 +747,11 @@ private:
     bool Regrouped = false;              ///< over loops of its own
     std::optional<bool> Split;           ///< the part of a split range
     bool SplitTaken = false;
+    /// The condition of the choice that took the split, and the part
+    /// taken (0: where it holds): a second choice on the same condition
+    /// (llm.c's residual and dresidual on `l == 0`) takes the same part.
+    const clang::Expr *ChoiceCond = nullptr;
+    int ChoicePick = 0;
     const clang::VarDecl *IVDecl = nullptr; ///< null for loops over groups
     /// Split by a condition in an index or bound: the loop as it was
     /// before, and the part this pass runs.
@@ -789,6 +832,11 @@ private:
   std::shared_ptr<clang::ParentMap> Parents; ///< of the nest's function
   /// Pointer fields being resolved (a field assigned from itself).
   llvm::DenseSet<const clang::FieldDecl *> FieldsInProgress;
+  /// Pointer variables declared outside the nest that lowerBodyAssignment
+  /// binds where they are assigned, like declarations.
+  llvm::DenseSet<const clang::VarDecl *> BodyAssigned;
+  /// Pointer fields lowerBodyAssignment bound, by fieldKey.
+  std::map<std::pair<const void *, std::string>, View> FieldBindings;
   /// Sizes a guard on a loop variable times a size was counted at.
   std::map<std::string, int64_t> PinnedSizes;
 };

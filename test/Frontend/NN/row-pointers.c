@@ -63,9 +63,24 @@ void gather(float *out, const float *v, const int *idx, int N) {
     out[i] = v[idx[i]];
 }
 
-// A pointer advanced or reassigned inside the nest is refused by name.
-// NUM: row-pointers.c:[[@LINE+3]]:3: note: loop nest not analyzed: pointer or index variable 'p' is reassigned inside the nest
+// A pointer reassigned inside the nest is refused by name where a use may
+// see another iteration's value (here the use comes first in the body).
+// NUM: row-pointers.c:[[@LINE+3]]:3: note: loop nest not analyzed: access 'p[1]': pointer 'p', which the nest advances, is not affine in the loop variables: 'p' is written or aliased by 'p = A + i'
 void advanced(float *A, int N) {
+  float *p = A;
+  for (int i = 0; i < N; i++) {
+    p[1] = 1.0f;
+    p = A + i;
+    p[0] = 1.0f;
+  }
+}
+
+// Assigned first in the body, before every use: a declaration there
+// (test/NN/bodyassign.test).
+// CHECK-LABEL: nest @assigned_first
+// CHECK: write A[i]
+// NUM: row-pointers.c:[[@LINE+3]]:3: remark: assigned_first:
+void assigned_first(float *A, int N) {
   float *p;
   for (int i = 0; i < N; i++) {
     p = A + i;

@@ -122,6 +122,8 @@ void conditional(RunState *s, Config *p, int pos) {
   }
 }
 
+// Assigned first in the body of the nest's loop: bound per iteration, like a
+// declaration there (counted: LowerBodyAssignments.cpp).
 void in_nest(RunState *s, Config *p) {
   for (int l = 0; l < p->n_layers; l++) {
     s->k = s->key_cache + l * p->seq_len * p->dim;

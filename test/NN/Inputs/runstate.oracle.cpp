@@ -29,4 +29,5 @@ int main() {
   ORACLE_CALL(residual_copy(&s, &cfg, w));
   ORACLE_CALL(scores(&s, &cfg, pos));
   ORACLE_CALL(dot(att, q, key_cache, cfg.dim));
+  ORACLE_CALL(in_nest(&s, &cfg));
 }

@@ -1,0 +1,247 @@
+//===- LowerBodyAssignments.cpp - Pointers assigned first in a loop body --===//
+//
+// llm.c's layer loop declares `float *residual;` before the loop and assigns
+// it first in the body, `residual = l == 0 ? acts.encoded : acts.residual3 +
+// (l-1)*B*T*C;`, then passes it on; llama2.c's sets `s->k = s->key_cache +
+// loff + pos*kv_dim;` and then writes through s->k. Where every use of the
+// pointer in the nest follows that assignment in the same loop body, and
+// nothing else in the nest changes the pointer, the assignment is a
+// declaration there: the pointer is bound to the view it is assigned, per
+// iteration, exactly as `float *residual = ...;` in the body would be
+// (lowerPointerDecl). A field is resolved to the array it points into, never
+// an array of its own: s->k aliases key_cache. Anything else (a use before
+// the assignment, a second assignment, one under a branch or in a block, a
+// call that may reach the struct) stays refused with the reason
+// (docs/design.md, "Pointers assigned in a loop body").
+//
+//===----------------------------------------------------------------------===//
+
+#include "NestBuilder.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace clang;
+using namespace roofline;
+using namespace roofline::frontend;
+
+using IRStmt = roofline::Stmt;
+
+namespace {
+
+/// The statements of a loop body, in order.
+std::vector<const clang::Stmt *> bodyStatements(const clang::Stmt *Body) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(Body))
+    return {CS->body_begin(), CS->body_end()};
+  if (Body)
+    return {Body};
+  return {};
+}
+
+/// Whether a lambda in \p S captures \p VD (it may assign it when called).
+bool capturedByLambda(const clang::Stmt *S, const VarDecl *VD) {
+  std::vector<const clang::Stmt *> All;
+  collectStmts(S, All);
+  for (const clang::Stmt *X : All)
+    if (const auto *LE = dyn_cast<LambdaExpr>(X))
+      for (const LambdaCapture &C : LE->captures())
+        if (C.capturesVariable() && C.getCapturedVar() == VD)
+          return true;
+  return false;
+}
+
+/// Whether a call in \p S reaches a function defined in this translation
+/// unit that assigns (or takes the address of) field \p F, through any
+/// path (a global struct the nest's pointer may point at); a call through
+/// a pointer might. Like callsAssign (LowerIndex.cpp) for globals.
+bool callsAssignField(const clang::Stmt *S, const FieldDecl *F,
+                      llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+  if (!S)
+    return false;
+  if (const auto *CE = dyn_cast<CallExpr>(S)) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee)
+      return true;
+    const FunctionDecl *Def = nullptr;
+    if (Callee->hasBody(Def) && Seen.insert(Def).second &&
+        (modificationsIn(Def->getBody()).Fields.count(F) ||
+         callsAssignField(Def->getBody(), F, Seen)))
+      return true;
+  }
+  for (const clang::Stmt *C : S->children())
+    if (callsAssignField(C, F, Seen))
+      return true;
+  return false;
+}
+
+} // namespace
+
+std::optional<std::pair<const void *, std::string>>
+NestBuilder::fieldKey(const MemberExpr *ME) {
+  std::string Why;
+  std::optional<std::string> Path = memberPath(ME, Why, /*AnyField=*/true);
+  if (!Path)
+    return std::nullopt;
+  const Expr *Root = memberRoot(ME);
+  const void *Key = nullptr;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Root))
+    Key = DRE->getDecl();
+  else if (!isa<CXXThisExpr>(Root))
+    return std::nullopt;
+  return std::make_pair(Key, *Path);
+}
+
+std::optional<NestBuilder::View>
+NestBuilder::boundFieldView(const MemberExpr *ME) {
+  // Only the uses bodyAssignmentProblem checked: those in the nest of its
+  // own function (an argument being bound to an inlined callee included).
+  if (FieldBindings.empty() || !containsStmt(Nest, ME))
+    return std::nullopt;
+  std::optional<std::pair<const void *, std::string>> Key = fieldKey(ME);
+  if (!Key)
+    return std::nullopt;
+  auto It = FieldBindings.find(*Key);
+  if (It == FieldBindings.end())
+    return std::nullopt;
+  return It->second;
+}
+
+std::string NestBuilder::bodyAssignmentProblem(const clang::Stmt *S,
+                                               const BinaryOperator *BO,
+                                               const Loop &Parent) {
+  const Expr *L = strip(BO->getLHS());
+  const auto *DRE = dyn_cast<DeclRefExpr>(L);
+  const VarDecl *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  const auto *ME = dyn_cast<MemberExpr>(L);
+  const FieldDecl *F = ME ? dyn_cast<FieldDecl>(ME->getMemberDecl()) : nullptr;
+  std::string Line = std::to_string(loc(BO->getBeginLoc()).Line);
+  if (LoopStack.empty() || LoopStack.back().L != &Parent ||
+      LoopStack.back().Child != S)
+    return "assigned at line " + Line +
+           " under a branch or in a block of the loop body, not in the body "
+           "itself";
+  // Where the function may change it: only plain assignments, one of them
+  // in the nest (this one).
+  const ModificationSites &Mod = Frames.front().Modified;
+  unsigned InNest = 0;
+  if (VD) {
+    if (capturedByLambda(Frames.front().FD->getBody(), VD))
+      return "a lambda captures it";
+    for (const ModificationSites::VarSite &VS : Mod.Vars.lookup(VD)) {
+      const auto *A = dyn_cast<BinaryOperator>(VS.Site);
+      if (!A || A->getOpcode() != BO_Assign)
+        return "it is advanced, or its address taken, at line " +
+               std::to_string(loc(VS.Site->getBeginLoc()).Line);
+      InNest += containsStmt(Nest, A);
+    }
+  } else {
+    for (const clang::Stmt *Site : Mod.FieldSites.lookup(F)) {
+      const auto *A = dyn_cast<BinaryOperator>(Site);
+      if (!A || A->getOpcode() != BO_Assign)
+        return "it is advanced, or its address taken, at line " +
+               std::to_string(loc(Site->getBeginLoc()).Line);
+      InNest += containsStmt(Nest, A);
+    }
+  }
+  if (InNest != 1)
+    return "assigned " + std::to_string(InNest) +
+           " times inside the nest: its value at a use is not one known "
+           "pointer";
+  std::optional<std::pair<const void *, std::string>> Key;
+  if (F && !(Key = fieldKey(ME)))
+    return "its member chain is no named struct";
+  // Every use in the nest follows the assignment in this body.
+  std::vector<const clang::Stmt *> Body = bodyStatements(LoopStack.back().Body);
+  auto At = std::find(Body.begin(), Body.end(), S);
+  assert(At != Body.end() && "the current child is a statement of the body");
+  llvm::DenseSet<const clang::Stmt *> After;
+  std::vector<const clang::Stmt *> Later;
+  for (auto It = std::next(At); It != Body.end(); ++It)
+    collectStmts(*It, Later);
+  After.insert(Later.begin(), Later.end());
+  std::vector<const clang::Stmt *> InNestStmts;
+  collectStmts(Nest, InNestStmts);
+  for (const clang::Stmt *X : InNestStmts) {
+    bool Use = false;
+    if (const auto *R = dyn_cast<DeclRefExpr>(X))
+      Use = VD && R->getDecl() == VD && R != DRE;
+    if (const auto *M = dyn_cast<MemberExpr>(X))
+      Use = F && M->getMemberDecl() == F && M != ME;
+    if (!Use)
+      continue;
+    std::string UseLine = std::to_string(loc(X->getBeginLoc()).Line);
+    if (!After.count(X))
+      return "used at line " + UseLine + " where the assignment at line " +
+             Line + " does not come first in the same loop body";
+    if (F && fieldKey(cast<MemberExpr>(X)) != Key)
+      return "used through another path '" + text(X) + "' at line " +
+             UseLine + ", which may be the same struct";
+  }
+  if (F) {
+    // Nothing after it in the body may change the struct (a call
+    // receiving it); the value assigned is computed before.
+    std::vector<const clang::Stmt *> Checked(Later);
+    collectStmts(BO->getRHS(), Checked);
+    for (const clang::Stmt *X : Checked)
+      if (std::string Why = escapeAt(X, ME); !Why.empty())
+        return "it may change in the loop body: " + Why;
+    llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
+    for (auto It = std::next(At); It != Body.end(); ++It)
+      if (callsAssignField(*It, F, Seen))
+        return "a function called in the loop body may assign it";
+  }
+  return "";
+}
+
+std::optional<bool> NestBuilder::lowerBodyAssignment(const clang::Stmt *S,
+                                                     Loop &Parent,
+                                                     IRStmt &St) {
+  const auto *E = dyn_cast<Expr>(S);
+  const auto *BO = E ? dyn_cast<BinaryOperator>(strip(E)) : nullptr;
+  if (!BO || BO->getOpcode() != BO_Assign ||
+      !BO->getLHS()->getType()->isPointerType() || Frames.size() != 1 || !Nest)
+    return std::nullopt;
+  const Expr *L = strip(BO->getLHS());
+  std::string Prefix;
+  const VarDecl *VD = nullptr;
+  const auto *ME = dyn_cast<MemberExpr>(L);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(L)) {
+    VD = dyn_cast<VarDecl>(DRE->getDecl());
+    // Declared inside the nest: lowerPointerDecl's, as before.
+    if (!VD || !VD->hasLocalStorage() ||
+        SM.isPointWithin(SM.getExpansionLoc(VD->getLocation()),
+                         SM.getExpansionLoc(Nest->getBeginLoc()),
+                         SM.getExpansionLoc(Nest->getEndLoc())))
+      return std::nullopt;
+    Prefix = "pointer or index variable '" + declName(VD) +
+             "' is reassigned inside the nest";
+  } else if (ME && isa<FieldDecl>(ME->getMemberDecl())) {
+    Prefix = "assignment to '" + text(L) +
+             "' that is neither a scalar nor an array element";
+  } else {
+    return std::nullopt;
+  }
+  if (std::string Problem = bodyAssignmentProblem(S, BO, Parent);
+      !Problem.empty())
+    return fail(BO->getBeginLoc(), RejectKind::PointerReassigned,
+                Prefix + " (" + Problem + ")");
+  std::string Line = std::to_string(loc(BO->getBeginLoc()).Line);
+  if (VD) {
+    BodyAssigned.insert(VD);
+    noteExtended(BO->getBeginLoc(), "pointer assigned first in a loop body");
+    if (std::optional<bool> Done =
+            lowerChosenValue(VD, BO->getRHS(), S, Parent, St))
+      return *Done;
+    return lowerDecl(VD, Parent, St, BO->getRHS());
+  }
+  std::string Why;
+  std::optional<View> V = viewOf(BO->getRHS(), Why);
+  if (!V)
+    return fail(BO->getRHS()->getBeginLoc(), RejectKind::PointerNotFollowed,
+                "pointer field '" + text(L) + "' = '" + text(BO->getRHS()) +
+                    "': " + Why);
+  FieldBindings[*fieldKey(ME)] = *V;
+  noteExtended(BO->getBeginLoc(), "pointer field assigned first in a loop body");
+  return true;
+}
