@@ -1555,7 +1555,7 @@ NestBuilder::pointerTest(const Expr *Cond) {
     if (NullPointers.count(VD))
       NonNull = false;
     else if (auto B = Bindings.find(VD); B != Bindings.end())
-      NonNull = true; // it points into an array
+      NonNull = boundNonNull(B->second, Name, IsMember);
     else if (const auto *PVD = dyn_cast<ParmVarDecl>(VD))
       NonNull = Calls.nonNull(PVD);
   } else {
@@ -1577,6 +1577,27 @@ NestBuilder::pointerTest(const Expr *Cond) {
   I.FalseText = Name + " == NULL";
   I.Negated = !NonNullWhenTrue;
   return I;
+}
+
+std::optional<bool> NestBuilder::boundNonNull(const Binding &B,
+                                              std::string &Name,
+                                              bool &IsMember) {
+  if (B.Kind != Binding::Pointer)
+    return true;
+  // At an offset into its base it is not null (arithmetic on a null
+  // pointer is undefined); at the base's start it is the caller's pointer
+  // itself, null where that one is: the callee's `if (b == NULL)` is the
+  // caller's `bias == NULL`.
+  const ArrayBase &Base = Bases[B.V.Base];
+  bool AtStart = llvm::all_of(B.V.Subs,
+                              [](const IndexPoly &P) { return P.isZero(); });
+  if (!Base.IsPointer || !AtStart || !Base.Decl)
+    return true;
+  Name = Base.Name;
+  IsMember = isa<FieldDecl>(Base.Decl);
+  if (const auto *PVD = dyn_cast<ParmVarDecl>(Base.Decl))
+    return Calls.nonNull(PVD);
+  return std::nullopt;
 }
 
 NestBuilder::Invariant NestBuilder::evalInvariant(const Expr *Cond) {
@@ -1655,6 +1676,12 @@ NestBuilder::Invariant NestBuilder::evalInvariant(const Expr *Cond) {
   }
   std::optional<std::vector<Constraint>> Cs = constraintsOf(S, false, Why);
   if (!Cs && S->getType()->isIntegerType()) {
+    // `n % 4` (llm.c's `B*T % 8 != 0`): its value where the sizes have one.
+    if (std::optional<int64_t> V = sizeValueOf(S)) {
+      Invariant I;
+      I.Value = *V != 0;
+      return I;
+    }
     std::optional<IndexPoly> P = indexOf(S, Why);
     if (P) {
       std::optional<AffineExpr> A = P->toAffine();
@@ -1686,6 +1713,26 @@ NestBuilder::Invariant NestBuilder::evalInvariant(const Expr *Cond) {
     }
   }
   return Atom();
+}
+
+std::optional<int64_t> NestBuilder::sizeValueOf(const Expr *E) {
+  E = strip(E);
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && (BO->getOpcode() == BO_Rem || BO->getOpcode() == BO_Div)) {
+    std::optional<int64_t> L = sizeValueOf(BO->getLHS());
+    std::optional<int64_t> R = L ? sizeValueOf(BO->getRHS()) : std::nullopt;
+    if (!R || *R == 0)
+      return std::nullopt;
+    // C's quotient and remainder (toward zero), as the program computes.
+    return BO->getOpcode() == BO_Rem ? *L % *R : *L / *R;
+  }
+  std::string Why;
+  std::optional<IndexPoly> P = indexOf(E, Why);
+  std::optional<AffineExpr> A = P ? P->toAffine() : std::nullopt;
+  std::optional<__int128> V = A ? evalSizes(*A, sizeValues()) : std::nullopt;
+  if (!V || *V > INT64_MAX || *V < INT64_MIN)
+    return std::nullopt;
+  return static_cast<int64_t>(*V);
 }
 
 bool NestBuilder::invariantValue(const Expr *Cond) {
@@ -2175,6 +2222,67 @@ bool NestBuilder::lowerReturnTree(llvm::ArrayRef<const clang::Stmt *> Stmts,
   return !Result || visitData(Result, Acc);
 }
 
+namespace {
+
+/// `if (c) { ...; return; }` without an else, no other exit in it: the rest
+/// of a void helper is the else-branch. Null otherwise.
+const IfStmt *exitGuard(const clang::Stmt *S) {
+  const auto *If = dyn_cast_or_null<IfStmt>(S);
+  if (!If || If->getElse() || If->getInit() || If->getConditionVariable())
+    return nullptr;
+  const clang::Stmt *Then = If->getThen();
+  std::vector<const clang::Stmt *> Body;
+  if (const auto *CS = dyn_cast<CompoundStmt>(Then))
+    Body.assign(CS->body_begin(), CS->body_end());
+  else
+    Body.push_back(Then);
+  const auto *Ret = Body.empty() ? nullptr : dyn_cast<ReturnStmt>(Body.back());
+  if (!Ret || Ret->getRetValue())
+    return nullptr;
+  for (size_t I = 0; I + 1 < Body.size(); ++I) {
+    EarlyEnds Ends;
+    findEarlyEnds(Body[I], false, Ends);
+    if (Ends.Exit)
+      return nullptr;
+  }
+  return If;
+}
+
+} // namespace
+
+bool NestBuilder::lowerCalleeStmts(llvm::ArrayRef<const clang::Stmt *> Stmts,
+                                   Loop &Parent,
+                                   const FunctionDecl *Callee) {
+  for (size_t I = 0; I < Stmts.size(); ++I) {
+    const auto *If = dyn_cast<IfStmt>(Stmts[I]);
+    if (If && Callee->getReturnType()->isVoidType() && exitGuard(If)) {
+      // llm.c's `if (B*T % 8 != 0) { matmul_forward_naive(...); return; }`:
+      // on a loop-invariant condition, the taken side alone runs.
+      if (classify(If->getCond()) != CondKind::Invariant)
+        return fail(If->getBeginLoc(), RejectKind::EarlyExit,
+                    "early exit ('return') in '" + declName(Callee) +
+                        "', called inside the nest, under a condition that "
+                        "is not loop-invariant");
+      if (!invariantValue(If->getCond()))
+        continue;
+      const clang::Stmt *Then = If->getThen();
+      std::vector<const clang::Stmt *> Taken{Then};
+      if (const auto *CS = dyn_cast<CompoundStmt>(Then))
+        Taken.assign(CS->body_begin(), CS->body_end());
+      Taken.pop_back(); // the return
+      return lowerCalleeStmts(Taken, Parent, Callee);
+    }
+    if (If) {
+      if (!lowerIf(If, Parent, /*WholeBody=*/false, std::nullopt))
+        return false;
+      continue;
+    }
+    if (!lowerStmt(Stmts[I], Parent))
+      return false;
+  }
+  return true;
+}
+
 bool NestBuilder::canHoistCall(llvm::ArrayRef<const clang::Stmt *> Stmts,
                                const IRStmt *Value) const {
   // Not under a data-dependent branch (the loop would run on some paths),
@@ -2241,7 +2349,8 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
   // helper is a branch of the helper (lowerReturnTree).
   bool Tree = Value && Result && Callee->getReturnType()->isArithmeticType();
   for (const clang::Stmt *S : Stmts) {
-    if (Tree && guardedReturn(S))
+    if ((Tree && guardedReturn(S)) ||
+        (!Value && Callee->getReturnType()->isVoidType() && exitGuard(S)))
       continue;
     EarlyEnds Ends;
     findEarlyEnds(S, false, Ends);
@@ -2282,15 +2391,7 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
   } else {
     if (!ArgWork.Accesses.empty() || !ArgWork.Ops.empty() || ArgWork.IntOps)
       Parent->Body.push_back(Node::stmt(std::move(ArgWork)));
-    for (const clang::Stmt *S : Stmts) {
-      if (const auto *If = dyn_cast<IfStmt>(S)) {
-        if (!(Ok = lowerIf(If, *Parent, /*WholeBody=*/false, std::nullopt)))
-          break;
-        continue;
-      }
-      if (!(Ok = lowerStmt(S, *Parent)))
-        break;
-    }
+    Ok = lowerCalleeStmts(Stmts, *Parent, Callee);
     if (Ok && Value && writesMemory(*Parent, HoistFrom))
       Ok = fail(CE->getBeginLoc(), RejectKind::UnsupportedStatement,
                 "call to '" + declName(Callee) +

@@ -490,6 +490,13 @@ private:
   constraintsOf(const clang::Expr *Cond, bool Negate, std::string &Why);
   /// The value of a loop-invariant condition for this build.
   bool invariantValue(const clang::Expr *Cond);
+  /// An integer expression of sizes with `/` and `%` (C's, toward zero)
+  /// where every size has a value; nullopt otherwise.
+  std::optional<int64_t> sizeValueOf(const clang::Expr *E);
+  /// Whether a pointer bound to \p B is non-null, where known; renames the
+  /// test to the caller's pointer where it is that pointer itself.
+  std::optional<bool> boundNonNull(const Binding &B, std::string &Name,
+                                   bool &IsMember);
   /// A loop-invariant condition: its value, or the unknown atom it is
   /// (`bias` non-null, a flag), perhaps negated (`bias == NULL`, `!flag`).
   struct Invariant {
@@ -519,6 +526,10 @@ private:
   bool lowerReturnTree(llvm::ArrayRef<const clang::Stmt *> Stmts, size_t From,
                        const clang::Expr *Result, Stmt &Acc);
   bool inlineCall(const clang::CallExpr *CE, Loop *Parent, Stmt *Value);
+  /// A called function's statements into \p Parent; an invariant
+  /// `if (c) { ...; return; }` of a void helper runs one side (exitGuard).
+  bool lowerCalleeStmts(llvm::ArrayRef<const clang::Stmt *> Stmts,
+                        Loop &Parent, const clang::FunctionDecl *Callee);
   /// A helper whose value an expression uses and whose body has a loop
   /// (`y[i] = dot(row, x, n)`) runs its body before the statement, in the
   /// loop the statement is in: true where that is sound here.
