@@ -141,12 +141,13 @@ std::optional<Polynomial> symbolicStride(const LoopNest &N, const Access &A,
 
 /// Per access: strides, how the innermost loop walks it, bytes of each
 /// line used (the reuse comes from the phase model). \p Ids numbers them.
+/// \p Layout places at least every array \p N accesses, each as \p N
+/// alone at its sizes would (checkAccesses: each is one of N's arrays).
 std::vector<AccessCacheInfo>
-describeAccesses(const LoopNest &N, const NestCounts &C,
+describeAccesses(const LoopNest &N, const CacheLayout &Layout,
                  const CacheConfig &Cfg,
                  std::map<const Access *, unsigned> &Ids) {
   std::vector<AccessCacheInfo> Out;
-  CacheLayout Layout = layoutArrays({&N}, {paramValues(N, C.Values)});
   unsigned Inner = Cfg.Levels.empty() ? 64 : Cfg.Levels.front().LineBytes;
   for (const StmtRef &R : collectStmts(N.Root)) {
     for (const Access &A : R.S->Accesses) {
@@ -158,7 +159,9 @@ describeAccesses(const LoopNest &N, const NestCounts &C,
       I.IsRead = A.IsRead;
       I.IsWrite = A.IsWrite;
       I.LineBytes = Inner;
-      const ArrayGeom &G = Layout.Geoms[A.ArrayName];
+      auto GeomIt = Layout.Geoms.find(A.ArrayName);
+      assert(GeomIt != Layout.Geoms.end() && "an access to no array of N");
+      const ArrayGeom &G = GeomIt->second;
       I.ElemBytes = G.Elem;
       for (const Loop *L : R.Loops) {
         I.Loops.push_back(L->IV);
@@ -216,7 +219,6 @@ describeAccesses(const LoopNest &N, const NestCounts &C,
   return Out;
 }
 
-
 /// Why the model cannot place an access of \p N, if it cannot.
 llvm::Error checkAccesses(const LoopNest &N) {
   for (const StmtRef &R : collectStmts(N.Root))
@@ -238,6 +240,41 @@ llvm::Error checkAccesses(const LoopNest &N) {
             A.Subscripts.size(), Arr->Extents.size());
     }
   return llvm::Error::success();
+}
+
+/// Describes the accesses of \p Placed and simulates them. The function's
+/// layout is made once: a nest that declares each array it accesses first
+/// (every nest alone in its function) is described with it, as its
+/// geometry there is the one the nest alone gives (layoutArrays keeps an
+/// array's first declaration); another nest gets a layout of its own.
+void describeFunction(llvm::ArrayRef<FunctionNest> Placed,
+                      const CacheConfig &Cfg, CacheState State,
+                      std::vector<CacheAnalysis> &Out,
+                      std::vector<std::map<const Access *, unsigned>> &Ids) {
+  if (Placed.empty())
+    return;
+  std::vector<const LoopNest *> All;
+  std::vector<IVValues> Sizes;
+  std::map<std::string, size_t> FirstDeclaring;
+  for (size_t K = 0; K < Placed.size(); ++K) {
+    All.push_back(Placed[K].N);
+    Sizes.push_back(paramValues(*Placed[K].N, Placed[K].C->Values));
+    for (const Array &A : Placed[K].N->Arrays)
+      FirstDeclaring.emplace(A.Name, K);
+  }
+  CacheLayout Layout = layoutArrays(All, Sizes);
+  for (size_t K = 0; K < Placed.size(); ++K) {
+    const LoopNest &N = *Placed[K].N;
+    bool Shared = llvm::all_of(
+        N.Arrays, [&](const Array &A) { return FirstDeclaring[A.Name] == K; });
+    if (Shared) {
+      Out[K].Accesses = describeAccesses(N, Layout, Cfg, Ids[K]);
+      continue;
+    }
+    CacheLayout Own = layoutArrays({&N}, {Sizes[K]});
+    Out[K].Accesses = describeAccesses(N, Own, Cfg, Ids[K]);
+  }
+  simulateFunction(Placed, Layout, Cfg, State, Out, Ids);
 }
 
 } // namespace
@@ -291,10 +328,7 @@ roofline::analyzeFunctionCache(llvm::ArrayRef<FunctionNest> Nests,
   }
   std::vector<CacheAnalysis> Out(Placed.size());
   std::vector<std::map<const Access *, unsigned>> Ids(Placed.size());
-  for (size_t K = 0; K < Placed.size(); ++K)
-    Out[K].Accesses = describeAccesses(*Placed[K].N, *Placed[K].C, Cfg, Ids[K]);
-  if (!Placed.empty())
-    simulateFunction(Placed, Cfg, State, Out, Ids);
+  describeFunction(Placed, Cfg, State, Out, Ids);
   for (size_t K = 0; K < Placed.size(); ++K)
     ROOFLINE_DEBUG(traceCacheAnalysis(*Placed[K].N, Out[K]));
   std::vector<llvm::Expected<CacheAnalysis>> Result;

@@ -1105,16 +1105,9 @@ std::string levelList(const CacheConfig &Cfg, bool WithWays) {
 } // namespace
 
 void roofline::detail::simulateFunction(
-    llvm::ArrayRef<FunctionNest> Nests, const CacheConfig &Cfg,
-    CacheState State, std::vector<CacheAnalysis> &Out,
+    llvm::ArrayRef<FunctionNest> Nests, const CacheLayout &Layout,
+    const CacheConfig &Cfg, CacheState State, std::vector<CacheAnalysis> &Out,
     const std::vector<std::map<const Access *, unsigned>> &Ids) {
-  std::vector<const LoopNest *> All;
-  std::vector<IVValues> Sizes;
-  for (const FunctionNest &F : Nests) {
-    All.push_back(F.N);
-    Sizes.push_back(paramValues(*F.N, F.C->Values));
-  }
-  CacheLayout Layout = layoutArrays(All, Sizes);
   std::vector<NestState> States(Nests.size());
   for (size_t I = 0; I < Nests.size(); ++I) {
     NestState &S = States[I];

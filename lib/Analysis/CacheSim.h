@@ -29,13 +29,16 @@
 namespace roofline {
 namespace detail {
 
+struct CacheLayout;
+
 /// Runs the model over \p Nests (one function, program order) and fills
 /// each nest's levels, carried-in bytes and reuse descriptions; accesses
 /// must already be described (Out[i].Accesses, numbered as \p Ids[i]).
-void simulateFunction(llvm::ArrayRef<FunctionNest> Nests,
-                      const CacheConfig &Cfg, CacheState State,
-                      std::vector<CacheAnalysis> &Out,
-                      const std::vector<std::map<const Access *, unsigned>> &Ids);
+/// \p Layout is layoutArrays over \p Nests at their sizes.
+void simulateFunction(
+    llvm::ArrayRef<FunctionNest> Nests, const CacheLayout &Layout,
+    const CacheConfig &Cfg, CacheState State, std::vector<CacheAnalysis> &Out,
+    const std::vector<std::map<const Access *, unsigned>> &Ids);
 
 } // namespace detail
 } // namespace roofline

@@ -153,35 +153,39 @@ std::vector<Group> fusionGroups(const std::vector<AdvisedNest> &Nests,
   for (size_t I = 0; I < Nests.size();) {
     Group G;
     G.Members.push_back(I);
-    LoopNest Fused = *Nests[I].Nest;
+    // The run fused so far; copied only once a second nest joins (most
+    // nests are alone in their function: no copy of them).
+    std::optional<LoopNest> Fused;
     size_t J = I + 1;
     for (; J < Nests.size(); ++J) {
       const LoopNest &A = *Nests[J - 1].Nest, &B = *Nests[J].Nest;
       if (A.Loc.File != B.Loc.File || A.Function != B.Function)
         break;
+      const LoopNest &Run = Fused ? *Fused : *Nests[I].Nest;
       bool Barrier = std::any_of(Skipped.begin(), Skipped.end(),
                                  [&](const SourceLoc &S) {
                                    return between(A.Loc, S, B.Loc);
                                  });
-      if (Barrier || fusableDepth(Fused, B) == 0)
+      if (Barrier || fusableDepth(Run, B) == 0)
         break;
-      Legality L = isFusionLegal(Fused, B);
+      Legality L = isFusionLegal(Run, B);
       if (!L.Legal) {
         Illegal.push_back({J - 1, J, L.Reason});
         break;
       }
       G.Legality = L.Reason;
-      std::optional<LoopNest> F = fuseOnly({Fused, B});
+      std::optional<LoopNest> F = fuseOnly({Run, B});
       if (!F)
         break;
       Fused = std::move(*F);
       G.Members.push_back(J);
     }
+    I = J;
+    if (G.Members.size() < 2)
+      continue;
     for (size_t K : G.Members)
       G.Elementwise &= isElementwise(*Nests[K].Nest);
-    if (G.Members.size() > 1)
-      Out.push_back(std::move(G));
-    I = J;
+    Out.push_back(std::move(G));
   }
   return Out;
 }

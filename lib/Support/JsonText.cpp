@@ -54,39 +54,53 @@ void JsonWriter::newline(bool Comma) {
 }
 
 namespace {
-/// The characters quote() escapes: the control characters, '"' and '\\'.
+/// The characters quote() escapes: the control characters, '"' and '\\';
+/// with \p StopAtHigh also the bytes of multi-byte UTF-8 sequences, where
+/// a string not known to be valid UTF-8 is checked.
 struct EscapeTable {
   bool T[256] = {};
-  constexpr EscapeTable() {
+  constexpr EscapeTable(bool StopAtHigh) {
     for (int C = 0; C < 0x20; ++C)
       T[C] = true;
     T[static_cast<unsigned char>('"')] = true;
     T[static_cast<unsigned char>('\\')] = true;
+    for (int C = 0x80; C < 0x100 && StopAtHigh; ++C)
+      T[C] = true;
   }
   constexpr bool operator[](unsigned char C) const { return T[C]; }
 };
-constexpr EscapeTable NeedsEscape;
+constexpr EscapeTable NeedsEscape(false), NeedsEscapeOrCheck(true);
 } // namespace
 
 /// The escapes of llvm/lib/Support/JSON.cpp's quote(): \" \\ \t \n \r and
 /// \u00XX for the other control characters. Strings in a json::Value are
 /// valid UTF-8 already (fixed when the value was built). Room for the worst
 /// case (six characters per byte) is made once.
-void JsonWriter::quoted(StringRef S) {
+void JsonWriter::quoted(StringRef S, bool KnownUTF8) {
   char *P = room(6 * S.size() + 2);
   char *Start = P;
   *P++ = '"';
+  // A string not known to be UTF-8 is checked at its first byte above
+  // ASCII, if it has one: most have none, and the scan is this one.
+  const EscapeTable *Stop = KnownUTF8 ? &NeedsEscape : &NeedsEscapeOrCheck;
   const char *I = S.begin(), *E = S.end();
   while (I != E) {
     // Most text needs no escape: the run up to the next character that
     // does is found by one table lookup per character and copied at once.
     const char *Run = I;
-    while (I != E && !NeedsEscape[static_cast<unsigned char>(*I)])
+    while (I != E && !(*Stop)[static_cast<unsigned char>(*I)])
       ++I;
     std::memcpy(P, Run, static_cast<size_t>(I - Run));
     P += I - Run;
     if (I == E)
       break;
+    if (static_cast<unsigned char>(*I) >= 0x80) {
+      // What came before is ASCII: the rest starts a sequence.
+      if (LLVM_UNLIKELY(!json::isUTF8(StringRef(I, E - I))))
+        return quoted(json::fixUTF8(S)); // nothing written is kept
+      Stop = &NeedsEscape;
+      continue;
+    }
     unsigned char C = static_cast<unsigned char>(*I++);
     *P++ = '\\';
     switch (C) {
@@ -232,10 +246,7 @@ void JsonWriter::number(double D) {
 
 void JsonWriter::string(StringRef S) {
   beginValue();
-  if (LLVM_UNLIKELY(!json::isUTF8(S)))
-    quoted(json::fixUTF8(S));
-  else
-    quoted(S);
+  quoted(S, /*KnownUTF8=*/false);
 }
 
 void JsonWriter::tree(const json::Value &V) {

@@ -306,3 +306,32 @@ TEST(CacheModelTest, SkippedWalkEqualsTheFullWalk) {
   EXPECT_GE(Skippable, 50u);
   EXPECT_GE(BitExact + 2, Compared);
 }
+
+// The function's layout is made once and shared by the descriptions of the
+// nests that declare their arrays first; a later nest declaring the same
+// names at other sizes (a second gemm at 128) is described at its own: B's
+// column stride is 128 floats there, not the first nest's 64.
+TEST(CacheModelTest, LaterNestDescribedAtItsOwnSizes) {
+  LoopNest Small = gemmNest("ijk", 64, 64, 64),
+           Big = gemmNest("ijk", 128, 128, 128);
+  llvm::Expected<NestCounts> CS = analyzeNest(Small), CB = analyzeNest(Big);
+  ASSERT_TRUE(CS && CB);
+  FunctionNest First{&Small, &*CS, false}, Second{&Big, &*CB, false};
+  std::vector<llvm::Expected<CacheAnalysis>> Both =
+      analyzeFunctionCache({First, Second}, xeon());
+  ASSERT_TRUE(Both[0] && Both[1]);
+  CacheAnalysis Alone = run(Big), Small64 = run(Small);
+  const AccessCacheInfo *B = find(*Both[1], "B[k][j]");
+  ASSERT_TRUE(B);
+  EXPECT_EQ(*B->StrideBytes.back(), 512);
+  ASSERT_EQ(Both[1]->Accesses.size(), Alone.Accesses.size());
+  for (size_t I = 0; I < Alone.Accesses.size(); ++I) {
+    const AccessCacheInfo &X = Both[1]->Accesses[I], &Y = Alone.Accesses[I];
+    EXPECT_EQ(X.StrideBytes, Y.StrideBytes) << Y.Text;
+    EXPECT_EQ(X.BytesUsedPerLine, Y.BytesUsedPerLine) << Y.Text;
+    EXPECT_EQ(X.Walk, Y.Walk) << Y.Text;
+  }
+  for (size_t I = 0; I < Small64.Accesses.size(); ++I)
+    EXPECT_EQ(Both[0]->Accesses[I].StrideBytes,
+              Small64.Accesses[I].StrideBytes);
+}

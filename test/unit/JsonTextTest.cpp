@@ -219,6 +219,29 @@ TEST(JsonTextTest, WriterPrimitivesMatchTheTree) {
   EXPECT_EQ(Out, jsonText(json::Value(std::string("bad \xff utf8"))));
 }
 
+// JsonWriter::string checks UTF-8 at a string's first byte above ASCII,
+// in its quoting scan: random byte strings (ASCII, escapes, valid and
+// broken multi-byte sequences, anywhere) against json::Value's fixing.
+TEST(JsonTextTest, StringsCheckedForUTF8) {
+  const std::vector<std::string> Pieces = {
+      "a",    "xyz",  "\"",       "\\",           "\n",
+      "\x01", "\x7f", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+      "\xff", "\xc3", "\x80",     "\xe2\x82"};
+  std::mt19937 R(31);
+  for (int I = 0; I < 3000; ++I) {
+    std::string S;
+    for (int K = std::uniform_int_distribution<int>(0, 8)(R); K > 0; --K)
+      S += Pieces[std::uniform_int_distribution<size_t>(0,
+                                                        Pieces.size() - 1)(R)];
+    std::string Out;
+    {
+      JsonWriter W(Out);
+      W.string(S);
+    }
+    EXPECT_EQ(Out, jsonText(json::Value(S))) << S;
+  }
+}
+
 /// An object part json::Object, part members written by callbacks (in the
 /// middle of the key order, first, last, nested): the text of the whole.
 TEST(JsonTextTest, ObjectWithWrittenMembers) {

@@ -85,7 +85,7 @@ private:
   void put(const char *S, size_t N);
   void put(char C);
   void newline(bool Comma);
-  void quoted(llvm::StringRef S);
+  void quoted(llvm::StringRef S, bool KnownUTF8 = true);
   void numberOf(const llvm::json::Value &V);
   void beginValue();
   void tree(const llvm::json::Value &V);
