@@ -460,7 +460,7 @@ bool NestBuilder::isFoldable(const Expr *E) const {
     if (Name.starts_with("__builtin_inf") || Name.starts_with("__builtin_nan") ||
         Name.starts_with("__builtin_huge_val"))
       return true;
-    if (!(mathFunctionName(Name) || isFmaName(Name) || isFloatClassName(Name)))
+    if (!(isScalarMathName(Name) || isFmaName(Name)))
       return false;
     for (const Expr *Arg : CE->arguments())
       if (!isFoldable(Arg))

@@ -331,8 +331,7 @@ std::string NestBuilder::escapeBetween(const clang::Stmt *From,
     std::string Callee;
     if (const auto *CE = dyn_cast<CallExpr>(S)) {
       const FunctionDecl *FD = CE->getDirectCallee();
-      if (FD && FD->getIdentifier() &&
-          (mathFunctionName(FD->getName()) || isFloatClassName(FD->getName())))
+      if (FD && FD->getIdentifier() && isScalarMathName(FD->getName()))
         continue;
       Callee = FD ? declName(FD) : text(CE->getCallee());
       Args.assign(CE->arg_begin(), CE->arg_end());
