@@ -8,7 +8,10 @@ Each file is run once per binary with --output=text:...,json:...,sarif:...
 with --emit. Compares the exit status, stdout, stderr, each report and
 each emitted file byte for byte; prints one line per difference and a
 summary; exits 1 when anything differs. Both binaries write to the same
-paths, one after the other, so paths in the output match. A refactoring
+paths, one after the other, so paths in the output match; those are under a
+temporary folder of this run's own (with --ref-cache, under the cache, a
+job at a time), so that two runs at once, from two checkouts, do not
+overwrite each other's files. A refactoring
 that must not change output (issue 23) is checked with:
 
   scripts/compare-outputs.py --ref /work/main/build/bin/roofline-lint \\
@@ -29,6 +32,8 @@ out is printed, so a key that never appears shows).
 """
 import argparse
 import concurrent.futures as cf
+import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -85,7 +90,9 @@ def run_once(binary, path, kind, args, work, extra=""):
 def cached_run(binary, path, kind, args, work, extra=""):
     if not args.ref_cache:
         return run_once(binary, path, kind, args, work, extra)
-    key = hashlib.sha256(repr((binary, path, kind, extra)).encode()).hexdigest()
+    # The work folder is in the key: the reports name it.
+    key = hashlib.sha256(
+        repr((binary, path, kind, extra, work)).encode()).hexdigest()
     p = os.path.join(args.ref_cache, key)
     if os.path.exists(p):
         with open(p, "rb") as f:
@@ -112,19 +119,38 @@ def drop_json_key(data, key):
     return data, n1 + n2
 
 
+@contextlib.contextmanager
+def work_dir(job, args):
+    """The folder one job's runs write in: one path for both binaries and
+    for a cached reference run (the reports name it), and no other
+    compare-outputs run's. Under this run's own temporary folder; with
+    --ref-cache, under the cache (so that a cached run's paths match
+    later ones), held with a lock against another run sharing the cache."""
+    name = hashlib.sha256(repr(job).encode()).hexdigest()[:16]
+    if not args.ref_cache:
+        work = os.path.join(args.work_root, name)
+        try:
+            yield work
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+        return
+    work = os.path.join(args.ref_cache, "work", name)
+    os.makedirs(os.path.dirname(work), exist_ok=True)
+    with open(work + ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield work
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+
 def compare(job, args):
     path, kind, extra = job
-    # One path for both binaries and for a cached reference run (the
-    # reports name it): fixed by the job alone.
-    work = os.path.join(tempfile.gettempdir(), "compare-outputs",
-                        hashlib.sha256(repr(job).encode()).hexdigest()[:16])
-    try:
+    with work_dir(job, args) as work:
         ra = cached_run(args.ref, path, kind, args, work, extra)
         if args.only_ref:
             return job, [], ra[0] == "timeout", 0
         rb = run_once(args.new, path, kind, args, work, extra)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
     diffs = [n for n, x, y in zip(("status", "stdout", "stderr"), ra, rb)
              if x != y]
     fa, fb = ra[3], dict(rb[3])
@@ -172,7 +198,9 @@ def main():
     jobs += [(f, "emit", "") for f in files if any(
         f.startswith(d.rstrip("/") + "/") for d in emit_dirs)]
     same = differ = timeouts = dropped = 0
-    with cf.ThreadPoolExecutor(args.j) as ex:
+    with tempfile.TemporaryDirectory(prefix="compare-outputs-") as root, \
+            cf.ThreadPoolExecutor(args.j) as ex:
+        args.work_root = root
         for (path, kind, extra), diffs, timed_out, n in ex.map(
                 lambda j: compare(j, args), jobs):
             dropped += n

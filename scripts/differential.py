@@ -518,14 +518,8 @@ def oracle_source(n, probe):
             iv, lp["op"], term_py(lp["bound"]), lvl))
         # A negative trip count (last before first by more than a step)
         # breaks the formulas' stated precondition: flag it.
-        b = term_py(lp["bound"])
-        st = lp["step"]
-        if st > 0:
-            last = "(%s - 1)" % b if lp["op"] == "<" else b
-            L.append(ind + "t = (%s - %s) // %d + 1" % (last, iv, st))
-        else:
-            last = "(%s + 1)" % b if lp["op"] == ">" else b
-            L.append(ind + "t = (%s - %s) // %d + 1" % (iv, last, -st))
+        L.append(ind + "t = trip_count(%s, %r, %s, %d)" % (
+            iv, lp["op"], term_py(lp["bound"]), lp["step"]))
         L.append(ind + "if t < 0: neg[0] = True")
         L.append(ind + "if t <= 0: empty[0] = True")
         L.append(ind + "while %s %s %s:" % (iv, lp["op"], term_py(lp["bound"])))
@@ -549,7 +543,7 @@ def oracle_source(n, probe):
 
 def run_oracle(n, sizes, probe):
     src = oracle_source(n, probe)
-    g = {"cdiv": cdiv, "min": min, "max": max}
+    g = {"cdiv": cdiv, "min": min, "max": max, "trip_count": nn.trip_count}
     exec(compile(src, "<oracle %s>" % n.name, "exec"), g)
     return g["run"](sizes["N"], sizes["M"], sizes["K"])
 

@@ -133,6 +133,18 @@ def cdiv(a, b):
     return q if (a >= 0) == (b > 0) else -q
 
 
+def trip_count(start, op, bound, step):
+    """The trip count of `for (v = start; v op bound; v += step)` (step not
+    0), negative where the last value is before the first by more than a
+    step: the formulas' stated precondition is that none is. Shared with
+    differential.py's oracle."""
+    if step > 0:
+        last = bound - 1 if op == "<" else bound
+        return (last - start) // step + 1
+    last = bound + 1 if op == ">" else bound
+    return (start - last) // -step + 1
+
+
 # --- Sizes -------------------------------------------------------------------
 
 class Sz:
@@ -3313,14 +3325,7 @@ class Interp:
         every trip count is >= 0": they are not compared then."""
         if isinstance(L.step, str) or L.step == 0:
             return
-        b = self.iev(L.bound)
-        if L.step > 0:
-            last = b - 1 if L.op == "<" else b
-            t = (last - start) // L.step + 1
-        else:
-            last = b + 1 if L.op == ">" else b
-            t = (start - last) // -L.step + 1
-        if t < 0:
+        if trip_count(start, L.op, self.iev(L.bound), L.step) < 0:
             self.negative_trip = True
 
     def rfor(self, R):

@@ -92,6 +92,27 @@ bool roofline::detail::intersect(const Box &A, const Box &B, Box &Out) {
   return true;
 }
 
+/// \p A and \p B (of one size) widened along their last dimension to the
+/// whole lines they touch, where each steps less than a line there and
+/// \p RowsAligned; else unchanged. Boxes that share a line give widened ones
+/// that intersect.
+static std::pair<Box, Box> widenedToLines(const Box &A, const Box &B,
+                                          const ArrayGeom &G, unsigned Lb,
+                                          bool RowsAligned) {
+  size_t D = A.size() - 1;
+  double PerLine = std::max(1.0, std::floor(double(Lb) / G.Elem));
+  Box WA = A, WB = B;
+  if (RowsAligned && (A[D].single() || A[D].Step * G.Elem < Lb) &&
+      (B[D].single() || B[D].Step * G.Elem < Lb)) {
+    for (Box *X : {&WA, &WB}) {
+      (*X)[D].Lo = std::floor((*X)[D].Lo / PerLine) * PerLine;
+      (*X)[D].Hi = std::floor((*X)[D].Hi / PerLine) * PerLine + PerLine - 1;
+      (*X)[D].Step = 1;
+    }
+  }
+  return {std::move(WA), std::move(WB)};
+}
+
 double roofline::detail::sharedLines(const Box &A, const Box &B,
                                      const ArrayGeom &G, unsigned Lb,
                                      bool Exact) {
@@ -124,16 +145,7 @@ double roofline::detail::sharedLines(const Box &A, const Box &B,
   bool RowsAligned = true;
   for (size_t M = 0; M < D; ++M)
     RowsAligned &= std::fmod(G.Pitch[M] * G.Elem, Lb) == 0;
-  double PerLine = std::max(1.0, std::floor(double(Lb) / G.Elem));
-  Box WA = A, WB = B;
-  if (RowsAligned && (A[D].single() || A[D].Step * G.Elem < Lb) &&
-      (B[D].single() || B[D].Step * G.Elem < Lb)) {
-    for (Box *X : {&WA, &WB}) {
-      (*X)[D].Lo = std::floor((*X)[D].Lo / PerLine) * PerLine;
-      (*X)[D].Hi = std::floor((*X)[D].Hi / PerLine) * PerLine + PerLine - 1;
-      (*X)[D].Step = 1;
-    }
-  }
+  auto [WA, WB] = widenedToLines(A, B, G, Lb, RowsAligned);
   Box Both;
   if (!intersect(WA, WB, Both))
     return 0;
@@ -305,17 +317,8 @@ std::vector<double> SetOccupancy::keptShares() {
       const Box &A = Entries[I].B, &B = Entries[J].B;
       if (A.empty() || A.size() != B.size())
         continue;
-      size_t D = A.size() - 1;
       const ArrayGeom &G = *Entries[I].G;
-      double PerLine = std::max(1.0, std::floor(double(Lb) / G.Elem));
-      Box WA = A, WB = B;
-      if ((A[D].single() || A[D].Step * G.Elem < Lb) &&
-          (B[D].single() || B[D].Step * G.Elem < Lb))
-        for (Box *X : {&WA, &WB}) {
-          (*X)[D].Lo = std::floor((*X)[D].Lo / PerLine) * PerLine;
-          (*X)[D].Hi = std::floor((*X)[D].Hi / PerLine) * PerLine + PerLine - 1;
-          (*X)[D].Step = 1;
-        }
+      auto [WA, WB] = widenedToLines(A, B, G, Lb, /*RowsAligned=*/true);
       Box Both;
       if (!intersect(WA, WB, Both))
         continue;

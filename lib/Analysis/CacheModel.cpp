@@ -103,14 +103,6 @@ roofline::bytesPerMachineLevel(const CacheAnalysis &A, const Machine &M,
 
 namespace {
 
-std::optional<Polynomial> opt(llvm::Expected<Polynomial> P) {
-  if (!P) {
-    llvm::consumeError(P.takeError());
-    return std::nullopt;
-  }
-  return std::move(*P);
-}
-
 /// The stride of \p A in loop \p L in bytes, as a formula in the sizes.
 std::optional<Polynomial> symbolicStride(const LoopNest &N, const Access &A,
                                          const Loop &L) {
@@ -127,14 +119,14 @@ std::optional<Polynomial> symbolicStride(const LoopNest &N, const Access &A,
     for (size_t M = D + 1; M < Dims && Pitch; ++M) {
       if (M >= Arr->Extents.size() || !Arr->Extents[M])
         return std::nullopt;
-      std::optional<Polynomial> E = opt(Polynomial::fromAffine(*Arr->Extents[M]));
-      Pitch = E ? opt(Pitch->mul(*E)) : std::nullopt;
+      std::optional<Polynomial> E = polynomialOrNone(Polynomial::fromAffine(*Arr->Extents[M]));
+      Pitch = E ? polynomialOrNone(Pitch->mul(*E)) : std::nullopt;
     }
     std::optional<Polynomial> T =
-        Pitch ? opt(Pitch->scale(Rational(K * L.Step * int64_t(
+        Pitch ? polynomialOrNone(Pitch->scale(Rational(K * L.Step * int64_t(
                                               precisionBytes(Arr->Elem)))))
               : std::nullopt;
-    Sum = T ? opt(Sum->add(*T)) : std::nullopt;
+    Sum = T ? polynomialOrNone(Sum->add(*T)) : std::nullopt;
   }
   return Sum;
 }

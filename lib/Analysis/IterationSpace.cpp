@@ -180,3 +180,12 @@ std::string roofline::detail::joinIVs(const std::vector<const Loop *> &Loops) {
     S += (S.empty() ? "" : ", ") + L->IV;
   return S;
 }
+
+std::optional<Polynomial>
+roofline::detail::polynomialOrNone(llvm::Expected<Polynomial> P) {
+  if (!P) {
+    llvm::consumeError(P.takeError());
+    return std::nullopt;
+  }
+  return std::move(*P);
+}

@@ -72,6 +72,10 @@ LoopNest withUniqueIVs(const LoopNest &N);
 /// "i, k, j".
 std::string joinIVs(const std::vector<const Loop *> &Loops);
 
+/// \p P, or none where it is an error (consumed): the cache models' symbolic
+/// formulas leave out what cannot be formed.
+std::optional<Polynomial> polynomialOrNone(llvm::Expected<Polynomial> P);
+
 } // namespace detail
 } // namespace roofline
 

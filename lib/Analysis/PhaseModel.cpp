@@ -935,9 +935,8 @@ PhaseResult PhaseModel::collect(const std::vector<Group> &Top,
   return R;
 }
 
-PhaseResult PhaseModel::run(const Loop &P,
-                            const std::vector<const Loop *> &Outer,
-                            const IVValues &Env, unsigned MaxSteps) {
+PhaseModel::Ctx PhaseModel::startRun(const std::vector<const Loop *> &Outer,
+                                     const IVValues &Env) {
   Numeric = Layout.WhyNot.empty();
   WhyNot = Layout.WhyNot;
   Ctx C;
@@ -945,6 +944,13 @@ PhaseResult PhaseModel::run(const Loop &P,
     C.OuterIVs.insert(O->IV);
   C.Env = Env;
   C.Rep = Env;
+  return C;
+}
+
+PhaseResult PhaseModel::run(const Loop &P,
+                            const std::vector<const Loop *> &Outer,
+                            const IVValues &Env, unsigned MaxSteps) {
+  Ctx C = startRun(Outer, Env);
   C.DescribeNow = Describe != nullptr;
   std::vector<std::vector<PhaseTouch>> Steps;
   std::vector<Group> Top = visitLoop(P, C, &Steps, MaxSteps);
@@ -954,13 +960,7 @@ PhaseResult PhaseModel::run(const Loop &P,
 PhaseResult PhaseModel::runStmt(const Stmt &S,
                                 const std::vector<const Loop *> &Outer,
                                 const IVValues &Env) {
-  Numeric = Layout.WhyNot.empty();
-  WhyNot = Layout.WhyNot;
-  Ctx C;
-  for (const Loop *O : Outer)
-    C.OuterIVs.insert(O->IV);
-  C.Env = Env;
-  C.Rep = Env;
+  Ctx C = startRun(Outer, Env);
   std::vector<Group> Top = visitStmt(S, C);
   std::vector<PhaseTouch> Step;
   for (const Group &G : Top)

@@ -167,6 +167,9 @@ private:
   unsigned innerLine() const {
     return Cfg.Levels.empty() ? 64 : Cfg.Levels.front().LineBytes;
   }
+  /// A run's start (run, runStmt): the layout's verdict, and a context
+  /// with \p Outer's variables held at \p Env.
+  Ctx startRun(const std::vector<const Loop *> &Outer, const IVValues &Env);
   std::vector<Group> visitStmt(const Stmt &S, Ctx &C);
   std::vector<Group> visitBody(const Loop &L, Ctx &C);
   std::vector<Group> visitLoop(const Loop &L, Ctx &C,

@@ -14,14 +14,6 @@ using namespace roofline::detail;
 
 namespace {
 
-std::optional<Polynomial> opt(llvm::Expected<Polynomial> P) {
-  if (!P) {
-    llvm::consumeError(P.takeError());
-    return std::nullopt;
-  }
-  return std::move(*P);
-}
-
 struct TileLoopTrip {
   double Trip = 0;                   ///< average iterations per entry
   std::optional<Polynomial> SymTrip; ///< rectangular, unit step
@@ -66,7 +58,7 @@ tileLoopTrips(const LoopNest &N, const NestCounts &C,
       if (D)
         D = D->addConstant(1);
       if (!UsesIV && D)
-        T.SymTrip = opt(Polynomial::fromAffine(*D));
+        T.SymTrip = polynomialOrNone(Polynomial::fromAffine(*D));
     }
     Trips[&L] = T;
     for (const Node &X : L.Body)
@@ -107,7 +99,7 @@ public:
       }
       auto [Span, SymSpan] = span(S, Q, *Sub, G);
       Count *= Span;
-      Sym = Sym && SymSpan ? opt(Sym->mul(*SymSpan)) : std::nullopt;
+      Sym = Sym && SymSpan ? polynomialOrNone(Sym->mul(*SymSpan)) : std::nullopt;
     }
     countTiles(Q, G, Count, Sym);
     G.Count = Count;
@@ -159,11 +151,11 @@ private:
         continue;
       }
       SymExt = E;
-      std::optional<Polynomial> Em1 = opt(E->sub(Polynomial(Rational(1))));
+      std::optional<Polynomial> Em1 = polynomialOrNone(E->sub(Polynomial(Rational(1))));
       std::optional<Polynomial> T =
-          Em1 ? opt(Em1->scale(Rational(std::abs(K * L->Step))))
+          Em1 ? polynomialOrNone(Em1->scale(Rational(std::abs(K * L->Step))))
               : std::nullopt;
-      SymSpan = T ? opt(SymSpan->add(*T)) : std::nullopt;
+      SymSpan = T ? polynomialOrNone(SymSpan->add(*T)) : std::nullopt;
     }
     // One loop per subscript: distinct values = its iterations.
     if (Using == 1) {
@@ -196,9 +188,9 @@ private:
       Count *= std::ceil(Trips[L].Trip / Tile);
       std::optional<Polynomial> Tiles =
           Sym && Trips[L].SymTrip && InvT
-              ? opt(Trips[L].SymTrip->scale(*InvT))
+              ? polynomialOrNone(Trips[L].SymTrip->scale(*InvT))
               : std::nullopt;
-      Sym = Sym && Tiles ? opt(Sym->mul(*Tiles)) : std::nullopt;
+      Sym = Sym && Tiles ? polynomialOrNone(Sym->mul(*Tiles)) : std::nullopt;
     }
   }
 };
@@ -255,8 +247,8 @@ void sumGroups(const LoopNest &N, const std::vector<TileGroup> &Groups,
       Sym.reset();
     else if (Sym) {
       std::optional<Polynomial> Part =
-          opt(G.Sym->scale(Rational(int64_t(E) * Moves)));
-      Sym = Part ? opt(Sym->add(*Part)) : std::nullopt;
+          polynomialOrNone(G.Sym->scale(Rational(int64_t(E) * Moves)));
+      Sym = Part ? polynomialOrNone(Sym->add(*Part)) : std::nullopt;
     }
   }
   if (R.WhyNot.empty())

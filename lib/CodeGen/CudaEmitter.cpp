@@ -879,14 +879,6 @@ llvm::json::Object roofline::cudaBuildJSON() {
 
 llvm::Error roofline::writeCudaUnit(const UnitOut &U, const CudaUnitOut &C,
                                     const std::string &Dir) {
-  auto Write = [](const std::string &Path, const std::string &Text) -> llvm::Error {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Path, EC);
-    if (EC)
-      return makeError("cannot write '" + Path + "': " + EC.message());
-    OS << Text;
-    return llvm::Error::success();
-  };
   // The check driver is the CPU one (roofline_harness.h) over the host
   // entries: a unit with the CUDA variants in place of the CPU ones.
   UnitOut D = U;
@@ -895,7 +887,7 @@ llvm::Error roofline::writeCudaUnit(const UnitOut &U, const CudaUnitOut &C,
   for (const CudaVariantOut &V : C.Variants) {
     if (!V.Skipped.empty())
       continue;
-    if (llvm::Error E = Write(Dir + "/cuda_" + V.Name + ".cu", V.Code))
+    if (llvm::Error E = writeFile(Dir + "/cuda_" + V.Name + ".cu", V.Code))
       return E;
     VariantOut H;
     H.OtherName = "cuda_" + symbolPart(V.Name);
@@ -925,7 +917,7 @@ llvm::Error roofline::writeCudaUnit(const UnitOut &U, const CudaUnitOut &C,
   if (Main == std::string::npos)
     return makeError("the check driver of '" + U.Name + "' has no main");
   Driver.insert(Main, Timers);
-  if (llvm::Error E = Write(Dir + "/cuda_driver.cpp", Driver))
+  if (llvm::Error E = writeFile(Dir + "/cuda_driver.cpp", Driver))
     return E;
   std::string Mk =
       "# Builds the unit's CUDA check driver (generated). ARCH=sm_90 etc.\n"
@@ -938,5 +930,5 @@ llvm::Error roofline::writeCudaUnit(const UnitOut &U, const CudaUnitOut &C,
       "\t$(NVCC) $(CPPFLAGS) $(NVCCFLAGS) -c -o $@ $<\n\n"
       "%.o: %.cpp\n\t$(CXX) $(CPPFLAGS) $(CXXFLAGS) -c -o $@ $<\n\n"
       "clean:\n\trm -f cuda_driver *.o\n";
-  return Write(Dir + "/Makefile.cuda", Mk);
+  return writeFile(Dir + "/Makefile.cuda", Mk);
 }

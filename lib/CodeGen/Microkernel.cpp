@@ -457,6 +457,28 @@ std::string spaceSize(const ConvInfo &C, const std::vector<std::string> &IVs) {
   return F.empty() ? "1" : llvm::join(F, " * ");
 }
 
+/// The im2col view's extents (rl_m, rl_n, rl_k), its offset tables (rl_ak
+/// and rl_bk over K, rl_bn and rl_cn over N) and its padding tables: the
+/// preamble the f32 and the quantized implicit gemms share. \p PadFields
+/// gets the gemm struct's padding fields (padTables).
+std::string im2colTables(const ConvInfo &C, const ArgInfo *AO,
+                         const ArgInfo *AI, const ArgInfo *AW,
+                         std::string &PadFields) {
+  std::string S = "  const int64_t rl_m = " + spaceSize(C, {C.M}) + ";\n";
+  S += "  const int64_t rl_n = " + spaceSize(C, C.N) + ";\n";
+  S += "  const int64_t rl_k = " + spaceSize(C, C.K) + ";\n";
+  S += "  rl::buffer<int64_t> rl_ak(static_cast<size_t>(rl_k)), "
+       "rl_bk(static_cast<size_t>(rl_k));\n"
+       "  rl::buffer<int64_t> rl_bn(static_cast<size_t>(rl_n)), "
+       "rl_cn(static_cast<size_t>(rl_n));\n";
+  std::pair<std::string, std::string> Pad = padTables(C);
+  S += Pad.first;
+  PadFields = Pad.second;
+  S += offsetTables(C, C.K, {{"rl_ak", {AW, &C.W}}, {"rl_bk", {AI, &C.In}}});
+  S += offsetTables(C, C.N, {{"rl_bn", {AI, &C.In}}, {"rl_cn", {AO, &C.Out}}});
+  return S;
+}
+
 llvm::Expected<std::string> emitConv(const Program &P, const ArgLayout &L,
                                      const std::vector<ArgInfo> &Extra,
                                      const std::string &Symbol) {
@@ -483,17 +505,8 @@ llvm::Expected<std::string> emitConv(const Program &P, const ArgLayout &L,
   S += "  // The im2col view: M = " + C.M + ", N = (" + llvm::join(C.N, ", ") +
        "), K = (" + llvm::join(C.K, ", ") +
        "); each\n  // operand's offset of a flattened N or K index.\n";
-  S += "  const int64_t rl_m = " + spaceSize(C, {C.M}) + ";\n";
-  S += "  const int64_t rl_n = " + spaceSize(C, C.N) + ";\n";
-  S += "  const int64_t rl_k = " + spaceSize(C, C.K) + ";\n";
-  S += "  rl::buffer<int64_t> rl_ak(static_cast<size_t>(rl_k)), "
-       "rl_bk(static_cast<size_t>(rl_k));\n"
-       "  rl::buffer<int64_t> rl_bn(static_cast<size_t>(rl_n)), "
-       "rl_cn(static_cast<size_t>(rl_n));\n";
-  std::pair<std::string, std::string> Pad = padTables(C);
-  S += Pad.first;
-  S += offsetTables(C, C.K, {{"rl_ak", {AW, &C.W}}, {"rl_bk", {AI, &C.In}}});
-  S += offsetTables(C, C.N, {{"rl_bn", {AI, &C.In}}, {"rl_cn", {AO, &C.Out}}});
+  std::string PadFields;
+  S += im2colTables(C, AO, AI, AW, PadFields);
   // M's first value moves the bases; its stride stays in g.
   std::string M0 = cExpr(C.First.at(C.M));
   auto Base = [&](const ArgInfo &A, const ConvOperand &O) {
@@ -510,7 +523,7 @@ llvm::Expected<std::string> emitConv(const Program &P, const ArgLayout &L,
        ", rl_bk.data(), rl_bn.data(),\n      " + Base(*AO, C.Out) + ", " +
        Stride(*AO, C.Out) + ", rl_cn.data(), " +
        (C.InitZero ? "true" : "false") +
-       (C.Pads.empty() ? "" : ",\n      " + Pad.second) + "};\n";
+       (C.Pads.empty() ? "" : ",\n      " + PadFields) + "};\n";
   S += "  rl::gemm::sgemm<" + num(M.MR) + ", " + num(M.NR) + ">(rl_path, g, " +
        blocksOf(M.MC, M.NC, M.KC) + ", " + (M.Parallel ? "true" : "false") +
        ", rl::gemm::no_epi(), rl::gemm::no_block_epi());\n";
@@ -563,23 +576,14 @@ llvm::Expected<std::string> emitQuantConv(const Program &P, const ArgLayout &L,
                      : "rl::isa::avx512bf16, rl::isa::avx512, rl::isa::portable");
   S += "  // The im2col view: M = " + C.M + ", N = (" + llvm::join(C.N, ", ") +
        "), K = (" + llvm::join(C.K, ", ") + ").\n";
-  S += "  const int64_t rl_m = " + spaceSize(C, {C.M}) + ";\n";
-  S += "  const int64_t rl_n = " + spaceSize(C, C.N) + ";\n";
-  S += "  const int64_t rl_k = " + spaceSize(C, C.K) + ";\n";
-  S += "  rl::buffer<int64_t> rl_ak(static_cast<size_t>(rl_k)), "
-       "rl_bk(static_cast<size_t>(rl_k));\n"
-       "  rl::buffer<int64_t> rl_bn(static_cast<size_t>(rl_n)), "
-       "rl_cn(static_cast<size_t>(rl_n));\n";
-  std::pair<std::string, std::string> Pad = padTables(C);
-  S += Pad.first;
-  S += offsetTables(C, C.K, {{"rl_ak", {AW, &C.W}}, {"rl_bk", {AI, &C.In}}});
-  S += offsetTables(C, C.N, {{"rl_bn", {AI, &C.In}}, {"rl_cn", {AO, &C.Out}}});
+  std::string PadFields;
+  S += im2colTables(C, AO, AI, AW, PadFields);
   std::string WSt = termStride(*AW, C.W, C.M), OSt = termStride(*AO, C.Out, C.M);
   S += "  const rl::gemm::qconv g{rl_m, rl_n, rl_k,\n      " + Base(WA, WSt) + ", " + WSt +
        ", rl_ak.data(), " + Scale + ", " + ScaleStride + ",\n      " + C.In.Array +
        ", rl_bk.data(), rl_bn.data(),\n      " + Base(C.Out.Array, OSt) + ", " + OSt +
        ", rl_cn.data(), " + (C.InitZero ? "true" : "false") + ",\n      " +
-       Pad.second + "};\n";
+       PadFields + "};\n";
   S += "  rl::gemm::qconvolve(rl_path, g, " + blocksOf(T.MC, T.NC, T.KC) + ", " +
        (Int8 ? "true" : "false") + ");\n";
   return S + "}\n";

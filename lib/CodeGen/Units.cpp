@@ -1096,7 +1096,10 @@ std::string makefile(const UnitOut &U) {
          "clean:\n\trm -f driver *.o\n";
 }
 
-llvm::Error writeFile(const std::string &Path, const std::string &Text) {
+} // namespace
+
+llvm::Error roofline::writeFile(const std::string &Path,
+                                const std::string &Text) {
   std::error_code EC;
   llvm::raw_fd_ostream OS(Path, EC);
   if (EC)
@@ -1104,8 +1107,6 @@ llvm::Error writeFile(const std::string &Path, const std::string &Text) {
   OS << Text;
   return llvm::Error::success();
 }
-
-} // namespace
 
 Tolerance roofline::int8Tolerance(const ContractionInfo &C,
                                   const std::string &LGran,

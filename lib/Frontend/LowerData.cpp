@@ -463,7 +463,7 @@ bool NestBuilder::isFoldable(const Expr *E) const {
     if (Name.starts_with("__builtin_inf") || Name.starts_with("__builtin_nan") ||
         Name.starts_with("__builtin_huge_val"))
       return true;
-    if (!(mathFunctionName(Name) || isFmaName(Name) || isFloatClassName(Name)))
+    if (!(isScalarMathName(Name) || isFmaName(Name)))
       return false;
     for (const Expr *Arg : CE->arguments())
       if (!isFoldable(Arg))
@@ -578,16 +578,19 @@ bool NestBuilder::countBinary(const BinaryOperator *BO, IRStmt &St) {
 }
 
 bool NestBuilder::countCall(const CallExpr *CE, IRStmt &St) {
-  const FunctionDecl *Callee = CE->getDirectCallee();
-  if (!Callee) {
+  // A call no counting rule covers: its body inlined where it can be, else
+  // refused (with \p Default where inlinableCallee gives no reason).
+  auto InlineOrFail = [&](const std::string &Default) {
     std::string Why;
     if (inlinableCallee(CE, Why))
       return inlineCall(CE, nullptr, &St);
     return fail(CE->getBeginLoc(), RejectKind::UnknownCall,
-                Why.empty() ? "indirect call '" + text(CE) +
-                                  "' with unknown side effects"
-                            : Why);
-  }
+                Why.empty() ? Default : Why);
+  };
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  if (!Callee)
+    return InlineOrFail("indirect call '" + text(CE) +
+                        "' with unknown side effects");
   StringRef Name = Callee->getName();
   std::optional<Precision> P = precisionOf(CE->getType());
   if (isFmaName(Name) && CE->getNumArgs() == 3) {
@@ -605,13 +608,8 @@ bool NestBuilder::countCall(const CallExpr *CE, IRStmt &St) {
     else
       ++St.IntOps;
   } else {
-    std::string Why;
-    if (inlinableCallee(CE, Why))
-      return inlineCall(CE, nullptr, &St);
-    return fail(CE->getBeginLoc(), RejectKind::UnknownCall,
-                Why.empty() ? "call to '" + declName(Callee) +
-                                  "' with unknown side effects"
-                            : Why);
+    return InlineOrFail("call to '" + declName(Callee) +
+                        "' with unknown side effects");
   }
   for (const Expr *Arg : CE->arguments())
     if (!visitData(Arg, St))

@@ -336,8 +336,7 @@ std::string NestBuilder::escapeAt(const clang::Stmt *S, const MemberExpr *Use) {
   std::string Callee;
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
     const FunctionDecl *FD = CE->getDirectCallee();
-    if (FD && FD->getIdentifier() &&
-        (mathFunctionName(FD->getName()) || isFloatClassName(FD->getName())))
+    if (FD && FD->getIdentifier() && isScalarMathName(FD->getName()))
       return "";
     Callee = FD ? declName(FD) : text(CE->getCallee());
     Args.assign(CE->arg_begin(), CE->arg_end());

@@ -1016,8 +1016,7 @@ bool NestBuilder::usesNestData(const Expr *E) {
   // values aside).
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *Callee = CE->getDirectCallee();
-    if (!Callee || !(mathFunctionName(Callee->getName()) ||
-                     isFloatClassName(Callee->getName())))
+    if (!Callee || !isScalarMathName(Callee->getName()))
       return !isa<CXXMemberCallExpr>(CE) ||
              !isContainerType(
                  cast<CXXMemberCallExpr>(CE)->getImplicitObjectArgument()

@@ -47,7 +47,7 @@ MemKind memKindOf(const CallExpr *CE, const SourceManager &SM) {
   // that name is not one.
   if (Callee->hasBody() && !SM.isInSystemHeader(Callee->getLocation()))
     return MemKind::None;
-  Name.consume_front("__builtin_");
+  Name = withoutBuiltinPrefix(Name);
   Name.consume_front("__");
   Name.consume_back("_chk");
   if (Name == "memset" && CE->getNumArgs() >= 3)

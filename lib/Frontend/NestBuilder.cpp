@@ -103,8 +103,7 @@ roofline::frontend::mathFunctionName(StringRef Name) {
       "atan", "atan2", "sinh", "cosh", "tanh",  "erf",   "erfc",  "fabs",
       "abs",  "floor", "ceil", "round", "trunc", "fmin", "fmax",  "min",
       "max",  "fmod", "hypot", "copysign"};
-  if (Name.starts_with("__builtin_"))
-    Name = Name.drop_front(strlen("__builtin_"));
+  Name = withoutBuiltinPrefix(Name);
   for (const char *K : Known) {
     if (Name == K)
       return std::string(K);
@@ -121,9 +120,13 @@ bool roofline::frontend::isFmaName(StringRef Name) {
          Name == "__builtin_fma" || Name == "__builtin_fmaf";
 }
 
+StringRef roofline::frontend::withoutBuiltinPrefix(StringRef Name) {
+  Name.consume_front("__builtin_");
+  return Name;
+}
+
 bool roofline::frontend::isFloatClassName(StringRef Name) {
-  if (Name.starts_with("__builtin_"))
-    Name = Name.drop_front(strlen("__builtin_"));
+  Name = withoutBuiltinPrefix(Name);
   // glibc's out-of-line forms: __isnanf, __isinfl, __finite ...
   Name.consume_front("__");
   auto Known = [](StringRef N) {
@@ -134,6 +137,10 @@ bool roofline::frontend::isFloatClassName(StringRef Name) {
     return true;
   return (Name.ends_with("f") || Name.ends_with("l")) &&
          Known(Name.drop_back());
+}
+
+bool roofline::frontend::isScalarMathName(StringRef Name) {
+  return mathFunctionName(Name) || isFloatClassName(Name);
 }
 
 SourceLoc roofline::frontend::fileLoc(const SourceManager &SM,

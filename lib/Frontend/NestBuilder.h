@@ -61,6 +61,11 @@ bool isFmaName(llvm::StringRef Name);
 /// isnan, isinf, isfinite, isnormal (and their __builtin_ and glibc forms):
 /// one floating compare on their argument.
 bool isFloatClassName(llvm::StringRef Name);
+/// A math function or a floating classification: one scalar operation on
+/// its arguments, never a nest of its own.
+bool isScalarMathName(llvm::StringRef Name);
+/// \p Name without its `__builtin_` prefix, if it has one.
+llvm::StringRef withoutBuiltinPrefix(llvm::StringRef Name);
 /// \p L as the file, line and column a diagnostic names.
 SourceLoc fileLoc(const clang::SourceManager &SM, clang::SourceLocation L);
 /// The name diagnostics give \p FD: qualified, with template arguments.

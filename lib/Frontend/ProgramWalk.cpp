@@ -755,8 +755,7 @@ private:
                Times);
       return;
     }
-    if (mathFunctionName(Callee->getName()) ||
-        isFloatClassName(Callee->getName()))
+    if (isScalarMathName(Callee->getName()))
       return; // one scalar operation outside any loop: not a nest
     Callee = devirtualized(CE, Callee);
     if (!Callee) {

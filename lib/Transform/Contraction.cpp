@@ -429,8 +429,7 @@ std::string addInitAndEpilogue(ContractionInfo &C, const LoopNest &N,
 
 std::optional<ContractionInfo>
 roofline::recognizeContraction(const LoopNest &N, std::string *WhyNot) {
-  std::vector<StmtSite> All = stmtSites(N.Root);
-  llvm::Expected<MacUpdate> Mac = findMacUpdate(N, All);
+  llvm::Expected<MacUpdate> Mac = findMacUpdate(N);
   if (!Mac)
     return fail(WhyNot, llvm::toString(Mac.takeError()));
   const StmtSite *Update = Mac->Site;
@@ -461,7 +460,7 @@ roofline::recognizeContraction(const LoopNest &N, std::string *WhyNot) {
   if (!AO || !AL || !AR || AO->Elem != AL->Elem || AO->Elem != AR->Elem)
     return fail(WhyNot, "operands differ in element type");
   C.Elem = AO->Elem;
-  if (std::string Why = addInitAndEpilogue(C, N, All, Update, OutA);
+  if (std::string Why = addInitAndEpilogue(C, N, Mac->All, Update, OutA);
       !Why.empty())
     return fail(WhyNot, Why);
   return C;

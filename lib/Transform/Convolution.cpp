@@ -269,8 +269,7 @@ llvm::Error checkPads(ConvInfo &C, const Access &InA, const Array &AI,
 
 std::optional<ConvInfo> roofline::recognizeConvolution(const LoopNest &N,
                                                        std::string *WhyNot) {
-  std::vector<StmtSite> All = stmtSites(N.Root);
-  llvm::Expected<MacUpdate> Mac = findMacUpdate(N, All);
+  llvm::Expected<MacUpdate> Mac = findMacUpdate(N);
   if (!Mac)
     return fail(WhyNot, llvm::toString(Mac.takeError()));
   const StmtSite *Update = Mac->Site;
@@ -309,7 +308,7 @@ std::optional<ConvInfo> roofline::recognizeConvolution(const LoopNest &N,
                               "' has a constant offset");
   if (llvm::Error E = assignRoles(C, Loops))
     return fail(WhyNot, llvm::toString(std::move(E)));
-  if (llvm::Error E = checkInit(C, All, *Update, OutA))
+  if (llvm::Error E = checkInit(C, Mac->All, *Update, OutA))
     return fail(WhyNot, llvm::toString(std::move(E)));
   const Array *AO = N.findArray(C.Out.Array), *AI = N.findArray(C.In.Array),
               *AW = N.findArray(C.W.Array);

@@ -157,9 +157,10 @@ std::vector<StmtSite> roofline::stmtSites(const Loop &Root) {
 }
 
 llvm::Expected<MacUpdate>
-roofline::findMacUpdate(const LoopNest &N, const std::vector<StmtSite> &All) {
+roofline::findMacUpdate(const LoopNest &N) {
   if (!N.Sem.Complete)
     return transformError("statement values unknown: " + N.Sem.WhyNot);
+  std::vector<StmtSite> All = stmtSites(N.Root);
   const StmtSite *Update = nullptr;
   for (const StmtSite &S : All) {
     const StmtValue &V = *S.S->Value;
@@ -177,13 +178,14 @@ roofline::findMacUpdate(const LoopNest &N, const std::vector<StmtSite> &All) {
   if (!Update)
     return transformError("no `Out[..] += L[..] * R[..]` statement");
   const Stmt &U = *Update->S;
-  MacUpdate M{Update, &U.Accesses[U.Value->TargetAccess],
+  // A vector's move keeps its elements where they are: Update stays valid.
+  MacUpdate M{std::move(All), Update, &U.Accesses[U.Value->TargetAccess],
               &U.Accesses[U.Value->Value.Operands[0].Access],
               &U.Accesses[U.Value->Value.Operands[1].Access]};
   if (M.Out->ArrayName == M.L->ArrayName ||
       M.Out->ArrayName == M.R->ArrayName || M.L->ArrayName == M.R->ArrayName)
     return transformError("operands are not three distinct arrays");
-  return M;
+  return std::move(M);
 }
 
 llvm::Error

@@ -87,13 +87,14 @@ std::vector<StmtSite> stmtSites(const Loop &Root);
 /// The update of a contraction or convolution: the one statement
 /// `Out[..] += L[..] * R[..]` of \p N, over three distinct arrays.
 struct MacUpdate {
+  /// \p N's statements (stmtSites); Site points into them, so a MacUpdate
+  /// is moved, never copied.
+  std::vector<StmtSite> All;
   const StmtSite *Site;
   const Access *Out, *L, *R;
 };
-/// \p All are \p N's statements (stmtSites); the error says why there is
-/// no such update.
-llvm::Expected<MacUpdate> findMacUpdate(const LoopNest &N,
-                                        const std::vector<StmtSite> &All);
+/// The error says why \p N has no such update.
+llvm::Expected<MacUpdate> findMacUpdate(const LoopNest &N);
 
 /// Trip count and first value of each of \p Loops by IV; they must be
 /// unit-step, affine and rectangular (no bound uses another of them).

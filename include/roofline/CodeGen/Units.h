@@ -163,6 +163,10 @@ std::string unitDriverCode(const UnitOut &U);
 llvm::Error writeUnits(const std::vector<UnitOut> &Units,
                        const std::string &Dir, const GenOptions &O);
 
+/// Writes \p Text to the file \p Path (the CPU and the CUDA units' files);
+/// the error names the path.
+llvm::Error writeFile(const std::string &Path, const std::string &Text);
+
 /// --schedule with --dump-ir: \p S applied to each nest (or to each
 /// function's nests when it fuses), printed, or the reason it is illegal.
 /// Returns false when some nest refused the schedule.

@@ -10,23 +10,13 @@
 
 namespace {
 void registerLayer(Layer *L, const char *Prefix) {
-  const struct {
-    const char *Field;
-    const Counted *P;
-    int N;
-  } Arrays[] = {{"outputs", L->outputs, L->nnodes},
-                {"gradients", L->gradients, L->nnodes},
-                {"errors", L->errors, L->nnodes},
-                {"biases", L->biases, L->nbiases},
-                {"u_biases", L->u_biases, L->nbiases},
-                {"weights", L->weights, L->nweights},
-                {"u_weights", L->u_weights, L->nweights}};
-  for (const auto &A : Arrays) {
-    static char Names[64][48];
-    static int Next = 0;
-    snprintf(Names[Next], sizeof Names[Next], "%s.%s@8", Prefix, A.Field);
-    heldout::reg(Names[Next++], A.P, A.N);
-  }
+  heldout::regLayer(Prefix, {{"outputs", L->outputs, L->nnodes},
+                             {"gradients", L->gradients, L->nnodes},
+                             {"errors", L->errors, L->nnodes},
+                             {"biases", L->biases, L->nbiases},
+                             {"u_biases", L->u_biases, L->nbiases},
+                             {"weights", L->weights, L->nweights},
+                             {"u_weights", L->u_weights, L->nweights}});
 }
 } // namespace
 

@@ -5,6 +5,7 @@
 #include "../shims.h"
 #define TESTING // run.c's main() is under #ifndef TESTING
 #include "run.c"
+#include "../llama2c.h"
 
 int main() {
   const int Dim = 16, Hidden = 24, Heads = 4, KvHeads = 2, Seq = 8,
@@ -13,10 +14,7 @@ int main() {
   ORACLE_PARAM("softmax:size", Pos + 1);
   ORACLE_PARAM("matmul:n", Dim);
   ORACLE_PARAM("matmul:d", Hidden);
-  ORACLE_PARAM("sample_argmax:n", Vocab);
-  ORACLE_PARAM("sample_mult:n", Vocab);
-  ORACLE_PARAM("sample_topp:n", Vocab);
-  ORACLE_PARAM("sampler->vocab_size", Vocab);
+  heldout::samplerParams(Vocab);
   ORACLE_PARAM("dim", Dim);
   ORACLE_PARAM("hidden_dim", Hidden);
   ORACLE_PARAM("n_layers", 1);
@@ -33,19 +31,7 @@ int main() {
   oracle::Array<float> xout("xout", Hidden), w("w", Hidden * Dim);
   ORACLE_CALL(matmul(xout, x, w, Dim, Hidden));
 
-  // Probabilities that sum to 1, so that sample_mult returns inside the loop
-  // or at its end depending on the coin.
-  oracle::Array<float> probs("probabilities", Vocab, 0.0, 0.1);
-  ORACLE_CALL(sample_argmax(probs, Vocab));
-  ORACLE_CALL(sample_mult(probs, Vocab, 0.5f));
-
-  Sampler S = {};
-  S.vocab_size = Vocab;
-  S.temperature = 0.8f;
-  S.topp = 1.0f; // sample_mult
-  S.rng_state = 42;
-  oracle::Array<float> logits("logits", Vocab, -2.0, 2.0);
-  ORACLE_CALL(sample(&S, logits));
+  heldout::callSamplers(Vocab);
 
   // forward() with one layer.
   Transformer T = {};

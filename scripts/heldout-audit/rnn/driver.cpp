@@ -11,25 +11,15 @@
 namespace {
 void registerLayer(RNNLayer *L, const char *Prefix) {
   const int N = L->nnodes * L->ntimes;
-  const struct {
-    const char *Field;
-    const Counted *P;
-    int N;
-  } Arrays[] = {{"outputs", L->outputs, N},
-                {"errors", L->errors, N},
-                {"temp", L->temp, L->nnodes},
-                {"xweights", L->xweights, L->nxweights},
-                {"u_xweights", L->u_xweights, L->nxweights},
-                {"hweights", L->hweights, L->nhweights},
-                {"u_hweights", L->u_hweights, L->nhweights},
-                {"biases", L->biases, L->nbiases},
-                {"u_biases", L->u_biases, L->nbiases}};
-  for (const auto &A : Arrays) {
-    static char Names[64][48];
-    static int Next = 0;
-    snprintf(Names[Next], sizeof Names[Next], "%s.%s@8", Prefix, A.Field);
-    heldout::reg(Names[Next++], A.P, A.N);
-  }
+  heldout::regLayer(Prefix, {{"outputs", L->outputs, N},
+                             {"errors", L->errors, N},
+                             {"temp", L->temp, L->nnodes},
+                             {"xweights", L->xweights, L->nxweights},
+                             {"u_xweights", L->u_xweights, L->nxweights},
+                             {"hweights", L->hweights, L->nhweights},
+                             {"u_hweights", L->u_hweights, L->nhweights},
+                             {"biases", L->biases, L->nbiases},
+                             {"u_biases", L->u_biases, L->nbiases}});
 }
 } // namespace
 

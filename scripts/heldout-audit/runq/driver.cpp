@@ -5,6 +5,7 @@
 #include "../shims.h"
 #define TESTING // runq.c's main() is under #ifndef TESTING
 #include "runq.c"
+#include "../llama2c.h"
 
 int main() {
   const int N = 32, Gs = 4, D = 24, Vocab = 20, Pos = 5;
@@ -16,10 +17,7 @@ int main() {
   ORACLE_PARAM("softmax:size", Pos + 1);
   ORACLE_PARAM("matmul:n", N);
   ORACLE_PARAM("matmul:d", D);
-  ORACLE_PARAM("sample_argmax:n", Vocab);
-  ORACLE_PARAM("sample_mult:n", Vocab);
-  ORACLE_PARAM("sample_topp:n", Vocab);
-  ORACLE_PARAM("sampler->vocab_size", Vocab);
+  heldout::samplerParams(Vocab);
 
   oracle::Array<float> x("x", N, -3.0, 3.0), xs("qx->s", N / Gs);
   oracle::Array<int8_t> xq("qx->q", N);
@@ -38,14 +36,5 @@ int main() {
   QuantizedTensor w = {wq, ws};
   ORACLE_CALL(matmul(xout, &qx, &w, N, D));
 
-  oracle::Array<float> probs("probabilities", Vocab, 0.0, 0.1);
-  ORACLE_CALL(sample_argmax(probs, Vocab));
-  ORACLE_CALL(sample_mult(probs, Vocab, 0.5f));
-  Sampler S = {};
-  S.vocab_size = Vocab;
-  S.temperature = 0.8f;
-  S.topp = 1.0f; // sample_mult
-  S.rng_state = 42;
-  oracle::Array<float> logits("logits", Vocab, -2.0, 2.0);
-  ORACLE_CALL(sample(&S, logits));
+  heldout::callSamplers(Vocab);
 }
