@@ -51,30 +51,6 @@ bool capturedByLambda(const clang::Stmt *S, const VarDecl *VD) {
   return false;
 }
 
-/// Whether a call in \p S reaches a function defined in this translation
-/// unit that assigns (or takes the address of) field \p F, through any
-/// path (a global struct the nest's pointer may point at); a call through
-/// a pointer might. Like callsAssign (LowerIndex.cpp) for globals.
-bool callsAssignField(const clang::Stmt *S, const FieldDecl *F,
-                      llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
-  if (!S)
-    return false;
-  if (const auto *CE = dyn_cast<CallExpr>(S)) {
-    const FunctionDecl *Callee = CE->getDirectCallee();
-    if (!Callee)
-      return true;
-    const FunctionDecl *Def = nullptr;
-    if (Callee->hasBody(Def) && Seen.insert(Def).second &&
-        (modificationsIn(Def->getBody()).Fields.count(F) ||
-         callsAssignField(Def->getBody(), F, Seen)))
-      return true;
-  }
-  for (const clang::Stmt *C : S->children())
-    if (callsAssignField(C, F, Seen))
-      return true;
-  return false;
-}
-
 } // namespace
 
 std::optional<std::pair<const void *, std::string>>
@@ -188,7 +164,10 @@ std::string NestBuilder::bodyAssignmentProblem(const clang::Stmt *S,
         return "it may change in the loop body: " + Why;
     llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
     for (auto It = std::next(At); It != Body.end(); ++It)
-      if (callsAssignField(*It, F, Seen))
+      if (callsChanging(
+              *It,
+              [&](const ModificationSites &M) { return M.Fields.count(F) != 0; },
+              Seen))
         return "a function called in the loop body may assign it";
   }
   return "";

@@ -18,8 +18,6 @@
 #include "CallSites.h"
 #include "NestBuilder.h"
 
-#include "clang/AST/ParentMap.h"
-
 using namespace clang;
 using namespace roofline;
 using namespace roofline::frontend;

@@ -22,11 +22,10 @@ using namespace clang;
 using namespace roofline;
 using namespace roofline::frontend;
 
-// Whether a call in S reaches a function (defined in this translation
-// unit) that assigns or takes the address of VD; a call through a pointer
-// might.
-static bool callsAssign(const clang::Stmt *S, const VarDecl *VD,
-                        llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
+bool roofline::frontend::callsChanging(
+    const clang::Stmt *S,
+    llvm::function_ref<bool(const ModificationSites &)> Changes,
+    llvm::SmallPtrSetImpl<const FunctionDecl *> &Seen) {
   if (!S)
     return false;
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
@@ -35,12 +34,12 @@ static bool callsAssign(const clang::Stmt *S, const VarDecl *VD,
       return true;
     const FunctionDecl *Def = nullptr;
     if (Callee->hasBody(Def) && Seen.insert(Def).second &&
-        (modificationsIn(Def->getBody()).Vars.count(VD) ||
-         callsAssign(Def->getBody(), VD, Seen)))
+        (Changes(modificationsIn(Def->getBody())) ||
+         callsChanging(Def->getBody(), Changes, Seen)))
       return true;
   }
   for (const clang::Stmt *C : S->children())
-    if (callsAssign(C, VD, Seen))
+    if (callsChanging(C, Changes, Seen))
       return true;
   return false;
 }
@@ -192,8 +191,11 @@ NestBuilder::sizeOfVar(const VarDecl *VD, std::string &Why) {
   if (!IsConst && VD->hasGlobalStorage() && !VD->isStaticLocal() &&
       !isModified(VD)) {
     llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
+    auto AssignsVD = [&](const ModificationSites &M) {
+      return M.Vars.count(VD) != 0;
+    };
     for (const FunctionFrame &F : Frames)
-      if (F.FD && callsAssign(F.FD->getBody(), VD, Seen)) {
+      if (F.FD && callsChanging(F.FD->getBody(), AssignsVD, Seen)) {
         Why = "'" + S.Name + "', a global that a called function assigns";
         return std::nullopt;
       }

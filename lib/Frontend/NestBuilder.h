@@ -30,6 +30,8 @@
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <deque>
 #include <map>
@@ -94,6 +96,12 @@ struct ModificationSites {
       FieldSites;
 };
 ModificationSites modificationsIn(const clang::Stmt *S);
+/// Whether a call in \p S reaches a function defined in this translation
+/// unit whose body \p Changes (on its ModificationSites), through any path;
+/// a call through a pointer might. \p Seen: the functions already looked at.
+bool callsChanging(const clang::Stmt *S,
+                   llvm::function_ref<bool(const ModificationSites &)> Changes,
+                   llvm::SmallPtrSetImpl<const clang::FunctionDecl *> &Seen);
 bool containsStmt(const clang::Stmt *S, const clang::Stmt *Needle);
 /// The return of `if (c) return [v];` (no else, nothing else in the
 /// branch); null for any other statement.
