@@ -1605,8 +1605,8 @@ NestBuilder::Invariant NestBuilder::evalInvariant(const Expr *Cond) {
     return *F;
   if (std::optional<Invariant> P = pointerTest(S))
     return *P;
-  std::string Text = text(S);
   auto Atom = [&]() {
+    std::string Text = invariantText(S);
     Invariant I;
     I.Key = "cond:" + Text;
     I.TrueText = Text;
@@ -1712,6 +1712,73 @@ NestBuilder::Invariant NestBuilder::evalInvariant(const Expr *Cond) {
     }
   }
   return Atom();
+}
+
+/// Collects the references to variables in \p E, in source order.
+static void declRefsIn(const clang::Stmt *E,
+                       std::vector<const DeclRefExpr *> &Out) {
+  if (!E)
+    return;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (isa<VarDecl>(DRE->getDecl()))
+      Out.push_back(DRE);
+  for (const clang::Stmt *C : E->children())
+    declRefsIn(C, Out);
+}
+
+std::string NestBuilder::invariantText(const Expr *S) {
+  std::string Text = text(S);
+  // A case is keyed by its text: a helper's `n % 4` called once with n
+  // and once with m is two conditions, so the helper's variables are
+  // spelled as the caller's values (docs/design.md, "Conditions").
+  std::vector<const DeclRefExpr *> Refs;
+  declRefsIn(S, Refs);
+  const FunctionDecl *Root = Frames.empty() ? nullptr : Frames.front().FD;
+  unsigned Start = SM.getFileOffset(SM.getExpansionLoc(S->getBeginLoc()));
+  std::string Out;
+  unsigned At = 0;
+  for (const DeclRefExpr *DRE : Refs) {
+    const auto *VD = cast<VarDecl>(DRE->getDecl());
+    if (!VD->isLocalVarDeclOrParm() || VD->getDeclContext() == Root)
+      continue;
+    SourceLocation L = DRE->getBeginLoc();
+    unsigned Offset = SM.getFileOffset(L) - Start;
+    unsigned End = Offset + VD->getName().size();
+    if (L.isMacroID() || Offset < At || End > Text.size())
+      return callSiteText(Text);
+    std::optional<std::string> Value;
+    auto B = Bindings.find(VD);
+    if (B != Bindings.end() && B->second.Kind == Binding::Index) {
+      Value = B->second.Value.str();
+      if (!llvm::all_of(*Value,
+                        [](char C) { return llvm::isAlnum(C) || C == '_'; }))
+        Value = "(" + *Value + ")";
+    } else if (B != Bindings.end() && B->second.Kind == Binding::Object) {
+      // `c->n` of a struct the caller passed as `&cfg`: `cfg.n`.
+      StringRef Rest = StringRef(Text).substr(End).ltrim();
+      unsigned Accessor = Rest.starts_with("->") ? 2 : Rest.starts_with(".");
+      if (Accessor) {
+        Value = B->second.ObjectName;
+        End = Text.size() - Rest.size() + Accessor;
+      }
+    } else if (std::optional<int64_t> V = foldedLocal(VD)) {
+      Value = std::to_string(*V);
+    }
+    if (!Value)
+      return callSiteText(Text);
+    Out += Text.substr(At, Offset - At) + *Value;
+    At = End;
+  }
+  return Out + Text.substr(At);
+}
+
+std::string NestBuilder::callSiteText(const std::string &Text) const {
+  // Not in the caller's words: the condition of this call only.
+  for (auto F = Frames.rbegin(); F != Frames.rend(); ++F)
+    if (F->CallLine)
+      return Text + " [in " + declName(F->FD) + " called at line " +
+             std::to_string(F->CallLine) + "]";
+  return Text;
 }
 
 std::optional<int64_t> NestBuilder::sizeValueOf(const Expr *E) {
@@ -2377,7 +2444,8 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
                      ") counted as its body";
   if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
     Notes.push_back(Note);
-  Frames.push_back({Callee, modificationsIn(Body)});
+  Frames.push_back({Callee, modificationsIn(Body), /*Binding=*/false,
+                    loc(CE->getBeginLoc()).Line});
   llvm::SaveAndRestore Depth(InlineDepth, InlineDepth + 1);
   bool Ok = true;
   if (Value && !Parent) {

@@ -225,6 +225,8 @@ public:
     ModificationSites Modified;
     /// Only its arguments are being bound (`f(f(x))` is no recursion).
     bool Binding = false;
+    /// The line of the call that inlines it (0: the nest's own function).
+    unsigned CallLine = 0;
   };
   /// Unconditional elements touched so far in the body being lowered, by
   /// loop depth: a data-dependent branch may re-read them (docs/design.md,
@@ -518,6 +520,11 @@ private:
     bool Negated = false;
   };
   Invariant evalInvariant(const clang::Expr *Cond);
+  /// An invariant condition's text in the caller's words: a helper's
+  /// variables replaced by the values they are bound to.
+  std::string invariantText(const clang::Expr *Cond);
+  /// \p Text marked with the call it was lowered for.
+  std::string callSiteText(const std::string &Text) const;
   std::optional<Invariant> pointerTest(const clang::Expr *Cond);
   bool mentionsLoopVar(const clang::Expr *E);
   bool lowerDataBranch(const clang::Expr *Cond,
