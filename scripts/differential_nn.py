@@ -101,6 +101,10 @@ FORMS = {
                         # assigned first in a loop body (llm.c's
                         # `float *residual;` ... `residual = ...;`):
                         # T *r; for (...) { r = A + i*N; ... r[j] ... }
+    "sizecond": 0.1,    # a helper whose loops take a side of a condition on
+                        # its size argument, called twice with different
+                        # sizes (llm.c's matmul_forward: B*T % 8 != 0):
+                        # two conditions, in the caller's sizes
     "assert": 0.12,     # assert(x[i] > c), assert(!std::isnan(x[i])), assert(a && b), assert(v < c) on
                         # a local, assert(i < N) somewhere in a loop body:
                         # the condition counts, the failing branch does not
@@ -115,6 +119,8 @@ SIDE2_FORMS = ("nestcounter",)
 SIDE3_FORMS = ("condsel", "rowblock", "assert")
 # And on a fourth (see Gen.side4).
 SIDE4_FORMS = ("bodyassign",)
+# And on a fifth (see Gen.side5).
+SIDE5_FORMS = ("sizecond",)
 
 
 class MustRefuse(Exception):
@@ -695,7 +701,7 @@ class Gen:
         self.rng = rng
         self.n = NNNest(name)
         self.on = {f: rng.random() < p for f, p in forms.items()
-                   if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS + SIDE4_FORMS}
+                   if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS + SIDE4_FORMS + SIDE5_FORMS}
         # The later forms draw from a stream of their own, seeded from the
         # main one without advancing it: with them the other nests of a seed
         # stay what they were.
@@ -707,6 +713,8 @@ class Gen:
         self.on.update({f: self.side3.random() < forms[f] for f in SIDE3_FORMS if f in forms})
         self.side4 = random.Random("%s/4/%s" % (name, rng.getstate()[1][-8:]))
         self.on.update({f: self.side4.random() < forms[f] for f in SIDE4_FORMS if f in forms})
+        self.side5 = random.Random("%s/5/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side5.random() < forms[f] for f in SIDE5_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -1253,6 +1261,8 @@ class Gen:
             menu += [("scratch", 3)]
         if self.on["call"]:
             menu += [("call-dot", 2), ("call-axpy", 2), ("call-act", 2)]
+        if self.on.get("sizecond"):
+            menu += [("call-sizecond", 3)]
         if self.on["rangefor"]:
             menu += [("rangefor", 3)]
         if self.on["intdata"]:
@@ -1673,6 +1683,39 @@ class Gen:
         alpha = self.ref(level, av, [x for x, _, _ in outs]) if av else self.lit()
         level.stmt_list().append(("call", h, [("ptr", y), ("ptr", x), ("f", alpha), ("int", E.ie())]))
         self.feat("call-loop")
+
+    def i_call_sizecond(self, level):
+        """y += a*x when n > K, else y = a*x, in a helper called twice with
+        extents of their own: each call's condition is the caller's on the
+        size it passes (a condition keyed by the helper's text made both
+        calls one case)."""
+        ft = self.ft
+        name = "%s_axpyc" % self.n.name
+        h = next((x for x in self.n.helpers if x.name == name), None)
+        if h is None:
+            h = Helper(name, None, [("ptr", "y", ft), ("cptr", "x", ft), (ft, "a", ft), ("int", "n", None)], [], None)
+            sides = []
+            for op in ("+=", "="):
+                self.loop_id += 1
+                L = Loop(self.loop_id, "kk", ("n", 0), "<", ("v", "n"), 1, None)
+                L.body = [("asg", ("ld", ("base", "y"), ("v", "kk")), op,
+                           ("b", "*", ("s", "a"), ("ld", ("base", "x"), ("v", "kk")), ft), ft)]
+                sides.append([("for", L)])
+            K = self.side5.choice([1, 2, 3, 4])
+            h.body = [("if", "szc", ("icmp", ">", ("v", "n"), ("n", K)), sides[0], sides[1])]
+            h.has_loop = True
+            self.n.helpers.append(h)
+        outs = self.outer_idx(level)
+        for _ in range(2):
+            E = self.pick_ext()
+            fake = ("@k", E, None)
+            yv = self.view_for(outs + [fake])
+            yv.base.written = True
+            xv = self.view_for(outs + [fake])
+            y = self.row_arg(level, yv, [x for x, _, _ in outs])
+            x = self.row_arg(level, xv, [x for x, _, _ in outs])
+            level.stmt_list().append(("call", h, [("ptr", y), ("ptr", x), ("f", self.lit()), ("int", E.ie())]))
+        self.feat("call-sizecond")
 
     def i_call_act(self, level):
         rng, ft = self.rng, self.ft
@@ -3223,7 +3266,7 @@ class Interp:
                 self.env[s[1]] = self.pev(s[3])
             elif t == "if":
                 c = self.cond(s[2])
-                if c is not D and self.guard_hits:
+                if c is not D and self.guard_hits and s[1] != "szc":
                     # An if that narrows its loop: the tool's "runs at
                     # least once" note covers it holding on some iteration.
                     # Under `if (c) continue;` the iteration goes on when c
@@ -3651,8 +3694,14 @@ class Checker:
         else:
             want = [{}]
         seen = []
+        applicable = 0
         for r in got:
             ctext = r.get("case")
+            if ctext:
+                ctext = self.size_atoms(ctext)
+                if ctext is False:
+                    continue  # the case of other sizes
+            applicable += 1
             if flags:
                 if ctext:
                     case = parse_case(ctext, n)
@@ -3693,9 +3742,34 @@ class Checker:
             else:
                 self.check_values(label, r, e, problems)
         missing = [c for c in want if c not in seen]
-        if missing and not skipped and len(seen) == len(got):
+        if missing and not skipped and len(seen) == applicable:
             problems.append("%s: cases not reported: %s" % (tag, missing))
         return refusal
+
+    SIZE_ATOM = re.compile(r"(.+?)(<=|>=|==|!=|<|>)(.+)")
+
+    def size_atoms(self, ctext):
+        """A case's conditions on sizes (a helper's `n > 3` in the caller's
+        sizes, `N > 3`) evaluated at this run's sizes: False when one does
+        not hold (the report is another sizes' case), else the text of the
+        other conditions ('' -> None)."""
+        env = formula_env(self.n, self.sizes)
+        rest = []
+        for atom in split_and(ctext):
+            a = strip_parens(atom.replace(" ", ""))
+            neg = False
+            while a.startswith("!"):
+                neg = not neg
+                a = strip_parens(a[1:])
+            m = self.SIZE_ATOM.fullmatch(a.replace("->", "."))  # p->rows: no '>'
+            try:
+                lhs, rhs = (EVAL(formula_text(x), env) for x in (m.group(1), m.group(3)))
+            except Exception:
+                rest.append(atom)  # not a size condition (or not understood)
+                continue
+            if OPS[m.group(2)](lhs, rhs) == neg:
+                return False
+        return " && ".join(rest) or None
 
     def check_refuse(self, tag, r, why, problems):
         self.musts.append(why)
