@@ -173,6 +173,14 @@ NestBuilder::sizeOfVar(const VarDecl *VD, std::string &Why) {
     return S;
   }
   if (const auto *PVD = dyn_cast<ParmVarDecl>(VD)) {
+    // A called helper's parameter is what its call binds it to; one the
+    // call left unbound is no size of the nest.
+    if (const auto *Owner = dyn_cast<FunctionDecl>(PVD->getDeclContext());
+        Owner && Owner->getCanonicalDecl() != FD->getCanonicalDecl()) {
+      Why = "'" + S.Name + "', a parameter of '" + declName(Owner) +
+            "' its call binds to no index";
+      return std::nullopt;
+    }
     if (isModified(VD)) {
       Why = "'" + S.Name + "', a variable computed at run time";
       return std::nullopt;

@@ -2217,6 +2217,15 @@ bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
       return fail(Arg->getBeginLoc(), RejectKind::CallArgument,
                   "argument '" + text(Arg) + "' of '" + declName(Callee) +
                       "' passes an object by value");
+    // An integer that is no index (darknet's im2col passes `h_offset + h *
+    // stride`, h_offset = (c / ksize) % ksize) is a value the tool does not
+    // follow: no size of the callee's, and a condition or subscript on it
+    // is refused with this reason.
+    if (T->isIntegerType())
+      OpaqueInts[P] = {"'" + declName(P) + "' = argument '" + text(Arg) +
+                           "' of '" + declName(Callee) + "', not an index" +
+                           (Why.empty() ? "" : ": " + Why),
+                       mentionsLoopVar(Arg) || usesNestData(Arg)};
     // A value: computed once at the call.
     if (!visitData(Arg, ArgWork))
       return false;
@@ -2479,13 +2488,19 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
   for (const ParmVarDecl *P : Callee->parameters()) {
     Bindings.erase(P);
     NullPointers.erase(P);
+    OpaqueInts.erase(P);
   }
   std::vector<const VarDecl *> Locals;
   for (const auto &[VD, B] : Bindings)
     if (VD->getDeclContext() == Callee)
       Locals.push_back(VD);
-  for (const VarDecl *VD : Locals)
+  for (const auto &[VD, O] : OpaqueInts)
+    if (VD->getDeclContext() == Callee)
+      Locals.push_back(VD);
+  for (const VarDecl *VD : Locals) {
     Bindings.erase(VD);
+    OpaqueInts.erase(VD);
+  }
   std::vector<const VarDecl *> Cached;
   for (const auto &[VD, P] : LocalCache)
     if (VD->getDeclContext() == Callee)
