@@ -631,7 +631,7 @@ bool NestBuilder::visitConditional(const ConditionalOperator *CO,
     return isFoldable(A) ||
            (isa<DeclRefExpr>(A) && !isElementRef(A));
   };
-  if (!visitData(Cond, St))
+  if (!visitCondition(Cond, St))
     return false;
   if (Plain(CO->getTrueExpr()) && Plain(CO->getFalseExpr()))
     return true;
@@ -643,6 +643,19 @@ bool NestBuilder::visitConditional(const ConditionalOperator *CO,
       return false;
   }
   return mergeArms(Arms, St, CO->getBeginLoc());
+}
+
+void NestBuilder::countTruthTest(const Expr *Cond, IRStmt &St) {
+  // `if (x)`, `x ? a : b` and `!x` on a float compare it with zero, as
+  // `x != 0` does (docs/design.md, "Counting").
+  if (std::optional<Precision> P = precisionOf(strip(Cond)->getType());
+      P && isFloating(*P))
+    ++St.Ops[*P].Calls["cmp"];
+}
+
+bool NestBuilder::visitCondition(const Expr *Cond, IRStmt &St) {
+  countTruthTest(Cond, St);
+  return visitData(Cond, St);
 }
 
 bool NestBuilder::visitData(const Expr *E, IRStmt &St) {
@@ -667,6 +680,8 @@ bool NestBuilder::visitData(const Expr *E, IRStmt &St) {
     if (UO->getOpcode() == UO_AddrOf)
       return fail(UO->getBeginLoc(), RejectKind::UnsupportedAccess,
                   "address taken inside the nest");
+    if (UO->getOpcode() == UO_LNot)
+      return visitCondition(UO->getSubExpr(), St);
     return visitData(UO->getSubExpr(), St);
   }
   if (const auto *CE = dyn_cast<CallExpr>(S)) {

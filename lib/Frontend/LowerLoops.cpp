@@ -1974,7 +1974,7 @@ bool NestBuilder::lowerArm(const clang::Stmt *S, IRStmt &Acc) {
       return fail(Cond->getBeginLoc(), RejectKind::DataDependentBranch,
                   "condition on loop variables inside a "
                   "data-dependent branch");
-    if (!visitData(Cond, Acc))
+    if (!visitCondition(Cond, Acc))
       return false;
     std::vector<IRStmt> Arms(2);
     if (!lowerArm(If->getThen(), Arms[0]) || !lowerArm(If->getElse(), Arms[1]))
@@ -2089,7 +2089,7 @@ bool NestBuilder::lowerDataBranch(const Expr *Cond,
                                   Loop &Parent, SourceLocation At) {
   IRStmt St;
   St.Loc = loc(At);
-  if (!visitData(Cond, St))
+  if (!visitCondition(Cond, St))
     return false;
   std::vector<IRStmt> Lowered(std::max<size_t>(Arms.size(), 2));
   {
@@ -2283,7 +2283,7 @@ bool NestBuilder::lowerReturnTree(llvm::ArrayRef<const clang::Stmt *> Stmts,
       continue;
     }
     // `c ? Returned : ({ the rest; Result })`, as a conditional counts.
-    if (!visitData(Cond, Acc))
+    if (!visitCondition(Cond, Acc))
       return false;
     std::vector<IRStmt> Arms(2);
     {

@@ -692,6 +692,9 @@ private:
 
   // --- Data (LowerData.cpp) ---
   bool visitData(const clang::Expr *E, Stmt &St);
+  /// A condition of data: its truth test counts where it is a float.
+  bool visitCondition(const clang::Expr *Cond, Stmt &St);
+  void countTruthTest(const clang::Expr *Cond, Stmt &St);
   bool visitAccess(const clang::Expr *E, Stmt &St, bool Read, bool Write);
   bool recordAccess(const View &V, const clang::Expr *E, Stmt &St, bool Read,
                     bool Write);

@@ -79,12 +79,17 @@ struct Counted {
     return *this;
   }
   // Casts to any arithmetic type ((int8_t) round(q), (size_t) x) are free;
-  // bool is left out: `if (x)` compares with zero, which would go uncounted.
+  // bool is not: `if (x)`, `x ? a : b` and `!x` compare with zero, one FLOP
+  // as `x != 0` (darknet's `error[i] = (t) ? -log(p) : 0`).
   template <class T, std::enable_if_t<std::is_arithmetic_v<T> &&
                                           !std::is_same_v<T, bool>,
                                       int> = 0>
   explicit operator T() const {
     return static_cast<T>(V);
+  }
+  explicit operator bool() const {
+    oracle_flops(1);
+    return V != 0;
   }
 
   Counted operator-() const { return Counted(-V); }
