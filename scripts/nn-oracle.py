@@ -260,7 +260,8 @@ def build_and_run_oracle(args):
     run([args.cxx] + flags + [
         "-w", "-fsanitize-coverage=func,trace-loads,trace-stores",
         "-include", os.path.join(RUNTIME_DIR, "oracle.h"),
-        "-I", os.path.dirname(os.path.abspath(args.kernel)),
+        "-I", os.path.dirname(os.path.abspath(args.kernel))] +
+        ["-I" + d for d in args.include_dir] + [
         args.driver, runtime_o, "-ldl", "-o", exe])
     return exe, run([exe], timeout=600)
 
@@ -399,8 +400,9 @@ def run_tool(args, params):
     cmd = [args.tool, "--format=json", "--quiet"]
     cmd += ["--param=%s=%d" % kv for kv in sorted(params.items())]
     cmd += args.tool_arg + [args.kernel]
-    if args.compile_arg:
-        cmd += ["--"] + args.compile_arg
+    compile_args = args.compile_arg + ["-I" + d for d in args.include_dir]
+    if compile_args:
+        cmd += ["--"] + compile_args
     r = subprocess.run(cmd, capture_output=True, text=True)
     try:
         return json.loads(r.stdout), cmd
@@ -728,6 +730,9 @@ def main():
     ap.add_argument("--compile-arg", action="append", default=[],
                     help="after -- on the tool's command line (e.g. -std=c++20)")
     ap.add_argument("--tool-arg", action="append", default=[])
+    ap.add_argument("--include-dir", action="append", default=[],
+                    help="a header directory of the kernel: -I for the driver's "
+                         "build and for the tool (after --)")
     ap.add_argument("--self-test-inject-error", action="store_true")
     ap.add_argument("--audit", metavar="ROWS.json",
                     help="no EXPECT file: classify every nest and case and write "

@@ -76,6 +76,9 @@ def audit(corpus, args):
            "--kernel", os.path.join(args.src, kernel),
            "--driver", os.path.join(HERE, driver_dir, "driver.cpp"),
            "--work", work, "--audit", os.path.join(args.out, name + ".json")]
+    for opt in corpus[3:]:
+        if opt.startswith("include="):  # a header directory of the published code
+            cmd += ["--include-dir", os.path.join(args.src, opt[len("include="):])]
     if args.self_test_inject_error:
         cmd.append("--self-test-inject-error")
     r = subprocess.run(cmd, capture_output=True, text=True)
