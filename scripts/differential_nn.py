@@ -105,6 +105,9 @@ FORMS = {
                         # its size argument, called twice with different
                         # sizes (llm.c's matmul_forward: B*T % 8 != 0):
                         # two conditions, in the caller's sizes
+    "bothread": 0.15,   # a data-dependent ?: whose arms read the same
+                        # elements, first there (`c ? x[i] - 1 : x[i]`,
+                        # mnist-neural-network-plain-c's softmax gradient)
     "assert": 0.12,     # assert(x[i] > c), assert(!std::isnan(x[i])), assert(a && b), assert(v < c) on
                         # a local, assert(i < N) somewhere in a loop body:
                         # the condition counts, the failing branch does not
@@ -120,7 +123,7 @@ SIDE3_FORMS = ("condsel", "rowblock", "assert")
 # And on a fourth (see Gen.side4).
 SIDE4_FORMS = ("bodyassign",)
 # And on a fifth (see Gen.side5).
-SIDE5_FORMS = ("sizecond",)
+SIDE5_FORMS = ("sizecond", "bothread")
 
 
 class MustRefuse(Exception):
@@ -1152,6 +1155,13 @@ class Gen:
             # ?: with arithmetic in an arm (data-dependent)
             a = self.rexpr(leaves, depth - 1)
             self.feat("data-select-arith")
+            if self.on.get("bothread") and self.side5.random() < 0.5:
+                # The arms read a's elements, which the condition (on
+                # another leaf) does not: read whichever way it goes.
+                self.feat("data-select-bothread")
+                c = self.scalar_of(self.side5.choice(leaves)())
+                return ("sel", ("cmp", ">", ("s", c), ("lit", "0.0" + SUF[ft]), ft),
+                        a, ("b", "*", ("c", CONSTS[ft][0]), a, ft), ft)
             v = self.scalar_of(a)
             return ("sel", ("cmp", ">", ("s", v), ("lit", "0.0" + SUF[ft]), ft),
                     ("s", v), ("b", "*", ("c", CONSTS[ft][0]), ("s", v), ft), ft)

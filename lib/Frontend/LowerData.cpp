@@ -400,7 +400,9 @@ bool NestBuilder::recordAccess(const View &V, const Expr *E, IRStmt &St,
   if (E && Frames.size() == 1)
     Values.noteAccess(E, St.Accesses.size(), B.LocalStorage, B.Name);
   if (ArmDepth == 0 && !TouchedStack.empty())
-    TouchedStack.back().Elements.push_back({V.Base, V.Subs});
+    (DeferredTouches && Write && !Read ? *DeferredTouches
+                                       : TouchedStack.back().Elements)
+        .push_back({V.Base, V.Subs});
   St.Accesses.push_back(std::move(A));
   return true;
 }
@@ -520,9 +522,19 @@ bool NestBuilder::assignTarget(const Expr *L, IRStmt &St, bool Compound) {
 
 bool NestBuilder::countBinary(const BinaryOperator *BO, IRStmt &St) {
   BinaryOperatorKind Op = BO->getOpcode();
-  if (Op == BO_Assign)
-    return assignTarget(BO->getLHS(), St, false) &&
-           visitData(BO->getRHS(), St);
+  if (Op == BO_Assign) {
+    // The value is read before the target is written.
+    std::vector<std::pair<unsigned, std::vector<IndexPoly>>> Target;
+    {
+      llvm::SaveAndRestore Defer(DeferredTouches, &Target);
+      if (!assignTarget(BO->getLHS(), St, false))
+        return false;
+    }
+    bool Ok = visitData(BO->getRHS(), St);
+    if (!TouchedStack.empty())
+      llvm::append_range(TouchedStack.back().Elements, Target);
+    return Ok;
+  }
   if (BO->isCompoundAssignmentOp()) {
     if (!assignTarget(BO->getLHS(), St, true))
       return false;

@@ -84,6 +84,45 @@ bool mayEndEarly(const clang::Stmt *S, bool InSwitch = false) {
 
 } // namespace
 
+/// The parts of a comma expression, left to right.
+static void commaParts(const Expr *E, std::vector<const Expr *> &Out) {
+  const auto *BO = dyn_cast<BinaryOperator>(E->IgnoreParens());
+  if (BO && BO->getOpcode() == BO_Comma) {
+    commaParts(BO->getLHS(), Out);
+    commaParts(BO->getRHS(), Out);
+    return;
+  }
+  Out.push_back(E);
+}
+
+std::vector<const Expr *> NestBuilder::otherInits(const ForStmt *FS) const {
+  std::vector<const Expr *> Parts;
+  if (const auto *E = dyn_cast_or_null<Expr>(FS->getInit()))
+    commaParts(E, Parts);
+  const clang::Stmt *IV = loopVarInit(FS);
+  llvm::erase_if(Parts, [&](const Expr *P) { return P == IV; });
+  return Parts;
+}
+
+const clang::Stmt *NestBuilder::loopVarInit(const ForStmt *FS) const {
+  // `for (i = 1, max = x[0]; ...; i++)`: the part that sets the stepped
+  // variable; the others run once before the loop.
+  const auto *E = dyn_cast_or_null<Expr>(FS->getInit());
+  const VarDecl *Stepped = FS->getInc() ? steppedVar(FS->getInc()) : nullptr;
+  std::vector<const Expr *> Parts;
+  if (E)
+    commaParts(E, Parts);
+  if (Parts.size() < 2 || !Stepped)
+    return FS->getInit();
+  for (const Expr *P : Parts)
+    if (const auto *BO = dyn_cast<BinaryOperator>(strip(P));
+        BO && BO->getOpcode() == BO_Assign)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(BO->getLHS()));
+          DRE && DRE->getDecl() == Stepped)
+        return P;
+  return FS->getInit();
+}
+
 bool NestBuilder::continuesVariable(const ForStmt *FS) {
   const auto *Init = dyn_cast_or_null<Expr>(FS->getInit());
   if (!FS->getInit() || !FS->getInc())

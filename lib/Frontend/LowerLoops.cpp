@@ -216,19 +216,28 @@ void NestBuilder::leaveLoop() {
 }
 
 bool NestBuilder::lowerFor(const ForStmt *FS, std::vector<Node> &Out) {
+  // The other parts of a comma in the header are statements before it.
+  Loop Before;
+  for (const Expr *E : otherInits(FS))
+    if (!lowerStmt(E, Before))
+      return false;
   size_t OutBefore = Out.size(), PendingBefore = Pending.size();
   NormalizeFor = nullptr;
-  if (lowerForSplit(FS, Out, /*Normalize=*/false))
-    return true;
-  if (NormalizeFor != FS || !Reason.empty())
-    return false;
-  // A condition raises the start of this strided loop: lowered again over
-  // a unit-step variable (LowerRegroup.cpp). What the first try recorded
-  // goes.
-  NormalizeFor = nullptr;
-  Out.erase(Out.begin() + OutBefore, Out.end());
-  Pending.erase(Pending.begin() + PendingBefore, Pending.end());
-  return lowerForSplit(FS, Out, /*Normalize=*/true);
+  bool Ok = lowerForSplit(FS, Out, /*Normalize=*/false);
+  if (!Ok && NormalizeFor == FS && Reason.empty()) {
+    // A condition raises the start of this strided loop: lowered again
+    // over a unit-step variable (LowerRegroup.cpp). What the first try
+    // recorded goes.
+    NormalizeFor = nullptr;
+    Out.erase(Out.begin() + OutBefore, Out.end());
+    Pending.erase(Pending.begin() + PendingBefore, Pending.end());
+    Ok = lowerForSplit(FS, Out, /*Normalize=*/true);
+  }
+  if (Ok)
+    Out.insert(Out.begin() + OutBefore,
+               std::make_move_iterator(Before.Body.begin()),
+               std::make_move_iterator(Before.Body.end()));
+  return Ok;
 }
 
 bool NestBuilder::lowerForSplit(const ForStmt *FS, std::vector<Node> &Out,
@@ -312,7 +321,7 @@ bool NestBuilder::lowerForOnce(const ForStmt *FS, Loop &Out,
   // (LowerLoopStart.cpp). An init that sets another variable counts too.
   bool Continued = continuesVariable(FS);
   if (Continued ? !lowerContinuedStart(FS, Out.IV, IVDecl, Out.First)
-                : !lowerInit(FS->getInit(), Out.IV, IVDecl, Out.First))
+                : !lowerInit(loopVarInit(FS), Out.IV, IVDecl, Out.First))
     return false;
   // j += GS: a loop over groups (LowerRegroup.cpp).
   std::optional<IndexPoly> SymStep = symbolicStep(FS, IVDecl);
@@ -2007,24 +2016,43 @@ bool NestBuilder::mergeArms(std::vector<IRStmt> &Arms, IRStmt &Into,
     return std::make_pair(P.Base, P.Subs);
   };
   auto Touched = [&](const std::pair<unsigned, std::vector<IndexPoly>> &K) {
-    const auto &Here = TouchedStack.back().Elements;
-    if (std::find(Here.begin(), Here.end(), K) != Here.end())
+    if (llvm::any_of(Into.Accesses, [&](const Access &A) {
+          return A.IsRead && Key(A) == K;
+        }))
       return true;
-    for (const Access &A : Into.Accesses)
-      if (Key(A) == K)
-        return true;
-    return false;
+    // The statement's own target is written after its value is read:
+    // `A[i] = c ? A[i] : 0` reads A[i] before anything touched it (its
+    // note waits for the value: DeferredTouches).
+    return llvm::is_contained(TouchedStack.back().Elements, K);
   };
-  std::vector<Access> Writes;
+  // How often an arm reads an element: one every arm reads as often is
+  // read whichever way the branch goes (`c ? x[i] - 1 : x[i]`).
+  auto Reads = [&](const IRStmt &Arm, const auto &K) {
+    return llvm::count_if(Arm.Accesses, [&](const Access &B) {
+      return !B.IsWrite && Key(B) == K;
+    });
+  };
+  std::vector<Access> Writes, SureReads;
   for (size_t I = 0; I < Arms.size(); ++I) {
     for (const Access &A : Arms[I].Accesses) {
       auto K = Key(A);
       if (!A.IsWrite) {
-        if (!Touched(K))
+        if (Touched(K))
+          continue;
+        bool Alike = llvm::all_of(Arms, [&](const IRStmt &Arm) {
+          auto First = llvm::find_if(Arm.Accesses, [&](const Access &B) {
+            return Key(B) == K;
+          });
+          return First != Arm.Accesses.end() && !First->IsWrite &&
+                 Reads(Arm, K) == Reads(Arms[0], K);
+        });
+        if (!Alike)
           return fail(At, RejectKind::DataDependentBranch,
                       "data-dependent branch reads '" + Bases[K.first].Name +
                           "' elements that are not read before it: the "
                           "bytes depend on the data");
+        if (I == 0)
+          SureReads.push_back(A);
         continue;
       }
       bool Everywhere = true;
@@ -2042,6 +2070,8 @@ bool NestBuilder::mergeArms(std::vector<IRStmt> &Arms, IRStmt &Into,
         Writes.push_back(A);
     }
   }
+  for (Access &R : SureReads)
+    Into.Accesses.push_back(std::move(R));
   for (Access &W : Writes)
     Into.Accesses.push_back(std::move(W));
   // Work: per precision, the least any arm does for sure, up to the most.

@@ -567,12 +567,15 @@ bool NestBuilder::build(const clang::Stmt *Outermost, LoopNest &Out) {
   if (!lowerFor(FS, Roots))
     return false;
   if (Roots.size() != 1) {
-    // The outermost loop split in two ranges: both parts, in order, inside
-    // a loop that runs once (its variable is used nowhere).
+    // The outermost loop split in two ranges, or a statement from its
+    // header (`for (i = 0, sum = 0; ...)`) before it: in order, inside a
+    // loop that runs once (its variable is used nowhere).
+    const Node &First = *llvm::find_if(
+        Roots, [](const Node &N) { return N.isLoop(); });
     Loop Once;
-    Once.IV = freshIV(Roots.front().loop().IV + "_parts");
+    Once.IV = freshIV(First.loop().IV + "_parts");
     Once.First = Once.Last = Bound::single(AffineExpr(0));
-    Once.Loc = Roots.front().loop().Loc;
+    Once.Loc = First.loop().Loc;
     Once.Body = std::move(Roots);
     Roots.clear();
     Roots.push_back(Node::loop(std::move(Once)));

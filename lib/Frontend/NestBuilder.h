@@ -417,6 +417,11 @@ private:
 
   // --- Loops and control flow (LowerLoops.cpp) ---
   bool lowerFor(const clang::ForStmt *FS, std::vector<Node> &Out);
+  /// The part of a loop's header init that sets its variable (all of it
+  /// but in `for (i = 1, max = x[0]; ...)`), and the other parts, which
+  /// run once before the loop (LowerLoopStart.cpp).
+  const clang::Stmt *loopVarInit(const clang::ForStmt *FS) const;
+  std::vector<const clang::Expr *> otherInits(const clang::ForStmt *FS) const;
   bool lowerForOnce(const clang::ForStmt *FS, Loop &Out,
                     const std::optional<bool> &SplitBranch,
                     bool Normalize = false);
@@ -797,6 +802,10 @@ private:
   llvm::DenseSet<const clang::VarDecl *> NullPointers;
   /// Inside a data-dependent branch: accesses are conditional.
   unsigned ArmDepth = 0;
+  /// While an assignment's target is lowered: its element, noted as
+  /// touched only once the value is read (`A[i] = c ? A[i] : 0`).
+  std::vector<std::pair<unsigned, std::vector<IndexPoly>>> *DeferredTouches =
+      nullptr;
   /// The loop the statement being lowered is in: where a helper called in
   /// its expression runs its loops (canHoistCall).
   Loop *StmtParent = nullptr;
