@@ -843,8 +843,9 @@ void parallel(path P, const Problem &g, const blocks &Bl, const Epi &epi,
 // lines for writing, one an iteration, during its last ones; unhidden, those
 // misses cost a 64^3 gemm about a fifth of its time. The C lines were once
 // prefetched all at once before the K loop: a burst of write prefetches that
-// cost 2-4% in L1 and about as much with cold operands (docs/codegen.md,
-// "The gemm runtime": Small path).
+// cost 1-2% in L1 and 2-4% with cold operands (the bf16 small path keeps
+// it: there the tail measured slower; docs/codegen.md, "The gemm runtime":
+// Small path).
 //===----------------------------------------------------------------------===//
 
 /// Rows of B the first row of tiles prefetches ahead of the row it reads.
