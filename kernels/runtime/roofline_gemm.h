@@ -838,10 +838,14 @@ void parallel(path P, const Problem &g, const blocks &Bl, const Epi &epi,
 // operands that left the cache: roofline-run rotates among argument copies),
 // the first row of tiles brings B in with software prefetches a few rows
 // ahead (the later rows of tiles find it in L1, where the prefetches would
-// only take load slots), each tile prefetches its C rows for the stores
-// that end it, and (AVX-512) the rows of A of the tile after it during its
-// first iterations; unhidden, those misses cost a 64^3 gemm about a fifth of
-// its time (docs/codegen.md, "The gemm runtime": Small path).
+// only take load slots), each tile (AVX-512) prefetches the rows of A of the
+// tile after it during its first iterations, and (AVX-512, AVX2) its own C
+// lines for writing, one an iteration, during its last ones; unhidden, those
+// misses cost a 64^3 gemm about a fifth of its time. The C lines were once
+// prefetched all at once before the K loop: a burst of write prefetches that
+// cost 1-2% in L1 and 2-4% with cold operands (the bf16 small path keeps
+// it: there the tail measured slower; docs/codegen.md, "The gemm runtime":
+// Small path).
 //===----------------------------------------------------------------------===//
 
 /// Rows of B the first row of tiles prefetches ahead of the row it reads.
@@ -870,6 +874,18 @@ void direct_portable(int64_t K, const float *a, int64_t am, int64_t ak, const fl
 }
 
 #if RL_X86
+/// The write prefetch of the small path's tiles: line \p t of an MR x NV
+/// tile of C (row t / NV, vector t % NV, of \p W floats), for the iteration
+/// \p t of the tile's last MR * NV ones; a line past the tile's edge (mr x
+/// nr) is skipped.
+template <int NV, int W>
+__attribute__((always_inline)) inline void prefetch_c_line(float *c, int64_t ldc, int mr,
+                                                           int nr, int64_t t) {
+  const int r = int(t / NV), q = int(t % NV);
+  if (r < mr && W * q < nr)
+    __builtin_prefetch(c + r * ldc + W * q, 1, 3);
+}
+
 /// One step along K of the small path's AVX-512 tile: a row of B, a column
 /// of A broadcast, MR x NV FMAs.
 template <int MR, int NV, bool PrefetchB>
@@ -931,8 +947,16 @@ RL_AVX512 __attribute__((noinline)) void direct_avx512(int64_t K, const float *a
         b += bk;
       }
     }
-  for (; p < K; ++p, b += bk)
+  // The last MR * NV iterations write-prefetch C, one line each; where
+  // the prologue above runs into them (K under about 40 on 6 x 64 tiles),
+  // the lines of its iterations go without.
+  const int64_t Tail = K - std::min<int64_t>(K, MR * NV);
+  for (; p < Tail; ++p, b += bk)
     direct_step<MR, NV, PrefetchB>(acc, ar, Kq, b, bk, p * ak);
+  for (; p < K; ++p, b += bk) {
+    prefetch_c_line<NV, 16>(c, ldc, mr, nr, p - Tail);
+    direct_step<MR, NV, PrefetchB>(acc, ar, Kq, b, bk, p * ak);
+  }
   RL_UNROLL(32)
   for (int r = 0; r < MR; ++r) {
     if (r >= mr)
@@ -969,7 +993,11 @@ RL_AVX2 void direct_avx2(int64_t K, const float *a, int64_t am, int64_t ak,
   RL_UNROLL(2)
   for (int q = 0; q < NV; ++q)
     Kq[q] = v::f32x8::mask(nr - 8 * q);
+  // The last MR * NV iterations write-prefetch C, one line (vector) each.
+  const int64_t Tail = K - std::min<int64_t>(K, MR * NV);
   for (int64_t p = 0; p < K; ++p, b += bk) {
+    if (p >= Tail)
+      prefetch_c_line<NV, 8>(c, ldc, mr, nr, p - Tail);
     __m256 bv[NV];
     RL_UNROLL(2)
     for (int q = 0; q < NV; ++q)
@@ -1051,9 +1079,6 @@ void small(const strided &g, const Epi &epi, Direct direct) {
       const int mr = int(std::min<int64_t>(MR, g.M - i)),
                 nr = int(std::min<int64_t>(NR, g.N - j));
       float *c = g.C + i * g.cm + j;
-      for (int r = 0; r < mr; ++r)
-        for (int q = 0; q < nr; q += 16)
-          __builtin_prefetch(c + r * g.cm + q, 1, 3);
       // The A rows of the tile after this one (the next column block's
       // first after the last), where they are contiguous. A last tile
       // with fewer rows has rows past A's end prefetched: harmless, a
