@@ -1,10 +1,10 @@
 //===- SmallSortedMap.h - A map as a sorted small vector --------*- C++ -*-===//
 //
 // The few-entry maps the IR copies all the time (an affine expression's
-// terms, an index polynomial's parts): std::map allocated a node per entry
-// on every copy, a large share of the analysis's cost
-// (docs/results/speed.txt). Iteration order, equality and ordering are
-// std::map's: entries sorted by key with operator<.
+// terms, a loop's coefficients in the phase model): std::map allocated a
+// node per entry on every copy (docs/results/speed.txt, issue 23). Iteration
+// order, equality and ordering are std::map's: entries sorted by key with
+// operator<.
 //
 //===----------------------------------------------------------------------===//
 
