@@ -256,8 +256,8 @@ struct Box {
 Polynomial linearCombo(const AffineExpr *X, int SX, const AffineExpr &Y,
                        int SY, const std::string *Skip, Int128 Extra) {
   llvm::SmallVector<std::pair<VarName, Rational>, 4> Vars;
-  static const std::map<std::string, int64_t> None;
-  const auto &XT = X ? X->terms() : None;
+  static const AffineTerms None;
+  const AffineTerms &XT = X ? X->terms() : None;
   auto XI = XT.begin(), XE = XT.end();
   auto YI = Y.terms().begin(), YE = Y.terms().end();
   while (XI != XE || YI != YE) {

@@ -226,12 +226,18 @@ std::optional<int64_t> PhaseModel::evalBound(const Bound &B,
   return static_cast<int64_t>(R.Lo);
 }
 
-Box PhaseModel::placed(const Box &In,
-                        const std::vector<std::map<std::string, int64_t>> &Coef,
-                        const IVValues &Env) {
+Box PhaseModel::placed(const Box &In, const std::vector<LoopCoefs> &Coef,
+                       const IVValues &Env,
+                       const std::pair<const std::string *, int64_t> &AtIV) {
   Box B = In;
   for (size_t D = 0; D < B.size() && D < Coef.size(); ++D)
     for (const auto &[IV, K] : Coef[D]) {
+      if (AtIV.first && IV == *AtIV.first) {
+        double Off = static_cast<double>(K * AtIV.second);
+        B[D].Lo += Off;
+        B[D].Hi += Off;
+        continue;
+      }
       auto It = Env.find(IV);
       double Off = It == Env.end() ? 0 : static_cast<double>(K * It->second);
       B[D].Lo += Off;
@@ -242,9 +248,8 @@ Box PhaseModel::placed(const Box &In,
 
 Box PhaseModel::swept(const Group &G, const std::string &IV, int64_t First,
                       int64_t Last, int64_t Step, const IVValues &Env) const {
-  IVValues At = Env;
-  At[IV] = First;
-  Box B = placed(G, At);
+  // IV at First, the rest by Env: placed without a copy of Env.
+  Box B = placed(G.B, G.Coef, Env, {&IV, First});
   int64_t Iters = Step > 0 ? (Last - First) / Step + 1 : (First - Last) / -Step + 1;
   for (size_t D = 0; D < B.size(); ++D) {
     auto It = G.Coef[D].find(IV);
@@ -279,7 +284,7 @@ std::vector<Group> PhaseModel::visitStmt(const Stmt &S, Ctx &C) {
         G.Members.push_back(It->second);
     for (const std::optional<AffineExpr> &Sub : A.Subscripts) {
       assert(Sub && "checked before the walk");
-      std::map<std::string, int64_t> Coef;
+      LoopCoefs Coef;
       AffineExpr Rest(Sub->constant());
       double Const = static_cast<double>(Sub->constant());
       for (const auto &[Name, K] : Sub->terms()) {

@@ -38,6 +38,10 @@ namespace detail {
 /// Values of loop variables (and sizes) by name.
 using IVValues = std::map<std::string, int64_t>;
 
+/// A subscript's coefficient of each loop variable: one or two entries,
+/// copied with every group and step, so a small sorted vector, not a map.
+using LoopCoefs = AffineTerms;
+
 /// One dimension in the sizes: Lo..Hi as affine expressions in the sizes.
 struct SymDim {
   std::optional<AffineExpr> Lo, Hi;
@@ -47,7 +51,7 @@ struct SymDim {
 struct Group {
   std::string Array;
   /// Per dimension: coefficient of each loop variable not swept yet.
-  std::vector<std::map<std::string, int64_t>> Coef;
+  std::vector<LoopCoefs> Coef;
   Box B;
   std::vector<SymDim> Sym;
   bool Exact = true;
@@ -83,7 +87,7 @@ CacheLayout layoutArrays(const std::vector<const LoopNest *> &Nests,
 struct PhaseTouch {
   std::string Array;
   Box B;
-  std::vector<std::map<std::string, int64_t>> Coef;
+  std::vector<LoopCoefs> Coef;
   double Density = 1;
   unsigned Group = 0; ///< the same group in every step
   bool Write = false;
@@ -133,9 +137,11 @@ public:
                                 const IVValues &Env);
   /// A box with every coefficient's variable at its value in \p Env
   /// (absent ones at 0).
-  static Box placed(const Box &B,
-                    const std::vector<std::map<std::string, int64_t>> &Coef,
-                    const IVValues &Env);
+  /// With \p AtIV, its variable is at its value instead of \p Env's.
+  static Box placed(const Box &B, const std::vector<LoopCoefs> &Coef,
+                    const IVValues &Env,
+                    const std::pair<const std::string *, int64_t> &AtIV = {
+                        nullptr, 0});
   Box placed(const Group &G, const IVValues &Env) const {
     return placed(G.B, G.Coef, Env);
   }

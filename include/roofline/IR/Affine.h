@@ -9,6 +9,8 @@
 #ifndef ROOFLINE_IR_AFFINE_H
 #define ROOFLINE_IR_AFFINE_H
 
+#include "roofline/Support/SmallSortedMap.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -16,6 +18,11 @@
 #include <vector>
 
 namespace roofline {
+
+/// An affine expression's terms: variable -> coefficient, sorted by name.
+/// Nearly every expression has one or two, and the IR copies expressions
+/// all the time: a sorted small vector, not a std::map (SmallSortedMap.h).
+using AffineTerms = SmallSortedMap<std::string, int64_t, 2>;
 
 class AffineExpr {
 public:
@@ -26,7 +33,7 @@ public:
   int64_t constant() const { return Constant; }
   /// Coefficient of \p Name (0 when absent).
   int64_t coeff(const std::string &Name) const;
-  const std::map<std::string, int64_t> &terms() const { return Terms; }
+  const AffineTerms &terms() const { return Terms; }
 
   bool isConstant() const { return Terms.empty(); }
   bool uses(const std::string &Name) const { return coeff(Name) != 0; }
@@ -55,7 +62,7 @@ public:
 
 private:
   int64_t Constant = 0;
-  std::map<std::string, int64_t> Terms; ///< no zero coefficients stored
+  AffineTerms Terms; ///< no zero coefficients stored
 };
 
 /// floor(Expr / Divisor) with Divisor >= 1.
