@@ -261,7 +261,7 @@ def build_and_run_oracle(args):
         "-w", "-fsanitize-coverage=func,trace-loads,trace-stores",
         "-include", os.path.join(RUNTIME_DIR, "oracle.h"),
         "-I", os.path.dirname(os.path.abspath(args.kernel))] +
-        ["-I" + d for d in args.include_dir] + [
+        ["-I" + d for d in getattr(args, "include_dir", [])] + [
         args.driver, runtime_o, "-ldl", "-o", exe])
     return exe, run([exe], timeout=600)
 
@@ -400,7 +400,7 @@ def run_tool(args, params):
     cmd = [args.tool, "--format=json", "--quiet"]
     cmd += ["--param=%s=%d" % kv for kv in sorted(params.items())]
     cmd += args.tool_arg + [args.kernel]
-    compile_args = args.compile_arg + ["-I" + d for d in args.include_dir]
+    compile_args = args.compile_arg + ["-I" + d for d in getattr(args, "include_dir", [])]
     if compile_args:
         cmd += ["--"] + compile_args
     r = subprocess.run(cmd, capture_output=True, text=True)
