@@ -108,6 +108,9 @@ FORMS = {
     "bothread": 0.15,   # a data-dependent ?: whose arms read the same
                         # elements, first there (`c ? x[i] - 1 : x[i]`,
                         # mnist-neural-network-plain-c's softmax gradient)
+    "clamp": 0.15,      # a size local set again under a condition on its
+                        # value before the nest (darknet's `int sample =
+                        # w2/w1; if (sample < 1) sample = 1;`)
     "assert": 0.12,     # assert(x[i] > c), assert(!std::isnan(x[i])), assert(a && b), assert(v < c) on
                         # a local, assert(i < N) somewhere in a loop body:
                         # the condition counts, the failing branch does not
@@ -124,6 +127,8 @@ SIDE3_FORMS = ("condsel", "rowblock", "assert")
 SIDE4_FORMS = ("bodyassign",)
 # And on a fifth (see Gen.side5).
 SIDE5_FORMS = ("sizecond", "bothread")
+# And on a sixth (see Gen.side6).
+SIDE6_FORMS = ("clamp",)
 
 
 class MustRefuse(Exception):
@@ -466,6 +471,10 @@ class Render:
             out.append("%s%s %s = %s;" % (ind, self.n.spell.get(s[1], "int"), s[1], self.ie(s[2])))
         elif t == "dset":
             out.append("%s%s = %s;" % (ind, s[1], self.ie(s[2])))
+        elif t == "dclamp":  # ("dclamp", name, op, rhs, value, braces)
+            body = "%s = %s;" % (s[1], self.ie(s[4]))
+            cond = "%sif (%s %s %s)" % (ind, s[1], s[2], self.ie(s[3]))
+            out += ["%s { %s }" % (cond, body)] if s[5] else [cond, ind + "  " + body]
         elif t == "dintd":
             out.append("%sint %s = %s;" % (ind, s[1], self.de(s[2])))
         elif t == "dptr":
@@ -704,7 +713,8 @@ class Gen:
         self.rng = rng
         self.n = NNNest(name)
         self.on = {f: rng.random() < p for f, p in forms.items()
-                   if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS + SIDE4_FORMS + SIDE5_FORMS}
+                   if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS + SIDE4_FORMS + SIDE5_FORMS
+                   + SIDE6_FORMS}
         # The later forms draw from a stream of their own, seeded from the
         # main one without advancing it: with them the other nests of a seed
         # stay what they were.
@@ -718,6 +728,8 @@ class Gen:
         self.on.update({f: self.side4.random() < forms[f] for f in SIDE4_FORMS if f in forms})
         self.side5 = random.Random("%s/5/%s" % (name, rng.getstate()[1][-8:]))
         self.on.update({f: self.side5.random() < forms[f] for f in SIDE5_FORMS if f in forms})
+        self.side6 = random.Random("%s/6/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side6.random() < forms[f] for f in SIDE6_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -808,7 +820,28 @@ class Gen:
             n.derived.append((name, ("n", v), "const-written" if written else "const"))
             pool.append(Sz(1, (name,)))
             self.feat("constlocal-written" if written else "constlocal-" + spell.replace(" ", "_"))
+        if self.on.get("clamp"):
+            self.clamp_local()
         self.ext_pool = pool
+
+    def clamp_local(self):
+        """A derived or constant local set again under a condition on its
+        value before the nest, `if (D0 < 2) D0 = M;`: at the nest it is
+        D0 < 2 ? M : N / 2 (docs/user-guide.md, "Sizes")."""
+        n, r = self.n, self.side6
+        cands = [i for i, (name, e, kind) in enumerate(n.derived)
+                 if kind in ("quot", "mul", "prod", "copy", "plus1", "const")
+                 and name not in n.runtime and "const" not in n.spell.get(name, "")]
+        if not cands:
+            return
+        i = r.choice(cands)
+        name, e, kind = n.derived[i]
+        op = r.choice(["<", ">", "<=", ">="])
+        rhs = ("n", r.choice([1, 2, 3, 4])) if r.random() < 0.6 else ("v", r.choice(BASE_SIZES))
+        value = ("n", r.choice([1, 2, 3])) if r.random() < 0.6 else ("v", r.choice(BASE_SIZES))
+        n.pre.decls.append(("dclamp", name, op, rhs, value, r.random() < 0.5))
+        n.derived[i] = (name, ("isel", op, e, rhs, value, e), kind)
+        self.feat("clamp-" + kind)
 
     def pick_ext(self, allow_prod=True):
         rng = self.rng
@@ -2707,7 +2740,7 @@ class Sites:
                     self.pinc.setdefault(name, set()).update(loops[self.decl_depth[name]:])
             elif t == "dint":
                 self.decl_depth[s[1]] = len(loops)
-            elif t == "dset":
+            elif t in ("dset", "dclamp"):
                 pass
             elif t == "for":
                 self.prepass(s[1].body, loops + [(s[1].id, None)])
@@ -2816,6 +2849,9 @@ class Sites:
                 self.walk(R.body, e2, loops + [key], [], ctx, branch)
             elif t in ("dint", "dset"):
                 env[s[1]] = (ideps(s[2], env) | frozenset(self.pinc.get(s[1], ())),)
+            elif t == "dclamp":
+                env[s[1]] = (env.get(s[1], (frozenset(),))[0] | ideps(s[3], env) |
+                             ideps(s[4], env),)
             elif t == "dintd":
                 self.dwalk(s[2], env, loops, guards, ctx, branch)
                 env[s[1]] = (frozenset(),)
@@ -3272,6 +3308,9 @@ class Interp:
                 self.env[s[1]] = D
             elif t in ("dint", "dset"):
                 self.env[s[1]] = self.iev(s[2])
+            elif t == "dclamp":
+                if OPS[s[2]](self.env[s[1]], self.iev(s[3])):
+                    self.env[s[1]] = self.iev(s[4])
             elif t == "dptr":
                 self.env[s[1]] = self.pev(s[3])
             elif t == "if":
@@ -3508,6 +3547,10 @@ def finalize(nest, sizes):
             expected(nest, sizes, case, "const")
     except TooBig:
         return False
+    for s in nest.pre.decls:
+        # a clamped local the nest reads (beyond its declaration and clamp)
+        if s[0] == "dclamp" and len(re.findall(r"\b%s\b" % s[1], nest.cpp("sym"))) > 3:
+            nest.feats["clamp-used"] += 1
     return True
 
 

@@ -214,6 +214,9 @@ NestBuilder::sizeOfVar(const VarDecl *VD, std::string &Why) {
   Expr::EvalResult R;
   if (!Init || Init->isValueDependent() || !Init->EvaluateAsInt(R, Ctx))
     return std::nullopt; // computed: see localIndex
+  // `int rows = 4; if (n < rows) rows = n;`: see clampedIndex.
+  if (!IsConst && VD->isLocalVarDecl() && isModified(VD) && clampedLocal(VD))
+    return std::nullopt;
   if (!IsConst && (!VD->isLocalVarDecl() || isModified(VD))) {
     Why = "'" + S.Name + "', a variable computed at run time";
     return std::nullopt;
@@ -390,6 +393,9 @@ std::optional<IndexPoly> NestBuilder::localIndex(const VarDecl *VD,
   // its definition (LowerRunTimeLocals.cpp).
   std::string NotOnce;
   const Expr *RunTimeDef = Inside ? nullptr : runTimeDefinition(VD, NotOnce);
+  if (!Inside && !RunTimeDef)
+    if (std::optional<ClampedLocal> CL = clampedLocal(VD))
+      return Done(clampedIndex(VD, *CL, Why));
   bool Modified = isModified(VD);
   if (Modified && RunTimeDef)
     Init = RunTimeDef;
@@ -401,6 +407,14 @@ std::optional<IndexPoly> NestBuilder::localIndex(const VarDecl *VD,
                           : NotOnce;
     return Done(std::nullopt);
   }
+  return Done(definitionIndex(VD, Init, RunTimeDef != nullptr, Why));
+}
+
+std::optional<IndexPoly> NestBuilder::definitionIndex(const VarDecl *VD,
+                                                      const Expr *Init,
+                                                      bool RunTime,
+                                                      std::string &Why) {
+  std::string Name = declName(VD);
   // Evaluated before the nest: no loop variable of it is in scope.
   llvm::SaveAndRestore HideIVs(IVs, {});
   std::string Inner;
@@ -414,17 +428,17 @@ std::optional<IndexPoly> NestBuilder::localIndex(const VarDecl *VD,
       // where n_heads divides dim is stated already (LowerRegroup.cpp).
       if (!N->usesLoopVars())
         if (std::optional<IndexPoly> Q = exactQuotient(*N, *D, Inner))
-          return Done(Q);
+          return Q;
       Inner.clear();
-      return Done(quotientSize(Name, *N, *D, Why));
+      return quotientSize(Name, *N, *D, Why);
     }
   }
   std::optional<IndexPoly> P = indexOf(Init, Inner);
-  if (!P && RunTimeDef)
-    return Done(runTimeSize(VD, Init));
+  if (!P && RunTime)
+    return runTimeSize(VD, Init);
   if (!P) {
-    Why = NotOnce.empty() ? "'" + Name + "' (" + Inner + ")" : NotOnce;
-    return Done(std::nullopt);
+    Why = "'" + Name + "' (" + Inner + ")";
+    return std::nullopt;
   }
   // A multiple of one product of sizes (C3 = 3*C, BT = B*T) is that
   // expression: row pointers add it up with other multiples of C. Anything
@@ -438,7 +452,7 @@ std::optional<IndexPoly> NestBuilder::localIndex(const VarDecl *VD,
                                     !It->second.Derived->isProduct())
         UsesQuotient = true;
   if (P->isConstant() || (Monomial && !UsesQuotient))
-    return Done(P);
+    return P;
   SizeName S;
   S.Name = Name;
   S.Origin = "derived";
@@ -461,7 +475,7 @@ std::optional<IndexPoly> NestBuilder::localIndex(const VarDecl *VD,
                ": a multiple of the rows it divides into";
     Relations.push_back(Rel);
   }
-  return Done(IndexPoly::size(Name));
+  return IndexPoly::size(Name);
 }
 
 // kautodiff.c's `n8 = n>>3<<3` (8*floor(n/8), the part of n a loop unrolled

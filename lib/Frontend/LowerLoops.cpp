@@ -1723,18 +1723,6 @@ NestBuilder::Invariant NestBuilder::evalInvariant(const Expr *Cond) {
   return Atom();
 }
 
-/// Collects the references to variables in \p E, in source order.
-static void declRefsIn(const clang::Stmt *E,
-                       std::vector<const DeclRefExpr *> &Out) {
-  if (!E)
-    return;
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
-    if (isa<VarDecl>(DRE->getDecl()))
-      Out.push_back(DRE);
-  for (const clang::Stmt *C : E->children())
-    declRefsIn(C, Out);
-}
-
 std::string NestBuilder::invariantText(const Expr *S) {
   std::string Text = text(S);
   // A case is keyed by its text: a helper's `n % 4` called once with n
@@ -1748,7 +1736,9 @@ std::string NestBuilder::invariantText(const Expr *S) {
   unsigned At = 0;
   for (const DeclRefExpr *DRE : Refs) {
     const auto *VD = cast<VarDecl>(DRE->getDecl());
-    if (!VD->isLocalVarDeclOrParm() || VD->getDeclContext() == Root)
+    auto Spelled = SpelledAs.find(VD);
+    if (Spelled == SpelledAs.end() &&
+        (!VD->isLocalVarDeclOrParm() || VD->getDeclContext() == Root))
       continue;
     SourceLocation L = DRE->getBeginLoc();
     unsigned Offset = SM.getFileOffset(L) - Start;
@@ -1757,7 +1747,9 @@ std::string NestBuilder::invariantText(const Expr *S) {
       return callSiteText(Text);
     std::optional<std::string> Value;
     auto B = Bindings.find(VD);
-    if (B != Bindings.end() && B->second.Kind == Binding::Index) {
+    if (Spelled != SpelledAs.end()) {
+      Value = Spelled->second;
+    } else if (B != Bindings.end() && B->second.Kind == Binding::Index) {
       Value = B->second.Value.str();
       if (!llvm::all_of(*Value,
                         [](char C) { return llvm::isAlnum(C) || C == '_'; }))

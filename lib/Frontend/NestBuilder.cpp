@@ -341,6 +341,17 @@ bool roofline::frontend::containsStmt(const clang::Stmt *S,
   return false;
 }
 
+void roofline::frontend::declRefsIn(const clang::Stmt *S,
+                                    std::vector<const DeclRefExpr *> &Out) {
+  if (!S)
+    return;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (isa<VarDecl>(DRE->getDecl()))
+      Out.push_back(DRE);
+  for (const clang::Stmt *C : S->children())
+    declRefsIn(C, Out);
+}
+
 //===----------------------------------------------------------------------===//
 // The builder
 //===----------------------------------------------------------------------===//

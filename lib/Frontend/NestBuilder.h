@@ -103,6 +103,9 @@ bool callsChanging(const clang::Stmt *S,
                    llvm::function_ref<bool(const ModificationSites &)> Changes,
                    llvm::SmallPtrSetImpl<const clang::FunctionDecl *> &Seen);
 bool containsStmt(const clang::Stmt *S, const clang::Stmt *Needle);
+/// The references to variables in \p S, in source order.
+void declRefsIn(const clang::Stmt *S,
+                std::vector<const clang::DeclRefExpr *> &Out);
 /// The return of `if (c) return [v];` (no else, nothing else in the
 /// branch); null for any other statement.
 const clang::ReturnStmt *returnGuarded(const clang::IfStmt *If);
@@ -301,6 +304,30 @@ private:
   /// \p VD, defined by \p Def, as a size of its own ("run-time").
   std::optional<IndexPoly> runTimeSize(const clang::VarDecl *VD,
                                        const clang::Expr *Def);
+  /// The value at the nest of \p VD, defined by \p Def before the nest:
+  /// an index, a quotient size, or (\p RunTime: \p Def is its one
+  /// definition) a size of its own.
+  std::optional<IndexPoly> definitionIndex(const clang::VarDecl *VD,
+                                           const clang::Expr *Def,
+                                           bool RunTime, std::string &Why);
+  /// A local set twice before the nest, the second time under a condition
+  /// (darknet's `if (sample < 1) sample = 1;`; LowerClampedLocals.cpp).
+  struct ClampedLocal {
+    /// The definition before the if (null: the if sets it on both arms).
+    const clang::Expr *Before = nullptr;
+    const clang::IfStmt *If = nullptr;
+    const clang::Expr *Then = nullptr;
+    /// Null: the if has no else, the value stays Before's.
+    const clang::Expr *Else = nullptr;
+  };
+  /// \p VD's definitions, where they are one clamp of that shape at the
+  /// function's top level before the nest.
+  std::optional<ClampedLocal> clampedLocal(const clang::VarDecl *VD);
+  /// The value of a clamped local in this case of the nest: its condition
+  /// is a loop-invariant case, evaluated with the value before the if.
+  std::optional<IndexPoly> clampedIndex(const clang::VarDecl *VD,
+                                        const ClampedLocal &CL,
+                                        std::string &Why);
   /// \p P, a sum of sizes a loop variable multiplies (`j*(inputs + 1)`),
   /// as a size of its own, "(inputs+1)"; any other \p P as it is.
   IndexPoly strideSize(const IndexPoly &P);
@@ -847,6 +874,10 @@ private:
   std::vector<std::vector<std::optional<AffineExpr>>> ArrayExtents;
   llvm::DenseMap<const clang::VarDecl *, Binding> Bindings;
   llvm::DenseMap<const clang::VarDecl *, std::optional<IndexPoly>> LocalCache;
+  /// While a clamp's condition is keyed (LowerClampedLocals.cpp): the
+  /// clamped local spelled as its value before the if, so that the case
+  /// does not read as a condition on the value after it.
+  llvm::DenseMap<const clang::VarDecl *, std::string> SpelledAs;
   std::vector<AffineExpr> Dividends;
   std::vector<SizeCondition> Conditions;
   roofline::ValueLowering Values;

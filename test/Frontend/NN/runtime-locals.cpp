@@ -33,10 +33,10 @@ void twice_rows(float *y, const float *x, const Node *q) {
 }
 
 // CHECK: runtime-locals.cpp:[[@LINE+5]]:3: note: loop nest not analyzed: 'n' is assigned 2 times in the function: its value at the nest is not one size
+// (Set again under a condition, a clamp, it is a case: clamped-locals.c.)
 void assigned_twice(float *y, const Node *q) {
   int n = numel(q);
-  if (n > 8)
-    n = 8;
+  n = n - 1;
   for (int i = 0; i < n; ++i)
     y[i] = 0.0f;
 }

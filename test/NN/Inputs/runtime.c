@@ -37,7 +37,8 @@ void op_ce_backward(node_t *y1, const node_t *y0, float t) {
   }
 }
 
-// Two definitions: the value at the loop is not one named size.
+// Set again under a condition (a clamp): `kad_len(q) > 8` is a case of the
+// nest, which the value given for n picks (test/NN/clamped.test).
 void op_clamped(node_t *p, const node_t *q) {
   int n = kad_len(q);
   if (n > 8)

@@ -10,6 +10,9 @@ int main() {
   oracle::Array<float> px("p->x", 15), qx("q->x", 15);
   node_t p = {2, {3, 5}, px, nullptr}, q = {2, {3, 5}, qx, nullptr};
   ORACLE_CALL(op_square(&p, &q));
+  // n = kad_len(q) = 15 > 8: clamped to 8 (the case the value picks).
+  ORACLE_PARAM("op_clamped:n", 15);
+  ORACLE_CALL(op_clamped(&p, &q));
   ORACLE_PARAM("kad_len:p->n_d", 2);
   oracle_register("p->d", q.d, 4, sizeof(int), 0);
   ORACLE_CALL(kad_len(&q));
