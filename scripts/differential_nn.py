@@ -1264,6 +1264,8 @@ class Gen:
             self.feat("affine-whole")
         if cond[0] == "and":
             self.feat("affine-conj")
+            if lv.guard[0] in ("cont", "else"):
+                self.feat("affine-union")  # its negation is a union of ranges
         return lv.guard
 
     def affine_cond(self, iv, outer_ivs, lv=None):

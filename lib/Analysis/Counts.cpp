@@ -99,10 +99,11 @@ bool needsRenaming(const Loop &L, llvm::SmallVectorImpl<const std::string *> &Sc
   return false;
 }
 
-/// Whether \p L holds a source loop (a guard loop is none, but may hold one).
+/// Whether \p L holds a source loop (a guard loop is none, but may hold one;
+/// one that narrows \p L counts as one).
 bool hasLoop(const Loop &L) {
   for (const Node &N : L.Body)
-    if (N.isLoop() && (!isGuardLoop(N.loop()) || hasLoop(N.loop())))
+    if (N.isLoop() && (countsIterations(N.loop()) || hasLoop(N.loop())))
       return true;
   return false;
 }
@@ -133,7 +134,7 @@ public:
   void walk(const Loop &O, const Loop &R, int Parent) {
     Stack.push_back(&R);
     int Me = static_cast<int>(Loops.size());
-    Loops.push_back({&O, &R, Stack, Parent, !isGuardLoop(O) && !hasLoop(O)});
+    Loops.push_back({&O, &R, Stack, Parent, countsIterations(O) && !hasLoop(O)});
     assert(O.Body.size() == R.Body.size() && "renaming changed the shape");
     for (size_t I = 0; I < R.Body.size(); ++I) {
       if (R.Body[I].isLoop()) {

@@ -697,8 +697,14 @@ bool NestBuilder::lowerBody(const clang::Stmt *S, Loop &Parent,
       std::string Why;
       std::optional<std::vector<Constraint>> Cs =
           constraintsOf(Cond, /*Negate=*/true, Why);
-      if (!Cs)
+      if (!Cs) {
+        bool Handled = false;
+        bool Ok = lowerUnionContinue(
+            If, llvm::ArrayRef(Children).drop_front(I + 1), Parent, Handled);
+        if (Handled)
+          return Ok;
         return fail(Cond->getBeginLoc(), RejectKind::Condition, Why);
+      }
       if (!applyGuard(*Cs, If))
         return false;
       continue;
@@ -1308,6 +1314,23 @@ bool NestBuilder::guardNarrowsLoops(const std::vector<Constraint> &Cs) {
 bool NestBuilder::lowerGuardLoop(const std::vector<Constraint> &Cs,
                                  const clang::Stmt *Branch,
                                  const clang::Stmt *Where, Loop &Parent) {
+  return guardLoop(Cs, Where, Parent, [&](Loop &G) {
+    return lowerBody(Branch, G, /*IsLoopBody=*/false);
+  });
+}
+
+bool NestBuilder::lowerGuardLoop(const std::vector<Constraint> &Cs,
+                                 llvm::ArrayRef<const clang::Stmt *> Stmts,
+                                 const clang::Stmt *Where, Loop &Parent) {
+  return guardLoop(Cs, Where, Parent, [&](Loop &G) {
+    return llvm::all_of(Stmts,
+                        [&](const clang::Stmt *S) { return lowerStmt(S, G); });
+  });
+}
+
+bool NestBuilder::guardLoop(const std::vector<Constraint> &Cs,
+                            const clang::Stmt *Where, Loop &Parent,
+                            llvm::function_ref<bool(Loop &)> LowerBody) {
   // for (__ifN = max(0, e...); __ifN <= min(0, c..., e...); ++__ifN): one
   // iteration exactly when every c >= 0 and e == 0 hold. A name starting
   // with "__" is reserved in C and C++, so no source name clashes; it
@@ -1315,6 +1338,7 @@ bool NestBuilder::lowerGuardLoop(const std::vector<Constraint> &Cs,
   Loop G;
   G.IV = guardLoopIV(++GuardLoops);
   G.IsGuard = true;
+  G.Narrows = NarrowingGuards;
   G.Loc = loc(Where->getBeginLoc());
   G.First = Bound::single(AffineExpr());
   G.Last = Bound::single(AffineExpr());
@@ -1337,9 +1361,16 @@ bool NestBuilder::lowerGuardLoop(const std::vector<Constraint> &Cs,
     if (C.Equal)
       Add(G.First, Bound::Max, *A);
   }
-  if (!lowerBody(Branch, G, /*IsLoopBody=*/false))
+  bool Ok;
+  {
+    // Guards inside it narrow nothing.
+    llvm::SaveAndRestore Inner(NarrowingGuards, false);
+    Ok = LowerBody(G);
+  }
+  if (!Ok)
     return false;
-  if (!G.Body.empty())
+  // An empty one that narrows its parent still runs its iterations.
+  if (!G.Body.empty() || G.Narrows)
     Parent.Body.push_back(Node::loop(std::move(G)));
   return true;
 }
@@ -1864,6 +1895,12 @@ bool NestBuilder::lowerIf(const IfStmt *If, Loop &Parent, bool WholeBody,
     return lowerDataBranch(Cond, Arms, Parent, If->getBeginLoc());
   }
   // Affine.
+  if (!WholeBody || !IsNe) {
+    bool Handled = false;
+    bool Ok = lowerUnionIf(If, Parent, WholeBody, Handled);
+    if (Handled)
+      return Ok;
+  }
   std::string Why;
   if (!WholeBody) {
     // Each branch in a loop of at most one iteration (lowerGuardLoop).

@@ -518,6 +518,31 @@ private:
   bool lowerGuardLoop(const std::vector<Constraint> &Cs,
                       const clang::Stmt *Branch, const clang::Stmt *Where,
                       Loop &Parent);
+  /// The same, for statements \p Stmts (the rest of a loop body).
+  bool lowerGuardLoop(const std::vector<Constraint> &Cs,
+                      llvm::ArrayRef<const clang::Stmt *> Stmts,
+                      const clang::Stmt *Where, Loop &Parent);
+  bool guardLoop(const std::vector<Constraint> &Cs, const clang::Stmt *Where,
+                 Loop &Parent, llvm::function_ref<bool(Loop &)> LowerBody);
+  /// Guard loops made now stand for a narrowing of their parent.
+  bool NarrowingGuards = false;
+  // --- Unions of ranges (LowerUnionGuards.cpp) ---
+  using Conjunctions = std::vector<std::vector<Constraint>>;
+  /// \p Cond (or its negation) as disjoint conjunctions of constraints:
+  /// `a || b` is `a`, then `!a && b`; nullopt where an atom is no affine
+  /// comparison or the parts would be too many.
+  std::optional<Conjunctions> disjointParts(const clang::Expr *Cond,
+                                            bool Negate, std::string &Why);
+  /// An affine if whose condition (or its negation, with an else) is a
+  /// union: each branch in one guard loop per disjoint part. False with
+  /// \p Handled unset where the condition is no union.
+  bool lowerUnionIf(const clang::IfStmt *If, Loop &Parent, bool WholeBody,
+                    bool &Handled);
+  /// `if (a && b) continue;`: the rest of the body, \p Rest, in one guard
+  /// loop per disjoint part of `!(a && b)`.
+  bool lowerUnionContinue(const clang::IfStmt *If,
+                          llvm::ArrayRef<const clang::Stmt *> Rest,
+                          Loop &Parent, bool &Handled);
   bool tightenLoop(Loop &L, LoopRange &R, const std::string &IV,
                    const IndexPoly &E, bool Equal, const clang::Stmt *Where);
   void simplifyBound(Bound &B, bool IsUpper, const LoopRange *Outer);

@@ -194,6 +194,7 @@ Loop headerOf(const Loop &L) {
   H.Step = L.Step;
   H.Loc = L.Loc;
   H.IsGuard = L.IsGuard;
+  H.Narrows = L.Narrows;
   return H;
 }
 

@@ -27,6 +27,12 @@ inline std::string guardLoopIV(unsigned N) {
 /// its header, keep the flag).
 inline bool isGuardLoop(const Loop &L) { return L.IsGuard; }
 
+/// Whether \p L's runs count as iterations: a source loop, or a guard loop
+/// that narrows its parent (Loop::Narrows).
+inline bool countsIterations(const Loop &L) {
+  return !L.IsGuard || L.Narrows;
+}
+
 } // namespace roofline
 
 #endif // ROOFLINE_IR_GUARDLOOP_H

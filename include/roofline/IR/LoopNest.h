@@ -112,6 +112,11 @@ struct Loop {
   /// `if` (GuardLoop.h, docs/design.md "Guard loops"): no source loop. Set
   /// where it is made; a copy of the loop keeps it, whatever its name.
   bool IsGuard = false;
+  /// A guard loop that stands for the narrowing of its parent: the whole
+  /// body under a condition that is a union of ranges, or the rest of the
+  /// body after `if (a && b) continue;` (LowerUnionGuards.cpp). Its runs
+  /// are the parent's iterations, as a narrowed loop's would be.
+  bool Narrows = false;
 };
 
 struct Node {
