@@ -84,7 +84,7 @@ void nested(int T, int N, float *x, float *y) {
 
 // Unions of ranges (LowerUnionGuards.cpp): one guard loop per disjoint part.
 // i != t is i < t, then i > t: 20 adds, 16 of the 20 (t, i) have i != t.
-// NUM: partial-guards.c:[[@LINE+2]]:3: remark: not_equal:
+// NUM: partial-guards.c:[[@LINE+3]]:3: remark: not_equal:
 // NUM: note: 0 MACs, 36 FLOPs (f32: 36); 160 bytes compulsory
 void not_equal(int T, int N, float *x) {
   for (int t = 0; t < T; t++)
@@ -96,7 +96,7 @@ void not_equal(int T, int N, float *x) {
 }
 
 // i < t, then i >= t && i > 2: 1 + 2 + 3 + 4 + 4 = 14 of the 20.
-// NUM: partial-guards.c:[[@LINE+2]]:3: remark: either:
+// NUM: partial-guards.c:[[@LINE+3]]:3: remark: either:
 // NUM: note: 0 MACs, 34 FLOPs (f32: 34); 160 bytes compulsory
 void either(int T, int N, float *x) {
   for (int t = 0; t < T; t++)
@@ -109,7 +109,7 @@ void either(int T, int N, float *x) {
 
 // The else of a conjunction runs on a union of ranges.
 // Each (t, i) runs one of the branches: 20 + 20.
-// NUM: partial-guards.c:[[@LINE+2]]:3: remark: else_of_and:
+// NUM: partial-guards.c:[[@LINE+3]]:3: remark: else_of_and:
 // NUM: note: 0 MACs, 40 FLOPs (f32: 40); 160 bytes compulsory
 void else_of_and(int T, int N, float *x) {
   for (int t = 0; t < T; t++)
