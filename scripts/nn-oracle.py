@@ -263,7 +263,23 @@ def build_and_run_oracle(args):
         "-I", os.path.dirname(os.path.abspath(args.kernel))] +
         ["-I" + d for d in getattr(args, "include_dir", [])] + [
         args.driver, runtime_o, "-ldl", "-o", exe])
-    return exe, run([exe], timeout=600)
+    env = dict(os.environ)
+    env.pop("ORACLE_STACK_ARRAYS", None)
+    if getattr(args, "stack_arrays", False):
+        # The arrays on the kernel's frames, for runtime.cpp to print the
+        # accesses to (SR/SW records) and stack_accesses() to map them.
+        dirs = [os.path.realpath(d) for d in
+                [os.path.dirname(os.path.abspath(args.kernel))] +
+                getattr(args, "include_dir", [])]
+        args.frames = stack_frames(read_dies(exe, args.dwarfdump), dirs,
+                                   {os.path.realpath(args.driver)})
+        table = os.path.join(args.work, "stack-arrays.txt")
+        with open(table, "w") as f:
+            for low, high, _, locals_ in args.frames:
+                for _, base, size, count, _ in locals_:
+                    f.write("%x %x %d %d\n" % (low, high, base, base + size * count))
+        env["ORACLE_STACK_ARRAYS"] = table
+    return exe, run([exe], timeout=600, env=env)
 
 
 def symbolize(symbolizer, exe, pcs, kernel):
@@ -318,10 +334,194 @@ def parse_oracle(text):
             call, array, index, chain = rest.split()
             calls[int(call)]["accesses"].append(
                 (kind, int(array), int(index), parse_chain(chain)))
+        elif kind in ("SR", "SW"):  # a stack access: stack_accesses() maps it
+            call, depth, pc, off, ipc, ioff, nbytes, chain = rest.split()
+            calls[int(call)]["accesses"].append(
+                ("S" + kind[1], (int(depth), int(pc, 16), int(off),
+                                 int(ipc, 16), int(ioff), int(nbytes)),
+                 None, parse_chain(chain)))
         elif kind == "F":
             call, chain, count = rest.split()
             calls[int(call)]["flops"].append((parse_chain(chain), int(count)))
     return params, arrays, calls
+
+
+def stack_scratch(owner, depth, nest):
+    """Whether a local array is scratch for a nest (stack_accesses()): it
+    lives in a function called inside the nest, or is declared inside the
+    nest itself (`float acc[8]` in the loop body), as the tool's
+    Array::Scratch (docs/design.md): not memory traffic."""
+    owner_depth, decl_line = owner
+    if owner_depth != depth:
+        return owner_depth > depth
+    return nest["line"] <= decl_line <= nest["end_line"]
+
+
+# ------------------------------------------------ arrays on the kernel's stack
+DIE_RE = re.compile(r"^0x([0-9a-f]+):( +)(DW_TAG_\w+|NULL)")
+ATTR_RE = re.compile(r"^\s+(DW_AT_\w+)\s+\((.*)\)\s*$")
+
+
+def read_dies(exe, dwarfdump):
+    """The debug information entries of EXE: {offset: DIE}, each a dict with
+    tag, attrs (text) and children (offsets)."""
+    out = run([dwarfdump, "--debug-info", exe])
+    dies, stack = {}, []  # stack: (indent, offset) of the open parents
+    die = None
+    for line in out.splitlines():
+        m = DIE_RE.match(line)
+        if m:
+            indent = len(m.group(2))
+            while stack and stack[-1][0] >= indent:
+                stack.pop()
+            if m.group(3) == "NULL":
+                die = None
+                continue
+            off = int(m.group(1), 16)
+            die = dies[off] = {"tag": m.group(3), "attrs": {}, "children": []}
+            if stack:
+                dies[stack[-1][1]]["children"].append(off)
+            stack.append((indent, off))
+            continue
+        m = ATTR_RE.match(line)
+        if m and die is not None:
+            die["attrs"][m.group(1)] = m.group(2)
+    return dies
+
+
+def die_ref(die, attr="DW_AT_type"):
+    v = die["attrs"].get(attr)
+    return int(v.split()[0], 16) if v else None
+
+
+def die_int(die, attr):
+    v = die["attrs"].get(attr)
+    return int(v.split()[0], 0) if v else None
+
+
+def die_text(die, attr):
+    v = die["attrs"].get(attr, "")
+    return v[1:-1] if v.startswith('"') else v or None
+
+
+def element_arrays(dies, ty, name, base):
+    """(name, byte offset, element bytes, element count) of every array of
+    scalars (numbers, pointers, Counted) a variable of type TY holds: the
+    variable itself, or the array members of a struct (`gradient.W_grad`,
+    as the tool names them). Arrays of structs are left out."""
+    die = dies.get(ty)
+    while die and die["tag"] in ("DW_TAG_typedef", "DW_TAG_const_type",
+                                 "DW_TAG_volatile_type"):
+        die = dies.get(die_ref(die))
+    if not die:
+        return []
+    if die["tag"] == "DW_TAG_array_type":
+        count = 1
+        for c in die["children"]:
+            sub = dies[c]
+            n = die_int(sub, "DW_AT_count")
+            if n is None and die_int(sub, "DW_AT_upper_bound") is not None:
+                n = die_int(sub, "DW_AT_upper_bound") + 1
+            if n is None:
+                return []  # a flexible or variable-length array
+            count *= n
+        elem = dies.get(die_ref(die))
+        while elem and elem["tag"] in ("DW_TAG_typedef", "DW_TAG_const_type",
+                                       "DW_TAG_volatile_type"):
+            elem = dies.get(die_ref(elem))
+        scalar = elem and (elem["tag"] in ("DW_TAG_base_type", "DW_TAG_pointer_type",
+                                           "DW_TAG_enumeration_type") or
+                           die_text(elem, "DW_AT_name") == "Counted")
+        if not scalar:
+            return []
+        size = die_int(elem, "DW_AT_byte_size") or 8  # a pointer: no byte size
+        return [(name, base, size, count)]
+    if die["tag"] in ("DW_TAG_structure_type", "DW_TAG_class_type") and \
+            die_text(die, "DW_AT_name") != "Counted":
+        out = []
+        for c in die["children"]:
+            m = dies[c]
+            if m["tag"] == "DW_TAG_member" and "DW_AT_data_member_location" in m["attrs"]:
+                out += element_arrays(dies, die_ref(m), "%s.%s" % (
+                    name, die_text(m, "DW_AT_name")),
+                    base + die_int(m, "DW_AT_data_member_location"))
+        return out
+    return []
+
+
+def stack_frames(dies, dirs, exclude):
+    """The functions declared in the kernel's directories (DIRS), each with
+    its pc range and the arrays on its frame: (low, high, name, [(array
+    name, frame offset, element bytes, count, declaration line)])."""
+    funcs = []
+    for die in dies.values():
+        if die["tag"] != "DW_TAG_subprogram" or "DW_AT_low_pc" not in die["attrs"]:
+            continue
+        path = die_text(die, "DW_AT_decl_file")
+        if not path:
+            continue
+        path = os.path.realpath(path)
+        if path in exclude or not any(path.startswith(d + os.sep) for d in dirs):
+            continue
+        arrays, todo = [], list(die["children"])
+        while todo:  # variables of nested blocks too
+            v = dies[todo.pop()]
+            if v["tag"] == "DW_TAG_lexical_block":
+                todo += v["children"]
+                continue
+            loc = re.match(r"DW_OP_fbreg ([+-]?\d+)$", v["attrs"].get("DW_AT_location", ""))
+            if v["tag"] not in ("DW_TAG_variable", "DW_TAG_formal_parameter") or not loc:
+                continue
+            line = die_int(v, "DW_AT_decl_line") or 0
+            arrays += [a + (line,) for a in element_arrays(
+                dies, die_ref(v), die_text(v, "DW_AT_name"), int(loc.group(1)))]
+        if arrays:
+            funcs.append((die_int(die, "DW_AT_low_pc"), die_int(die, "DW_AT_high_pc"),
+                          die_text(die, "DW_AT_name"), arrays))
+    return funcs
+
+
+def stack_accesses(args, exe, arrays, calls):
+    """Maps the run's stack accesses (runtime.cpp's SR/SW records, with
+    --stack-arrays) onto the arrays the debug information declares on the
+    frames of the kernel's functions; every other stack access (a scalar, a
+    temporary, a frame of the driver or of oracle.h) is dropped. A mapped
+    access carries (depth of its frame, declaration line) for measure()."""
+    if not getattr(args, "stack_arrays", False):
+        return
+    frames = args.frames
+
+    def lookup(pc, off):
+        for low, high, func, locals_ in frames:
+            if low <= pc - 1 < high:
+                for name, base, size, count, line in locals_:
+                    if base <= off < base + size * count:
+                        return func, name, base, size, line
+        return None
+
+    ids = {}
+    for call in calls.values():
+        kept = []
+        for a in call["accesses"]:
+            if a[0][0] != "S":
+                kept.append(a)
+                continue
+            depth, pc, off, ipc, ioff, nbytes = a[1]
+            hit, owner = lookup(pc, off), depth
+            if not hit and ipc:
+                hit, owner = lookup(ipc, ioff), depth + 1
+                off = ioff
+            if not hit:
+                continue
+            func, name, base, size, line = hit
+            if nbytes != size or (off - base) % size:
+                sys.exit("nn-oracle: an access of %d bytes at offset %d of the "
+                         "stack array '%s' of %s, whose elements are %d bytes"
+                         % (nbytes, off - base, name, func, size))
+            key = ids.setdefault((func, name), "stack:%s:%s" % (func, name))
+            arrays[key] = {"name": name, "element_bytes": size}
+            kept.append((a[0][1], key, (off - base) // size, a[3], (owner, line)))
+        call["accesses"] = kept
 
 
 def measure(nests, arrays, calls, line_of):
@@ -361,9 +561,14 @@ def measure(nests, arrays, calls, line_of):
             k = nest_of(chain, cid)
             if k is not None:
                 flops[k] = flops.get(k, 0) + count
-        for kind, array, index, chain in call["accesses"]:
-            k = nest_of(chain, cid)
+        for access in call["accesses"]:
+            kind, array, index, chain = access[:4]
+            k, depth = nest_and_depth(chain)
             if k is None:
+                continue
+            if depth > 0:
+                reached[(cid, k)] = True
+            if len(access) > 4 and stack_scratch(access[4], depth, nests[k]):
                 continue
             first.setdefault((k, array, index), kind)
             if kind == "W":
@@ -733,6 +938,12 @@ def main():
     ap.add_argument("--include-dir", action="append", default=[],
                     help="a header directory of the kernel: -I for the driver's "
                          "build and for the tool (after --)")
+    ap.add_argument("--dwarfdump", default="llvm-dwarfdump-19")
+    ap.add_argument("--stack-arrays", action="store_true",
+                    help="measure the arrays on the stack of the kernel's own "
+                         "functions too (from the debug information): local "
+                         "arrays declared outside the nest, and struct "
+                         "members of locals (scripts/heldout-audit)")
     ap.add_argument("--self-test-inject-error", action="store_true")
     ap.add_argument("--audit", metavar="ROWS.json",
                     help="no EXPECT file: classify every nest and case and write "
@@ -744,6 +955,7 @@ def main():
     nests = Scanner(open(args.kernel).read()).scan()
     exe, out = build_and_run_oracle(args)
     params, arrays, calls = parse_oracle(out)
+    stack_accesses(args, exe, arrays, calls)
     pcs = {pc for c in calls.values() for chain, _ in c["flops"] for pc in chain}
     pcs |= {pc for c in calls.values() for a in c["accesses"] for pc in a[3]}
     line_of = symbolize(args.symbolizer, exe, pcs, args.kernel)

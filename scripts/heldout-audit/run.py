@@ -75,7 +75,8 @@ def audit(corpus, args):
     cmd = [sys.executable, ORACLE, "--tool", args.tool,
            "--kernel", os.path.join(args.src, kernel),
            "--driver", os.path.join(HERE, driver_dir, "driver.cpp"),
-           "--work", work, "--audit", os.path.join(args.out, name + ".json")]
+           "--work", work, "--audit", os.path.join(args.out, name + ".json"),
+           "--stack-arrays"]
     for opt in corpus[3:]:
         if opt.startswith("include="):  # a header directory of the published code
             cmd += ["--include-dir", os.path.join(args.src, opt[len("include="):])]

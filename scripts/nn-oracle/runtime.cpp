@@ -19,6 +19,21 @@
 //                                         order)
 //   F CALL CHAIN COUNT                   (FLOPs with that chain in that call)
 //   end CALL
+// With ORACLE_STACK_ARRAYS=FILE in the environment (nn-oracle.py
+// --stack-arrays), a load or store at a stack address of the called
+// function's frames that lies in one of FILE's ranges is printed too: the
+// arrays the debug information declares on the frames of the kernel's
+// functions (an array on the stack of the published function, which no
+// driver can register), one a line, "LOW HIGH FROM TO": a function's pc
+// range [LOW, HIGH) in hex and the array's bytes [FROM, TO) relative to its
+// frame pointer. nn-oracle.py maps each record back onto its array:
+//   SR|SW CALL DEPTH PC OFFSET INNER_PC INNER_OFFSET BYTES CHAIN
+// (first load/store of that address with that chain in that call). PC is a
+// return address into the function owning the frame the address lies in,
+// DEPTH that frame's place in CHAIN (0: the called function; -1: the
+// driver's), OFFSET the address less that frame's frame pointer (negative:
+// a local); INNER_PC and INNER_OFFSET the same for the frame below it, at
+// DEPTH + 1 (0 0 if none; positive: an argument passed in memory).
 // A CHAIN is program counters as offsets into the executable (for
 // llvm-symbolizer), in hex, joined by ','.
 #include <dlfcn.h>
@@ -47,6 +62,13 @@ bool Active = false;
 int CallId = -1;
 void *DriverFrame = nullptr;
 std::set<std::tuple<int, size_t, std::string, char>> Seen;
+std::set<std::tuple<uintptr_t, std::string, char>> SeenOnStack;
+struct StackRange {
+  uintptr_t Low, High;
+  long From, To;
+};
+int TrackStack = -1; // ORACLE_STACK_ARRAYS, read at the first access
+std::vector<StackRange> StackRanges;
 std::map<std::string, long long> FlopsAt;
 
 [[noreturn]] void die(const char *What) {
@@ -91,6 +113,76 @@ __attribute__((noinline)) std::string kernelChain() {
       "directly by the driver, and everything built with frame pointers?)");
 }
 
+void readStackRanges() {
+  const char *Path = getenv("ORACLE_STACK_ARRAYS");
+  TrackStack = Path && *Path;
+  if (!TrackStack)
+    return;
+  FILE *F = fopen(Path, "r");
+  if (!F)
+    die("cannot read the file ORACLE_STACK_ARRAYS names");
+  StackRange R;
+  while (fscanf(F, "%" SCNxPTR " %" SCNxPTR " %ld %ld", &R.Low, &R.High, &R.From,
+                &R.To) == 4)
+    StackRanges.push_back(R);
+  fclose(F);
+}
+
+/// A load or store at a stack address of the called function's frames:
+/// printed with the frame it lies in (see the header comment).
+__attribute__((noinline)) void stackAccess(uintptr_t Address, size_t Bytes,
+                                           char Kind) {
+  // Frames[I]: a frame pointer; Pcs[I]: a return address into its function.
+  // The walk ends at the driver's frame: Frames[N - 2] is the called
+  // function's (depth 0), Frames[I] at depth N - 2 - I.
+  uintptr_t Frames[512], Pcs[512];
+  int N = 0;
+  void **Frame = static_cast<void **>(__builtin_frame_address(0));
+  if (Address < reinterpret_cast<uintptr_t>(Frame))
+    return; // not on the stack above the runtime's frame: heap, globals
+  while (N < 512 && Frame) {
+    void **Caller = static_cast<void **>(Frame[0]);
+    if (!Caller)
+      return;
+    Frames[N] = reinterpret_cast<uintptr_t>(Caller);
+    Pcs[N++] = reinterpret_cast<uintptr_t>(Frame[1]);
+    if (Caller == DriverFrame)
+      break;
+    Frame = Caller;
+  }
+  if (N < 2 || Frames[N - 1] != reinterpret_cast<uintptr_t>(DriverFrame))
+    return;
+  int J = 0;
+  while (J < N && Address >= Frames[J])
+    ++J;
+  if (J == N)
+    return; // above the driver's frame pointer
+  // The kernel is linked into the executable: one base for its pcs.
+  static uintptr_t Base = relative(reinterpret_cast<void *>(Pcs[0])) - Pcs[0];
+  auto InRange = [](uintptr_t Pc, std::ptrdiff_t Offset) {
+    uintptr_t Rel = Pc + Base - 1;
+    for (const StackRange &R : StackRanges)
+      if (R.Low <= Rel && Rel < R.High && R.From <= Offset && Offset < R.To)
+        return true;
+    return false;
+  };
+  std::ptrdiff_t Offset = Address - Frames[J];
+  if (!InRange(Pcs[J], Offset) &&
+      !(J && InRange(Pcs[J - 1], Address - Frames[J - 1])))
+    return; // a scalar, a temporary, a frame of the driver or of oracle.h
+  // Frames[J] holds the address (a local at a negative offset), or the
+  // frame below it does (an argument in memory, at a positive offset).
+  std::string Chain = kernelChain();
+  if (!SeenOnStack.insert({Address, Chain, Kind}).second)
+    return;
+  printf("S%c %d %d %" PRIxPTR " %td %" PRIxPTR " %td %zu %s\n", Kind, CallId,
+         N - 2 - J, relative(reinterpret_cast<void *>(Pcs[J])),
+         (std::ptrdiff_t)(Address - Frames[J]),
+         J ? relative(reinterpret_cast<void *>(Pcs[J - 1])) : 0,
+         J ? (std::ptrdiff_t)(Address - Frames[J - 1]) : 0, Bytes,
+         Chain.c_str());
+}
+
 void access(uintptr_t Address, size_t Bytes, char Kind) {
   if (!Active)
     return;
@@ -110,6 +202,17 @@ void access(uintptr_t Address, size_t Bytes, char Kind) {
     if (Seen.insert({A.Id, Index, Chain, Kind}).second)
       printf("%c %d %d %zu %s\n", Kind, CallId, A.Id, Index, Chain.c_str());
     return;
+  }
+  if (TrackStack < 0)
+    readStackRanges();
+  // The runtime's own std::string and std::set code may be the driver's
+  // instrumented copy of the template (one copy is linked): its stack
+  // accesses come back here, and are not the kernel's.
+  static bool InRuntime = false;
+  if (TrackStack && !InRuntime) {
+    InRuntime = true;
+    stackAccess(Address, Bytes, Kind);
+    InRuntime = false;
   }
 }
 } // namespace
@@ -147,6 +250,7 @@ void oracle_call_begin(const char *Function, const char *Case, void *Frame) {
   printf("call %d %s|%s\n", CallId, Function, Case ? Case : "-");
   DriverFrame = Frame;
   Seen.clear();
+  SeenOnStack.clear();
   FlopsAt.clear();
   Active = true;
 }
@@ -159,6 +263,7 @@ void endSegment() {
     printf("F %d %s %lld\n", CallId, Chain.c_str(), N);
   FlopsAt.clear();
   Seen.clear();
+  SeenOnStack.clear();
 }
 } // namespace
 

@@ -66,4 +66,34 @@ int main() {
     oracle::Array<float> in("in", W * H * C * B), out("out", 4 * W * H * C * B);
     ORACLE_CASE("forward", upsample_cpu(in, W, H, C, B, 2, 1, 1.0f, out));
   }
+  {
+    // softmax_cpu as softmax_layer.c's forward calls it with groups:
+    // softmax_cpu(net.input, l.inputs/l.groups, l.batch, l.inputs, l.groups,
+    // l.inputs/l.groups, 1, l.temperature, l.output); 12 inputs, 3 groups.
+    const int Inputs = 12, G = 3;
+    ORACLE_PARAM("softmax_cpu:n", Inputs / G);
+    ORACLE_PARAM("groups", G);
+    ORACLE_PARAM("batch_offset", Inputs);
+    ORACLE_PARAM("group_offset", Inputs / G);
+    ORACLE_PARAM("softmax_cpu:stride", 1);
+    oracle::Array<float> in("input", B * Inputs), out("output", B * Inputs);
+    ORACLE_CALL(softmax_cpu(in, Inputs / G, B, Inputs, G, Inputs / G, 1, 1.0f, out));
+  }
+  {
+    // shortcut_cpu as shortcut_layer.c's forward calls it, the added layer
+    // of the same size: shortcut_cpu(l.batch, l.w, l.h, l.c, from.output,
+    // l.out_w, l.out_h, l.out_c, l.alpha, l.beta, l.output). The 2x
+    // downsample (w1 = 2*w2) is the variant corpus dkblasb (one value per
+    // size name).
+    const int W = 4, H = 3, C = 2;
+    ORACLE_PARAM("w1", W);
+    ORACLE_PARAM("h1", H);
+    ORACLE_PARAM("c1", C);
+    ORACLE_PARAM("w2", W);
+    ORACLE_PARAM("h2", H);
+    ORACLE_PARAM("c2", C);
+    oracle::Array<float> add("add", B * W * H * C), out("out", B * W * H * C);
+    ORACLE_CASE("!(c1 < c2) && !(h1 < h2) && !(w1 < w2)",
+                shortcut_cpu(B, W, H, C, add, W, H, C, 0.5f, 2.0f, out));
+  }
 }
