@@ -2450,6 +2450,11 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
       Stmts.pop_back();
       Result = returnChainValue(Stmts, Result, Callee);
     }
+  // `row -= pad;` first: the helper's copy of its argument, bound adjusted
+  // (LowerParamAdjust.cpp); the statements are not lowered.
+  std::vector<const clang::Stmt *> Adjust(
+      Stmts.begin(), Stmts.begin() + parameterAdjustments(Stmts, Callee));
+  Stmts.erase(Stmts.begin(), Stmts.begin() + Adjust.size());
   // In an expression, a guarded return before other statements of a scalar
   // helper is a branch of the helper (lowerReturnTree).
   bool Tree = Value && Result && Callee->getReturnType()->isArithmeticType();
@@ -2472,8 +2477,10 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
   size_t HoistFrom = Parent ? Parent->Body.size() : 0;
   IRStmt ArgWork;
   ArgWork.Loc = loc(CE->getBeginLoc());
-  Frames.push_back({Callee, modificationsIn(Body), /*Binding=*/true});
-  bool Bound = bindArguments(CE, Callee, ArgWork);
+  ModificationSites Modified = modificationsAfter(Body, Adjust);
+  Frames.push_back({Callee, Modified, /*Binding=*/true});
+  bool Bound = bindArguments(CE, Callee, ArgWork) &&
+               adjustParameters(Adjust, Callee);
   Frames.pop_back();
   if (!Bound)
     return false;
@@ -2483,7 +2490,7 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
                      ") counted as its body";
   if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
     Notes.push_back(Note);
-  Frames.push_back({Callee, modificationsIn(Body), /*Binding=*/false,
+  Frames.push_back({Callee, std::move(Modified), /*Binding=*/false,
                     loc(CE->getBeginLoc()).Line});
   llvm::SaveAndRestore Depth(InlineDepth, InlineDepth + 1);
   bool Ok = true;

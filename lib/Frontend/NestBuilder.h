@@ -103,6 +103,14 @@ bool callsChanging(const clang::Stmt *S,
                    llvm::function_ref<bool(const ModificationSites &)> Changes,
                    llvm::SmallPtrSetImpl<const clang::FunctionDecl *> &Seen);
 bool containsStmt(const clang::Stmt *S, const clang::Stmt *Needle);
+/// How many of a helper's first statements \p Stmts adjust a by-value
+/// signed integer parameter of \p Callee (`row -= pad;`: its own copy of
+/// the argument, LowerParamAdjust.cpp).
+size_t parameterAdjustments(llvm::ArrayRef<const clang::Stmt *> Stmts,
+                            const clang::FunctionDecl *Callee);
+/// modificationsIn(\p Body) less the changes made by the statements \p Skip.
+ModificationSites modificationsAfter(const clang::Stmt *Body,
+                                     llvm::ArrayRef<const clang::Stmt *> Skip);
 /// The return of `if (c) return [v];` (no else, nothing else in the
 /// branch); null for any other statement.
 const clang::ReturnStmt *returnGuarded(const clang::IfStmt *If);
@@ -565,6 +573,11 @@ private:
   bool writesMemory(const Loop &L, size_t From) const;
   bool bindArguments(const clang::CallExpr *CE,
                      const clang::FunctionDecl *Callee, Stmt &ArgWork);
+  /// Rebinds the parameters the statements \p Adjust (parameterAdjustments)
+  /// change to their adjusted indices, in order; refuses one whose argument
+  /// or adjustment is no index.
+  bool adjustParameters(llvm::ArrayRef<const clang::Stmt *> Adjust,
+                        const clang::FunctionDecl *Callee);
   /// The body a call runs: its direct callee's, or the target of the
   /// function pointer it calls through; null (Why set where known) where
   /// it cannot be inlined.
