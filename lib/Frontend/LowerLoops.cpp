@@ -1313,6 +1313,17 @@ bool NestBuilder::lowerGuardLoop(const std::vector<Constraint> &Cs,
   // with "__" is reserved in C and C++, so no source name clashes; it
   // indexes nothing (docs/user-guide.md, "Conditions").
   Loop G;
+  if (!guardBounds(Cs, Where, /*Pin=*/false, G))
+    return false;
+  if (!lowerBody(Branch, G, /*IsLoopBody=*/false))
+    return false;
+  if (!G.Body.empty())
+    Parent.Body.push_back(Node::loop(std::move(G)));
+  return true;
+}
+
+bool NestBuilder::guardBounds(const std::vector<Constraint> &Cs,
+                              const clang::Stmt *Where, bool Pin, Loop &G) {
   G.IV = guardLoopIV(++GuardLoops);
   G.IsGuard = true;
   G.Loc = loc(Where->getBeginLoc());
@@ -1327,7 +1338,19 @@ bool NestBuilder::lowerGuardLoop(const std::vector<Constraint> &Cs,
   };
   for (const Constraint &C : Cs) {
     std::vector<SizeMonomial> Products;
-    std::optional<AffineExpr> A = C.E.toAffine(&Products);
+    std::optional<IndexPoly> E = C.E;
+    std::string Why;
+    if (Pin && !C.E.toAffine(nullptr)) {
+      // The loop variable the message names: any the constraint uses.
+      std::string IV;
+      for (const auto &[M, Coef] : C.E.parts())
+        for (const auto &[Name, K] : Coef.terms())
+          IV = Name;
+      E = pinLoopVarTimesSize(C.E, IV, Why);
+      if (!E)
+        return fail(Where->getBeginLoc(), RejectKind::Condition, Why);
+    }
+    std::optional<AffineExpr> A = E->toAffine(&Products);
     if (!A)
       return fail(Where->getBeginLoc(), RejectKind::Condition,
                   "condition on loop variables is not affine (a loop "
@@ -1337,10 +1360,6 @@ bool NestBuilder::lowerGuardLoop(const std::vector<Constraint> &Cs,
     if (C.Equal)
       Add(G.First, Bound::Max, *A);
   }
-  if (!lowerBody(Branch, G, /*IsLoopBody=*/false))
-    return false;
-  if (!G.Body.empty())
-    Parent.Body.push_back(Node::loop(std::move(G)));
   return true;
 }
 
@@ -2307,11 +2326,18 @@ bool NestBuilder::lowerReturnTree(llvm::ArrayRef<const clang::Stmt *> Stmts,
       continue;
     }
     const Expr *Cond = cast<IfStmt>(Stmts[I])->getCond();
-    if (classify(Cond) == CondKind::Invariant) {
+    CondKind K = classify(Cond);
+    if (K == CondKind::Invariant) {
       if (invariantValue(Cond))
         return visitData(Returned, Acc);
       continue;
     }
+    if (K == CondKind::Affine && ArmDepth == 0 && StmtParent &&
+        !usesNestData(Cond))
+      return lowerAffineSides(Cond, Stmts[I], [&](int Side, IRStmt &W) {
+        return Side == 0 ? visitData(Returned, W)
+                         : lowerReturnTree(Stmts, I + 1, Result, W);
+      });
     // `c ? Returned : ({ the rest; Result })`, as a conditional counts.
     if (!visitCondition(Cond, Acc))
       return false;

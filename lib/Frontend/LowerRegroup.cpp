@@ -86,6 +86,36 @@ void quotientsOf(const clang::Stmt *S, const VarDecl *IV,
     quotientsOf(C, IV, Out);
 }
 
+/// How many divisions \p E makes of \p IV in a chain: 0 for an expression
+/// that has IV as an addend, 1 for `c / K` and `c % K`, 2 for `c / K / K`
+/// and `(c / K) % K`; -1 for anything else.
+int divisionDepth(const Expr *E, const VarDecl *IV) {
+  E = strip(E);
+  if (isAddend(E, IV))
+    return 0;
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO || (BO->getOpcode() != BO_Div && BO->getOpcode() != BO_Rem))
+    return -1;
+  int D = divisionDepth(BO->getLHS(), IV);
+  return D < 0 ? -1 : D + 1;
+}
+
+/// The divisors of every `/` and `%` chain on \p IV in \p S (quotientsOf,
+/// with remainders), and the deepest chain in \p Depth.
+void divisionChains(const clang::Stmt *S, const VarDecl *IV,
+                    std::vector<const Expr *> &Out, int &Depth) {
+  if (!S)
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    if (BO->getOpcode() == BO_Div || BO->getOpcode() == BO_Rem)
+      if (int D = divisionDepth(BO, IV); D > 0) {
+        Out.push_back(BO->getRHS());
+        Depth = std::max(Depth, D);
+      }
+  for (const clang::Stmt *C : S->children())
+    divisionChains(C, IV, Out, Depth);
+}
+
 bool declares(const clang::Stmt *S, const VarDecl *VD) {
   const auto *DS = dyn_cast_or_null<DeclStmt>(S);
   return DS && llvm::is_contained(DS->decls(), VD);
@@ -182,6 +212,37 @@ std::optional<IndexPoly> NestBuilder::exactQuotient(const IndexPoly &P,
   if (!QuotientNonNegative())
     return std::nullopt;
   return Q;
+}
+
+std::optional<IndexPoly>
+NestBuilder::remainderIndex(const BinaryOperator *BO, std::string &Why) {
+  Expr::EvalResult Folded;
+  if (BO->isValueDependent() || BO->EvaluateAsInt(Folded, Ctx))
+    return std::nullopt; // a constant: indexOf folds it
+  std::string Inner;
+  std::optional<IndexPoly> L = indexOf(BO->getLHS(), Inner);
+  std::optional<IndexPoly> D = L ? indexOf(BO->getRHS(), Inner) : std::nullopt;
+  std::string Plain = "non-affine " +
+                      std::string(InBound ? "loop bound" : "index") +
+                      " expression '" + text(BO) + "'";
+  if (!L || !D || !L->usesLoopVars() || D->usesLoopVars()) {
+    Why = Plain;
+    return std::nullopt;
+  }
+  // C's % is the remainder of its '/', the exact quotient here (the
+  // dividend is not negative, nor the remainder out of [0, K - 1]).
+  std::optional<IndexPoly> Q = exactQuotient(*L, *D, Inner);
+  bool LoopVarProduct = false;
+  std::optional<IndexPoly> Times =
+      Q ? Q->mul(strideSize(*D), LoopVarProduct) : std::nullopt;
+  std::optional<IndexPoly> R =
+      Times && !LoopVarProduct ? L->sub(*Times) : std::nullopt;
+  if (!R) {
+    Why = Plain + " (a loop variable's remainder" +
+          (Inner.empty() ? "" : ": " + Inner) + ")";
+    return std::nullopt;
+  }
+  return R;
 }
 
 std::optional<IndexPoly> NestBuilder::groupCount(const IndexPoly &U,
@@ -310,8 +371,10 @@ bool NestBuilder::planStripMine(const ForStmt *FS, const VarDecl *IVDecl,
                                 bool &Planned) {
   Planned = false;
   std::vector<const Expr *> Divs;
-  quotientsOf(FS->getBody(), IVDecl, Divs);
-  if (Divs.empty())
+  int Depth = 0;
+  divisionChains(FS->getBody(), IVDecl, Divs, Depth);
+  // Deeper chains than a few levels are left to the refusal.
+  if (Divs.empty() || Depth > 4)
     return true;
   std::string Why;
   std::optional<IndexPoly> S;
@@ -338,9 +401,18 @@ bool NestBuilder::planStripMine(const ForStmt *FS, const VarDecl *IVDecl,
   if (!UP)
     return true;
   IndexPoly U = *UP;
-  if (U.usesLoopVars() || U == *S)
+  if (U.usesLoopVars() || (Depth == 1 && U == *S))
     return true; // i < GS: i / GS is 0, exactQuotient proves it
-  std::optional<IndexPoly> Count = groupCount(U, *S, Why);
+  // Groups of S^Depth: c < C*K*K with c / K / K runs C groups of K*K.
+  IndexPoly Whole = *S;
+  for (int I = 1; I < Depth; ++I) {
+    bool LoopVarProduct = false;
+    std::optional<IndexPoly> Next = Whole.mul(*S, LoopVarProduct);
+    if (!Next)
+      return true;
+    Whole = *Next;
+  }
+  std::optional<IndexPoly> Count = groupCount(U, Whole, Why);
   std::optional<Divisor> Dv = Count ? divisorOf(*S, Why) : std::nullopt;
   std::vector<SizeMonomial> Products;
   std::optional<AffineExpr> Last =
@@ -353,18 +425,29 @@ bool NestBuilder::planStripMine(const ForStmt *FS, const VarDecl *IVDecl,
                     S->str() + "': the loop cannot run in groups of it (" +
                     (Why.empty() ? "count '" + U.str() + "'" : Why) + ")");
   registerProducts(Products);
-  Loop G, R;
+  Loop G;
   G.IV = freshIV(Plain.IV + "_g");
-  G.First = R.First = Bound::single(AffineExpr(0));
+  G.First = Bound::single(AffineExpr(0));
   G.Last = Bound::single(*Last);
-  R.IV = freshIV(Plain.IV + "_r");
-  R.GroupInner = true;
-  R.Last = Bound::single(*Dv->Affine.addConstant(-1));
-  bool LoopVarProduct = false;
-  Out.Value = *IndexPoly::loopVar(G.IV)
-                   .mul(*S, LoopVarProduct)
-                   ->add(IndexPoly::loopVar(R.IV));
-  Out.Loops = {std::move(G), std::move(R)};
+  Out.Value = IndexPoly::loopVar(G.IV);
+  Out.Loops = {std::move(G)};
+  // i = (i_g*S + i_r2)*S + i_r, outer first; the innermost is i_r.
+  for (int Level = Depth; Level >= 1; --Level) {
+    Loop R;
+    R.IV = freshIV(Plain.IV + "_r" + (Level > 1 ? std::to_string(Level) : ""));
+    R.GroupInner = true;
+    R.First = Bound::single(AffineExpr(0));
+    R.Last = Bound::single(*Dv->Affine.addConstant(-1));
+    bool LoopVarProduct = false;
+    std::optional<IndexPoly> Scaled = Out.Value.mul(*S, LoopVarProduct);
+    std::optional<IndexPoly> Next =
+        Scaled ? Scaled->add(IndexPoly::loopVar(R.IV)) : std::nullopt;
+    if (!Next)
+      return fail(FS->getBeginLoc(), RejectKind::Overflow,
+                  "index arithmetic overflows");
+    Out.Value = *Next;
+    Out.Loops.push_back(std::move(R));
+  }
   Planned = true;
   return true;
 }

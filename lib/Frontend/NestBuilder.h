@@ -499,6 +499,19 @@ private:
   bool lowerGuardLoop(const std::vector<Constraint> &Cs,
                       const clang::Stmt *Branch, const clang::Stmt *Where,
                       Loop &Parent);
+  /// Sets the bounds of the guard loop \p G (no body) to carry \p Cs; with
+  /// \p Pin a size that multiplies a loop variable takes its given value
+  /// (pinLoopVarTimesSize), else that is refused.
+  bool guardBounds(const std::vector<Constraint> &Cs, const clang::Stmt *Where,
+                   bool Pin, Loop &G);
+  /// A value chosen by a condition on loop variables (`c ? a : b`, a
+  /// helper's `if (c) return a; return b;`: darknet's im2col_get_pixel
+  /// returns 0 in the padding): each side's work, lowered by \p LowerSide
+  /// (0: where \p Cond holds, 1: where not), runs in a guard loop of its
+  /// side before the statement. A side with no work needs no constraints
+  /// (a union of ranges is fine there); a side that writes is refused.
+  bool lowerAffineSides(const clang::Expr *Cond, const clang::Stmt *Where,
+                        llvm::function_ref<bool(int, Stmt &)> LowerSide);
   bool tightenLoop(Loop &L, LoopRange &R, const std::string &IV,
                    const IndexPoly &E, bool Equal, const clang::Stmt *Where);
   void simplifyBound(Bound &B, bool IsUpper, const LoopRange *Outer);
@@ -634,6 +647,11 @@ private:
   /// of D by a stated condition count as such).
   std::optional<IndexPoly> exactQuotient(const IndexPoly &P,
                                          const IndexPoly &D, std::string &Why);
+  /// `c % K` of a loop variable run in groups of K: c - K*(c/K), where
+  /// exactQuotient holds. Nullopt with \p Why empty where \p BO's dividend
+  /// uses no loop variable (the caller goes on as before).
+  std::optional<IndexPoly> remainderIndex(const clang::BinaryOperator *BO,
+                                          std::string &Why);
   /// The number of groups of S in U: U/S, a quotient size with its
   /// divisibility condition where it is not a product already.
   std::optional<IndexPoly> groupCount(const IndexPoly &U, const IndexPoly &S,
@@ -645,7 +663,9 @@ private:
                                         const clang::VarDecl *IVDecl);
   bool planStepGroups(const clang::ForStmt *FS, const clang::VarDecl *IVDecl,
                       const IndexPoly &S, const Loop &Plain, Regroup &Out);
-  /// The loop runs as groups of S where its body divides its variable by S.
+  /// The loop runs as groups of S where its body divides its variable by S
+  /// (`i / S`, `i % S`), in groups of groups where it divides it again
+  /// (`c / K / K`, `(c / K) % K`: Caffe's im2col).
   bool planStripMine(const clang::ForStmt *FS, const clang::VarDecl *IVDecl,
                      const Loop &Plain, Regroup &Out, bool &Planned);
   /// A strided loop over a unit-step variable (i = c + s*i_s).
