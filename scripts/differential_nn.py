@@ -108,6 +108,10 @@ FORMS = {
     "bothread": 0.15,   # a data-dependent ?: whose arms read the same
                         # elements, first there (`c ? x[i] - 1 : x[i]`,
                         # mnist-neural-network-plain-c's softmax gradient)
+    "paramadj": 0.1,    # a helper that adjusts its by-value index parameter
+                        # first (darknet's im2col_get_pixel: `r -= p;`, `r =
+                        # r - p;`, `++r;`) and returns 0 outside its row
+                        # (a guarded return or a ?: on r)
     "assert": 0.12,     # assert(x[i] > c), assert(!std::isnan(x[i])), assert(a && b), assert(v < c) on
                         # a local, assert(i < N) somewhere in a loop body:
                         # the condition counts, the failing branch does not
@@ -124,6 +128,8 @@ SIDE3_FORMS = ("condsel", "rowblock", "assert")
 SIDE4_FORMS = ("bodyassign",)
 # And on a fifth (see Gen.side5).
 SIDE5_FORMS = ("sizecond", "bothread")
+# And on a sixth (see Gen.side6).
+SIDE6_FORMS = ("paramadj",)
 
 
 class MustRefuse(Exception):
@@ -466,6 +472,13 @@ class Render:
             out.append("%s%s %s = %s;" % (ind, self.n.spell.get(s[1], "int"), s[1], self.ie(s[2])))
         elif t == "dset":
             out.append("%s%s = %s;" % (ind, s[1], self.ie(s[2])))
+        elif t == "iadj":  # a helper's parameter adjusted (paramadj)
+            if s[2] in ("++", "--"):
+                out.append("%s%s%s;" % (ind, s[2], s[1]))
+            elif s[2] == "=-":
+                out.append("%s%s = %s - %s;" % (ind, s[1], s[1], self.ie(s[3], 1)))
+            else:
+                out.append("%s%s %s %s;" % (ind, s[1], s[2], self.ie(s[3])))
         elif t == "dintd":
             out.append("%sint %s = %s;" % (ind, s[1], self.de(s[2])))
         elif t == "dptr":
@@ -704,7 +717,8 @@ class Gen:
         self.rng = rng
         self.n = NNNest(name)
         self.on = {f: rng.random() < p for f, p in forms.items()
-                   if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS + SIDE4_FORMS + SIDE5_FORMS}
+                   if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS + SIDE4_FORMS + SIDE5_FORMS
+                   + SIDE6_FORMS}
         # The later forms draw from a stream of their own, seeded from the
         # main one without advancing it: with them the other nests of a seed
         # stay what they were.
@@ -718,6 +732,8 @@ class Gen:
         self.on.update({f: self.side4.random() < forms[f] for f in SIDE4_FORMS if f in forms})
         self.side5 = random.Random("%s/5/%s" % (name, rng.getstate()[1][-8:]))
         self.on.update({f: self.side5.random() < forms[f] for f in SIDE5_FORMS if f in forms})
+        self.side6 = random.Random("%s/6/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side6.random() < forms[f] for f in SIDE6_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -1273,6 +1289,8 @@ class Gen:
             menu += [("call-dot", 2), ("call-axpy", 2), ("call-act", 2)]
         if self.on.get("sizecond"):
             menu += [("call-sizecond", 3)]
+        if self.on.get("paramadj"):
+            menu += [("call-paramadj", 3)]
         if self.on["rangefor"]:
             menu += [("rangefor", 3)]
         if self.on["intdata"]:
@@ -1726,6 +1744,40 @@ class Gen:
             x = self.row_arg(level, xv, [x for x, _, _ in outs])
             level.stmt_list().append(("call", h, [("ptr", y), ("ptr", x), ("f", self.lit()), ("int", E.ie())]))
         self.feat("call-sizecond")
+
+    def i_call_paramadj(self, level):
+        """y[.., i] = [c *] px(row, E, i + a, b) with px adjusting its index
+        parameter first (darknet's im2col_get_pixel: `r -= p;`) and reading
+        x[r] only inside [0, n): the parameter is the argument's index
+        adjusted, and the read runs where the guard holds."""
+        ft, rnd = self.ft, self.side6
+        name = "%s_px" % self.n.name
+        h = next((x for x in self.n.helpers if x.name == name), None)
+        if h is None:
+            adj = rnd.choice(["-=", "=-", "+=", "--", "++"])
+            r = ("v", "r")
+            cond = ("and", ("icmp", ">=", r, ("n", 0)), ("icmp", "<", r, ("v", "n")))
+            ret = ("sel", cond, ("ld", ("base", "x"), r), ("lit", "0.0" + SUF[ft]), ft)
+            body = [("iadj", "r", adj, None if adj in ("--", "++") else ("v", "p"))]
+            if rnd.random() < 0.3:
+                body.append(("iadj", "r", "+=", ("n", rnd.choice([1, 2]))))
+            h = Helper(name, ft, [("cptr", "x", ft), ("int", "n", None), ("int", "r", None),
+                                  ("int", "p", None)], body, ret)
+            h.guarded_returns = rnd.random() < 0.6
+            self.n.helpers.append(h)
+        outs = self.outer_idx(level)
+        E = self.pick_ext()
+        lv, i = self.inner(level, ext=E, guard=False)
+        xv = self.view_for(outs + [("@k", E, None)])
+        x = self.row_arg(level, xv, [a for a, _, _ in outs])
+        yv = self.view_for(outs + [i])
+        arg = ("+", ("v", i[0]), ("n", rnd.choice([0, 1, 2])))
+        call = ("u", h, [("ptr", x), ("int", E.ie()), ("int", arg), ("int", ("n", rnd.choice([0, 1, 2])))], ft)
+        if rnd.random() < 0.5:
+            call = ("b", "*", self.lit(), call, ft)
+        lv.stmt_list().append(("asg", self.ref(lv, yv, [a for a, _, _ in outs] + [i[0]], write=True),
+                               "=", call, ft))
+        self.feat("call-paramadj")
 
     def i_call_act(self, level):
         rng, ft = self.rng, self.ft
@@ -2816,6 +2868,8 @@ class Sites:
                 self.walk(R.body, e2, loops + [key], [], ctx, branch)
             elif t in ("dint", "dset"):
                 env[s[1]] = (ideps(s[2], env) | frozenset(self.pinc.get(s[1], ())),)
+            elif t == "iadj":
+                env[s[1]] = (env[s[1]][0] | (ideps(s[3], env) if s[3] else frozenset()),)
             elif t == "dintd":
                 self.dwalk(s[2], env, loops, guards, ctx, branch)
                 env[s[1]] = (frozenset(),)
@@ -3272,6 +3326,10 @@ class Interp:
                 self.env[s[1]] = D
             elif t in ("dint", "dset"):
                 self.env[s[1]] = self.iev(s[2])
+            elif t == "iadj":
+                d = 1 if s[2] in ("++", "--") else self.iev(s[3])
+                v = self.env[s[1]]
+                self.env[s[1]] = v - d if s[2] in ("-=", "=-", "--") else v + d
             elif t == "dptr":
                 self.env[s[1]] = self.pev(s[3])
             elif t == "if":
