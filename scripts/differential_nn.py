@@ -112,6 +112,10 @@ FORMS = {
                         # first (darknet's im2col_get_pixel: `r -= p;`, `r =
                         # r - p;`, `++r;`) and returns 0 outside its row
                         # (a guarded return or a ?: on r)
+    "modsplit": 0.04,   # a whole nest: one loop over X*G*G (or X*G) split by
+                        # q % G, (q / G) % G and q / G / G into the kernel
+                        # offsets and the channel (Caffe's and darknet's
+                        # im2col), used as indices and as q itself
     "assert": 0.12,     # assert(x[i] > c), assert(!std::isnan(x[i])), assert(a && b), assert(v < c) on
                         # a local, assert(i < N) somewhere in a loop body:
                         # the condition counts, the failing branch does not
@@ -129,7 +133,7 @@ SIDE4_FORMS = ("bodyassign",)
 # And on a fifth (see Gen.side5).
 SIDE5_FORMS = ("sizecond", "bothread")
 # And on a sixth (see Gen.side6).
-SIDE6_FORMS = ("paramadj",)
+SIDE6_FORMS = ("paramadj", "modsplit")
 
 
 class MustRefuse(Exception):
@@ -201,7 +205,7 @@ class Sz:
 
 
 # --- Int (index) expressions: ("n", v) ("v", name) ("+", a, b) ("*", a, b)
-#     ("/", a, q) ("-", a, b) ("icall", helper, [args]) -------------------------
+#     ("/", a, q) ("%", a, q) ("-", a, b) ("icall", helper, [args]) -------------
 
 def ie_add(a, b):
     if a is None:
@@ -236,9 +240,9 @@ def ie_text(e, sp, prec=0):
     if t == "*":
         s = "%s * %s" % (ie_text(e[1], sp, 2), ie_text(e[2], sp, 3))
         return "(%s)" % s if prec > 2 else s
-    if t == "/":
+    if t in ("/", "%"):
         q = sp(e[2]) if isinstance(e[2], str) else "%d" % e[2]
-        s = "%s / %s" % (ie_text(e[1], sp, 2), q)
+        s = "%s %s %s" % (ie_text(e[1], sp, 2), t, q)
         return "(%s)" % s if prec > 2 else s
     if t == "isel":  # ("isel", op, a, b, then, else): a op b ? then : else
         s = "%s %s %s ? %s : %s" % (ie_text(e[2], sp, 1), e[1], ie_text(e[3], sp, 1),
@@ -700,6 +704,9 @@ def ie_eval(e, env):
     if t == "/":
         q = env[e[2]] if isinstance(e[2], str) else e[2]
         return D if a is D else cdiv(a, q)
+    if t == "%":
+        q = env[e[2]] if isinstance(e[2], str) else e[2]
+        return D if a is D else a - q * cdiv(a, q)
     b = ie_eval(e[2], env)
     if a is D or b is D:
         return D
@@ -2046,6 +2053,8 @@ class Gen:
         self.setup_sizes()
         if self.on["group"]:
             return self.group_nest()
+        if self.on.get("modsplit"):
+            return self.modsplit_nest()
         depth = rng.choice([1, 2, 2, 2, 3, 3])
         level = n.pre
         outer_levels = []
@@ -2495,6 +2504,59 @@ class Gen:
         if n.body_assigned:
             self.feat("body-assigned-pointer")
 
+    def modsplit_nest(self):
+        """im2col's loop (Caffe, darknet): for (q = 0; q < X*G*G; q++) { int
+        kc = q % G; int kr = (q / G) % G; int ch = q / G / G; ... } (or one
+        level: q < X*G, kc = q % G, ch = q / G), the parts indexing rows and
+        q itself an output row. The tool runs it as loops over groups of
+        groups, so the loop structure is not compared."""
+        rnd, n, ft = self.side6, self.n, self.ft
+        n.loops_checkable = False
+        self.feat("modsplit")
+        V = lambda x: ("v", x)
+
+        def ld(b, i):
+            return ("ld", ("base", b.cname), i)
+
+        def base(written=False):
+            b = self.new_base("ptr", ft)
+            b.written = written
+            return b
+
+        def loop(iv, bound, body):
+            self.loop_id += 1
+            L = Loop(self.loop_id, iv, ("n", 0), "<", bound, 1, None)
+            L.body = body
+            return ("for", L)
+
+        G, X = rnd.choice(BASE_SIZES), rnd.choice(BASE_SIZES)
+        depth = rnd.choice([1, 2, 2])
+        q = self.fresh_iv()
+        kc, ch = self.fresh("kc"), self.fresh("ch")
+        body = [("dint", kc, ("%", V(q), G))]
+        if depth == 2:
+            kr = self.fresh("kr")
+            body += [("dint", kr, ("%", ("/", V(q), G), G)),
+                     ("dint", ch, ("/", ("/", V(q), G), G))]
+            row = ie_add(ie_mul(V(ch), V(G)), V(kr))
+            self.feat("modsplit-2")
+        else:
+            body.append(("dint", ch, ("/", V(q), G)))
+            row = V(ch)
+            self.feat("modsplit-1")
+        A, B, S = base(True), base(), base()
+        val = ("b", "*", ld(B, row), ld(S, V(kc)), ft)
+        if rnd.random() < 0.5:
+            j, Y = self.fresh_iv(), rnd.choice(BASE_SIZES)
+            body.append(loop(j, V(Y), [("asg", ld(A, ie_add(ie_mul(V(q), V(Y)), V(j))), "=", val, ft)]))
+            self.feat("modsplit-rows")
+        else:
+            body.append(("asg", ld(A, V(q)), rnd.choice(["=", "+="]), val, ft))
+        ext = ("*", ("*", V(X), V(G)), V(G)) if depth == 2 else ("*", V(X), V(G))
+        n.pre.stmts = [loop(q, ext, body)]
+        n.root = n.pre.stmts[0]
+        return n
+
     def group_nest(self):
         """Form 'group': a whole nest of grouped loops, as quantized and
         grouped-query code writes them (docs/fuzzing.md): a loop variable
@@ -2660,8 +2722,8 @@ def subst(e, name, new):
         return ("v", new) if e[1] == name else e
     if t == "n":
         return e
-    if t == "/":
-        return ("/", subst(e[1], name, new), e[2])
+    if t in ("/", "%"):
+        return (t, subst(e[1], name, new), e[2])
     if t == "icall":
         return ("icall", e[1], [subst(a, name, new) for a in e[2]])
     return (t, subst(e[1], name, new), subst(e[2], name, new))
@@ -2721,7 +2783,7 @@ def ideps(e, env):
         for a in e[2]:
             out |= ideps(a, env)
         return out
-    if t == "/":
+    if t in ("/", "%"):
         return ideps(e[1], env)
     if t == "isel":
         return ideps(e[2], env) | ideps(e[3], env) | ideps(e[4], env) | ideps(e[5], env)
@@ -3123,11 +3185,12 @@ class Interp:
                 raise MustRefuse("a choice on loaded data")
             return self.iev(e[4] if OPS[e[1]](a, b) else e[5])
         a = self.iev(e[1])
-        if t == "/":
+        if t in ("/", "%"):
             q = self.env[e[2]] if isinstance(e[2], str) else e[2]
             if q == 0:
                 raise MustRefuse("division by a zero size")
-            return D if a is D else cdiv(a, q)
+            # C's % is the remainder of its truncating /.
+            return D if a is D else (cdiv(a, q) if t == "/" else a - q * cdiv(a, q))
         b = self.iev(e[2])
         if a is D or b is D:
             return D
