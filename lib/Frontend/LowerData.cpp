@@ -645,7 +645,8 @@ bool NestBuilder::visitConditional(const ConditionalOperator *CO,
   };
   bool BothPlain = Plain(CO->getTrueExpr()) && Plain(CO->getFalseExpr());
   if (K == CondKind::Affine && !BothPlain && ArmDepth == 0 && StmtParent &&
-      !usesNestData(Cond))
+      !usesNestData(Cond) &&
+      affineSidesFit(Cond, CO->getTrueExpr(), CO->getFalseExpr()))
     return lowerAffineSides(Cond, CO, [&](int Side, IRStmt &W) {
       return visitData(Side == 0 ? CO->getTrueExpr() : CO->getFalseExpr(), W);
     });
@@ -661,6 +662,19 @@ bool NestBuilder::visitConditional(const ConditionalOperator *CO,
       return false;
   }
   return mergeArms(Arms, St, CO->getBeginLoc());
+}
+
+bool NestBuilder::affineSidesFit(const Expr *Cond, const Expr *True,
+                                 const Expr *False) {
+  const Expr *Sides[2] = {True, False};
+  for (int Side = 0; Side < 2; ++Side) {
+    if (Sides[Side] && isFoldable(strip(Sides[Side])))
+      continue;
+    std::string Why;
+    if (!constraintsOf(Cond, /*Negate=*/Side == 1, Why))
+      return false;
+  }
+  return true;
 }
 
 bool NestBuilder::lowerAffineSides(

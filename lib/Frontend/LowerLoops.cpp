@@ -2333,7 +2333,9 @@ bool NestBuilder::lowerReturnTree(llvm::ArrayRef<const clang::Stmt *> Stmts,
       continue;
     }
     if (K == CondKind::Affine && ArmDepth == 0 && StmtParent &&
-        !usesNestData(Cond))
+        !usesNestData(Cond) &&
+        affineSidesFit(Cond, Returned,
+                       I + 1 == Stmts.size() ? Result : nullptr))
       return lowerAffineSides(Cond, Stmts[I], [&](int Side, IRStmt &W) {
         return Side == 0 ? visitData(Returned, W)
                          : lowerReturnTree(Stmts, I + 1, Result, W);

@@ -512,6 +512,12 @@ private:
   /// (a union of ranges is fine there); a side that writes is refused.
   bool lowerAffineSides(const clang::Expr *Cond, const clang::Stmt *Where,
                         llvm::function_ref<bool(int, Stmt &)> LowerSide);
+  /// Whether lowerAffineSides can take `Cond ? True : False`: each side
+  /// holds on one range of the loops, or is a constant (no work). A null
+  /// side must hold on one range. Otherwise the select stays what it was
+  /// (a data-dependent choice: mnist's `i == label ? a - 1 : a`).
+  bool affineSidesFit(const clang::Expr *Cond, const clang::Expr *True,
+                      const clang::Expr *False);
   bool tightenLoop(Loop &L, LoopRange &R, const std::string &IV,
                    const IndexPoly &E, bool Equal, const clang::Stmt *Where);
   void simplifyBound(Bound &B, bool IsUpper, const LoopRange *Outer);
