@@ -221,11 +221,24 @@ NestBuilder::remainderIndex(const BinaryOperator *BO, std::string &Why) {
     return std::nullopt; // a constant: indexOf folds it
   std::string Inner;
   std::optional<IndexPoly> L = indexOf(BO->getLHS(), Inner);
-  std::optional<IndexPoly> D = L ? indexOf(BO->getRHS(), Inner) : std::nullopt;
+  // Only the variable of a loop run in groups (planStripMine) has a
+  // remainder to take; anything else goes on as before, its divisor not
+  // looked at (naming it would name other sizes after it).
+  auto Grouped = [&](const LoopFrame &F) {
+    if (!F.L || !F.L->GroupInner)
+      return false;
+    for (const auto &[M, Coef] : L->parts())
+      if (Coef.uses(F.L->IV))
+        return true;
+    return false;
+  };
+  if (!L || llvm::none_of(LoopStack, Grouped))
+    return std::nullopt;
+  std::optional<IndexPoly> D = indexOf(BO->getRHS(), Inner);
   std::string Plain = "non-affine " +
                       std::string(InBound ? "loop bound" : "index") +
                       " expression '" + text(BO) + "'";
-  if (!L || !D || !L->usesLoopVars() || D->usesLoopVars()) {
+  if (!D || D->usesLoopVars()) {
     Why = Plain;
     return std::nullopt;
   }
@@ -370,22 +383,34 @@ bool NestBuilder::planStripMine(const ForStmt *FS, const VarDecl *IVDecl,
                                 const Loop &Plain, Regroup &Out,
                                 bool &Planned) {
   Planned = false;
-  std::vector<const Expr *> Divs;
+  // `i / S` decides S; chains of that same divisor (`c % K`, `c / K / K`)
+  // only deepen the groups. A loop with remainders alone is looked at only
+  // where it could run in groups (its divisors are not named otherwise).
+  std::vector<const Expr *> Divs, Chain;
+  quotientsOf(FS->getBody(), IVDecl, Divs);
   int Depth = 0;
-  divisionChains(FS->getBody(), IVDecl, Divs, Depth);
-  // Deeper chains than a few levels are left to the refusal.
-  if (Divs.empty() || Depth > 4)
+  divisionChains(FS->getBody(), IVDecl, Chain, Depth);
+  bool Unit = Plain.Step == 1 && Plain.First.isAffine() &&
+              Plain.First.affine() == AffineExpr(0);
+  if (Divs.empty() && (Chain.empty() || !Unit || Depth > 4))
     return true;
+  const std::vector<const Expr *> &Decide = Divs.empty() ? Chain : Divs;
+  auto Same = [&](const Expr *D) {
+    return llvm::any_of(Decide, [&](const Expr *E) {
+      return Expr::isSameComparisonOperand(D, E);
+    });
+  };
+  if (Depth > 4 || !llvm::all_of(Chain, Same))
+    Depth = 1; // other divisors: refused where they are used
   std::string Why;
   std::optional<IndexPoly> S;
-  for (const Expr *D : Divs) {
+  for (const Expr *D : Decide) {
     std::optional<IndexPoly> P = indexOf(D, Why);
     if (!P || P->usesLoopVars() || P->isConstant() || (S && *S != *P))
       return true; // exactQuotient says why, where it is used
     S = P;
   }
-  if (Plain.Step != 1 || !Plain.First.isAffine() ||
-      Plain.First.affine() != AffineExpr(0))
+  if (!Unit)
     return true;
   // i < U, or i <= U - 1: U iterations.
   const auto *Cmp = dyn_cast<BinaryOperator>(strip(FS->getCond()));
