@@ -31,8 +31,9 @@ void chain(float *y, const float *x, const float *w, int c, int k) {
   }
 }
 
-// One division by k*k beside one by k: not one chain of one divisor.
-// SKIP: skipped @squared at {{.*}}: access 'x[q / (k * k)]': non-affine index expression 'q / (k * k)' (a loop variable divided: 'q' left over is not provably within [0, k*k - 1])
+// One division by k*k beside one by k: not one chain of one divisor (the
+// loop runs in groups of k*k, and q % k is no part of them).
+// SKIP: skipped @squared at {{.*}}: access 'x[q % k]': non-affine index expression 'q % k' (a loop variable's remainder: 'q_r' left over is not provably within [0, k - 1])
 void squared(float *y, const float *x, int c, int k) {
   for (int q = 0; q < c * k * k; q++)
     y[q] = x[q / (k * k)] + x[q % k];
