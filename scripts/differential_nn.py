@@ -132,8 +132,8 @@ SIDE3_FORMS = ("condsel", "rowblock", "assert")
 SIDE4_FORMS = ("bodyassign",)
 # And on a fifth (see Gen.side5).
 SIDE5_FORMS = ("sizecond", "bothread")
-# And on a sixth (see Gen.side6).
-SIDE6_FORMS = ("paramadj", "modsplit")
+# And on a seventh (see Gen.side7; main's sixth is "clamp"'s).
+SIDE7_FORMS = ("paramadj", "modsplit")
 
 
 class MustRefuse(Exception):
@@ -725,7 +725,7 @@ class Gen:
         self.n = NNNest(name)
         self.on = {f: rng.random() < p for f, p in forms.items()
                    if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS + SIDE4_FORMS + SIDE5_FORMS
-                   + SIDE6_FORMS}
+                   + SIDE7_FORMS}
         # The later forms draw from a stream of their own, seeded from the
         # main one without advancing it: with them the other nests of a seed
         # stay what they were.
@@ -739,8 +739,8 @@ class Gen:
         self.on.update({f: self.side4.random() < forms[f] for f in SIDE4_FORMS if f in forms})
         self.side5 = random.Random("%s/5/%s" % (name, rng.getstate()[1][-8:]))
         self.on.update({f: self.side5.random() < forms[f] for f in SIDE5_FORMS if f in forms})
-        self.side6 = random.Random("%s/6/%s" % (name, rng.getstate()[1][-8:]))
-        self.on.update({f: self.side6.random() < forms[f] for f in SIDE6_FORMS if f in forms})
+        self.side7 = random.Random("%s/7/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side7.random() < forms[f] for f in SIDE7_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -1757,7 +1757,7 @@ class Gen:
         parameter first (darknet's im2col_get_pixel: `r -= p;`) and reading
         x[r] only inside [0, n): the parameter is the argument's index
         adjusted, and the read runs where the guard holds."""
-        ft, rnd = self.ft, self.side6
+        ft, rnd = self.ft, self.side7
         name = "%s_px" % self.n.name
         h = next((x for x in self.n.helpers if x.name == name), None)
         if h is None:
@@ -2504,16 +2504,10 @@ class Gen:
         if n.body_assigned:
             self.feat("body-assigned-pointer")
 
-    def modsplit_nest(self):
-        """im2col's loop (Caffe, darknet): for (q = 0; q < X*G*G; q++) { int
-        kc = q % G; int kr = (q / G) % G; int ch = q / G / G; ... } (or one
-        level: q < X*G, kc = q % G, ch = q / G), the parts indexing rows and
-        q itself an output row. The tool runs it as loops over groups of
-        groups, so the loop structure is not compared."""
-        rnd, n, ft = self.side6, self.n, self.ft
-        n.loops_checkable = False
-        self.feat("modsplit")
-        V = lambda x: ("v", x)
+    def whole_nest_parts(self):
+        """Builders of a nest written whole (group_nest, modsplit_nest): a
+        load, a new pointer argument, a loop from 0."""
+        ft = self.ft
 
         def ld(b, i):
             return ("ld", ("base", b.cname), i)
@@ -2523,11 +2517,24 @@ class Gen:
             b.written = written
             return b
 
-        def loop(iv, bound, body):
+        def loop(iv, bound, body, op="<", step=1):
             self.loop_id += 1
-            L = Loop(self.loop_id, iv, ("n", 0), "<", bound, 1, None)
+            L = Loop(self.loop_id, iv, ("n", 0), op, bound, step, None)
             L.body = body
             return ("for", L)
+        return ld, base, loop
+
+    def modsplit_nest(self):
+        """im2col's loop (Caffe, darknet): for (q = 0; q < X*G*G; q++) { int
+        kc = q % G; int kr = (q / G) % G; int ch = q / G / G; ... } (or one
+        level: q < X*G, kc = q % G, ch = q / G), the parts indexing rows and
+        q itself an output row. The tool runs it as loops over groups of
+        groups, so the loop structure is not compared."""
+        rnd, n, ft = self.side7, self.n, self.ft
+        n.loops_checkable = False
+        self.feat("modsplit")
+        V = lambda x: ("v", x)
+        ld, base, loop = self.whole_nest_parts()
 
         G, X = rnd.choice(BASE_SIZES), rnd.choice(BASE_SIZES)
         depth = rnd.choice([1, 2, 2])
@@ -2568,20 +2575,7 @@ class Gen:
         kind = rng.choice(["div", "step", "choice"])
         self.feat("group-" + kind)
         V, Nn = (lambda x: ("v", x)), (lambda x: ("n", x))
-
-        def ld(b, i):
-            return ("ld", ("base", b.cname), i)
-
-        def base(written=False):
-            b = self.new_base("ptr", ft)
-            b.written = written
-            return b
-
-        def loop(iv, bound, body, op="<", step=1):
-            self.loop_id += 1
-            L = Loop(self.loop_id, iv, Nn(0), op, bound, step, None)
-            L.body = body
-            return ("for", L)
+        ld, base, loop = self.whole_nest_parts()
 
         G = rng.choice(BASE_SIZES)
         X = rng.choice(BASE_SIZES)
