@@ -111,6 +111,14 @@ FORMS = {
     "clamp": 0.15,      # a size local set again under a condition on its
                         # value before the nest (darknet's `int sample =
                         # w2/w1; if (sample < 1) sample = 1;`)
+    "paramadj": 0.1,    # a helper that adjusts its by-value index parameter
+                        # first (darknet's im2col_get_pixel: `r -= p;`, `r =
+                        # r - p;`, `++r;`) and returns 0 outside its row
+                        # (a guarded return or a ?: on r)
+    "modsplit": 0.04,   # a whole nest: one loop over X*G*G (or X*G) split by
+                        # q % G, (q / G) % G and q / G / G into the kernel
+                        # offsets and the channel (Caffe's and darknet's
+                        # im2col), used as indices and as q itself
     "assert": 0.12,     # assert(x[i] > c), assert(!std::isnan(x[i])), assert(a && b), assert(v < c) on
                         # a local, assert(i < N) somewhere in a loop body:
                         # the condition counts, the failing branch does not
@@ -129,6 +137,8 @@ SIDE4_FORMS = ("bodyassign",)
 SIDE5_FORMS = ("sizecond", "bothread")
 # And on a sixth (see Gen.side6).
 SIDE6_FORMS = ("clamp",)
+# And on a seventh (see Gen.side7; main's sixth is "clamp"'s).
+SIDE7_FORMS = ("paramadj", "modsplit")
 
 
 class MustRefuse(Exception):
@@ -200,7 +210,7 @@ class Sz:
 
 
 # --- Int (index) expressions: ("n", v) ("v", name) ("+", a, b) ("*", a, b)
-#     ("/", a, q) ("-", a, b) ("icall", helper, [args]) -------------------------
+#     ("/", a, q) ("%", a, q) ("-", a, b) ("icall", helper, [args]) -------------
 
 def ie_add(a, b):
     if a is None:
@@ -235,9 +245,9 @@ def ie_text(e, sp, prec=0):
     if t == "*":
         s = "%s * %s" % (ie_text(e[1], sp, 2), ie_text(e[2], sp, 3))
         return "(%s)" % s if prec > 2 else s
-    if t == "/":
+    if t in ("/", "%"):
         q = sp(e[2]) if isinstance(e[2], str) else "%d" % e[2]
-        s = "%s / %s" % (ie_text(e[1], sp, 2), q)
+        s = "%s %s %s" % (ie_text(e[1], sp, 2), t, q)
         return "(%s)" % s if prec > 2 else s
     if t == "isel":  # ("isel", op, a, b, then, else): a op b ? then : else
         s = "%s %s %s ? %s : %s" % (ie_text(e[2], sp, 1), e[1], ie_text(e[3], sp, 1),
@@ -475,6 +485,13 @@ class Render:
             body = "%s = %s;" % (s[1], self.ie(s[4]))
             cond = "%sif (%s %s %s)" % (ind, s[1], s[2], self.ie(s[3]))
             out += ["%s { %s }" % (cond, body)] if s[5] else [cond, ind + "  " + body]
+        elif t == "iadj":  # a helper's parameter adjusted (paramadj)
+            if s[2] in ("++", "--"):
+                out.append("%s%s%s;" % (ind, s[2], s[1]))
+            elif s[2] == "=-":
+                out.append("%s%s = %s - %s;" % (ind, s[1], s[1], self.ie(s[3], 1)))
+            else:
+                out.append("%s%s %s %s;" % (ind, s[1], s[2], self.ie(s[3])))
         elif t == "dintd":
             out.append("%sint %s = %s;" % (ind, s[1], self.de(s[2])))
         elif t == "dptr":
@@ -696,6 +713,9 @@ def ie_eval(e, env):
     if t == "/":
         q = env[e[2]] if isinstance(e[2], str) else e[2]
         return D if a is D else cdiv(a, q)
+    if t == "%":
+        q = env[e[2]] if isinstance(e[2], str) else e[2]
+        return D if a is D else a - q * cdiv(a, q)
     b = ie_eval(e[2], env)
     if a is D or b is D:
         return D
@@ -714,7 +734,7 @@ class Gen:
         self.n = NNNest(name)
         self.on = {f: rng.random() < p for f, p in forms.items()
                    if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS + SIDE4_FORMS + SIDE5_FORMS
-                   + SIDE6_FORMS}
+                   + SIDE6_FORMS + SIDE7_FORMS}
         # The later forms draw from a stream of their own, seeded from the
         # main one without advancing it: with them the other nests of a seed
         # stay what they were.
@@ -730,6 +750,8 @@ class Gen:
         self.on.update({f: self.side5.random() < forms[f] for f in SIDE5_FORMS if f in forms})
         self.side6 = random.Random("%s/6/%s" % (name, rng.getstate()[1][-8:]))
         self.on.update({f: self.side6.random() < forms[f] for f in SIDE6_FORMS if f in forms})
+        self.side7 = random.Random("%s/7/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side7.random() < forms[f] for f in SIDE7_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -1308,6 +1330,8 @@ class Gen:
             menu += [("call-dot", 2), ("call-axpy", 2), ("call-act", 2)]
         if self.on.get("sizecond"):
             menu += [("call-sizecond", 3)]
+        if self.on.get("paramadj"):
+            menu += [("call-paramadj", 3)]
         if self.on["rangefor"]:
             menu += [("rangefor", 3)]
         if self.on["intdata"]:
@@ -1762,6 +1786,40 @@ class Gen:
             level.stmt_list().append(("call", h, [("ptr", y), ("ptr", x), ("f", self.lit()), ("int", E.ie())]))
         self.feat("call-sizecond")
 
+    def i_call_paramadj(self, level):
+        """y[.., i] = [c *] px(row, E, i + a, b) with px adjusting its index
+        parameter first (darknet's im2col_get_pixel: `r -= p;`) and reading
+        x[r] only inside [0, n): the parameter is the argument's index
+        adjusted, and the read runs where the guard holds."""
+        ft, rnd = self.ft, self.side7
+        name = "%s_px" % self.n.name
+        h = next((x for x in self.n.helpers if x.name == name), None)
+        if h is None:
+            adj = rnd.choice(["-=", "=-", "+=", "--", "++"])
+            r = ("v", "r")
+            cond = ("and", ("icmp", ">=", r, ("n", 0)), ("icmp", "<", r, ("v", "n")))
+            ret = ("sel", cond, ("ld", ("base", "x"), r), ("lit", "0.0" + SUF[ft]), ft)
+            body = [("iadj", "r", adj, None if adj in ("--", "++") else ("v", "p"))]
+            if rnd.random() < 0.3:
+                body.append(("iadj", "r", "+=", ("n", rnd.choice([1, 2]))))
+            h = Helper(name, ft, [("cptr", "x", ft), ("int", "n", None), ("int", "r", None),
+                                  ("int", "p", None)], body, ret)
+            h.guarded_returns = rnd.random() < 0.6
+            self.n.helpers.append(h)
+        outs = self.outer_idx(level)
+        E = self.pick_ext()
+        lv, i = self.inner(level, ext=E, guard=False)
+        xv = self.view_for(outs + [("@k", E, None)])
+        x = self.row_arg(level, xv, [a for a, _, _ in outs])
+        yv = self.view_for(outs + [i])
+        arg = ("+", ("v", i[0]), ("n", rnd.choice([0, 1, 2])))
+        call = ("u", h, [("ptr", x), ("int", E.ie()), ("int", arg), ("int", ("n", rnd.choice([0, 1, 2])))], ft)
+        if rnd.random() < 0.5:
+            call = ("b", "*", self.lit(), call, ft)
+        lv.stmt_list().append(("asg", self.ref(lv, yv, [a for a, _, _ in outs] + [i[0]], write=True),
+                               "=", call, ft))
+        self.feat("call-paramadj")
+
     def i_call_act(self, level):
         rng, ft = self.rng, self.ft
         name = "%s_act" % self.n.name
@@ -2029,6 +2087,8 @@ class Gen:
         self.setup_sizes()
         if self.on["group"]:
             return self.group_nest()
+        if self.on.get("modsplit"):
+            return self.modsplit_nest()
         depth = rng.choice([1, 2, 2, 2, 3, 3])
         level = n.pre
         outer_levels = []
@@ -2478,17 +2538,10 @@ class Gen:
         if n.body_assigned:
             self.feat("body-assigned-pointer")
 
-    def group_nest(self):
-        """Form 'group': a whole nest of grouped loops, as quantized and
-        grouped-query code writes them (docs/fuzzing.md): a loop variable
-        divided by a size, a step that is a size, a bound and a pointer
-        chosen per iteration. The tool runs such loops over loops of its own,
-        so the loop structure is not compared."""
-        rng, n, ft = self.rng, self.n, self.ft
-        n.loops_checkable = False
-        kind = rng.choice(["div", "step", "choice"])
-        self.feat("group-" + kind)
-        V, Nn = (lambda x: ("v", x)), (lambda x: ("n", x))
+    def whole_nest_parts(self):
+        """Builders of a nest written whole (group_nest, modsplit_nest): a
+        load, a new pointer argument, a loop from 0."""
+        ft = self.ft
 
         def ld(b, i):
             return ("ld", ("base", b.cname), i)
@@ -2500,9 +2553,63 @@ class Gen:
 
         def loop(iv, bound, body, op="<", step=1):
             self.loop_id += 1
-            L = Loop(self.loop_id, iv, Nn(0), op, bound, step, None)
+            L = Loop(self.loop_id, iv, ("n", 0), op, bound, step, None)
             L.body = body
             return ("for", L)
+        return ld, base, loop
+
+    def modsplit_nest(self):
+        """im2col's loop (Caffe, darknet): for (q = 0; q < X*G*G; q++) { int
+        kc = q % G; int kr = (q / G) % G; int ch = q / G / G; ... } (or one
+        level: q < X*G, kc = q % G, ch = q / G), the parts indexing rows and
+        q itself an output row. The tool runs it as loops over groups of
+        groups, so the loop structure is not compared."""
+        rnd, n, ft = self.side7, self.n, self.ft
+        n.loops_checkable = False
+        self.feat("modsplit")
+        V = lambda x: ("v", x)
+        ld, base, loop = self.whole_nest_parts()
+
+        G, X = rnd.choice(BASE_SIZES), rnd.choice(BASE_SIZES)
+        depth = rnd.choice([1, 2, 2])
+        q = self.fresh_iv()
+        kc, ch = self.fresh("kc"), self.fresh("ch")
+        body = [("dint", kc, ("%", V(q), G))]
+        if depth == 2:
+            kr = self.fresh("kr")
+            body += [("dint", kr, ("%", ("/", V(q), G), G)),
+                     ("dint", ch, ("/", ("/", V(q), G), G))]
+            row = ie_add(ie_mul(V(ch), V(G)), V(kr))
+            self.feat("modsplit-2")
+        else:
+            body.append(("dint", ch, ("/", V(q), G)))
+            row = V(ch)
+            self.feat("modsplit-1")
+        A, B, S = base(True), base(), base()
+        val = ("b", "*", ld(B, row), ld(S, V(kc)), ft)
+        if rnd.random() < 0.5:
+            j, Y = self.fresh_iv(), rnd.choice(BASE_SIZES)
+            body.append(loop(j, V(Y), [("asg", ld(A, ie_add(ie_mul(V(q), V(Y)), V(j))), "=", val, ft)]))
+            self.feat("modsplit-rows")
+        else:
+            body.append(("asg", ld(A, V(q)), rnd.choice(["=", "+="]), val, ft))
+        ext = ("*", ("*", V(X), V(G)), V(G)) if depth == 2 else ("*", V(X), V(G))
+        n.pre.stmts = [loop(q, ext, body)]
+        n.root = n.pre.stmts[0]
+        return n
+
+    def group_nest(self):
+        """Form 'group': a whole nest of grouped loops, as quantized and
+        grouped-query code writes them (docs/fuzzing.md): a loop variable
+        divided by a size, a step that is a size, a bound and a pointer
+        chosen per iteration. The tool runs such loops over loops of its own,
+        so the loop structure is not compared."""
+        rng, n, ft = self.rng, self.n, self.ft
+        n.loops_checkable = False
+        kind = rng.choice(["div", "step", "choice"])
+        self.feat("group-" + kind)
+        V, Nn = (lambda x: ("v", x)), (lambda x: ("n", x))
+        ld, base, loop = self.whole_nest_parts()
 
         G = rng.choice(BASE_SIZES)
         X = rng.choice(BASE_SIZES)
@@ -2643,8 +2750,8 @@ def subst(e, name, new):
         return ("v", new) if e[1] == name else e
     if t == "n":
         return e
-    if t == "/":
-        return ("/", subst(e[1], name, new), e[2])
+    if t in ("/", "%"):
+        return (t, subst(e[1], name, new), e[2])
     if t == "icall":
         return ("icall", e[1], [subst(a, name, new) for a in e[2]])
     return (t, subst(e[1], name, new), subst(e[2], name, new))
@@ -2704,7 +2811,7 @@ def ideps(e, env):
         for a in e[2]:
             out |= ideps(a, env)
         return out
-    if t == "/":
+    if t in ("/", "%"):
         return ideps(e[1], env)
     if t == "isel":
         return ideps(e[2], env) | ideps(e[3], env) | ideps(e[4], env) | ideps(e[5], env)
@@ -2854,6 +2961,8 @@ class Sites:
             elif t == "dclamp":
                 env[s[1]] = (env.get(s[1], (frozenset(),))[0] | ideps(s[3], env) |
                              ideps(s[4], env),)
+            elif t == "iadj":
+                env[s[1]] = (env[s[1]][0] | (ideps(s[3], env) if s[3] else frozenset()),)
             elif t == "dintd":
                 self.dwalk(s[2], env, loops, guards, ctx, branch)
                 env[s[1]] = (frozenset(),)
@@ -3107,11 +3216,12 @@ class Interp:
                 raise MustRefuse("a choice on loaded data")
             return self.iev(e[4] if OPS[e[1]](a, b) else e[5])
         a = self.iev(e[1])
-        if t == "/":
+        if t in ("/", "%"):
             q = self.env[e[2]] if isinstance(e[2], str) else e[2]
             if q == 0:
                 raise MustRefuse("division by a zero size")
-            return D if a is D else cdiv(a, q)
+            # C's % is the remainder of its truncating /.
+            return D if a is D else (cdiv(a, q) if t == "/" else a - q * cdiv(a, q))
         b = self.iev(e[2])
         if a is D or b is D:
             return D
@@ -3313,6 +3423,10 @@ class Interp:
             elif t == "dclamp":
                 if OPS[s[2]](self.env[s[1]], self.iev(s[3])):
                     self.env[s[1]] = self.iev(s[4])
+            elif t == "iadj":
+                d = 1 if s[2] in ("++", "--") else self.iev(s[3])
+                v = self.env[s[1]]
+                self.env[s[1]] = v - d if s[2] in ("-=", "=-", "--") else v + d
             elif t == "dptr":
                 self.env[s[1]] = self.pev(s[3])
             elif t == "if":

@@ -846,9 +846,12 @@ struct NoReuseTraffic {
     // Entries of the innermost loop: executions of its parent's body; a
     // hoisted reference moves on those that run an iteration.
     // A source loop run in groups (LoopNest.h, Loop::GroupInner) is the
-    // innermost loop and its parent together.
-    bool Group = LI.Orig->GroupInner && LI.Parent >= 0;
-    const LoopInfo *Src = Group ? &W.Loops[LI.Parent] : &LI;
+    // innermost loop and its parents up to the group loop together (one
+    // parent for i / G, two for Caffe's c / K / K).
+    std::vector<const LoopInfo *> Source{&LI};
+    while (Source.back()->Orig->GroupInner && Source.back()->Parent >= 0)
+      Source.push_back(&W.Loops[Source.back()->Parent]);
+    const LoopInfo *Src = Source.back();
     const Cnt &Entries = Src->Parent >= 0 ? Totals[Src->Parent] : Once;
     for (const Access &A : W.Stmts[I].S->Accesses) {
       if (Arrays.Scratch.count(A.ArrayName))
@@ -857,10 +860,10 @@ struct NoReuseTraffic {
       Accessed[Arr] = true;
       bool Hoisted = true;
       for (const auto &Sub : A.Subscripts)
-        Hoisted &= Sub && !Sub->uses(LI.Ren->IV) &&
-                   !(Group && Sub->uses(Src->Ren->IV));
+        for (const LoopInfo *L : Source)
+          Hoisted &= Sub && !Sub->uses(L->Ren->IV);
       if (Hoisted && !Run)
-        Run = NonEmpty.count(LI.Loops, LI.Loops.size() - (Group ? 2 : 1),
+        Run = NonEmpty.count(LI.Loops, LI.Loops.size() - Source.size(),
                              Entries);
       const Cnt &Moves = Hoisted ? *Run : Exec;
       if (A.IsRead) {

@@ -643,9 +643,16 @@ bool NestBuilder::visitConditional(const ConditionalOperator *CO,
     return isFoldable(A) ||
            (isa<DeclRefExpr>(A) && !isElementRef(A));
   };
+  bool BothPlain = Plain(CO->getTrueExpr()) && Plain(CO->getFalseExpr());
+  if (K == CondKind::Affine && !BothPlain && ArmDepth == 0 && StmtParent &&
+      !usesNestData(Cond) &&
+      affineSidesFit(Cond, CO->getTrueExpr(), CO->getFalseExpr()))
+    return lowerAffineSides(Cond, CO, [&](int Side, IRStmt &W) {
+      return visitData(Side == 0 ? CO->getTrueExpr() : CO->getFalseExpr(), W);
+    });
   if (!visitCondition(Cond, St))
     return false;
-  if (Plain(CO->getTrueExpr()) && Plain(CO->getFalseExpr()))
+  if (BothPlain)
     return true;
   std::vector<IRStmt> Arms(2);
   {
@@ -655,6 +662,63 @@ bool NestBuilder::visitConditional(const ConditionalOperator *CO,
       return false;
   }
   return mergeArms(Arms, St, CO->getBeginLoc());
+}
+
+bool NestBuilder::affineSidesFit(const Expr *Cond, const Expr *True,
+                                 const Expr *False) {
+  const Expr *Sides[2] = {True, False};
+  for (int Side = 0; Side < 2; ++Side) {
+    if (Sides[Side] && isFoldable(strip(Sides[Side])))
+      continue;
+    std::string Why;
+    if (!constraintsOf(Cond, /*Negate=*/Side == 1, Why))
+      return false;
+  }
+  return true;
+}
+
+bool NestBuilder::lowerAffineSides(
+    const Expr *Cond, const clang::Stmt *Where,
+    llvm::function_ref<bool(int, IRStmt &)> LowerSide) {
+  // The value is the statement's either way: its uses count there; each
+  // side's own work runs where its side of Cond holds, before the statement
+  // (docs/design.md, "Calls").
+  Loop Sides[2];
+  IRStmt Work[2];
+  for (int Side = 0; Side < 2; ++Side) {
+    Work[Side].Loc = loc(Where->getBeginLoc());
+    llvm::SaveAndRestore Into(StmtParent, &Sides[Side]);
+    if (!LowerSide(Side, Work[Side]))
+      return false;
+  }
+  Loop *Parent = StmtParent;
+  for (int Side = 0; Side < 2; ++Side) {
+    IRStmt &W = Work[Side];
+    bool Empty = W.Accesses.empty() && W.Ops.empty() && W.MaybeOps.empty() &&
+                 !W.IntOps && !W.MaybeIntOps;
+    if (Empty && Sides[Side].Body.empty())
+      continue;
+    if (llvm::any_of(W.Accesses, [](const Access &A) { return A.IsWrite; }) ||
+        writesMemory(Sides[Side], 0))
+      return fail(Where->getBeginLoc(), RejectKind::Condition,
+                  "a side of the condition '" + text(Cond) +
+                      "' on loop variables writes memory inside an "
+                      "expression");
+    std::string Why;
+    std::optional<std::vector<Constraint>> Cs =
+        constraintsOf(Cond, /*Negate=*/Side == 1, Why);
+    if (!Cs)
+      return fail(Cond->getBeginLoc(), RejectKind::Condition,
+                  "condition '" + text(Cond) + "' chooses a value: " + Why);
+    Loop G;
+    if (!guardBounds(*Cs, Where, /*Pin=*/true, G))
+      return false;
+    G.Body = std::move(Sides[Side].Body);
+    if (!Empty)
+      G.Body.push_back(Node::stmt(std::move(W)));
+    Parent->Body.push_back(Node::loop(std::move(G)));
+  }
+  return true;
 }
 
 void NestBuilder::countTruthTest(const Expr *Cond, IRStmt &St) {

@@ -613,6 +613,9 @@ std::optional<IndexPoly> NestBuilder::indexOf(const Expr *E, std::string &Why) {
       return shiftIndex(BO, Amount.Val.getInt().getSExtValue(), Why);
     if (Op == BO_Add || Op == BO_Sub || Op == BO_Mul || Op == BO_Div)
       return arithmeticIndex(BO, Why);
+    if (Op == BO_Rem)
+      if (std::optional<IndexPoly> P = remainderIndex(BO, Why); P || !Why.empty())
+        return P;
   }
   if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
     if (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) {

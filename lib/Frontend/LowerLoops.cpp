@@ -1336,6 +1336,24 @@ bool NestBuilder::guardLoop(const std::vector<Constraint> &Cs,
   // with "__" is reserved in C and C++, so no source name clashes; it
   // indexes nothing (docs/user-guide.md, "Conditions").
   Loop G;
+  if (!guardBounds(Cs, Where, /*Pin=*/false, G))
+    return false;
+  bool Ok;
+  {
+    // Guards inside it narrow nothing.
+    llvm::SaveAndRestore Inner(NarrowingGuards, false);
+    Ok = LowerBody(G);
+  }
+  if (!Ok)
+    return false;
+  // An empty one that narrows its parent still runs its iterations.
+  if (!G.Body.empty() || G.Narrows)
+    Parent.Body.push_back(Node::loop(std::move(G)));
+  return true;
+}
+
+bool NestBuilder::guardBounds(const std::vector<Constraint> &Cs,
+                              const clang::Stmt *Where, bool Pin, Loop &G) {
   G.IV = guardLoopIV(++GuardLoops);
   G.IsGuard = true;
   G.Narrows = NarrowingGuards;
@@ -1351,7 +1369,19 @@ bool NestBuilder::guardLoop(const std::vector<Constraint> &Cs,
   };
   for (const Constraint &C : Cs) {
     std::vector<SizeMonomial> Products;
-    std::optional<AffineExpr> A = C.E.toAffine(&Products);
+    std::optional<IndexPoly> E = C.E;
+    std::string Why;
+    if (Pin && !C.E.toAffine(nullptr)) {
+      // The loop variable the message names: any the constraint uses.
+      std::string IV;
+      for (const auto &[M, Coef] : C.E.parts())
+        for (const auto &[Name, K] : Coef.terms())
+          IV = Name;
+      E = pinLoopVarTimesSize(C.E, IV, Why);
+      if (!E)
+        return fail(Where->getBeginLoc(), RejectKind::Condition, Why);
+    }
+    std::optional<AffineExpr> A = E->toAffine(&Products);
     if (!A)
       return fail(Where->getBeginLoc(), RejectKind::Condition,
                   "condition on loop variables is not affine (a loop "
@@ -1361,17 +1391,6 @@ bool NestBuilder::guardLoop(const std::vector<Constraint> &Cs,
     if (C.Equal)
       Add(G.First, Bound::Max, *A);
   }
-  bool Ok;
-  {
-    // Guards inside it narrow nothing.
-    llvm::SaveAndRestore Inner(NarrowingGuards, false);
-    Ok = LowerBody(G);
-  }
-  if (!Ok)
-    return false;
-  // An empty one that narrows its parent still runs its iterations.
-  if (!G.Body.empty() || G.Narrows)
-    Parent.Body.push_back(Node::loop(std::move(G)));
   return true;
 }
 
@@ -2336,11 +2355,20 @@ bool NestBuilder::lowerReturnTree(llvm::ArrayRef<const clang::Stmt *> Stmts,
       continue;
     }
     const Expr *Cond = cast<IfStmt>(Stmts[I])->getCond();
-    if (classify(Cond) == CondKind::Invariant) {
+    CondKind K = classify(Cond);
+    if (K == CondKind::Invariant) {
       if (invariantValue(Cond))
         return visitData(Returned, Acc);
       continue;
     }
+    if (K == CondKind::Affine && ArmDepth == 0 && StmtParent &&
+        !usesNestData(Cond) &&
+        affineSidesFit(Cond, Returned,
+                       I + 1 == Stmts.size() ? Result : nullptr))
+      return lowerAffineSides(Cond, Stmts[I], [&](int Side, IRStmt &W) {
+        return Side == 0 ? visitData(Returned, W)
+                         : lowerReturnTree(Stmts, I + 1, Result, W);
+      });
     // `c ? Returned : ({ the rest; Result })`, as a conditional counts.
     if (!visitCondition(Cond, Acc))
       return false;
@@ -2479,6 +2507,11 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
       Stmts.pop_back();
       Result = returnChainValue(Stmts, Result, Callee);
     }
+  // `row -= pad;` first: the helper's copy of its argument, bound adjusted
+  // (LowerParamAdjust.cpp); the statements are not lowered.
+  std::vector<const clang::Stmt *> Adjust(
+      Stmts.begin(), Stmts.begin() + parameterAdjustments(Stmts, Callee));
+  Stmts.erase(Stmts.begin(), Stmts.begin() + Adjust.size());
   // In an expression, a guarded return before other statements of a scalar
   // helper is a branch of the helper (lowerReturnTree).
   bool Tree = Value && Result && Callee->getReturnType()->isArithmeticType();
@@ -2501,8 +2534,10 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
   size_t HoistFrom = Parent ? Parent->Body.size() : 0;
   IRStmt ArgWork;
   ArgWork.Loc = loc(CE->getBeginLoc());
-  Frames.push_back({Callee, modificationsIn(Body), /*Binding=*/true});
-  bool Bound = bindArguments(CE, Callee, ArgWork);
+  ModificationSites Modified = modificationsAfter(Body, Adjust);
+  Frames.push_back({Callee, Modified, /*Binding=*/true});
+  bool Bound = bindArguments(CE, Callee, ArgWork) &&
+               adjustParameters(Adjust, Callee);
   Frames.pop_back();
   if (!Bound)
     return false;
@@ -2512,7 +2547,7 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
                      ") counted as its body";
   if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
     Notes.push_back(Note);
-  Frames.push_back({Callee, modificationsIn(Body), /*Binding=*/false,
+  Frames.push_back({Callee, std::move(Modified), /*Binding=*/false,
                     loc(CE->getBeginLoc()).Line});
   llvm::SaveAndRestore Depth(InlineDepth, InlineDepth + 1);
   bool Ok = true;

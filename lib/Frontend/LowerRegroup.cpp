@@ -86,6 +86,36 @@ void quotientsOf(const clang::Stmt *S, const VarDecl *IV,
     quotientsOf(C, IV, Out);
 }
 
+/// How many divisions \p E makes of \p IV in a chain: 0 for an expression
+/// that has IV as an addend, 1 for `c / K` and `c % K`, 2 for `c / K / K`
+/// and `(c / K) % K`; -1 for anything else.
+int divisionDepth(const Expr *E, const VarDecl *IV) {
+  E = strip(E);
+  if (isAddend(E, IV))
+    return 0;
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  if (!BO || (BO->getOpcode() != BO_Div && BO->getOpcode() != BO_Rem))
+    return -1;
+  int D = divisionDepth(BO->getLHS(), IV);
+  return D < 0 ? -1 : D + 1;
+}
+
+/// The divisors of every `/` and `%` chain on \p IV in \p S (quotientsOf,
+/// with remainders), and the deepest chain in \p Depth.
+void divisionChains(const clang::Stmt *S, const VarDecl *IV,
+                    std::vector<const Expr *> &Out, int &Depth) {
+  if (!S)
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    if (BO->getOpcode() == BO_Div || BO->getOpcode() == BO_Rem)
+      if (int D = divisionDepth(BO, IV); D > 0) {
+        Out.push_back(BO->getRHS());
+        Depth = std::max(Depth, D);
+      }
+  for (const clang::Stmt *C : S->children())
+    divisionChains(C, IV, Out, Depth);
+}
+
 bool declares(const clang::Stmt *S, const VarDecl *VD) {
   const auto *DS = dyn_cast_or_null<DeclStmt>(S);
   return DS && llvm::is_contained(DS->decls(), VD);
@@ -182,6 +212,50 @@ std::optional<IndexPoly> NestBuilder::exactQuotient(const IndexPoly &P,
   if (!QuotientNonNegative())
     return std::nullopt;
   return Q;
+}
+
+std::optional<IndexPoly>
+NestBuilder::remainderIndex(const BinaryOperator *BO, std::string &Why) {
+  Expr::EvalResult Folded;
+  if (BO->isValueDependent() || BO->EvaluateAsInt(Folded, Ctx))
+    return std::nullopt; // a constant: indexOf folds it
+  std::string Inner;
+  std::optional<IndexPoly> L = indexOf(BO->getLHS(), Inner);
+  // Only the variable of a loop run in groups (planStripMine) has a
+  // remainder to take; anything else goes on as before, its divisor not
+  // looked at (naming it would name other sizes after it).
+  auto Grouped = [&](const LoopFrame &F) {
+    if (!F.L || !F.L->GroupInner)
+      return false;
+    for (const auto &[M, Coef] : L->parts())
+      if (Coef.uses(F.L->IV))
+        return true;
+    return false;
+  };
+  if (!L || llvm::none_of(LoopStack, Grouped))
+    return std::nullopt;
+  std::optional<IndexPoly> D = indexOf(BO->getRHS(), Inner);
+  std::string Plain = "non-affine " +
+                      std::string(InBound ? "loop bound" : "index") +
+                      " expression '" + text(BO) + "'";
+  if (!D || D->usesLoopVars()) {
+    Why = Plain;
+    return std::nullopt;
+  }
+  // C's % is the remainder of its '/', the exact quotient here (the
+  // dividend is not negative, nor the remainder out of [0, K - 1]).
+  std::optional<IndexPoly> Q = exactQuotient(*L, *D, Inner);
+  bool LoopVarProduct = false;
+  std::optional<IndexPoly> Times =
+      Q ? Q->mul(strideSize(*D), LoopVarProduct) : std::nullopt;
+  std::optional<IndexPoly> R =
+      Times && !LoopVarProduct ? L->sub(*Times) : std::nullopt;
+  if (!R) {
+    Why = Plain + " (a loop variable's remainder" +
+          (Inner.empty() ? "" : ": " + Inner) + ")";
+    return std::nullopt;
+  }
+  return R;
 }
 
 std::optional<IndexPoly> NestBuilder::groupCount(const IndexPoly &U,
@@ -309,20 +383,34 @@ bool NestBuilder::planStripMine(const ForStmt *FS, const VarDecl *IVDecl,
                                 const Loop &Plain, Regroup &Out,
                                 bool &Planned) {
   Planned = false;
-  std::vector<const Expr *> Divs;
+  // `i / S` decides S; chains of that same divisor (`c % K`, `c / K / K`)
+  // only deepen the groups. A loop with remainders alone is looked at only
+  // where it could run in groups (its divisors are not named otherwise).
+  std::vector<const Expr *> Divs, Chain;
   quotientsOf(FS->getBody(), IVDecl, Divs);
-  if (Divs.empty())
+  int Depth = 0;
+  divisionChains(FS->getBody(), IVDecl, Chain, Depth);
+  bool Unit = Plain.Step == 1 && Plain.First.isAffine() &&
+              Plain.First.affine() == AffineExpr(0);
+  if (Divs.empty() && (Chain.empty() || !Unit || Depth > 4))
     return true;
+  const std::vector<const Expr *> &Decide = Divs.empty() ? Chain : Divs;
+  auto Same = [&](const Expr *D) {
+    return llvm::any_of(Decide, [&](const Expr *E) {
+      return Expr::isSameComparisonOperand(D, E);
+    });
+  };
+  if (Depth > 4 || !llvm::all_of(Chain, Same))
+    Depth = 1; // other divisors: refused where they are used
   std::string Why;
   std::optional<IndexPoly> S;
-  for (const Expr *D : Divs) {
+  for (const Expr *D : Decide) {
     std::optional<IndexPoly> P = indexOf(D, Why);
     if (!P || P->usesLoopVars() || P->isConstant() || (S && *S != *P))
       return true; // exactQuotient says why, where it is used
     S = P;
   }
-  if (Plain.Step != 1 || !Plain.First.isAffine() ||
-      Plain.First.affine() != AffineExpr(0))
+  if (!Unit)
     return true;
   // i < U, or i <= U - 1: U iterations.
   const auto *Cmp = dyn_cast<BinaryOperator>(strip(FS->getCond()));
@@ -338,9 +426,18 @@ bool NestBuilder::planStripMine(const ForStmt *FS, const VarDecl *IVDecl,
   if (!UP)
     return true;
   IndexPoly U = *UP;
-  if (U.usesLoopVars() || U == *S)
+  if (U.usesLoopVars() || (Depth == 1 && U == *S))
     return true; // i < GS: i / GS is 0, exactQuotient proves it
-  std::optional<IndexPoly> Count = groupCount(U, *S, Why);
+  // Groups of S^Depth: c < C*K*K with c / K / K runs C groups of K*K.
+  IndexPoly Whole = *S;
+  for (int I = 1; I < Depth; ++I) {
+    bool LoopVarProduct = false;
+    std::optional<IndexPoly> Next = Whole.mul(*S, LoopVarProduct);
+    if (!Next)
+      return true;
+    Whole = *Next;
+  }
+  std::optional<IndexPoly> Count = groupCount(U, Whole, Why);
   std::optional<Divisor> Dv = Count ? divisorOf(*S, Why) : std::nullopt;
   std::vector<SizeMonomial> Products;
   std::optional<AffineExpr> Last =
@@ -353,18 +450,29 @@ bool NestBuilder::planStripMine(const ForStmt *FS, const VarDecl *IVDecl,
                     S->str() + "': the loop cannot run in groups of it (" +
                     (Why.empty() ? "count '" + U.str() + "'" : Why) + ")");
   registerProducts(Products);
-  Loop G, R;
+  Loop G;
   G.IV = freshIV(Plain.IV + "_g");
-  G.First = R.First = Bound::single(AffineExpr(0));
+  G.First = Bound::single(AffineExpr(0));
   G.Last = Bound::single(*Last);
-  R.IV = freshIV(Plain.IV + "_r");
-  R.GroupInner = true;
-  R.Last = Bound::single(*Dv->Affine.addConstant(-1));
-  bool LoopVarProduct = false;
-  Out.Value = *IndexPoly::loopVar(G.IV)
-                   .mul(*S, LoopVarProduct)
-                   ->add(IndexPoly::loopVar(R.IV));
-  Out.Loops = {std::move(G), std::move(R)};
+  Out.Value = IndexPoly::loopVar(G.IV);
+  Out.Loops = {std::move(G)};
+  // i = (i_g*S + i_r2)*S + i_r, outer first; the innermost is i_r.
+  for (int Level = Depth; Level >= 1; --Level) {
+    Loop R;
+    R.IV = freshIV(Plain.IV + "_r" + (Level > 1 ? std::to_string(Level) : ""));
+    R.GroupInner = true;
+    R.First = Bound::single(AffineExpr(0));
+    R.Last = Bound::single(*Dv->Affine.addConstant(-1));
+    bool LoopVarProduct = false;
+    std::optional<IndexPoly> Scaled = Out.Value.mul(*S, LoopVarProduct);
+    std::optional<IndexPoly> Next =
+        Scaled ? Scaled->add(IndexPoly::loopVar(R.IV)) : std::nullopt;
+    if (!Next)
+      return fail(FS->getBeginLoc(), RejectKind::Overflow,
+                  "index arithmetic overflows");
+    Out.Value = *Next;
+    Out.Loops.push_back(std::move(R));
+  }
   Planned = true;
   return true;
 }

@@ -106,6 +106,14 @@ bool containsStmt(const clang::Stmt *S, const clang::Stmt *Needle);
 /// The references to variables in \p S, in source order.
 void declRefsIn(const clang::Stmt *S,
                 std::vector<const clang::DeclRefExpr *> &Out);
+/// How many of a helper's first statements \p Stmts adjust a by-value
+/// signed integer parameter of \p Callee (`row -= pad;`: its own copy of
+/// the argument, LowerParamAdjust.cpp).
+size_t parameterAdjustments(llvm::ArrayRef<const clang::Stmt *> Stmts,
+                            const clang::FunctionDecl *Callee);
+/// modificationsIn(\p Body) less the changes made by the statements \p Skip.
+ModificationSites modificationsAfter(const clang::Stmt *Body,
+                                     llvm::ArrayRef<const clang::Stmt *> Skip);
 /// The return of `if (c) return [v];` (no else, nothing else in the
 /// branch); null for any other statement.
 const clang::ReturnStmt *returnGuarded(const clang::IfStmt *If);
@@ -543,6 +551,25 @@ private:
   bool lowerUnionContinue(const clang::IfStmt *If,
                           llvm::ArrayRef<const clang::Stmt *> Rest,
                           Loop &Parent, bool &Handled);
+  /// Sets the bounds of the guard loop \p G (no body) to carry \p Cs; with
+  /// \p Pin a size that multiplies a loop variable takes its given value
+  /// (pinLoopVarTimesSize), else that is refused.
+  bool guardBounds(const std::vector<Constraint> &Cs, const clang::Stmt *Where,
+                   bool Pin, Loop &G);
+  /// A value chosen by a condition on loop variables (`c ? a : b`, a
+  /// helper's `if (c) return a; return b;`: darknet's im2col_get_pixel
+  /// returns 0 in the padding): each side's work, lowered by \p LowerSide
+  /// (0: where \p Cond holds, 1: where not), runs in a guard loop of its
+  /// side before the statement. A side with no work needs no constraints
+  /// (a union of ranges is fine there); a side that writes is refused.
+  bool lowerAffineSides(const clang::Expr *Cond, const clang::Stmt *Where,
+                        llvm::function_ref<bool(int, Stmt &)> LowerSide);
+  /// Whether lowerAffineSides can take `Cond ? True : False`: each side
+  /// holds on one range of the loops, or is a constant (no work). A null
+  /// side must hold on one range. Otherwise the select stays what it was
+  /// (a data-dependent choice: mnist's `i == label ? a - 1 : a`).
+  bool affineSidesFit(const clang::Expr *Cond, const clang::Expr *True,
+                      const clang::Expr *False);
   bool tightenLoop(Loop &L, LoopRange &R, const std::string &IV,
                    const IndexPoly &E, bool Equal, const clang::Stmt *Where);
   void simplifyBound(Bound &B, bool IsUpper, const LoopRange *Outer);
@@ -617,6 +644,11 @@ private:
   bool writesMemory(const Loop &L, size_t From) const;
   bool bindArguments(const clang::CallExpr *CE,
                      const clang::FunctionDecl *Callee, Stmt &ArgWork);
+  /// Rebinds the parameters the statements \p Adjust (parameterAdjustments)
+  /// change to their adjusted indices, in order; refuses one whose argument
+  /// or adjustment is no index.
+  bool adjustParameters(llvm::ArrayRef<const clang::Stmt *> Adjust,
+                        const clang::FunctionDecl *Callee);
   /// The body a call runs: its direct callee's, or the target of the
   /// function pointer it calls through; null (Why set where known) where
   /// it cannot be inlined.
@@ -673,6 +705,11 @@ private:
   /// of D by a stated condition count as such).
   std::optional<IndexPoly> exactQuotient(const IndexPoly &P,
                                          const IndexPoly &D, std::string &Why);
+  /// `c % K` of a loop variable run in groups of K: c - K*(c/K), where
+  /// exactQuotient holds. Nullopt with \p Why empty where \p BO's dividend
+  /// uses no loop variable (the caller goes on as before).
+  std::optional<IndexPoly> remainderIndex(const clang::BinaryOperator *BO,
+                                          std::string &Why);
   /// The number of groups of S in U: U/S, a quotient size with its
   /// divisibility condition where it is not a product already.
   std::optional<IndexPoly> groupCount(const IndexPoly &U, const IndexPoly &S,
@@ -684,7 +721,9 @@ private:
                                         const clang::VarDecl *IVDecl);
   bool planStepGroups(const clang::ForStmt *FS, const clang::VarDecl *IVDecl,
                       const IndexPoly &S, const Loop &Plain, Regroup &Out);
-  /// The loop runs as groups of S where its body divides its variable by S.
+  /// The loop runs as groups of S where its body divides its variable by S
+  /// (`i / S`, `i % S`), in groups of groups where it divides it again
+  /// (`c / K / K`, `(c / K) % K`: Caffe's im2col).
   bool planStripMine(const clang::ForStmt *FS, const clang::VarDecl *IVDecl,
                      const Loop &Plain, Regroup &Out, bool &Planned);
   /// A strided loop over a unit-step variable (i = c + s*i_s).

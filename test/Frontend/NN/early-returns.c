@@ -49,14 +49,15 @@ void deltas(double *d, const double *o, int n, int act) {
     d[i] = genann_act_derivative(act, o[i]) * d[i];
 }
 
-// A condition on the loop variable, inside an expression, is taken as
-// data-dependent (as `i < k ? 2 * x : x + 1` would be): the work is a range
-// per operation kind (no multiplication to one, one addition).
+// A condition on the loop variable, inside an expression, splits the work:
+// each side runs in a guard loop of its side (docs/design.md, "Calls"), one
+// FLOP per element, exactly. It was taken as data-dependent, a range per
+// operation kind (0 to 16 FLOPs).
 static float edge_scale(int i, int k, float x) {
   if (i < k) return x * 2.0f;
   return x + 1.0f;
 }
-// CHECK: early-returns.c:[[@LINE+2]]:3: note: 0 MACs, 0 to 16 FLOPs (f32: 16); 64 bytes compulsory
+// CHECK: early-returns.c:[[@LINE+2]]:3: note: 0 MACs, 8 FLOPs (f32: 8); 64 bytes compulsory
 void edges(float *y, const float *x, int n, int k) {
   for (int i = 0; i < n; i++)
     y[i] = edge_scale(i, k, x[i]);

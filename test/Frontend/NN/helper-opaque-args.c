@@ -5,6 +5,8 @@
 // called with `h_offset + h * stride` where h_offset = (c / ksize) % ksize,
 // read one element of the image for the whole nest (4 bytes) and made its
 // padding test `row < 0 || ...` a loop-invariant case (`padded [row < 0]`).
+// (darknet's own arguments are indices now: c % ksize runs in groups,
+// test/Frontend/NN/split-loops.c; here a square keeps `r` opaque.)
 // RUN: roofline-lint --verbosity=normal --no-source --param n=64 %s | FileCheck %s
 
 static float at(const float *x, int i) { return x[i]; }
@@ -27,7 +29,7 @@ static float pixel(const float *im, int width, int row, int col) {
 // CHECK: helper-opaque-args.c:[[@LINE+2]]:3: note: loop nest not analyzed: access 'im[col + width * row]': 'row' = argument 'r - 1' of 'pixel', not an index
 void padded(float *out, const float *im, int n, int k) {
   for (int c = 0; c < n * k; c++) {
-    int r = c % k;
+    int r = (c * c) % k;
     out[c] = pixel(im, n, r - 1, c / k - 1);
   }
 }
