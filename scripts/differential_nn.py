@@ -2946,6 +2946,11 @@ class Sites:
                 key = (L.id, ctx)
                 e2 = dict(env)
                 e2[L.iv] = (frozenset([key]),)
+                g = getattr(L, "guard", None)
+                if g and g[0] in ("cont", "else") and g[1][0] == "and":
+                    # a union of ranges: the tool runs the body in guard
+                    # loops, like an affine if around part of a body
+                    self.partial = True
                 self.walk(L.body, e2, loops + [key], [], ctx, branch)
             elif t == "rfor":
                 R = s[1]
