@@ -1313,16 +1313,18 @@ bool NestBuilder::guardNarrowsLoops(const std::vector<Constraint> &Cs) {
 
 bool NestBuilder::lowerGuardLoop(const std::vector<Constraint> &Cs,
                                  const clang::Stmt *Branch,
-                                 const clang::Stmt *Where, Loop &Parent) {
-  return guardLoop(Cs, Where, Parent, [&](Loop &G) {
+                                 const clang::Stmt *Where, Loop &Parent,
+                                 bool Narrows) {
+  return guardLoop(Cs, Where, Parent, Narrows, [&](Loop &G) {
     return lowerBody(Branch, G, /*IsLoopBody=*/false);
   });
 }
 
 bool NestBuilder::lowerGuardLoop(const std::vector<Constraint> &Cs,
                                  llvm::ArrayRef<const clang::Stmt *> Stmts,
-                                 const clang::Stmt *Where, Loop &Parent) {
-  return guardLoop(Cs, Where, Parent, [&](Loop &G) {
+                                 const clang::Stmt *Where, Loop &Parent,
+                                 bool Narrows) {
+  return guardLoop(Cs, Where, Parent, Narrows, [&](Loop &G) {
     return llvm::all_of(Stmts,
                         [&](const clang::Stmt *S) { return lowerStmt(S, G); });
   });
@@ -1330,6 +1332,7 @@ bool NestBuilder::lowerGuardLoop(const std::vector<Constraint> &Cs,
 
 bool NestBuilder::guardLoop(const std::vector<Constraint> &Cs,
                             const clang::Stmt *Where, Loop &Parent,
+                            bool Narrows,
                             llvm::function_ref<bool(Loop &)> LowerBody) {
   // for (__ifN = max(0, e...); __ifN <= min(0, c..., e...); ++__ifN): one
   // iteration exactly when every c >= 0 and e == 0 hold. A name starting
@@ -1338,13 +1341,8 @@ bool NestBuilder::guardLoop(const std::vector<Constraint> &Cs,
   Loop G;
   if (!guardBounds(Cs, Where, /*Pin=*/false, G))
     return false;
-  bool Ok;
-  {
-    // Guards inside it narrow nothing.
-    llvm::SaveAndRestore Inner(NarrowingGuards, false);
-    Ok = LowerBody(G);
-  }
-  if (!Ok)
+  G.Narrows = Narrows;
+  if (!LowerBody(G))
     return false;
   // An empty one that narrows its parent still runs its iterations.
   if (!G.Body.empty() || G.Narrows)
@@ -1356,7 +1354,6 @@ bool NestBuilder::guardBounds(const std::vector<Constraint> &Cs,
                               const clang::Stmt *Where, bool Pin, Loop &G) {
   G.IV = guardLoopIV(++GuardLoops);
   G.IsGuard = true;
-  G.Narrows = NarrowingGuards;
   G.Loc = loc(Where->getBeginLoc());
   G.First = Bound::single(AffineExpr());
   G.Last = Bound::single(AffineExpr());
@@ -1954,14 +1951,11 @@ bool NestBuilder::lowerIf(const IfStmt *If, Loop &Parent, bool WholeBody,
   std::vector<Constraint> Parts[2];
   const clang::Stmt *Branches[2];
   if (IsNe) {
-    std::optional<IndexPoly> L = indexOf(Ne->getLHS(), Why);
-    std::optional<IndexPoly> R = L ? indexOf(Ne->getRHS(), Why) : std::nullopt;
-    std::optional<IndexPoly> D = R ? R->sub(*L) : std::nullopt; // R - L
-    if (!D)
-      return fail(Cond->getBeginLoc(), RejectKind::Condition,
-                  "condition '" + text(Cond) + "': " + Why);
-    Parts[0] = {{*D->sub(IndexPoly::constant(1)), false}};           // L < R
-    Parts[1] = {{*D->scale(-1)->sub(IndexPoly::constant(1)), false}}; // L > R
+    std::optional<Conjunctions> Ranges = notEqualParts(Ne, Why);
+    if (!Ranges)
+      return fail(Cond->getBeginLoc(), RejectKind::Condition, Why);
+    Parts[0] = (*Ranges)[0];
+    Parts[1] = (*Ranges)[1];
     Branches[0] = Branches[1] = If->getThen();
   } else {
     std::optional<std::vector<Constraint>> T = constraintsOf(Cond, false, Why);

@@ -12,8 +12,6 @@
 
 #include "NestBuilder.h"
 
-#include "llvm/Support/SaveAndRestore.h"
-
 using namespace clang;
 using namespace roofline;
 using namespace roofline::frontend;
@@ -71,27 +69,8 @@ NestBuilder::disjointParts(const Expr *Cond, bool Negate, std::string &Why) {
     }
     return Out;
   }
-  if (BO && BO->getOpcode() == (Negate ? BO_EQ : BO_NE)) {
-    // x != y: below, then above.
-    std::string Inner;
-    std::optional<std::vector<Constraint>> Below = constraintsOf(
-        BinaryOperator::Create(Ctx, BO->getLHS(), BO->getRHS(), BO_LT,
-                               Ctx.IntTy, VK_PRValue, OK_Ordinary,
-                               BO->getOperatorLoc(), FPOptionsOverride()),
-        false, Inner);
-    std::optional<std::vector<Constraint>> Above =
-        Below ? constraintsOf(BinaryOperator::Create(
-                                  Ctx, BO->getLHS(), BO->getRHS(), BO_GT,
-                                  Ctx.IntTy, VK_PRValue, OK_Ordinary,
-                                  BO->getOperatorLoc(), FPOptionsOverride()),
-                              false, Inner)
-              : std::nullopt;
-    if (!Above) {
-      Why = Inner;
-      return std::nullopt;
-    }
-    return Conjunctions{*Below, *Above};
-  }
+  if (BO && BO->getOpcode() == (Negate ? BO_EQ : BO_NE))
+    return notEqualParts(BO, Why);
   std::string Inner;
   std::optional<std::vector<Constraint>> Cs = constraintsOf(S, Negate, Inner);
   if (!Cs) {
@@ -99,6 +78,30 @@ NestBuilder::disjointParts(const Expr *Cond, bool Negate, std::string &Why) {
     return std::nullopt;
   }
   return Conjunctions{*Cs};
+}
+
+std::optional<NestBuilder::Conjunctions>
+NestBuilder::notEqualParts(const BinaryOperator *Ne, std::string &Why) {
+  if (!Ne->getLHS()->getType()->isIntegerType() ||
+      !Ne->getRHS()->getType()->isIntegerType()) {
+    Why = "condition '" + text(Ne) +
+          "' is not a comparison of loop variables and sizes";
+    return std::nullopt;
+  }
+  // indexOf reads a non-empty Why as a failure already seen.
+  std::string Inner;
+  std::optional<IndexPoly> L = indexOf(Ne->getLHS(), Inner);
+  std::optional<IndexPoly> R = L ? indexOf(Ne->getRHS(), Inner) : std::nullopt;
+  std::optional<IndexPoly> D = R ? R->sub(*L) : std::nullopt; // R - L
+  std::optional<IndexPoly> Below = D ? D->sub(IndexPoly::constant(1)) : D;
+  std::optional<IndexPoly> Above = D ? D->scale(-1) : D;
+  if (Above)
+    Above = Above->sub(IndexPoly::constant(1));
+  if (!Below || !Above) {
+    Why = "condition '" + text(Ne) + "': " + Inner;
+    return std::nullopt;
+  }
+  return Conjunctions{{{*Below, false}}, {{*Above, false}}};
 }
 
 bool NestBuilder::lowerUnionIf(const IfStmt *If, Loop &Parent,
@@ -120,13 +123,12 @@ bool NestBuilder::lowerUnionIf(const IfStmt *If, Loop &Parent,
   noteExtended(Cond->getBeginLoc(), "condition that is a union of ranges");
   // The whole body: its guard loops are the loop's iterations, as a
   // narrowed loop's would be.
-  llvm::SaveAndRestore Narrow(NarrowingGuards, WholeBody);
   for (const std::vector<Constraint> &Part : *T)
-    if (!lowerGuardLoop(Part, If->getThen(), If, Parent))
+    if (!lowerGuardLoop(Part, If->getThen(), If, Parent, WholeBody))
       return false;
   if (F)
     for (const std::vector<Constraint> &Part : *F)
-      if (!lowerGuardLoop(Part, If->getElse(), If, Parent))
+      if (!lowerGuardLoop(Part, If->getElse(), If, Parent, WholeBody))
         return false;
   return true;
 }
@@ -143,9 +145,8 @@ bool NestBuilder::lowerUnionContinue(const IfStmt *If,
   noteExtended(If->getCond()->getBeginLoc(),
                "'continue' under a condition whose negation is a union of "
                "ranges");
-  llvm::SaveAndRestore Narrow(NarrowingGuards, true);
   for (const std::vector<Constraint> &Part : *Parts)
-    if (!lowerGuardLoop(Part, Rest, If, Parent))
+    if (!lowerGuardLoop(Part, Rest, If, Parent, /*Narrows=*/true))
       return false;
   return true;
 }

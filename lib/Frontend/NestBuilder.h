@@ -522,18 +522,19 @@ private:
   /// there is of the loops inside it).
   bool guardNarrowsLoops(const std::vector<Constraint> &Cs);
   /// An affine condition on part of a loop body: \p Branch runs in a loop
-  /// of at most one iteration whose bounds carry \p Cs.
+  /// of at most one iteration whose bounds carry \p Cs. With \p Narrows
+  /// the guard loop stands for a narrowing of \p Parent (Loop::Narrows).
   bool lowerGuardLoop(const std::vector<Constraint> &Cs,
                       const clang::Stmt *Branch, const clang::Stmt *Where,
-                      Loop &Parent);
+                      Loop &Parent, bool Narrows = false);
   /// The same, for statements \p Stmts (the rest of a loop body).
   bool lowerGuardLoop(const std::vector<Constraint> &Cs,
                       llvm::ArrayRef<const clang::Stmt *> Stmts,
-                      const clang::Stmt *Where, Loop &Parent);
+                      const clang::Stmt *Where, Loop &Parent,
+                      bool Narrows = false);
   bool guardLoop(const std::vector<Constraint> &Cs, const clang::Stmt *Where,
-                 Loop &Parent, llvm::function_ref<bool(Loop &)> LowerBody);
-  /// Guard loops made now stand for a narrowing of their parent.
-  bool NarrowingGuards = false;
+                 Loop &Parent, bool Narrows,
+                 llvm::function_ref<bool(Loop &)> LowerBody);
   // --- Unions of ranges (LowerUnionGuards.cpp) ---
   using Conjunctions = std::vector<std::vector<Constraint>>;
   /// \p Cond (or its negation) as disjoint conjunctions of constraints:
@@ -541,6 +542,10 @@ private:
   /// comparison or the parts would be too many.
   std::optional<Conjunctions> disjointParts(const clang::Expr *Cond,
                                             bool Negate, std::string &Why);
+  /// `x != y` as its two parts in order, `x < y` then `x > y`; nullopt
+  /// with \p Why where a side is no index of loop variables and sizes.
+  std::optional<Conjunctions> notEqualParts(const clang::BinaryOperator *Ne,
+                                            std::string &Why);
   /// An affine if whose condition (or its negation, with an else) is a
   /// union: each branch in one guard loop per disjoint part. False with
   /// \p Handled unset where the condition is no union.
