@@ -112,6 +112,7 @@ FORMS = {
                         # value before the nest (darknet's `int sample =
                         # w2/w1; if (sample < 1) sample = 1;`)
     "paramadj": 0.1,    # a helper that adjusts its by-value index parameter
+    "helperexit": 0.1,  # a void helper returning early on its index parameter
                         # first (darknet's im2col_get_pixel: `r -= p;`, `r =
                         # r - p;`, `++r;`) and returns 0 outside its row
                         # (a guarded return or a ?: on r)
@@ -139,6 +140,8 @@ SIDE5_FORMS = ("sizecond", "bothread")
 SIDE6_FORMS = ("clamp",)
 # And on a seventh (see Gen.side7; main's sixth is "clamp"'s).
 SIDE7_FORMS = ("paramadj", "modsplit")
+# Forms of 2026-12-06 (third session): their own stream, like SIDE7's.
+SIDE8_FORMS = ("helperexit",)
 
 
 class MustRefuse(Exception):
@@ -270,6 +273,7 @@ def ie_text(e, sp, prec=0):
 #   ("cinc", name, ie): an int counter advanced (k++ / ++k / k += E)
 #   ("asg", lhs, op, de, ty) ("if", kind, cond, [then], [else]) ("cont",)
 #   ("call", helper, [args]) ("mem", MemCall): memset / memcpy of a run
+#   ("ifret", cond, [taken]): `if (cond) { taken; return; }` in a void helper
 
 class Base:
     """A memory object: a pointer argument, a global C array, a vector..."""
@@ -430,6 +434,8 @@ class Render:
             s = "%s %s %s" % (self.ie(c[2]), c[1], self.ie(c[3]))
         elif t == "and":
             s = "%s && %s" % (self.cond(c[1], 1), self.cond(c[2], 1))
+        elif t == "or":
+            s = "%s || %s" % (self.cond(c[1], 1), self.cond(c[2], 1))
         elif t in ("flag", "nn"):
             s = c[2]
         else:
@@ -553,6 +559,14 @@ class Render:
             out.append(ind + "}")
         elif t == "cont":
             out.append(ind + "continue;")
+        elif t == "ifret":  # ("ifret", cond, [taken]): a void helper's exit
+            if not s[2]:
+                out.append("%sif (%s) return;" % (ind, self.cond(s[1])))
+                return
+            out.append("%sif (%s) {" % (ind, self.cond(s[1])))
+            self.stmts(s[2], ind + "  ", out)
+            out.append(ind + "  return;")
+            out.append(ind + "}")
         elif t == "call":
             out.append("%s%s(%s);" % (ind, s[1].name, ", ".join(self.arg(a) for a in s[2])))
         elif t == "mem":
@@ -734,7 +748,7 @@ class Gen:
         self.n = NNNest(name)
         self.on = {f: rng.random() < p for f, p in forms.items()
                    if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS + SIDE4_FORMS + SIDE5_FORMS
-                   + SIDE6_FORMS + SIDE7_FORMS}
+                   + SIDE6_FORMS + SIDE7_FORMS + SIDE8_FORMS}
         # The later forms draw from a stream of their own, seeded from the
         # main one without advancing it: with them the other nests of a seed
         # stay what they were.
@@ -752,6 +766,8 @@ class Gen:
         self.on.update({f: self.side6.random() < forms[f] for f in SIDE6_FORMS if f in forms})
         self.side7 = random.Random("%s/7/%s" % (name, rng.getstate()[1][-8:]))
         self.on.update({f: self.side7.random() < forms[f] for f in SIDE7_FORMS if f in forms})
+        self.side8 = random.Random("%s/8/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side8.random() < forms[f] for f in SIDE8_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -1332,6 +1348,8 @@ class Gen:
             menu += [("call-sizecond", 3)]
         if self.on.get("paramadj"):
             menu += [("call-paramadj", 3)]
+        if self.on.get("helperexit"):
+            menu += [("call-exit", 3)]
         if self.on["rangefor"]:
             menu += [("rangefor", 3)]
         if self.on["intdata"]:
@@ -1819,6 +1837,49 @@ class Gen:
         lv.stmt_list().append(("asg", self.ref(lv, yv, [a for a, _, _ in outs] + [i[0]], write=True),
                                "=", call, ft))
         self.feat("call-paramadj")
+
+    def i_call_exit(self, level):
+        """px(yrow, xrow, E, i + a, b, v) with px returning early where its
+        index parameter leaves [lo, n) (darknet's col2im_add_pixel: `if (row
+        < 0 || row >= h) return;` before the store), perhaps after adjusting
+        it and after work of its own: the rest runs where the guard fails."""
+        ft, rnd = self.ft, self.side8
+        name = "%s_put" % self.n.name
+        h = next((x for x in self.n.helpers if x.name == name), None)
+        if h is None:
+            r, n = ("v", "r"), ("v", "n")
+            below = ("icmp", "<", r, ("n", rnd.choice([0, 1])))
+            above = rnd.choice([("icmp", ">=", r, n), ("icmp", ">", r, ("-", n, ("n", 1)))])
+            # The store runs inside [0, n) only: the caller passes i + a
+            # with a >= 0, so without the adjustment r < 0 cannot happen.
+            adjust = rnd.random() < 0.5
+            menu = [("or", below, above), ("or", above, below)]
+            cond = rnd.choice(menu if adjust else menu + [above, above])
+            store = ("asg", ("ld", ("base", "y"), r), rnd.choice(["+=", "="]),
+                     ("b", "*", ("s", "v"), ("ld", ("base", "x"), r), ft), ft)
+            taken = []
+            if cond is above and rnd.random() < 0.5:
+                # work before the return: the last element takes v alone
+                taken = [("asg", ("ld", ("base", "y"), ("-", n, ("n", 1))), "+=", ("s", "v"), ft)]
+            body = [("iadj", "r", "-=", ("v", "p"))] if adjust else []
+            body += [("ifret", cond, taken), store]
+            h = Helper(name, None, [("ptr", "y", ft), ("cptr", "x", ft), ("int", "n", None),
+                                    ("int", "r", None), ("int", "p", None), (ft, "v", ft)],
+                       body, None)
+            self.n.helpers.append(h)
+        outs = self.outer_idx(level)
+        E = self.pick_ext()
+        lv, i = self.inner(level, ext=E, guard=False)
+        fake = ("@k", E, None)
+        yv = self.view_for(outs + [fake])
+        yv.base.written = True
+        xv = self.view_for(outs + [fake])
+        y = self.row_arg(level, yv, [a for a, _, _ in outs])
+        x = self.row_arg(level, xv, [a for a, _, _ in outs])
+        arg = ("+", ("v", i[0]), ("n", rnd.choice([0, 1, 2])))
+        lv.stmt_list().append(("call", h, [("ptr", y), ("ptr", x), ("int", E.ie()), ("int", arg),
+                                           ("int", ("n", rnd.choice([0, 1, 2]))), ("f", self.lit())]))
+        self.feat("call-exit")
 
     def i_call_act(self, level):
         rng, ft = self.rng, self.ft
@@ -3012,6 +3073,12 @@ class Sites:
                         self.partial = True
                     self.walk(s[3], env, loops, guards, ctx, branch)
                     self.walk(s[4], env, loops, guards, ctx, branch)
+            elif t == "ifret":
+                # a void helper's exit on loop variables: the tool runs its
+                # sides in guard loops, like an affine if around part of a
+                # body (a hoisted y[n - 1] += v counts per guard entry)
+                self.partial = True
+                self.walk(s[2], env, loops, guards, ctx, branch)
             elif t == "call":
                 self.call(s, s[1], s[2], env, loops, guards, ctx, branch)
             elif t == "mem":
@@ -3353,6 +3420,8 @@ class Interp:
             return OPS[c[1]](a, b)
         if t == "and":
             return self.cond(c[1]) and self.cond(c[2])
+        if t == "or":
+            return self.cond(c[1]) or self.cond(c[2])
         if t == "flag":
             v = bool(self.env[c[1]])
             return v if c[3] else not v
@@ -3450,6 +3519,10 @@ class Interp:
                     return CONT
             elif t == "cont":
                 return CONT
+            elif t == "ifret":  # a void helper's exit: the rest is skipped
+                if self.cond(s[1]):
+                    self.run(s[2])
+                    return None
             elif t == "cinc":
                 o = self.iev(s[2])
                 k = self.env[s[1]]

@@ -1315,7 +1315,7 @@ bool NestBuilder::lowerGuardLoop(const std::vector<Constraint> &Cs,
                                  const clang::Stmt *Branch,
                                  const clang::Stmt *Where, Loop &Parent,
                                  bool Narrows) {
-  return guardLoop(Cs, Where, Parent, Narrows, [&](Loop &G) {
+  return guardLoop(Cs, Where, Parent, Narrows, /*Pin=*/false, [&](Loop &G) {
     return lowerBody(Branch, G, /*IsLoopBody=*/false);
   });
 }
@@ -1324,7 +1324,7 @@ bool NestBuilder::lowerGuardLoop(const std::vector<Constraint> &Cs,
                                  llvm::ArrayRef<const clang::Stmt *> Stmts,
                                  const clang::Stmt *Where, Loop &Parent,
                                  bool Narrows) {
-  return guardLoop(Cs, Where, Parent, Narrows, [&](Loop &G) {
+  return guardLoop(Cs, Where, Parent, Narrows, /*Pin=*/false, [&](Loop &G) {
     return llvm::all_of(Stmts,
                         [&](const clang::Stmt *S) { return lowerStmt(S, G); });
   });
@@ -1332,14 +1332,14 @@ bool NestBuilder::lowerGuardLoop(const std::vector<Constraint> &Cs,
 
 bool NestBuilder::guardLoop(const std::vector<Constraint> &Cs,
                             const clang::Stmt *Where, Loop &Parent,
-                            bool Narrows,
+                            bool Narrows, bool Pin,
                             llvm::function_ref<bool(Loop &)> LowerBody) {
   // for (__ifN = max(0, e...); __ifN <= min(0, c..., e...); ++__ifN): one
   // iteration exactly when every c >= 0 and e == 0 hold. A name starting
   // with "__" is reserved in C and C++, so no source name clashes; it
   // indexes nothing (docs/user-guide.md, "Conditions").
   Loop G;
-  if (!guardBounds(Cs, Where, /*Pin=*/false, G))
+  if (!guardBounds(Cs, Where, Pin, G))
     return false;
   G.Narrows = Narrows;
   if (!LowerBody(G))
@@ -2412,20 +2412,24 @@ bool NestBuilder::lowerCalleeStmts(llvm::ArrayRef<const clang::Stmt *> Stmts,
   for (size_t I = 0; I < Stmts.size(); ++I) {
     const auto *If = dyn_cast<IfStmt>(Stmts[I]);
     if (If && Callee->getReturnType()->isVoidType() && exitGuard(If)) {
+      const clang::Stmt *Then = If->getThen();
+      std::vector<const clang::Stmt *> Taken{Then};
+      if (const auto *CS = dyn_cast<CompoundStmt>(Then))
+        Taken.assign(CS->body_begin(), CS->body_end());
+      Taken.pop_back(); // the return
+      CondKind K = classify(If->getCond());
+      if (K == CondKind::Affine)
+        return lowerAffineExit(If, Taken, Stmts.drop_front(I + 1), Parent,
+                               Callee);
       // llm.c's `if (B*T % 8 != 0) { matmul_forward_naive(...); return; }`:
       // on a loop-invariant condition, the taken side alone runs.
-      if (classify(If->getCond()) != CondKind::Invariant)
+      if (K != CondKind::Invariant)
         return fail(If->getBeginLoc(), RejectKind::EarlyExit,
                     "early exit ('return') in '" + declName(Callee) +
                         "', called inside the nest, under a condition that "
                         "is not loop-invariant");
       if (!invariantValue(If->getCond()))
         continue;
-      const clang::Stmt *Then = If->getThen();
-      std::vector<const clang::Stmt *> Taken{Then};
-      if (const auto *CS = dyn_cast<CompoundStmt>(Then))
-        Taken.assign(CS->body_begin(), CS->body_end());
-      Taken.pop_back(); // the return
       return lowerCalleeStmts(Taken, Parent, Callee);
     }
     if (If) {

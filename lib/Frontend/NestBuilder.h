@@ -532,8 +532,10 @@ private:
                       llvm::ArrayRef<const clang::Stmt *> Stmts,
                       const clang::Stmt *Where, Loop &Parent,
                       bool Narrows = false);
+  /// The guard loop for \p Cs, its body lowered by \p LowerBody; \p Pin
+  /// as guardBounds'.
   bool guardLoop(const std::vector<Constraint> &Cs, const clang::Stmt *Where,
-                 Loop &Parent, bool Narrows,
+                 Loop &Parent, bool Narrows, bool Pin,
                  llvm::function_ref<bool(Loop &)> LowerBody);
   // --- Unions of ranges (LowerUnionGuards.cpp) ---
   using Conjunctions = std::vector<std::vector<Constraint>>;
@@ -639,6 +641,15 @@ private:
   /// `if (c) { ...; return; }` of a void helper runs one side (exitGuard).
   bool lowerCalleeStmts(llvm::ArrayRef<const clang::Stmt *> Stmts,
                         Loop &Parent, const clang::FunctionDecl *Callee);
+  // --- Exits of a void helper on loop variables (LowerHelperExits.cpp) ---
+  /// darknet's col2im_add_pixel: `if (row < 0 || row >= h) return;` then
+  /// the store. \p Taken (the exit's statements before its return) runs
+  /// in guard loops on the condition's parts, \p Rest (the helper's
+  /// statements after the if) in guard loops on its negation's.
+  bool lowerAffineExit(const clang::IfStmt *If,
+                       llvm::ArrayRef<const clang::Stmt *> Taken,
+                       llvm::ArrayRef<const clang::Stmt *> Rest, Loop &Parent,
+                       const clang::FunctionDecl *Callee);
   /// A helper whose value an expression uses and whose body has a loop
   /// (`y[i] = dot(row, x, n)`) runs its body before the statement, in the
   /// loop the statement is in: true where that is sound here.
