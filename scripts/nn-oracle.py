@@ -604,7 +604,9 @@ def measure(nests, arrays, calls, line_of):
 def run_tool(args, params):
     cmd = [args.tool, "--format=json", "--quiet"]
     cmd += ["--param=%s=%d" % kv for kv in sorted(params.items())]
-    cmd += args.tool_arg + [args.kernel]
+    # A header's nests are reported through a file that includes it
+    # (--tool-input, with --header-filter among the --tool-args).
+    cmd += args.tool_arg + [getattr(args, "tool_input", None) or args.kernel]
     compile_args = args.compile_arg + ["-I" + d for d in getattr(args, "include_dir", [])]
     if compile_args:
         cmd += ["--"] + compile_args
@@ -935,6 +937,10 @@ def main():
     ap.add_argument("--compile-arg", action="append", default=[],
                     help="after -- on the tool's command line (e.g. -std=c++20)")
     ap.add_argument("--tool-arg", action="append", default=[])
+    ap.add_argument("--tool-input", metavar="FILE",
+                    help="the file the tool runs on, when the kernel is a header "
+                         "(a translation unit that includes it; pass "
+                         "--tool-arg=--header-filter=... too)")
     ap.add_argument("--include-dir", action="append", default=[],
                     help="a header directory of the kernel: -I for the driver's "
                          "build and for the tool (after --)")

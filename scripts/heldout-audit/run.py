@@ -80,6 +80,10 @@ def audit(corpus, args):
     for opt in corpus[3:]:
         if opt.startswith("include="):  # a header directory of the published code
             cmd += ["--include-dir", os.path.join(args.src, opt[len("include="):])]
+        if opt.startswith("tu="):  # the kernel is a header: the tool runs on our file including it
+            cmd += ["--tool-input", os.path.join(HERE, driver_dir, opt[len("tu="):]),
+                    "--include-dir", os.path.dirname(os.path.join(args.src, kernel)),
+                    "--tool-arg=--header-filter=" + re.escape(os.path.basename(kernel)) + "$"]
     if args.self_test_inject_error:
         cmd.append("--self-test-inject-error")
     r = subprocess.run(cmd, capture_output=True, text=True)
