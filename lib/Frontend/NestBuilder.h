@@ -160,6 +160,9 @@ public:
   struct TargetChoice {
     std::string Key, Name;
     std::vector<std::string> Targets;
+    /// The labels of a switch on Name (LowerInvariantSwitch.cpp), not
+    /// functions.
+    bool Switch = false;
   };
   const std::vector<TargetChoice> &unassignedTargets() const {
     return UnassignedTargets;
@@ -534,6 +537,30 @@ private:
                  Loop &Parent, llvm::function_ref<bool(Loop &)> LowerBody);
   /// Guard loops made now stand for a narrowing of their parent.
   bool NarrowingGuards = false;
+  // --- Loop-invariant switches (LowerInvariantSwitch.cpp) ---
+  /// What a switch runs in this case: its statements from the chosen
+  /// label to a break, and the return that ends them, if any.
+  struct SwitchPath {
+    std::vector<const clang::Stmt *> Stmts;
+    const clang::ReturnStmt *Return = nullptr;
+  };
+  /// The label's spelling as a case value: "LOGISTIC", "default".
+  std::string switchLabelText(const clang::SwitchCase *SC) const;
+  /// Refuses a switch on data, loop variables or what the nest writes.
+  bool switchCondition(const clang::SwitchStmt *SW);
+  /// The label this build takes (null: none matches); \p Ok is false
+  /// where a given value names no label.
+  const clang::SwitchCase *
+  switchChoice(const clang::SwitchStmt *SW,
+               llvm::ArrayRef<const clang::SwitchCase *> Labels, bool &Ok);
+  bool switchPath(const clang::SwitchStmt *SW, SwitchPath &Out);
+  /// A switch in a loop body, and in a data-dependent branch.
+  bool lowerSwitch(const clang::SwitchStmt *SW, Loop &Parent);
+  bool lowerSwitchArm(const clang::SwitchStmt *SW, Stmt &Acc);
+  /// The switches at a called helper's top level replaced by their paths;
+  /// a path's return becomes the helper's \p Result.
+  bool expandCalleeSwitches(std::vector<const clang::Stmt *> &Stmts,
+                            const clang::Expr *&Result);
   // --- Unions of ranges (LowerUnionGuards.cpp) ---
   using Conjunctions = std::vector<std::vector<Constraint>>;
   /// \p Cond (or its negation) as disjoint conjunctions of constraints:
