@@ -104,7 +104,7 @@ NestBuilder::switchChoice(const SwitchStmt *SW,
                           bool &Ok) {
   Ok = true;
   const Expr *Cond = SW->getCond();
-  std::string Name = invariantText(Cond);
+  std::string Name = invariantText(strip(Cond));
   const SwitchCase *Default = nullptr;
   for (const SwitchCase *SC : Labels)
     if (isa<DefaultStmt>(SC))
@@ -178,6 +178,33 @@ NestBuilder::switchChoice(const SwitchStmt *SW,
   return nullptr;
 }
 
+std::optional<bool> NestBuilder::switchFixes(const Expr *Cond) {
+  const auto *BO = dyn_cast<BinaryOperator>(strip(Cond));
+  if (SwitchValues.empty() || !BO || !BO->isEqualityOp())
+    return std::nullopt;
+  for (int Side = 0; Side < 2; ++Side) {
+    const Expr *Mine = Side ? BO->getRHS() : BO->getLHS();
+    const Expr *Other = Side ? BO->getLHS() : BO->getRHS();
+    Expr::EvalResult R;
+    if (!Mine->getType()->isIntegralOrEnumerationType() ||
+        !Other->EvaluateAsInt(R, Ctx))
+      continue;
+    auto It = SwitchValues.find(invariantText(strip(Mine)));
+    if (It == SwitchValues.end())
+      continue;
+    int64_t C = R.Val.getInt().getExtValue();
+    std::optional<bool> Equal;
+    if (It->second.Value)
+      Equal = *It->second.Value == C;
+    else if (llvm::is_contained(It->second.NotAny, C))
+      Equal = false;
+    if (!Equal)
+      return std::nullopt;
+    return *Equal == (BO->getOpcode() == BO_EQ);
+  }
+  return std::nullopt;
+}
+
 bool NestBuilder::switchPath(const SwitchStmt *SW, SwitchPath &Out) {
   if (!switchCondition(SW))
     return false;
@@ -210,6 +237,20 @@ bool NestBuilder::switchPath(const SwitchStmt *SW, SwitchPath &Out) {
   const SwitchCase *Chosen = switchChoice(SW, Cases, Ok);
   if (!Ok)
     return false;
+  SwitchValue Known;
+  if (const auto *CS = dyn_cast_or_null<CaseStmt>(Chosen)) {
+    Expr::EvalResult R;
+    if (CS->getLHS()->EvaluateAsInt(R, Ctx))
+      Known.Value = R.Val.getInt().getExtValue();
+  } else {
+    for (const SwitchCase *SC : Cases) {
+      Expr::EvalResult R;
+      if (const auto *C = dyn_cast<CaseStmt>(SC);
+          C && C->getLHS()->EvaluateAsInt(R, Ctx))
+        Known.NotAny.push_back(R.Val.getInt().getExtValue());
+    }
+  }
+  SwitchValues[invariantText(strip(SW->getCond()))] = Known;
   noteExtended(SW->getBeginLoc(), "loop-invariant switch");
   if (!Chosen)
     return true; // no label matches: nothing of the body runs

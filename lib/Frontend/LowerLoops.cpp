@@ -1664,6 +1664,11 @@ NestBuilder::Invariant NestBuilder::evalInvariant(const Expr *Cond) {
     return *F;
   if (std::optional<Invariant> P = pointerTest(S))
     return *P;
+  if (std::optional<bool> V = switchFixes(S)) {
+    Invariant I;
+    I.Value = *V;
+    return I;
+  }
   auto Atom = [&]() {
     std::string Text = invariantText(S);
     Invariant I;

@@ -561,6 +561,16 @@ private:
   /// a path's return becomes the helper's \p Result.
   bool expandCalleeSwitches(std::vector<const clang::Stmt *> &Stmts,
                             const clang::Expr *&Result);
+  /// The value each switched-on expression has in this build (by its
+  /// invariantText): a label's value, or none of the labels' (default, no
+  /// label): `if (k == K_LEAKY)` inside `case K_RELU:` is false.
+  struct SwitchValue {
+    std::optional<int64_t> Value;
+    std::vector<int64_t> NotAny;
+  };
+  std::map<std::string, SwitchValue> SwitchValues;
+  /// `X == C` or `X != C` where the switch case of this build fixes X.
+  std::optional<bool> switchFixes(const clang::Expr *Cond);
   // --- Unions of ranges (LowerUnionGuards.cpp) ---
   using Conjunctions = std::vector<std::vector<Constraint>>;
   /// \p Cond (or its negation) as disjoint conjunctions of constraints:
