@@ -141,6 +141,27 @@ NestBuilder::switchChoice(const SwitchStmt *SW,
                     "' is no case label of the switch on '" + Name + "'");
       return nullptr;
     }
+  // An earlier switch on the same value decided it in this build.
+  if (auto It = SwitchValues.find(Name); It != SwitchValues.end()) {
+    const SwitchValue &Known = It->second;
+    for (const SwitchCase *SC : Labels) {
+      const auto *CS = dyn_cast<CaseStmt>(SC);
+      Expr::EvalResult R;
+      if (!CS || !CS->getLHS()->EvaluateAsInt(R, Ctx))
+        continue;
+      int64_t V = R.Val.getInt().getExtValue();
+      if (Known.Value && *Known.Value == V)
+        return SC;
+      if (!Known.Value && !llvm::is_contained(Known.NotAny, V)) {
+        Ok = fail(SW->getBeginLoc(), RejectKind::UnsupportedStatement,
+                  "switch on '" + Name + "' with a label (" + text(CS->getLHS()) +
+                      ") an earlier switch on it does not have: its cases "
+                      "do not decide this one");
+        return nullptr;
+      }
+    }
+    return Default;
+  }
   // This case's label, or one case per label (Frontend.cpp builds them).
   std::string Key = "sw:" + Name;
   std::vector<std::string> Values;
