@@ -1913,6 +1913,10 @@ bool NestBuilder::lowerIf(const IfStmt *If, Loop &Parent, bool WholeBody,
     return !Branch || lowerBody(Branch, Parent, WholeBody);
   }
   if (K == CondKind::Data) {
+    bool Mirrored = false;
+    bool Ok = lowerMirroredBranch(If, Parent, Mirrored);
+    if (Mirrored)
+      return Ok;
     std::vector<const clang::Stmt *> Arms{If->getThen()};
     if (If->getElse())
       Arms.push_back(If->getElse());

@@ -571,6 +571,13 @@ private:
   std::map<std::string, SwitchValue> SwitchValues;
   /// `X == C` or `X != C` where the switch case of this build fixes X.
   std::optional<bool> switchFixes(const clang::Expr *Cond);
+  // --- Mirrored data branches (LowerMirroredBranches.cpp) ---
+  /// A data-dependent if/else whose branches hold loops and are the same
+  /// code but for `+=` against `-=` (darknet's gemm_bin): the condition
+  /// counted, the then-branch lowered as the work of either. \p Handled is
+  /// false where the branches differ otherwise.
+  bool lowerMirroredBranch(const clang::IfStmt *If, Loop &Parent,
+                           bool &Handled);
   // --- Unions of ranges (LowerUnionGuards.cpp) ---
   using Conjunctions = std::vector<std::vector<Constraint>>;
   /// \p Cond (or its negation) as disjoint conjunctions of constraints:
