@@ -198,3 +198,42 @@ void many_ops(float *y, int n, int op) {
     case 16: y[i] += 16.0f; break;
     }
 }
+
+// Two switches on one value: the second takes the case the first decided
+// (in `kind: no case label`, the second's default).
+// CHECK: invariant-switch.c:[[@LINE+9]]:3: remark: two_switches [kind == 0]:
+// CHECK-NEXT: note: 0 MACs, 128 FLOPs (f32: 128); 512 bytes compulsory
+// CHECK: invariant-switch.c:[[@LINE+7]]:3: remark: two_switches [kind == 1]:
+// CHECK-NEXT: note: 0 MACs, 64 FLOPs (f32: 64); 512 bytes compulsory
+// CHECK: invariant-switch.c:[[@LINE+5]]:3: remark: two_switches [kind: no case label]:
+// CHECK-NEXT: note: 0 MACs, 0 FLOPs; 256 bytes compulsory
+// CHECK-NOT: two_switches [kind == 0 &&
+// CHECK-NOT: remark: two_switches [kind: default]
+void two_switches(float *y, int n, int kind) {
+  for (int i = 0; i < n; ++i) {
+    switch (kind) {
+    case 0: y[i] *= 2.0f; break;
+    case 1: y[i] += 1.0f; break;
+    }
+    switch (kind) {
+    case 0: y[i] += 3.0f; break;
+    default: y[i] = 0.0f;
+    }
+  }
+}
+
+// Where the second has a label the first lacks, the first's fall-out does
+// not decide it: that case is refused.
+// CHECK: invariant-switch.c:[[@LINE+4]]:3: remark: mismatched_switches [kind == 0]:
+// CHECK: invariant-switch.c:[[@LINE+3]]:3: note: loop nest not analyzed: switch on 'kind' with a label (1) an earlier switch on it does not have: its cases do not decide this one
+// JSON: "function": "mismatched_switches [kind: no case label]"
+void mismatched_switches(float *y, int n, int kind) {
+  for (int i = 0; i < n; ++i) {
+    switch (kind) {
+    case 0: y[i] *= 2.0f; break;
+    }
+    switch (kind) {
+    case 1: y[i] += 1.0f; break;
+    }
+  }
+}
