@@ -120,6 +120,10 @@ FORMS = {
                         # q % G, (q / G) % G and q / G / G into the kernel
                         # offsets and the channel (Caffe's and darknet's
                         # im2col), used as indices and as q itself
+    "invswitch": 0.1,   # switch (mode) { case 0: ...; break; case 1: case
+                        # 2: ...; break; [default: ...] } on an int
+                        # argument (darknet's activate(x, a)): one case per
+                        # label, the default (or no label) as value 3
     "assert": 0.12,     # assert(x[i] > c), assert(!std::isnan(x[i])), assert(a && b), assert(v < c) on
                         # a local, assert(i < N) somewhere in a loop body:
                         # the condition counts, the failing branch does not
@@ -140,8 +144,12 @@ SIDE5_FORMS = ("sizecond", "bothread")
 SIDE6_FORMS = ("clamp",)
 # And on a seventh (see Gen.side7; main's sixth is "clamp"'s).
 SIDE7_FORMS = ("paramadj", "modsplit")
-# Forms of 2026-12-06 (third session): their own stream, like SIDE7's.
-SIDE8_FORMS = ("helperexit",)
+# And on an eighth (see Gen.side8).
+SIDE8_FORMS = ("invswitch",)
+# A switch flag's values: its labels 0, 1, 2 and 3 for none of them.
+SWITCH_VALUES = (0, 1, 2, 3)
+# And on a ninth (see Gen.side9).
+SIDE9_FORMS = ("helperexit",)
 
 
 class MustRefuse(Exception):
@@ -438,6 +446,8 @@ class Render:
             s = "%s || %s" % (self.cond(c[1], 1), self.cond(c[2], 1))
         elif t in ("flag", "nn"):
             s = c[2]
+        elif t == "swv":
+            s = " || ".join("%s == %d" % (c[1], v) for v in c[2])
         else:
             return self.de(c, prec)
         return "(%s)" % s if prec > 0 and t != "flag" and t != "nn" else s
@@ -550,6 +560,23 @@ class Render:
                 return
             if s[3] == [("cont",)]:
                 out.append("%sif (%s) continue;" % (ind, self.cond(s[2])))
+                return
+            if len(s) > 5:  # a switch (Gen.i_inv_switch)
+                arms, dflt, name = s[5]
+                out.append("%sswitch (%s) {" % (ind, name))
+                for vals, body in arms:
+                    for v in vals:
+                        out.append("%scase %d:" % (ind, v))
+                    out.append(ind + "  {")
+                    self.stmts(body, ind + "    ", out)
+                    out.append(ind + "  }")
+                    out.append(ind + "  break;")
+                if dflt is not None:
+                    out.append(ind + "default:")
+                    out.append(ind + "  {")
+                    self.stmts(dflt, ind + "    ", out)
+                    out.append(ind + "  }")
+                out.append(ind + "}")
                 return
             out.append("%sif (%s) {" % (ind, self.cond(s[2])))
             self.stmts(s[3], ind + "  ", out)
@@ -686,7 +713,7 @@ class NNNest:
             elif b.kind == "arr":
                 args.append("std::array<%s, %d> &%s" % (FT_C[b.ty], b.length, b.cname))
         for name, kind in self.flags:
-            if kind == "int":
+            if kind in ("int", "switch"):
                 args.append("int %s" % name)
         if self.field_ptrs:
             args.append("%s_State *st" % self.name)
@@ -748,7 +775,7 @@ class Gen:
         self.n = NNNest(name)
         self.on = {f: rng.random() < p for f, p in forms.items()
                    if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS + SIDE4_FORMS + SIDE5_FORMS
-                   + SIDE6_FORMS + SIDE7_FORMS + SIDE8_FORMS}
+                   + SIDE6_FORMS + SIDE7_FORMS + SIDE8_FORMS + SIDE9_FORMS}
         # The later forms draw from a stream of their own, seeded from the
         # main one without advancing it: with them the other nests of a seed
         # stay what they were.
@@ -768,6 +795,8 @@ class Gen:
         self.on.update({f: self.side7.random() < forms[f] for f in SIDE7_FORMS if f in forms})
         self.side8 = random.Random("%s/8/%s" % (name, rng.getstate()[1][-8:]))
         self.on.update({f: self.side8.random() < forms[f] for f in SIDE8_FORMS if f in forms})
+        self.side9 = random.Random("%s/9/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side9.random() < forms[f] for f in SIDE9_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -1360,6 +1389,8 @@ class Gen:
             menu += [("gather", 2)]
         if self.on["inv"]:
             menu += [("inv-flag", 2)]
+        if self.on.get("invswitch"):
+            menu += [("inv-switch", 3)]
         if self.on["padguard"]:
             menu += [("padguard", 3)]
         tot = sum(w for _, w in menu)
@@ -1474,6 +1505,40 @@ class Gen:
             lv.stmt_list().append(("if", "inv", cond, [st], []))
             return
         level.stmt_list().append(("if", "inv", cond, holder, []))
+
+    def i_inv_switch(self, level):
+        """switch (mode) on an int argument in a loop body: case 0, cases 1
+        and 2 stacked on one body, maybe a default; each arm a statement on
+        y[.., i]. In the IR it is the if-chain of its paths on ("swv", name,
+        values) conditions (s[5] says how to print it as a switch)."""
+        rnd = self.side8
+        name = rnd.choice(["mode", "kind"])
+        if (name, "switch") not in self.n.flags:
+            self.n.flags.append((name, "switch"))
+        lv, i = self.inner(level)
+        ivs = self.outer_idx(level) + [i]
+        yv = self.view_for(ivs)
+        xv = self.view_for(ivs)
+        idx = [a for a, _, _ in ivs]
+
+        def arm(kind):
+            y = self.ref(lv, yv, idx, write=True)
+            if kind == 0:
+                return [("asg", y, "*=", self.lit(), self.ft)]
+            if kind == 1:
+                x = self.ref(lv, xv, idx)
+                return [("asg", y, "+=", ("b", "*", x, self.lit()), self.ft)]
+            return [("asg", y, "=", self.lit(), self.ft)]
+        arms = [((0,), arm(rnd.randrange(3))), ((1, 2), arm(rnd.randrange(3)))]
+        has_default = rnd.random() < 0.5
+        dflt = arm(rnd.randrange(3)) if has_default else []
+        labels = (0, 1, 2)
+        chain = dflt
+        for vals, body in reversed(arms):
+            chain = [("if", "inv", ("swv", name, vals, labels), body, chain)]
+        top = chain[0] + ((arms, dflt if has_default else None, name),)
+        lv.stmt_list().append(top)
+        self.feat("inv-switch" + ("-default" if has_default else ""))
 
     def i_elementwise(self, level):
         rng, ft = self.rng, self.ft
@@ -1843,7 +1908,7 @@ class Gen:
         index parameter leaves [lo, n) (darknet's col2im_add_pixel: `if (row
         < 0 || row >= h) return;` before the store), perhaps after adjusting
         it and after work of its own: the rest runs where the guard fails."""
-        ft, rnd = self.ft, self.side8
+        ft, rnd = self.ft, self.side9
         name = "%s_put" % self.n.name
         h = next((x for x in self.n.helpers if x.name == name), None)
         if h is None:
@@ -3148,6 +3213,8 @@ class Interp:
         for name, kind in nest.flags:
             if kind == "int":
                 self.env[name] = 1 if case[name] else 0
+            elif kind == "switch":
+                self.env[name] = case[name]
         self.fp, self.wr = {}, {}
         self.top = Rec()
         self.caps = [self.top]
@@ -3425,6 +3492,8 @@ class Interp:
         if t == "flag":
             v = bool(self.env[c[1]])
             return v if c[3] else not v
+        if t == "swv":
+            return self.env[c[1]] in c[2]
         if t == "nn":
             return self.env[c[1]] is not None
         self.ev(c)
@@ -3650,6 +3719,8 @@ def loop_order(sts, out):
 
 
 def guard_value(c, pol, case):
+    if c[0] == "swv":
+        return (case[c[1]] in c[2]) == pol
     if c[0] == "flag":
         v = bool(case[c[1]])
         v = v if c[3] else not v
@@ -3749,11 +3820,10 @@ def finalize(nest, sizes):
 
 
 def cases_of(nest):
+    import itertools
     names = [n for n, _ in nest.flags]
-    out = []
-    for bits in range(1 << len(names)):
-        out.append({n: bool(bits >> i & 1) for i, n in enumerate(names)})
-    return out
+    values = [SWITCH_VALUES if k == "switch" else (False, True) for _, k in nest.flags]
+    return [dict(zip(names, vs)) for vs in itertools.product(*values)]
 
 
 def generate(rng, name, forms):
@@ -3801,9 +3871,17 @@ def file_cpp(nests, mode, sizes, native=False):
 def parse_case(text, nest):
     """'bias != NULL && !(relu)' -> {'bias': True, 'relu': False}, or None."""
     names = {n for n, _ in nest.flags}
+    switches = {n for n, k in nest.flags if k == "switch"}
     out = {}
     for atom in split_and(text):
         a = strip_parens(atom.replace(" ", ""))
+        m = re.fullmatch(r"([A-Za-z_]\w*)(?:==(\d+)|:(default|nocaselabel))", a)
+        if m and m.group(1) in switches:
+            v = int(m.group(2)) if m.group(2) else SWITCH_VALUES[-1]
+            if m.group(1) in out and out[m.group(1)] != v:
+                return "contradiction"
+            out[m.group(1)] = v
+            continue
         neg = False
         while a.startswith("!"):
             neg = not neg
@@ -4270,12 +4348,14 @@ def batch_params(rng, nests, sizes, scoped_sizes):
     for n in nests:
         case = {}
         for name, kind in n.flags:
+            pick = ((lambda: rng.choice(SWITCH_VALUES)) if kind == "switch"
+                    else (lambda: rng.random() < 0.5))
             if scoped:
-                v = rng.random() < 0.5
+                v = pick()
                 args.append("--param=%s:%s=%d" % (n.name, name, v))
             else:
                 if name not in glob:
-                    glob[name] = rng.random() < 0.5
+                    glob[name] = pick()
                     args.append("--param=%s=%d" % (name, glob[name]))
                 v = glob[name]
             case[name] = v
@@ -4679,6 +4759,8 @@ def native_driver(nests, cases, sizes):
         for name, kind in n.flags:
             if kind == "int":
                 args.append("1" if case[name] else "0")
+            elif kind == "switch":
+                args.append(str(case[name]))
         if n.field_ptrs:
             out.append("    %s_State st_%s = {};" % (n.name, n.name))
             args.append("&st_%s" % n.name)
@@ -4715,7 +4797,8 @@ def native_check(count, seed, clang="clang++-19"):
             idx += 1
             if n is not None and finalize(n, sizes):
                 nests.append(n)
-        cases = {n.name: {f: rng.random() < 0.5 for f, _ in n.flags} for n in nests}
+        cases = {n.name: {f: (rng.choice(SWITCH_VALUES) if k == "switch" else rng.random() < 0.5)
+                          for f, k in n.flags} for n in nests}
         src = os.path.join(tmp, "b%d.cpp" % batch)
         with open(src, "w") as fh:
             fh.write(file_cpp(nests, "const", sizes, native=True))

@@ -191,6 +191,9 @@ private:
     // Three unknown conditions make eight reports: past that the nest is
     // refused rather than listed case by case.
     constexpr unsigned MaxCases = 8;
+    // A switch's labels are one case each, not 2^k of k conditions: an enum
+    // of activations (darknet's 14) is listed up to sixteen reports.
+    constexpr unsigned MaxSwitchCases = 16;
     std::vector<CaseAssignment> Work{{}};
     bool First = true;
     unsigned Built = 0;
@@ -208,7 +211,22 @@ private:
       if (!B.unassignedTargets().empty()) {
         // One case per function the pointer may hold.
         const NestBuilder::TargetChoice &C = B.unassignedTargets().front();
-        if (Built + Work.size() + C.Targets.size() > MaxCases) {
+        if (C.Switch &&
+            Built + Work.size() + C.Targets.size() > MaxSwitchCases) {
+          skipWhole(FD, L, RejectKind::TooManyCases,
+                    "the nest would be reported in more than " +
+                        Twine(MaxSwitchCases) + " cases: the switch on '" +
+                        C.Name + "' has " + Twine(C.Targets.size()) +
+                        " (" + llvm::join(C.Targets, ", ") + ")" +
+                        (A.empty() ? ""
+                                   : ", in each case of another switch, "
+                                     "function pointer or condition "
+                                     "without a value") +
+                        ": give its value with --param " + C.Name +
+                        "=LABEL");
+          return;
+        }
+        if (!C.Switch && Built + Work.size() + C.Targets.size() > MaxCases) {
           skipWhole(FD, L, RejectKind::TooManyCases,
                     "the nest would be reported in more than " +
                         Twine(MaxCases) + " cases: '" + C.Name +

@@ -751,9 +751,9 @@ bool NestBuilder::lowerStmt(const clang::Stmt *S, Loop &Parent) {
                 "'continue' skips part of the body: conditional execution");
   if (const auto *If = dyn_cast<IfStmt>(S))
     return lowerIf(If, Parent, /*WholeBody=*/false, std::nullopt);
-  if (isa<SwitchStmt>(S))
-    return fail(S->getBeginLoc(), RejectKind::UnsupportedStatement,
-                "switch statement inside the nest");
+  if (const auto *SW = dyn_cast<SwitchStmt>(S))
+    return lowerSwitch(SW, Parent); // loop-invariant only
+
   if (isa<LabelStmt>(S))
     return fail(S->getBeginLoc(), RejectKind::UnsupportedStatement,
                 "label inside the nest (goto target)");
@@ -1661,6 +1661,11 @@ NestBuilder::Invariant NestBuilder::evalInvariant(const Expr *Cond) {
     return *F;
   if (std::optional<Invariant> P = pointerTest(S))
     return *P;
+  if (std::optional<bool> V = switchFixes(S)) {
+    Invariant I;
+    I.Value = *V;
+    return I;
+  }
   auto Atom = [&]() {
     std::string Text = invariantText(S);
     Invariant I;
@@ -1905,6 +1910,10 @@ bool NestBuilder::lowerIf(const IfStmt *If, Loop &Parent, bool WholeBody,
     return !Branch || lowerBody(Branch, Parent, WholeBody);
   }
   if (K == CondKind::Data) {
+    bool Mirrored = false;
+    bool Ok = lowerMirroredBranch(If, Parent, Mirrored);
+    if (Mirrored)
+      return Ok;
     std::vector<const clang::Stmt *> Arms{If->getThen()};
     if (If->getElse())
       Arms.push_back(If->getElse());
@@ -2032,6 +2041,8 @@ bool NestBuilder::lowerArm(const clang::Stmt *S, IRStmt &Acc) {
       return false;
     return mergeArms(Arms, Acc, If->getBeginLoc());
   }
+  if (const auto *SW = dyn_cast<SwitchStmt>(S))
+    return lowerSwitchArm(SW, Acc);
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     Loop Dummy;
     for (const Decl *D : DS->decls())
@@ -2548,8 +2559,12 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
   Frames.push_back({Callee, std::move(Modified), /*Binding=*/false,
                     loc(CE->getBeginLoc()).Line});
   llvm::SaveAndRestore Depth(InlineDepth, InlineDepth + 1);
-  bool Ok = true;
-  if (Value && !Parent) {
+  // A switch on a loop-invariant value runs one path of its body
+  // (LowerInvariantSwitch.cpp); its case needs the arguments bound.
+  bool Ok = expandCalleeSwitches(Stmts, Result);
+  if (!Ok) {
+    // refused; the callee's bindings are dropped below
+  } else if (Value && !Parent) {
     // In an expression: straight-line work into the statement.
     addOps(Value->Ops, ArgWork.Ops);
     Value->IntOps += ArgWork.IntOps;

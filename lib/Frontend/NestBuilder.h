@@ -160,6 +160,9 @@ public:
   struct TargetChoice {
     std::string Key, Name;
     std::vector<std::string> Targets;
+    /// The labels of a switch on Name (LowerInvariantSwitch.cpp), not
+    /// functions.
+    bool Switch = false;
   };
   const std::vector<TargetChoice> &unassignedTargets() const {
     return UnassignedTargets;
@@ -537,6 +540,47 @@ private:
   bool guardLoop(const std::vector<Constraint> &Cs, const clang::Stmt *Where,
                  Loop &Parent, bool Narrows, bool Pin,
                  llvm::function_ref<bool(Loop &)> LowerBody);
+  // --- Loop-invariant switches (LowerInvariantSwitch.cpp) ---
+  /// What a switch runs in this case: its statements from the chosen
+  /// label to a break, and the return that ends them, if any.
+  struct SwitchPath {
+    std::vector<const clang::Stmt *> Stmts;
+    const clang::ReturnStmt *Return = nullptr;
+  };
+  /// The label's spelling as a case value: "LOGISTIC", "default".
+  std::string switchLabelText(const clang::SwitchCase *SC) const;
+  /// Refuses a switch on data, loop variables or what the nest writes.
+  bool switchCondition(const clang::SwitchStmt *SW);
+  /// The label this build takes (null: none matches); \p Ok is false
+  /// where a given value names no label.
+  const clang::SwitchCase *
+  switchChoice(const clang::SwitchStmt *SW,
+               llvm::ArrayRef<const clang::SwitchCase *> Labels, bool &Ok);
+  bool switchPath(const clang::SwitchStmt *SW, SwitchPath &Out);
+  /// A switch in a loop body, and in a data-dependent branch.
+  bool lowerSwitch(const clang::SwitchStmt *SW, Loop &Parent);
+  bool lowerSwitchArm(const clang::SwitchStmt *SW, Stmt &Acc);
+  /// The switches at a called helper's top level replaced by their paths;
+  /// a path's return becomes the helper's \p Result.
+  bool expandCalleeSwitches(std::vector<const clang::Stmt *> &Stmts,
+                            const clang::Expr *&Result);
+  /// The value each switched-on expression has in this build (by its
+  /// invariantText): a label's value, or none of the labels' (default, no
+  /// label): `if (k == K_LEAKY)` inside `case K_RELU:` is false.
+  struct SwitchValue {
+    std::optional<int64_t> Value;
+    std::vector<int64_t> NotAny;
+  };
+  std::map<std::string, SwitchValue> SwitchValues;
+  /// `X == C` or `X != C` where the switch case of this build fixes X.
+  std::optional<bool> switchFixes(const clang::Expr *Cond);
+  // --- Mirrored data branches (LowerMirroredBranches.cpp) ---
+  /// A data-dependent if/else whose branches hold loops and are the same
+  /// code but for `+=` against `-=` (darknet's gemm_bin): the condition
+  /// counted, the then-branch lowered as the work of either. \p Handled is
+  /// false where the branches differ otherwise.
+  bool lowerMirroredBranch(const clang::IfStmt *If, Loop &Parent,
+                           bool &Handled);
   // --- Unions of ranges (LowerUnionGuards.cpp) ---
   using Conjunctions = std::vector<std::vector<Constraint>>;
   /// \p Cond (or its negation) as disjoint conjunctions of constraints:
