@@ -900,6 +900,7 @@ bool NestBuilder::lowerScalarDecl(const VarDecl *VD, const Expr *Init,
       OpaqueInts[VD] = {"'" + declName(VD) + "' = '" + text(Init) +
                             "' is not an index: " + Why,
                         mentionsLoopVar(Init)};
+      noteGuardLocal(VD, Init);
       return true;
     }
   }
@@ -1207,6 +1208,15 @@ NestBuilder::constraintsOf(const Expr *Cond, bool Negate, std::string &Why) {
   if (const auto *UO = dyn_cast<UnaryOperator>(S);
       UO && UO->getOpcode() == UO_LNot)
     return constraintsOf(UO->getSubExpr(), !Negate, Why);
+  bool LocalNegate = Negate;
+  if (const GuardLocal *G = guardLocalOf(S, LocalNegate)) {
+    std::optional<Conjunctions> Parts = guardLocalParts(*G, LocalNegate, Why);
+    if (Parts && Parts->size() == 1)
+      return Parts->front();
+    if (Parts)
+      Why = "condition '" + text(S) + "' is a union of ranges ('||')";
+    return std::nullopt;
+  }
   const auto *BO = dyn_cast<BinaryOperator>(S);
   auto NotAffine = [&]() -> std::optional<std::vector<Constraint>> {
     Why = mentionsLoopVar(S) ? "condition '" + text(S) +
