@@ -37,7 +37,7 @@ void NestBuilder::noteGuardLocal(const VarDecl *VD, const Expr *Init) {
   if (!S || !isConditionShaped(S) || !mentionsLoopVar(S))
     return;
   GuardLocal G;
-  bool Affine = false;
+  bool Affine = false, Failed = false;
   for (int Negate = 0; Negate < 2; ++Negate) {
     // Each probe its own reason: indexOf reads a non-empty one as a
     // failure already seen.
@@ -45,12 +45,15 @@ void NestBuilder::noteGuardLocal(const VarDecl *VD, const Expr *Init) {
     G.Parts[Negate] = disjointParts(S, Negate == 1, Why);
     G.Why[Negate] = "'" + declName(VD) + "' = '" + text(Init) + "'" +
                     (Why.empty() ? "" : ": " + Why);
+    Failed |= !G.Parts[Negate];
     if (G.Parts[Negate])
       for (const std::vector<Constraint> &Part : *G.Parts[Negate])
         for (const Constraint &C : Part)
           Affine |= C.E.usesLoopVars();
   }
-  if (Affine)
+  // A side that is no condition on the loops keeps its reason for the
+  // tests; one on sizes alone is left as it was (an opaque integer).
+  if (Affine || Failed)
     GuardLocals[VD] = std::move(G);
 }
 
@@ -90,4 +93,25 @@ NestBuilder::guardLocalParts(const GuardLocal &G, bool Negate,
   if (!G.Parts[Negate])
     Why = G.Why[Negate];
   return G.Parts[Negate];
+}
+
+bool NestBuilder::explainGuardLocal(const Expr *Cond) {
+  bool Negate = false;
+  const GuardLocal *G = guardLocalOf(Cond, Negate);
+  if (!G || Reason.empty())
+    return false;
+  // The data-dependent reading of the choice failed; the cause is that it
+  // stayed one, not the data.
+  std::string Why;
+  if (ArmDepth)
+    Why = "it is inside a data-dependent branch";
+  else if (!G->Parts[0] || !G->Parts[1])
+    Why = G->Why[G->Parts[0] ? 1 : 0];
+  else
+    Why = G->Why[0] + ": a side with work holds on a union of ranges";
+  Reason = "condition '" + text(Cond) +
+           "' on loop variables chooses a value that no guard loop runs (" +
+           Why + "; " + Reason + ")";
+  ReasonKind = RejectKind::Condition;
+  return false;
 }

@@ -1907,9 +1907,12 @@ bool NestBuilder::lowerIf(const IfStmt *If, Loop &Parent, bool WholeBody,
     const clang::Stmt *Branch = V ? If->getThen() : If->getElse();
     return !Branch || lowerBody(Branch, Parent, WholeBody);
   }
-  // `i != j` without else: two ranges of the loop, in order.
+  // `i != j` without else: two ranges of the loop, in order (not a test
+  // of a condition kept in a local, `valid != 0`: LowerGuardLocals.cpp).
   const auto *Ne = dyn_cast<BinaryOperator>(strip(Cond));
+  bool LocalNegate = false;
   bool IsNe = Ne && Ne->getOpcode() == BO_NE && !If->getElse() &&
+              !guardLocalOf(Ne, LocalNegate) &&
               classify(Cond) == CondKind::Affine && !usesNestData(Cond);
   CondKind K = IsNe ? CondKind::Affine : classify(Cond);
   if (K == CondKind::Invariant) {

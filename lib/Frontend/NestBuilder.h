@@ -557,6 +557,10 @@ private:
   const GuardLocal *guardLocalOf(const clang::Expr *Cond, bool &Negate);
   std::optional<Conjunctions> guardLocalParts(const GuardLocal &G,
                                               bool Negate, std::string &Why);
+  /// A `?:` on a GuardLocal that stayed a data-dependent choice (a side
+  /// with work holds on a union of ranges, or it is inside a data
+  /// branch) was refused: the reason says what the local is. False.
+  bool explainGuardLocal(const clang::Expr *Cond);
   /// An affine if whose condition (or its negation, with an else) is a
   /// union: each branch in one guard loop per disjoint part. False with
   /// \p Handled unset where the condition is no union.

@@ -73,6 +73,16 @@ void window_scale(float *y, const float *x, int n, int lo, int hi, float s) {
   }
 }
 
+// `!= 0` around the whole body: the upper triangle of a square.
+void upper_scale(float *a, int n, float s) {
+  for (int r = 0; r < n; r++)
+    for (int c = 0; c < n; c++) {
+      int above = c >= r;
+      if (above != 0)
+        a[r * n + c] *= s;
+    }
+}
+
 // Its negation: zero outside the border band, a product inside it.
 void border_zero(float *y, const float *x, int rows, int cols, int b) {
   for (int i = 0; i < rows; i++)

@@ -43,6 +43,11 @@ int main() {
     oracle::Array<float> y("y", 9), x("x", 9);
     ORACLE_CALL(window_scale(y, x, 9, 2, 6, 3.0f));
   }
+  ORACLE_PARAM("upper_scale:n", 4);
+  {
+    oracle::Array<float> a("a", 16);
+    ORACLE_CALL(upper_scale(a, 4, 0.5f));
+  }
   ORACLE_PARAM("rows", 5);
   ORACLE_PARAM("cols", 6);
   ORACLE_PARAM("b", 1);
