@@ -143,8 +143,8 @@ SIDE5_FORMS = ("sizecond", "bothread")
 SIDE6_FORMS = ("clamp",)
 # And on a seventh (see Gen.side7; main's sixth is "clamp"'s).
 SIDE7_FORMS = ("paramadj", "modsplit")
-# And on an eighth (see Gen.side8).
-SIDE8_FORMS = ("guardlocal",)
+# And on a ninth (see Gen.side9; main's eighth is "helperexit"'s).
+SIDE9_FORMS = ("guardlocal",)
 
 
 class MustRefuse(Exception):
@@ -745,7 +745,7 @@ class Gen:
         self.n = NNNest(name)
         self.on = {f: rng.random() < p for f, p in forms.items()
                    if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS + SIDE4_FORMS + SIDE5_FORMS
-                   + SIDE6_FORMS + SIDE7_FORMS + SIDE8_FORMS}
+                   + SIDE6_FORMS + SIDE7_FORMS + SIDE9_FORMS}
         # The later forms draw from a stream of their own, seeded from the
         # main one without advancing it: with them the other nests of a seed
         # stay what they were.
@@ -763,8 +763,8 @@ class Gen:
         self.on.update({f: self.side6.random() < forms[f] for f in SIDE6_FORMS if f in forms})
         self.side7 = random.Random("%s/7/%s" % (name, rng.getstate()[1][-8:]))
         self.on.update({f: self.side7.random() < forms[f] for f in SIDE7_FORMS if f in forms})
-        self.side8 = random.Random("%s/8/%s" % (name, rng.getstate()[1][-8:]))
-        self.on.update({f: self.side8.random() < forms[f] for f in SIDE8_FORMS if f in forms})
+        self.side9 = random.Random("%s/9/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side9.random() < forms[f] for f in SIDE9_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -1986,7 +1986,7 @@ class Gen:
         test holds, an if on it, or a running max over the chosen values.
         The test is the local or its negation (`ok == 0`, `!ok`) where
         that is one range; exact either way."""
-        ft, rnd = self.ft, self.side8
+        ft, rnd = self.ft, self.side9
         kind = rnd.random()
         m = None
         if kind >= 0.7:
