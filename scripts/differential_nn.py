@@ -124,6 +124,10 @@ FORMS = {
                         # 2: ...; break; [default: ...] } on an int
                         # argument (darknet's activate(x, a)): one case per
                         # label, the default (or no label) as value 3
+    "guardlocal": 0.1,  # a condition on loop variables kept in an int local
+                        # of the loop body and tested later (darknet's
+                        # maxpool: `int valid = (r >= 0 && ...);` then
+                        # `(valid != 0) ? x[..] : -BIG`, `if (ok)`, `ok == 0`)
     "assert": 0.12,     # assert(x[i] > c), assert(!std::isnan(x[i])), assert(a && b), assert(v < c) on
                         # a local, assert(i < N) somewhere in a loop body:
                         # the condition counts, the failing branch does not
@@ -150,6 +154,8 @@ SIDE8_FORMS = ("invswitch",)
 SWITCH_VALUES = (0, 1, 2, 3)
 # And on a ninth (see Gen.side9).
 SIDE9_FORMS = ("helperexit",)
+# And on a tenth (see Gen.side10).
+SIDE10_FORMS = ("guardlocal",)
 
 
 class MustRefuse(Exception):
@@ -275,8 +281,10 @@ def ie_text(e, sp, prec=0):
 #   ("m", fname, [args], ty) ("fma", a, b, c, ty) ("sel", cond, a, b, ty)
 #   ("u", helper, [args], ty)
 # Conditions: ("icmp", op, ie, ie) ("and", c, c) ("flag", name, spelling)
+#   ("gv", name, negated, spelling): a "dcond" local tested (guardlocal)
 #   ("nn", name, spelling) or a data ("cmp", ...)
 # Statements: ("for", Loop) ("rfor", RFor) ("dint", name, ie) ("dptr", name, ty, pe)
+#   ("dcond", name, cond, parens): `int name = cond;` (guardlocal)
 #   ("pinc", name, ie) ("ds", name, ty, de|None) ("darr", name, ty, n)
 #   ("cinc", name, ie): an int counter advanced (k++ / ++k / k += E)
 #   ("asg", lhs, op, de, ty) ("if", kind, cond, [then], [else]) ("cont",)
@@ -444,8 +452,8 @@ class Render:
             s = "%s && %s" % (self.cond(c[1], 1), self.cond(c[2], 1))
         elif t == "or":
             s = "%s || %s" % (self.cond(c[1], 1), self.cond(c[2], 1))
-        elif t in ("flag", "nn"):
-            s = c[2]
+        elif t in ("flag", "nn", "gv"):
+            s = c[2] if t != "gv" else c[3]
         elif t == "swv":
             s = " || ".join("%s == %d" % (c[1], v) for v in c[2])
         else:
@@ -510,6 +518,9 @@ class Render:
                 out.append("%s%s %s %s;" % (ind, s[1], s[2], self.ie(s[3])))
         elif t == "dintd":
             out.append("%sint %s = %s;" % (ind, s[1], self.de(s[2])))
+        elif t == "dcond":
+            c = self.cond(s[2])
+            out.append("%sint %s = %s;" % (ind, s[1], "(%s)" % c if s[3] else c))
         elif t == "dptr":
             root = s[3]
             while root[0] in ("add", "addr"):
@@ -775,7 +786,8 @@ class Gen:
         self.n = NNNest(name)
         self.on = {f: rng.random() < p for f, p in forms.items()
                    if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS + SIDE4_FORMS + SIDE5_FORMS
-                   + SIDE6_FORMS + SIDE7_FORMS + SIDE8_FORMS + SIDE9_FORMS}
+                   + SIDE6_FORMS + SIDE7_FORMS + SIDE8_FORMS + SIDE9_FORMS
+                   + SIDE10_FORMS}
         # The later forms draw from a stream of their own, seeded from the
         # main one without advancing it: with them the other nests of a seed
         # stay what they were.
@@ -797,6 +809,8 @@ class Gen:
         self.on.update({f: self.side8.random() < forms[f] for f in SIDE8_FORMS if f in forms})
         self.side9 = random.Random("%s/9/%s" % (name, rng.getstate()[1][-8:]))
         self.on.update({f: self.side9.random() < forms[f] for f in SIDE9_FORMS if f in forms})
+        self.side10 = random.Random("%s/10/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side10.random() < forms[f] for f in SIDE10_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -1379,6 +1393,8 @@ class Gen:
             menu += [("call-paramadj", 3)]
         if self.on.get("helperexit"):
             menu += [("call-exit", 3)]
+        if self.on.get("guardlocal"):
+            menu += [("guardlocal", 4)]
         if self.on["rangefor"]:
             menu += [("rangefor", 3)]
         if self.on["intdata"]:
@@ -2089,6 +2105,63 @@ class Gen:
         lv.stmt_list().append(("if", "aff-partial", cond,
                                [("asg", self.ref(lv, zv, idx, write=True), "+=", self.ref(lv, xv, idx), ft)], []))
         self.feat("affine-partial")
+
+    def i_guardlocal(self, level):
+        """A condition on loop variables kept in an int local of the loop
+        body and tested later (darknet's maxpool: `int valid = (...);`,
+        then `(valid != 0) ? x[..] : -BIG`): a ?: with its work where the
+        test holds, an if on it, or a running max over the chosen values.
+        The test is the local or its negation (`ok == 0`, `!ok`) where
+        that is one range; exact either way."""
+        ft, rnd = self.ft, self.side10
+        kind = rnd.random()
+        m = None
+        if kind >= 0.7:
+            m = self.fresh("m")
+            level.stmt_list().append(("ds", m, ft, ("lit", "-1e30" + SUF[ft])))
+        lv, i = self.inner(level, guard=False)
+        outs = self.outer_idx(level)
+        ivs = outs + [i]
+        idx = [a for a, _, _ in ivs]
+        xv, yv = self.view_for(ivs), self.view_for(ivs)
+        cond = self.affine_cond(i[0], self.scope_ivs(level))
+        g = self.fresh("ok")
+        lv.stmt_list().append(("dcond", g, cond, rnd.random() < 0.5))
+        neg = cond[0] != "and" and rnd.random() < 0.4
+        spell = rnd.choice(["%s == 0", "!%s"] if neg else ["%s", "%s != 0", "%s == 1"]) % g
+        test = ("gv", g, neg, spell)
+        x = self.ref(lv, xv, idx)
+        zero = ("lit", "0.0" + SUF[ft])
+        if kind < 0.4:
+            lv.stmt_list().append(("asg", self.ref(lv, yv, idx, write=True), "=",
+                                   ("sel", test, ("b", "*", self.lit(), x, ft), zero, ft), ft))
+            self.feat("affine-local-sel")
+        elif kind < 0.7:
+            if rnd.random() < 0.5:
+                # Work before it: the if is part of the body (a guard loop).
+                zv = self.view_for(ivs)
+                lv.stmt_list().insert(0, ("asg", self.ref(lv, zv, idx, write=True), "=",
+                                          ("b", "*", x, self.lit(), ft), ft))
+                self.feat("affine-local-if-partial")
+            else:
+                # The whole body after the local: it narrows the loop, whose
+                # iterations are those where the condition holds.
+                lv.loop.guard_local = (cond, neg)
+            lv.stmt_list().append(("if", "aff-partial", test,
+                                   [("asg", self.ref(lv, yv, idx, write=True), "+=", x, ft)], []))
+            self.feat("affine-local-if")
+        else:
+            v = self.fresh("v")
+            lv.stmt_list().append(("ds", v, ft, ("sel", test, x, ("lit", "-1e30" + SUF[ft]), ft)))
+            lv.stmt_list().append(("asg", ("s", m), "=", ("sel", ("cmp", ">", ("s", v), ("s", m), ft),
+                                                         ("s", v), ("s", m), ft), ft))
+            if outs:
+                ov = self.view_for(outs)
+                level.stmt_list().append(("asg", self.ref(level, ov, [a for a, _, _ in outs], write=True),
+                                          "=", ("s", m), ft))
+            self.feat("affine-local-max")
+        if neg:
+            self.feat("affine-local-neg")
 
     def i_data_refuse(self, level):
         """Data branches whose footprint depends on data: no exact bytes."""
@@ -3097,6 +3170,8 @@ class Sites:
             elif t == "dintd":
                 self.dwalk(s[2], env, loops, guards, ctx, branch)
                 env[s[1]] = (frozenset(),)
+            elif t == "dcond":
+                env[s[1]] = (frozenset(),)
             elif t == "dptr":
                 d, b = self.pinfo(s[3], env)
                 d = d | frozenset(k for k in self.pinc.get(s[1], ()))
@@ -3496,6 +3571,8 @@ class Interp:
             return self.env[c[1]] in c[2]
         if t == "nn":
             return self.env[c[1]] is not None
+        if t == "gv":
+            return not self.env[c[1]] if c[2] else bool(self.env[c[1]])
         self.ev(c)
         return D
 
@@ -3612,6 +3689,8 @@ class Interp:
             elif t == "dintd":
                 self.ev(s[2])
                 self.env[s[1]] = D
+            elif t == "dcond":
+                self.env[s[1]] = 1 if self.cond(s[2]) else 0
             elif t == "mem":
                 self.memcall(s[1])
             else:
@@ -3657,7 +3736,10 @@ class Interp:
                 part = now
             if L.leaf:
                 g = L.guard
-                if g is None or g[0] == "else":
+                if getattr(L, "guard_local", None) is not None:
+                    # guardlocal's `int ok = c; if (ok) ...` as a whole body
+                    self.iterations += bool(self.cond(L.guard_local[0])) != L.guard_local[1]
+                elif g is None or g[0] == "else":
                     self.iterations += 1
                 elif g[0] == "whole":
                     self.iterations += bool(self.cond(g[1]))

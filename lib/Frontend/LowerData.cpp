@@ -661,7 +661,9 @@ bool NestBuilder::visitConditional(const ConditionalOperator *CO,
         !visitData(CO->getFalseExpr(), Arms[1]))
       return false;
   }
-  return mergeArms(Arms, St, CO->getBeginLoc());
+  if (!mergeArms(Arms, St, CO->getBeginLoc()))
+    return explainGuardLocal(Cond);
+  return true;
 }
 
 bool NestBuilder::affineSidesFit(const Expr *Cond, const Expr *True,

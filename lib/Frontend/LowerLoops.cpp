@@ -900,6 +900,7 @@ bool NestBuilder::lowerScalarDecl(const VarDecl *VD, const Expr *Init,
       OpaqueInts[VD] = {"'" + declName(VD) + "' = '" + text(Init) +
                             "' is not an index: " + Why,
                         mentionsLoopVar(Init)};
+      noteGuardLocal(VD, Init);
       return true;
     }
   }
@@ -1207,6 +1208,15 @@ NestBuilder::constraintsOf(const Expr *Cond, bool Negate, std::string &Why) {
   if (const auto *UO = dyn_cast<UnaryOperator>(S);
       UO && UO->getOpcode() == UO_LNot)
     return constraintsOf(UO->getSubExpr(), !Negate, Why);
+  bool LocalNegate = Negate;
+  if (const GuardLocal *G = guardLocalOf(S, LocalNegate)) {
+    std::optional<Conjunctions> Parts = guardLocalParts(*G, LocalNegate, Why);
+    if (Parts && Parts->size() == 1)
+      return Parts->front();
+    if (Parts)
+      Why = "condition '" + text(S) + "' is a union of ranges ('||')";
+    return std::nullopt;
+  }
   const auto *BO = dyn_cast<BinaryOperator>(S);
   auto NotAffine = [&]() -> std::optional<std::vector<Constraint>> {
     Why = mentionsLoopVar(S) ? "condition '" + text(S) +
@@ -1899,9 +1909,12 @@ bool NestBuilder::lowerIf(const IfStmt *If, Loop &Parent, bool WholeBody,
     const clang::Stmt *Branch = V ? If->getThen() : If->getElse();
     return !Branch || lowerBody(Branch, Parent, WholeBody);
   }
-  // `i != j` without else: two ranges of the loop, in order.
+  // `i != j` without else: two ranges of the loop, in order (not a test
+  // of a condition kept in a local, `valid != 0`: LowerGuardLocals.cpp).
   const auto *Ne = dyn_cast<BinaryOperator>(strip(Cond));
+  bool LocalNegate = false;
   bool IsNe = Ne && Ne->getOpcode() == BO_NE && !If->getElse() &&
+              !guardLocalOf(Ne, LocalNegate) &&
               classify(Cond) == CondKind::Affine && !usesNestData(Cond);
   CondKind K = IsNe ? CondKind::Affine : classify(Cond);
   if (K == CondKind::Invariant) {

@@ -41,6 +41,9 @@ NestBuilder::disjointParts(const Expr *Cond, bool Negate, std::string &Why) {
   if (const auto *UO = dyn_cast<UnaryOperator>(S);
       UO && UO->getOpcode() == UO_LNot)
     return disjointParts(UO->getSubExpr(), !Negate, Why);
+  bool LocalNegate = Negate;
+  if (const GuardLocal *G = guardLocalOf(S, LocalNegate))
+    return guardLocalParts(*G, LocalNegate, Why);
   const auto *BO = dyn_cast<BinaryOperator>(S);
   BinaryOperatorKind Op = BO ? BO->getOpcode() : BO_Comma;
   if (Op == BO_LAnd || Op == BO_LOr) {

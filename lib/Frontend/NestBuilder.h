@@ -592,6 +592,26 @@ private:
   /// with \p Why where a side is no index of loop variables and sizes.
   std::optional<Conjunctions> notEqualParts(const clang::BinaryOperator *Ne,
                                             std::string &Why);
+  // --- Conditions kept in a local (LowerGuardLocals.cpp) ---
+  /// An integer local of the nest initialized with a condition on loop
+  /// variables and never written again: the condition's disjoint parts
+  /// where it holds (Parts[0]) and where not (Parts[1]), taken where it is
+  /// declared; nullopt with the reason in Why where a side is none.
+  struct GuardLocal {
+    std::optional<Conjunctions> Parts[2];
+    std::string Why[2];
+  };
+  /// Records \p VD as a GuardLocal where \p Init is such a condition.
+  void noteGuardLocal(const clang::VarDecl *VD, const clang::Expr *Init);
+  /// The GuardLocal \p Cond tests (`v`, `v != 0`, `v == 0`, `v == 1`), with
+  /// \p Negate flipped where the test is its negation; null if none.
+  const GuardLocal *guardLocalOf(const clang::Expr *Cond, bool &Negate);
+  std::optional<Conjunctions> guardLocalParts(const GuardLocal &G,
+                                              bool Negate, std::string &Why);
+  /// A `?:` on a GuardLocal that stayed a data-dependent choice (a side
+  /// with work holds on a union of ranges, or it is inside a data
+  /// branch) was refused: the reason says what the local is. False.
+  bool explainGuardLocal(const clang::Expr *Cond);
   /// An affine if whose condition (or its negation, with an else) is a
   /// union: each branch in one guard loop per disjoint part. False with
   /// \p Handled unset where the condition is no union.
@@ -1027,6 +1047,8 @@ private:
     bool MentionsLoops = false;
   };
   llvm::DenseMap<const clang::VarDecl *, OpaqueInt> OpaqueInts;
+  /// OpaqueInts that hold a condition on loop variables (LowerGuardLocals.cpp).
+  llvm::DenseMap<const clang::VarDecl *, GuardLocal> GuardLocals;
   std::shared_ptr<clang::ParentMap> Parents; ///< of the nest's function
   /// Pointer fields being resolved (a field assigned from itself).
   llvm::DenseSet<const clang::FieldDecl *> FieldsInProgress;
