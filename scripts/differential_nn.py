@@ -128,6 +128,10 @@ FORMS = {
                         # of the loop body and tested later (darknet's
                         # maxpool: `int valid = (r >= 0 && ...);` then
                         # `(valid != 0) ? x[..] : -BIG`, `if (ok)`, `ok == 0`)
+    "pgather": 0.1,     # one element of each row picked by an index loaded
+                        # from memory (a cross-entropy's probs_bt[ix]): read,
+                        # written or updated where the index is loaded, or
+                        # in a loop inside (refused); the run draws indices
     "assert": 0.12,     # assert(x[i] > c), assert(!std::isnan(x[i])), assert(a && b), assert(v < c) on
                         # a local, assert(i < N) somewhere in a loop body:
                         # the condition counts, the failing branch does not
@@ -156,6 +160,9 @@ SWITCH_VALUES = (0, 1, 2, 3)
 SIDE9_FORMS = ("helperexit",)
 # And on a tenth (see Gen.side10).
 SIDE10_FORMS = ("guardlocal",)
+# On a stream named for it (see Gen.side_pg), so that forms numbered later
+# on other branches do not share it.
+SIDE_PG_FORMS = ("pgather",)
 
 
 class MustRefuse(Exception):
@@ -787,7 +794,7 @@ class Gen:
         self.on = {f: rng.random() < p for f, p in forms.items()
                    if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS + SIDE4_FORMS + SIDE5_FORMS
                    + SIDE6_FORMS + SIDE7_FORMS + SIDE8_FORMS + SIDE9_FORMS
-                   + SIDE10_FORMS}
+                   + SIDE10_FORMS + SIDE_PG_FORMS}
         # The later forms draw from a stream of their own, seeded from the
         # main one without advancing it: with them the other nests of a seed
         # stay what they were.
@@ -811,6 +818,8 @@ class Gen:
         self.on.update({f: self.side9.random() < forms[f] for f in SIDE9_FORMS if f in forms})
         self.side10 = random.Random("%s/10/%s" % (name, rng.getstate()[1][-8:]))
         self.on.update({f: self.side10.random() < forms[f] for f in SIDE10_FORMS if f in forms})
+        self.side_pg = random.Random("%s/pg/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side_pg.random() < forms[f] for f in SIDE_PG_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -1403,6 +1412,8 @@ class Gen:
             menu += [("partial", 2), ("data-refuse", 1)]
         if self.on["gather"]:
             menu += [("gather", 2)]
+        if self.on.get("pgather"):
+            menu += [("pgather", 4)]
         if self.on["inv"]:
             menu += [("inv-flag", 2)]
         if self.on.get("invswitch"):
@@ -2105,6 +2116,39 @@ class Gen:
         lv.stmt_list().append(("if", "aff-partial", cond,
                                [("asg", self.ref(lv, zv, idx, write=True), "+=", self.ref(lv, xv, idx), ft)], []))
         self.feat("affine-partial")
+
+    def i_pgather(self, level):
+        """One element of each row picked by an int loaded from memory
+        (`int x = lab[..]; y[..] = r[x];`, a cross-entropy's probs_bt[ix]):
+        read, written or updated in the body that loads the index (exact
+        when each execution has its own row), or read in a loop inside it
+        (refused). The run draws the indices (Interp, "dintd")."""
+        ft, rnd = self.ft, self.side_pg
+        outs = self.outer_idx(level)
+        if not outs:
+            raise TooBig()
+        x = self.fresh("x")
+        E = self.pick_ext(allow_prod=False)
+        level.stmt_list().append(("dintd", x, self.ref(level, self.view_for(outs, "i32"),
+                                                       [a for a, _, _ in outs]), E.ie()))
+        pv = self.get_view([e for _, e, _ in outs] + [E], ft)
+        oidx = [a for a, _, _ in outs]
+        at, aidx, yv = level, oidx, self.view_for(outs)
+        kind = rnd.random()
+        if kind < 0.2:
+            at, i = self.inner(level, guard=False)
+            aidx = oidx + [i[0]]
+            yv = self.view_for(outs + [i])
+            self.feat("pgather-inner")
+        g = self.ref(at, pv, oidx + [x], write=0.45 <= kind < 0.8)
+        if 0.45 <= kind < 0.65:
+            at.stmt_list().append(("asg", g, "=", self.lit(), ft))
+        elif 0.65 <= kind < 0.8:
+            at.stmt_list().append(("asg", g, "-=", self.lit(), ft))
+        else:
+            at.stmt_list().append(("asg", self.ref(at, yv, aidx, write=True), "=",
+                                   ("b", "*", self.lit(), g, ft), ft))
+        self.feat("pgather")
 
     def i_guardlocal(self, level):
         """A condition on loop variables kept in an int local of the loop
@@ -3309,6 +3353,14 @@ class Interp:
         self.guard_hits = []
         self.ctx = None
         self._const = {}
+        self.gseed = 0x9E3779B97F4A7C15  # the indices a point gather loads
+
+    def drawn(self, ext):
+        """An index loaded from memory for a point gather: in [0, ext), from
+        a fixed sequence (the tool's count must hold for any)."""
+        n = self.iev(ext)
+        self.gseed = (self.gseed * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+        return (self.gseed >> 33) % n if n is not D and n > 0 else 0
 
     # recording
     def acc(self, ptr, idx, kind, node):
@@ -3688,7 +3740,7 @@ class Interp:
                 self.call(s, s[1], s[2])
             elif t == "dintd":
                 self.ev(s[2])
-                self.env[s[1]] = D
+                self.env[s[1]] = self.drawn(s[3]) if len(s) > 3 else D
             elif t == "dcond":
                 self.env[s[1]] = 1 if self.cond(s[2]) else 0
             elif t == "mem":

@@ -908,6 +908,44 @@ arrayFootprints(const LoopNest &N, const NestArrays &A, const NestWalker &W,
   return Fps;
 }
 
+/// A point gather (Access::GatherIndex) reads one element of each row its
+/// access starts from: exact when the access is its array's only one and
+/// those rows are distinct on every execution, that is when the distinct
+/// elements (counted at element 0 of the row) equal the executions. Returns
+/// why not, which refuses the nest; a formula that does not match is
+/// dropped (docs/design.md, "Point gathers").
+static std::string checkPointGathers(const NestArrays &A, const NestWalker &W,
+                                     const std::vector<Cnt> &Totals,
+                                     std::vector<FootprintResult> &Fps) {
+  std::map<std::string, unsigned> AccessesOf;
+  for (const StmtSite &S : W.Stmts)
+    for (const Access &Acc : S.S->Accesses)
+      ++AccessesOf[Acc.ArrayName];
+  for (size_t I = 0; I < W.Stmts.size(); ++I)
+    for (const Access &Acc : W.Stmts[I].S->Accesses) {
+      if (Acc.GatherIndex.empty() || A.Scratch.count(Acc.ArrayName))
+        continue;
+      FootprintResult &F = Fps[A.indexOf(Acc.ArrayName)];
+      const Cnt &Exec = Totals[W.StmtLoop[I]];
+      std::string Why = "gather: the element of '" + Acc.ArrayName +
+                        "' that '" + Acc.GatherIndex + "' picks ";
+      if (AccessesOf[Acc.ArrayName] != 1)
+        return Why + "may be touched by another access too";
+      const Cnt &Moved = Acc.IsRead ? F.Read : F.Written;
+      if (!Moved.V || !Exec.V || *Moved.V != *Exec.V)
+        return Why + "may repeat: the rows it starts from are not distinct "
+                     "on every execution";
+      if (Moved.F && Exec.F && *Moved.F == *Exec.F)
+        continue;
+      for (Cnt *C : {&F.Read, &F.Written})
+        if (C->F) {
+          C->F.reset();
+          C->WhyF = Why + "is counted at these sizes only";
+        }
+    }
+  return "";
+}
+
 /// R.Arrays and the nest's byte totals, from the accesses and footprints.
 static void storeArrayTraffic(const NestArrays &A, const NoReuseTraffic &T,
                               const std::vector<FootprintResult> &Fps,
@@ -1052,6 +1090,9 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
   NoReuseTraffic Traffic(Arrays, W, Totals, CC, R.Notes);
   std::vector<FootprintResult> Fps =
       arrayFootprints(N, Arrays, W, Root, Totals, CC, Known, R);
+  if (std::string Why = checkPointGathers(Arrays, W, Totals, Fps);
+      !Why.empty())
+    return irError(Why);
   storeArrayTraffic(Arrays, Traffic, Fps, R);
   storeLoopTrips(W, Totals, R);
   R.Iterations = Iterations.toCount();

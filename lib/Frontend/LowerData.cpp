@@ -227,6 +227,8 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
       return std::nullopt;
     std::optional<IndexPoly> Idx =
         IdxE ? indexOf(IdxE, Why) : IndexPoly::constant(0);
+    if (!Idx && usesNestData(IdxE))
+      Idx = pointGather(*V, IdxE); // LowerPointGathers.cpp
     if (!Idx) {
       if (usesNestData(IdxE))
         Why = dataIndexReason("the index", IdxE, "of", Bases[V->Base].Name);
@@ -390,7 +392,8 @@ bool NestBuilder::recordAccess(const View &V, const Expr *E, IRStmt &St,
   B.Used = true;
   size_t Id = Pending.size();
   Pending.push_back({V.Base, V.Subs, Innermost,
-                     E ? E->getBeginLoc() : SourceLocation()});
+                     E ? E->getBeginLoc() : SourceLocation(),
+                     std::exchange(PendingGather, std::string())});
   Access A;
   A.ArrayName = B.Name;
   A.IsRead = Read;
@@ -410,7 +413,10 @@ bool NestBuilder::recordAccess(const View &V, const Expr *E, IRStmt &St,
 bool NestBuilder::visitAccess(const Expr *E, IRStmt &St, bool Read,
                               bool Write) {
   std::string Why;
+  PendingGather.clear();
+  AllowPointGather = true;
   std::optional<View> V = viewOf(E, Why);
+  AllowPointGather = false;
   if (!V)
     return fail(E->getBeginLoc(), accessFailKind(E),
                 "access '" + text(E) + "': " + Why);

@@ -904,6 +904,7 @@ bool NestBuilder::lowerScalarDecl(const VarDecl *VD, const Expr *Init,
       return true;
     }
   }
+  noteGatherLocal(VD, Init);
   return !Init || visitData(Init, St);
 }
 

@@ -695,8 +695,14 @@ negativeDividend(const LoopNest &N, llvm::ArrayRef<AffineExpr> Dividends) {
 /// "B[k][j]": an access as the analysis sees it.
 std::string subscriptedText(const Access &Acc) {
   std::string T = Acc.ArrayName;
-  for (const auto &Sub : Acc.Subscripts)
-    T += "[" + (Sub ? Sub->str() : std::string("?")) + "]";
+  for (size_t I = 0; I < Acc.Subscripts.size(); ++I) {
+    const auto &Sub = Acc.Subscripts[I];
+    std::string S = Sub ? Sub->str() : std::string("?");
+    // A point gather's element is its row's plus the loaded index.
+    if (!Acc.GatherIndex.empty() && I + 1 == Acc.Subscripts.size())
+      S = S == "0" ? Acc.GatherIndex : S + " + " + Acc.GatherIndex;
+    T += "[" + S + "]";
+  }
   return T;
 }
 
@@ -894,6 +900,7 @@ bool NestBuilder::settleAccesses(Loop &Root) {
         assert(!A.Text.empty() && A.Text[0] == '@' && "unsettled access");
         size_t Id = std::stoul(A.Text.substr(1));
         A.Subscripts = Subs[Id];
+        A.GatherIndex = Pending[Id].Gather;
         A.Text = subscriptedText(A);
       }
     }

@@ -231,6 +231,7 @@ public:
     std::vector<IndexPoly> Subs;
     const LoopRange *Loops = nullptr;
     clang::SourceLocation Loc;
+    std::string Gather; ///< Access::GatherIndex
   };
   /// One function whose body is being lowered: the nest's own, or an
   /// inlined callee's.
@@ -874,6 +875,20 @@ private:
   bool visitAccess(const clang::Expr *E, Stmt &St, bool Read, bool Write);
   bool recordAccess(const View &V, const clang::Expr *E, Stmt &St, bool Read,
                     bool Write);
+  // --- Point gathers (LowerPointGathers.cpp) ---
+  /// Notes an integer local the nest loads from memory (`int ix =
+  /// targets[b*T + t];`), which may pick one element of a row.
+  void noteGatherLocal(const clang::VarDecl *VD, const clang::Expr *Init);
+  /// Whether \p IdxE, the subscript that completes the element of \p V,
+  /// adds such a local to an index, picking one element of each row
+  /// (docs/design.md, "Point gathers"); if so, the access is recorded with
+  /// it.
+  /// Returns the subscript's part that is no gather (0 for `p[ix]`, n*C
+  /// for `p[n*C + ix]`), with which the row starts.
+  std::optional<IndexPoly> pointGather(const View &V, const clang::Expr *IdxE);
+  /// \p E as a local noteGatherLocal kept, read in the body it is
+  /// declared in; null otherwise.
+  const clang::VarDecl *gatherLocal(const clang::Expr *E) const;
   std::optional<View> viewOf(const clang::Expr *E, std::string &Why);
   std::optional<View> viewOfDecl(const clang::VarDecl *VD, std::string &Why);
   /// A pointer field in \p S that a function of the nest assigns.
@@ -1047,6 +1062,13 @@ private:
     bool MentionsLoops = false;
   };
   llvm::DenseMap<const clang::VarDecl *, OpaqueInt> OpaqueInts;
+  /// Integer locals loaded from memory, by the loop whose body declares
+  /// them (noteGatherLocal); a point gather reads them in that body only.
+  llvm::DenseMap<const clang::VarDecl *, const LoopRange *> GatherLocals;
+  /// While visitAccess resolves an element: a point gather may complete it
+  /// (nowhere else: a gathered row or a pointer to the element is refused).
+  bool AllowPointGather = false;
+  std::string PendingGather; ///< the gather index of the access resolved
   /// OpaqueInts that hold a condition on loop variables (LowerGuardLocals.cpp).
   llvm::DenseMap<const clang::VarDecl *, GuardLocal> GuardLocals;
   std::shared_ptr<clang::ParentMap> Parents; ///< of the nest's function

@@ -71,8 +71,10 @@ void printStmt(std::ostringstream &OS, const std::string &Ind, const Stmt &S,
     const char *Kind = A.IsRead && A.IsWrite ? "readwrite"
                        : A.IsWrite           ? "write"
                                              : "read";
-    OS << In << Kind << " " << A.ArrayName << subscriptsStr(A.Subscripts)
-       << "\n";
+    OS << In << Kind << " " << A.ArrayName << subscriptsStr(A.Subscripts);
+    if (!A.GatherIndex.empty())
+      OS << " + " << A.GatherIndex << " (point gather)";
+    OS << "\n";
   }
   printOps(OS, In, S);
   if (Opts.Values && S.Value)

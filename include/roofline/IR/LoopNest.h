@@ -75,6 +75,10 @@ struct Access {
   bool IsWrite = false;
   std::string Text; ///< as written, e.g. "B[k][j]"
   SourceLoc Loc;
+  /// A point gather (docs/design.md, "Point gathers"): the scalar loaded
+  /// from memory that picks the element within its row, whose subscript is
+  /// then 0 (`probs_bt[ix]`: one element of each row). Empty otherwise.
+  std::string GatherIndex;
 };
 
 struct Stmt {
