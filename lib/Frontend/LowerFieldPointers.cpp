@@ -19,6 +19,7 @@
 #include "NestBuilder.h"
 
 #include "clang/AST/ParentMap.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/Support/SaveAndRestore.h"
 
 using namespace clang;
@@ -365,7 +366,79 @@ bool isLoopStmt(const clang::Stmt *S) {
   return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
 }
 
+/// The pointee types of the pointer fields a value of type \p T holds: by
+/// value, through arrays and records held by value.
+void heldPointees(QualType T, llvm::SmallVectorImpl<QualType> &Out,
+                  unsigned Depth = 0) {
+  T = T.getCanonicalType();
+  while (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr()))
+    T = AT->getElementType().getCanonicalType();
+  if (T->isPointerType()) {
+    Out.push_back(T->getPointeeType().getCanonicalType().getUnqualifiedType());
+    return;
+  }
+  const RecordDecl *R = T->getAsRecordDecl();
+  if (!R || !(R = R->getDefinition()) || Depth > 8)
+    return;
+  for (const FieldDecl *F : R->fields())
+    heldPointees(F->getType(), Out, Depth + 1);
+}
+
+/// Why argument \p A of a call that sets a field holding pointers to
+/// \p Pointees may hand it one of the caller's arrays (`reseat(&s->xq,
+/// buf)`, `make(m->memory)`): a pointer to one of those types, to bytes, to
+/// a record or to a pointer, or a record holding pointers. Empty if not.
+std::string handsArray(const Expr *A, llvm::ArrayRef<QualType> Pointees) {
+  QualType T = A->IgnoreParenImpCasts()->getType().getCanonicalType();
+  QualType P;
+  if (T->isPointerType())
+    P = T->getPointeeType();
+  else if (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr()))
+    P = AT->getElementType();
+  if (P.isNull()) {
+    llvm::SmallVector<QualType, 4> Held;
+    heldPointees(T, Held);
+    return Held.empty() ? "" : "a struct holding pointers";
+  }
+  P = P.getCanonicalType().getUnqualifiedType();
+  if (P->isVoidType() || P->isCharType() || P->isRecordType() ||
+      P->isPointerType() || llvm::is_contained(Pointees, P))
+    return "a pointer to " + P.getAsString();
+  return "";
+}
+
 } // namespace
+
+/// Why the call \p CE that sets field \p F (its argument \p Own, if any)
+/// may point the field's pointers at an array the caller has: what it
+/// stores is taken as an input only where no other argument could be one.
+static std::string callHandsArray(const CallExpr *CE, const Expr *Own,
+                                  const FieldDecl *F, const SourceManager &SM,
+                                  const ASTContext &Ctx) {
+  llvm::SmallVector<QualType, 4> Pointees;
+  heldPointees(F->getType(), Pointees);
+  if (Pointees.empty())
+    return "";
+  for (const Expr *A : CE->arguments()) {
+    if (Own && A == Own)
+      continue;
+    if (const auto *ME = dyn_cast<MemberExpr>(A->IgnoreParenImpCasts());
+        ME && ME->getMemberDecl() == F)
+      continue; // the field itself, bound to a reference
+    if (std::string Why = handsArray(A, Pointees); !Why.empty()) {
+      const FunctionDecl *Callee = CE->getDirectCallee();
+      std::string Text = Lexer::getSourceText(
+                             CharSourceRange::getTokenRange(A->getSourceRange()),
+                             SM, Ctx.getLangOpts())
+                             .str();
+      return "'" + (Callee ? Callee->getNameAsString() : std::string("the call")) +
+             "' receives '" + Text + "' (" + Why +
+             "): it may point the field's arrays at one the nest reads by "
+             "another name";
+    }
+  }
+  return "";
+}
 
 /// gpt2_forward's `malloc_and_point_activations(&model->acts, ...)` before
 /// its loss loop over `model->acts.losses[i]`: the struct field changes
@@ -438,12 +511,13 @@ std::string NestBuilder::fixedSiteProblem(const clang::Stmt *Site,
   // What a callee stores through the address, or returns, is an input like
   // the struct's value at the function's entry; a value the function
   // composes itself may hold another array of the nest.
-  if (isa<CallExpr>(Site))
-    return "";
+  if (const auto *CE = dyn_cast<CallExpr>(Site))
+    return callHandsArray(CE, nullptr, F, SM, Ctx);
   if (const auto *BO = dyn_cast<BinaryOperator>(Site);
       BO && BO->getOpcode() == BO_Assign &&
       isa<CallExpr>(BO->getRHS()->IgnoreParenCasts()))
-    return "";
+    return callHandsArray(cast<CallExpr>(BO->getRHS()->IgnoreParenCasts()),
+                          nullptr, F, SM, Ctx);
   if (const auto *UO = dyn_cast<UnaryOperator>(Site);
       UO && UO->getOpcode() == UO_AddrOf) {
     const ParentMap &PM = functionParents();
@@ -455,7 +529,7 @@ std::string NestBuilder::fixedSiteProblem(const clang::Stmt *Site,
     }
     if (const auto *CE = dyn_cast_or_null<CallExpr>(P);
         CE && CE->getCallee() != Child)
-      return "";
+      return callHandsArray(CE, cast<Expr>(Child), F, SM, Ctx);
     return "its address is kept: the struct may change through it";
   }
   return "its arrays may be ones the nest reads by another name";

@@ -1,8 +1,10 @@
 // A forward pass written the way llm.c's gpt2_forward is: the activations
-// struct inside the model is pointed into one buffer on the first call, by a
-// helper given its address (`point_activations(&model->acts, ...)`), then
-// the nests read and write `model->acts.X[...]`. test/NN/fixedfields.test.
+// struct inside the model is pointed into one fresh buffer on the first
+// call, by a helper given its address (`malloc_and_point_activations(
+// &model->acts, ...)`), then the nests read and write `model->acts.X[...]`.
+// test/NN/fixedfields.test.
 #include <stddef.h>
+#include <stdlib.h>
 
 typedef struct {
   float *logits;
@@ -14,16 +16,16 @@ typedef struct {
   float mean_loss;
 } Model;
 
-static void point_activations(Acts *acts, float *memory, int BT, int V) {
+static float *malloc_and_point(Acts *acts, int BT, int V) {
+  float *memory = (float *)calloc(BT * V + BT, sizeof(float));
   acts->logits = memory;
   acts->losses = memory + BT * V;
+  return memory;
 }
 
-void model_forward(Model *model, float *memory, int B, int T, int V) {
-  if (model->acts_memory == NULL) {
-    model->acts_memory = memory;
-    point_activations(&model->acts, memory, B * T, V);
-  }
+void model_forward(Model *model, int B, int T, int V) {
+  if (model->acts_memory == NULL)
+    model->acts_memory = malloc_and_point(&model->acts, B * T, V);
   for (int bt = 0; bt < B * T; bt++) {
     float m = 0.0f;
     for (int v = 0; v < V; v++)
@@ -41,8 +43,8 @@ void model_forward(Model *model, float *memory, int B, int T, int V) {
 
 // The activations are re-pointed after the nest: the next call's nest
 // would see other arrays. Refused.
-void model_repoint(Model *model, float *memory, int B, int T, int V) {
+void model_repoint(Model *model, int B, int T, int V) {
   for (int i = 0; i < B * T; i++)
     model->acts.losses[i] = 0.0f;
-  point_activations(&model->acts, memory, B * T, V);
+  model->acts_memory = malloc_and_point(&model->acts, B * T, V);
 }
