@@ -160,8 +160,9 @@ SWITCH_VALUES = (0, 1, 2, 3)
 SIDE9_FORMS = ("helperexit",)
 # And on a tenth (see Gen.side10).
 SIDE10_FORMS = ("guardlocal",)
-# And on an eleventh (see Gen.side11).
-SIDE11_FORMS = ("shortcirc",)
+# On a stream named for it (see Gen.side_sc), so that forms numbered later
+# on other branches do not share it.
+SIDE_SC_FORMS = ("shortcirc",)
 
 
 class MustRefuse(Exception):
@@ -796,7 +797,7 @@ class Gen:
         self.on = {f: rng.random() < p for f, p in forms.items()
                    if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS + SIDE4_FORMS + SIDE5_FORMS
                    + SIDE6_FORMS + SIDE7_FORMS + SIDE8_FORMS + SIDE9_FORMS
-                   + SIDE10_FORMS + SIDE11_FORMS}
+                   + SIDE10_FORMS + SIDE_SC_FORMS}
         # The later forms draw from a stream of their own, seeded from the
         # main one without advancing it: with them the other nests of a seed
         # stay what they were.
@@ -820,8 +821,8 @@ class Gen:
         self.on.update({f: self.side9.random() < forms[f] for f in SIDE9_FORMS if f in forms})
         self.side10 = random.Random("%s/10/%s" % (name, rng.getstate()[1][-8:]))
         self.on.update({f: self.side10.random() < forms[f] for f in SIDE10_FORMS if f in forms})
-        self.side11 = random.Random("%s/11/%s" % (name, rng.getstate()[1][-8:]))
-        self.on.update({f: self.side11.random() < forms[f] for f in SIDE11_FORMS if f in forms})
+        self.side_sc = random.Random("%s/sc/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side_sc.random() < forms[f] for f in SIDE_SC_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -1252,7 +1253,7 @@ class Gen:
         if depth == 0 or rng.random() < 0.25:
             return rng.choice(leaves)()
         r = rng.random()
-        if self.on.get("shortcirc") and self.side11.random() < 0.2:
+        if self.on.get("shortcirc") and self.side_sc.random() < 0.2:
             return self.shortcirc_sel(leaves, depth)
         if r < 0.45:
             op = rng.choice(["+", "-", "*", "*", "/"])
@@ -1312,10 +1313,10 @@ class Gen:
         before the statement (darknet's gradients): the second compare and
         its multiply run on some paths only, a range (shortcirc)."""
         ft = self.ft
-        kind = self.side11.choice(["dand", "dor"])
+        kind = self.side_sc.choice(["dand", "dor"])
         self.feat("data-shortcirc-" + kind)
         v = self.scalar_of(self.rexpr(leaves, depth - 1))
-        w = self.scalar_of(self.side11.choice(leaves)())
+        w = self.scalar_of(self.side_sc.choice(leaves)())
         first = ("cmp", ">", ("s", v), ("lit", "0.0" + SUF[ft]), ft)
         second = ("cmp", "<", ("b", "*", ("s", w), ("s", v), ft),
                   ("lit", "1.0" + SUF[ft]), ft)
