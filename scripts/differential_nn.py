@@ -132,6 +132,10 @@ FORMS = {
                         # from memory (a cross-entropy's probs_bt[ix]): read,
                         # written or updated where the index is loaded, or
                         # in a loop inside (refused); the run draws indices
+    "shortcirc": 0.1,   # a data-dependent ?: whose condition is `a && b` or
+                        # `a || b` on scalars (darknet's gradients: `x > 0
+                        # && x < 1`, `x < 0 || x > 1`): b's compare and
+                        # multiply a range
     "assert": 0.12,     # assert(x[i] > c), assert(!std::isnan(x[i])), assert(a && b), assert(v < c) on
                         # a local, assert(i < N) somewhere in a loop body:
                         # the condition counts, the failing branch does not
@@ -163,6 +167,9 @@ SIDE10_FORMS = ("guardlocal",)
 # On a stream named for it (see Gen.side_pg), so that forms numbered later
 # on other branches do not share it.
 SIDE_PG_FORMS = ("pgather",)
+# On a stream named for it (see Gen.side_sc), so that forms numbered later
+# on other branches do not share it.
+SIDE_SC_FORMS = ("shortcirc",)
 
 
 class MustRefuse(Exception):
@@ -459,6 +466,9 @@ class Render:
             s = "%s && %s" % (self.cond(c[1], 1), self.cond(c[2], 1))
         elif t == "or":
             s = "%s || %s" % (self.cond(c[1], 1), self.cond(c[2], 1))
+        elif t in ("dand", "dor"):
+            s = "%s %s %s" % (self.de(c[1], 1), "&&" if t == "dand" else "||",
+                              self.de(c[2], 1))
         elif t in ("flag", "nn", "gv"):
             s = c[2] if t != "gv" else c[3]
         elif t == "swv":
@@ -794,7 +804,7 @@ class Gen:
         self.on = {f: rng.random() < p for f, p in forms.items()
                    if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS + SIDE4_FORMS + SIDE5_FORMS
                    + SIDE6_FORMS + SIDE7_FORMS + SIDE8_FORMS + SIDE9_FORMS
-                   + SIDE10_FORMS + SIDE_PG_FORMS}
+                   + SIDE10_FORMS + SIDE_PG_FORMS + SIDE_SC_FORMS}
         # The later forms draw from a stream of their own, seeded from the
         # main one without advancing it: with them the other nests of a seed
         # stay what they were.
@@ -820,6 +830,8 @@ class Gen:
         self.on.update({f: self.side10.random() < forms[f] for f in SIDE10_FORMS if f in forms})
         self.side_pg = random.Random("%s/pg/%s" % (name, rng.getstate()[1][-8:]))
         self.on.update({f: self.side_pg.random() < forms[f] for f in SIDE_PG_FORMS if f in forms})
+        self.side_sc = random.Random("%s/sc/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side_sc.random() < forms[f] for f in SIDE_SC_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -1250,6 +1262,8 @@ class Gen:
         if depth == 0 or rng.random() < 0.25:
             return rng.choice(leaves)()
         r = rng.random()
+        if self.on.get("shortcirc") and self.side_sc.random() < 0.2:
+            return self.shortcirc_sel(leaves, depth)
         if r < 0.45:
             op = rng.choice(["+", "-", "*", "*", "/"])
             a = self.rexpr(leaves, depth - 1)
@@ -1302,6 +1316,21 @@ class Gen:
         a = self.rexpr(leaves, depth - 1)
         b = self.rexpr(leaves, depth - 1)
         return ("b", rng.choice(["+", "-"]), ("b", "*", a, b, ft), self.lit(), ft)
+
+    def shortcirc_sel(self, leaves, depth):
+        """`(v > 0 && w * v < 1) ? v : C * w` (or `||`) on scalars bound
+        before the statement (darknet's gradients): the second compare and
+        its multiply run on some paths only, a range (shortcirc)."""
+        ft = self.ft
+        kind = self.side_sc.choice(["dand", "dor"])
+        self.feat("data-shortcirc-" + kind)
+        v = self.scalar_of(self.rexpr(leaves, depth - 1))
+        w = self.scalar_of(self.side_sc.choice(leaves)())
+        first = ("cmp", ">", ("s", v), ("lit", "0.0" + SUF[ft]), ft)
+        second = ("cmp", "<", ("b", "*", ("s", w), ("s", v), ft),
+                  ("lit", "1.0" + SUF[ft]), ft)
+        return ("sel", (kind, first, second), ("s", v),
+                ("b", "*", ("c", CONSTS[ft][0]), ("s", w), ft), ft)
 
     def scalar_of(self, e):
         """Bind e to a fresh scalar declared just before the statement being
@@ -3163,6 +3192,9 @@ class Sites:
             else:
                 if c[0] == "cmp":
                     self.dwalk(c, env, loops, guards, ctx, branch)
+                elif c[0] in ("dand", "dor"):
+                    self.dwalk(c[1], env, loops, guards, ctx, branch)
+                    self.dwalk(c[2], env, loops, guards, ctx, True)
                 self.dwalk(e[2], env, loops, guards, ctx, True)
                 self.dwalk(e[3], env, loops, guards, ctx, True)
         elif t == "u":
@@ -3616,6 +3648,11 @@ class Interp:
             return self.cond(c[1]) and self.cond(c[2])
         if t == "or":
             return self.cond(c[1]) or self.cond(c[2])
+        if t in ("dand", "dor"):
+            # a && b on data: a always, b on some paths (a range).
+            self.ev(c[1])
+            self.both(lambda: self.ev(c[2]), lambda: None)
+            return D
         if t == "flag":
             v = bool(self.env[c[1]])
             return v if c[3] else not v

@@ -263,7 +263,8 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
       return V;
     if (!Why.empty())
       return std::nullopt;
-    std::optional<std::string> Path = memberPath(S, Why, OwnArray);
+    std::optional<std::string> Path =
+        memberPath(S, Why, OwnArray, /*FixedSuffices=*/true);
     if (!Path)
       return std::nullopt;
     const auto *F = cast<MemberExpr>(S)->getMemberDecl();
@@ -558,8 +559,7 @@ bool NestBuilder::countBinary(const BinaryOperator *BO, IRStmt &St) {
   if (Op == BO_Comma)
     return visitData(BO->getLHS(), St) && visitData(BO->getRHS(), St);
   if (Op == BO_LAnd || Op == BO_LOr)
-    return fail(BO->getBeginLoc(), RejectKind::DataDependentBranch,
-                "short-circuit operator in data: conditional execution");
+    return countShortCircuit(BO, St);
   // Integer arithmetic on loop variables and sizes is addressing; on any
   // value that reads no memory it is still no work on data.
   if (BO->getType()->isIntegerType() && !BO->isComparisonOp()) {
@@ -593,6 +593,22 @@ bool NestBuilder::countBinary(const BinaryOperator *BO, IRStmt &St) {
     countOp(BO->getType(), St, Op);
   }
   return visitData(BO->getLHS(), St) && visitData(BO->getRHS(), St);
+}
+
+bool NestBuilder::countShortCircuit(const BinaryOperator *BO, IRStmt &St) {
+  // `a && b` is `a ? b : false`, `a || b` is `a ? true : b`: a choice on
+  // the data. The first operand runs always, the second's work is a range
+  // [0, its work], and what it reads must have been read before (the rules
+  // of data-dependent branches: mergeArms; docs/design.md, "Conditions").
+  if (!visitCondition(BO->getLHS(), St))
+    return false;
+  std::vector<IRStmt> Arms(2);
+  {
+    llvm::SaveAndRestore InArm(ArmDepth, ArmDepth + 1);
+    if (!visitCondition(BO->getRHS(), Arms[0]))
+      return false;
+  }
+  return mergeArms(Arms, St, BO->getOperatorLoc());
 }
 
 bool NestBuilder::countCall(const CallExpr *CE, IRStmt &St) {
@@ -808,7 +824,8 @@ bool NestBuilder::visitData(const Expr *E, IRStmt &St) {
       return true; // a size used as a value
     // A scalar field the function never assigns is an input, like a
     // scalar parameter (cfg->eps).
-    if (Why.empty() && S->getType()->isArithmeticType() && memberPath(S, Why))
+    if (Why.empty() && S->getType()->isArithmeticType() &&
+        memberPath(S, Why, /*AnyField=*/false, /*FixedSuffices=*/true))
       return true;
     return fail(S->getBeginLoc(), RejectKind::UnsupportedAccess,
                 "member access '" + text(S) + "' is not supported yet" +

@@ -19,6 +19,7 @@
 #include "NestBuilder.h"
 
 #include "clang/AST/ParentMap.h"
+#include "clang/Lex/Lexer.h"
 #include "llvm/Support/SaveAndRestore.h"
 
 using namespace clang;
@@ -357,4 +358,179 @@ std::string NestBuilder::escapeAt(const clang::Stmt *S, const MemberExpr *Use) {
       return "'" + Callee + "' receives '" + text(A) + "' at line " + Line +
              " (the struct escapes)";
   return "";
+}
+
+namespace {
+
+bool isLoopStmt(const clang::Stmt *S) {
+  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+}
+
+/// The pointee types of the pointer fields a value of type \p T holds: by
+/// value, through arrays and records held by value.
+void heldPointees(QualType T, llvm::SmallVectorImpl<QualType> &Out,
+                  unsigned Depth = 0) {
+  T = T.getCanonicalType();
+  while (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr()))
+    T = AT->getElementType().getCanonicalType();
+  if (T->isPointerType()) {
+    Out.push_back(T->getPointeeType().getCanonicalType().getUnqualifiedType());
+    return;
+  }
+  const RecordDecl *R = T->getAsRecordDecl();
+  if (!R || !(R = R->getDefinition()) || Depth > 8)
+    return;
+  for (const FieldDecl *F : R->fields())
+    heldPointees(F->getType(), Out, Depth + 1);
+}
+
+/// Why argument \p A of a call that sets a field holding pointers to
+/// \p Pointees may hand it one of the caller's arrays (`reseat(&s->xq,
+/// buf)`, `make(m->memory)`): a pointer to one of those types, to bytes, to
+/// a record or to a pointer, or a record holding pointers. Empty if not.
+std::string handsArray(const Expr *A, llvm::ArrayRef<QualType> Pointees) {
+  QualType T = A->IgnoreParenImpCasts()->getType().getCanonicalType();
+  QualType P;
+  if (T->isPointerType())
+    P = T->getPointeeType();
+  else if (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr()))
+    P = AT->getElementType();
+  if (P.isNull()) {
+    llvm::SmallVector<QualType, 4> Held;
+    heldPointees(T, Held);
+    return Held.empty() ? "" : "a struct holding pointers";
+  }
+  P = P.getCanonicalType().getUnqualifiedType();
+  if (P->isVoidType() || P->isCharType() || P->isRecordType() ||
+      P->isPointerType() || llvm::is_contained(Pointees, P))
+    return "a pointer to " + P.getAsString();
+  return "";
+}
+
+} // namespace
+
+/// Why the call \p CE that sets field \p F (its argument \p Own, if any)
+/// may point the field's pointers at an array the caller has: what it
+/// stores is taken as an input only where no other argument could be one.
+static std::string callHandsArray(const CallExpr *CE, const Expr *Own,
+                                  const FieldDecl *F, const SourceManager &SM,
+                                  const ASTContext &Ctx) {
+  llvm::SmallVector<QualType, 4> Pointees;
+  heldPointees(F->getType(), Pointees);
+  if (Pointees.empty())
+    return "";
+  for (const Expr *A : CE->arguments()) {
+    if (Own && A == Own)
+      continue;
+    if (const auto *ME = dyn_cast<MemberExpr>(A->IgnoreParenImpCasts());
+        ME && ME->getMemberDecl() == F)
+      continue; // the field itself, bound to a reference
+    if (std::string Why = handsArray(A, Pointees); !Why.empty()) {
+      const FunctionDecl *Callee = CE->getDirectCallee();
+      std::string Text = Lexer::getSourceText(
+                             CharSourceRange::getTokenRange(A->getSourceRange()),
+                             SM, Ctx.getLangOpts())
+                             .str();
+      return "'" + (Callee ? Callee->getNameAsString() : std::string("the call")) +
+             "' receives '" + Text + "' (" + Why +
+             "): it may point the field's arrays at one the nest reads by "
+             "another name";
+    }
+  }
+  return "";
+}
+
+/// gpt2_forward's `malloc_and_point_activations(&model->acts, ...)` before
+/// its loss loop over `model->acts.losses[i]`: the struct field changes
+/// before the nest, then holds one value while the nest runs, and the array
+/// is named by its path like a field the function never assigns
+/// (docs/design.md, "Fields fixed at the nest").
+std::string NestBuilder::fixedFieldProblem(const MemberExpr *ME) {
+  const auto *F = cast<FieldDecl>(ME->getMemberDecl());
+  for (size_t I = 1; I < Frames.size(); ++I)
+    if (Frames[I].Modified.Fields.count(F))
+      return "in '" + declName(Frames[I].FD) + "', called inside the nest";
+  auto It = Frames.front().Modified.FieldSites.find(F);
+  if (!Nest || It == Frames.front().Modified.FieldSites.end())
+    return "outside the nest's own function";
+  const ParentMap &PM = functionParents();
+  SourceLocation NestBegin = SM.getExpansionLoc(Nest->getBeginLoc());
+  const clang::Stmt *Last = nullptr;
+  for (const clang::Stmt *Site : It->second) {
+    std::string At = "at line " + std::to_string(loc(Site->getBeginLoc()).Line);
+    SourceLocation End = SM.getExpansionLoc(Site->getEndLoc());
+    if (containsStmt(Nest, Site))
+      return At + ", inside the nest";
+    if (!SM.isBeforeInTranslationUnit(End, NestBegin))
+      return At + ", after the nest";
+    for (const clang::Stmt *P = PM.getParent(Site); P; P = PM.getParent(P))
+      if (isLoopStmt(P) && containsStmt(P, Nest))
+        return At + ", inside the loop at line " +
+               std::to_string(loc(P->getBeginLoc()).Line) +
+               " that holds the nest: its value changes between the nest's "
+               "runs";
+    if (std::string Why = fixedSiteProblem(Site, F); !Why.empty())
+      return At + " ('" + text(Site) + "'): " + Why;
+    if (!Last || SM.isBeforeInTranslationUnit(
+                     SM.getExpansionLoc(Last->getEndLoc()), End))
+      Last = Site;
+  }
+  std::string LastAt =
+      "modified at line " + std::to_string(loc(Last->getBeginLoc()).Line);
+  if (std::string Why = escapeBetween(Last, ME); !Why.empty())
+    return LastAt + ", it " + Why;
+  // While the nest runs: a call in it, or anywhere in a loop holding it
+  // (an --entry walk runs the nest once per iteration).
+  const clang::Stmt *Region = Nest;
+  for (const clang::Stmt *P = PM.getParent(Nest); P; P = PM.getParent(P))
+    if (isLoopStmt(P))
+      Region = P;
+  std::vector<const clang::Stmt *> All;
+  collectStmts(Region, All);
+  for (const clang::Stmt *S : All)
+    if (std::string Why = escapeAt(S, ME); !Why.empty())
+      return LastAt + ", it may change while the nest runs: " + Why;
+  llvm::SmallPtrSet<const FunctionDecl *, 8> Seen;
+  if (callsChanging(
+          Region,
+          [F](const ModificationSites &M) { return M.Fields.count(F) != 0; },
+          Seen))
+    return LastAt + ", a call in or around the nest may assign it";
+  std::string Note = "field '" + text(ME) + "' is " + LastAt +
+                     ", before the nest, and keeps that value while it runs";
+  if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
+    Notes.push_back(std::move(Note));
+  return "";
+}
+
+std::string NestBuilder::fixedSiteProblem(const clang::Stmt *Site,
+                                          const FieldDecl *F) {
+  // A number's value is no array: any change before the nest will do.
+  if (F->getType()->isArithmeticType())
+    return "";
+  // What a callee stores through the address, or returns, is an input like
+  // the struct's value at the function's entry; a value the function
+  // composes itself may hold another array of the nest.
+  if (const auto *CE = dyn_cast<CallExpr>(Site))
+    return callHandsArray(CE, nullptr, F, SM, Ctx);
+  if (const auto *BO = dyn_cast<BinaryOperator>(Site);
+      BO && BO->getOpcode() == BO_Assign &&
+      isa<CallExpr>(BO->getRHS()->IgnoreParenCasts()))
+    return callHandsArray(cast<CallExpr>(BO->getRHS()->IgnoreParenCasts()),
+                          nullptr, F, SM, Ctx);
+  if (const auto *UO = dyn_cast<UnaryOperator>(Site);
+      UO && UO->getOpcode() == UO_AddrOf) {
+    const ParentMap &PM = functionParents();
+    const clang::Stmt *Child = UO;
+    const clang::Stmt *P = PM.getParent(UO);
+    while (P && (isa<ParenExpr>(P) || isa<CastExpr>(P))) {
+      Child = P;
+      P = PM.getParent(P);
+    }
+    if (const auto *CE = dyn_cast_or_null<CallExpr>(P);
+        CE && CE->getCallee() != Child)
+      return callHandsArray(CE, cast<Expr>(Child), F, SM, Ctx);
+    return "its address is kept: the struct may change through it";
+  }
+  return "its arrays may be ones the nest reads by another name";
 }

@@ -101,7 +101,8 @@ NestBuilder::foldedLocal(const VarDecl *VD) const {
 
 std::optional<std::string> NestBuilder::memberPath(const Expr *E,
                                                    std::string &Why,
-                                                   bool AnyField) {
+                                                   bool AnyField,
+                                                   bool FixedSuffices) {
   const auto *ME = dyn_cast<MemberExpr>(strip(E));
   if (!ME)
     return std::nullopt;
@@ -110,11 +111,24 @@ std::optional<std::string> NestBuilder::memberPath(const Expr *E,
     Why = "member '" + text(ME) + "' is not a field";
     return std::nullopt;
   }
-  for (const FunctionFrame &Fr : Frames)
-    if (!AnyField && Fr.Modified.Fields.count(F)) {
-      Why = "field '" + text(ME) + "' is assigned in the function";
+  bool Assigned = !AnyField && llvm::any_of(Frames, [&](const auto &Fr) {
+    return Fr.Modified.Fields.count(F) != 0;
+  });
+  // Where only one value during the nest matters (an array reached through
+  // a struct field, a float read as data), a non-pointer field modified
+  // only before the nest has it (docs/design.md, "Fields fixed at the
+  // nest"); a pointer field keeps the rules of LowerFieldPointers.cpp.
+  if (Assigned) {
+    Why = "field '" + text(ME) + "' is assigned in the function";
+    if (!FixedSuffices || F->getType()->isPointerType())
+      return std::nullopt;
+    std::string Problem = fixedFieldProblem(ME);
+    if (!Problem.empty()) {
+      Why += " (" + Problem + ")";
       return std::nullopt;
     }
+    Why.clear();
+  }
   const Expr *Base = strip(ME->getBase());
   std::string Sep = ME->isArrow() ? "->" : ".";
   // A member of an anonymous struct or union is named as written:
@@ -144,7 +158,8 @@ std::optional<std::string> NestBuilder::memberPath(const Expr *E,
     return declName(VD) + Sep + declName(F);
   }
   if (isa<MemberExpr>(Base)) {
-    std::optional<std::string> Outer = memberPath(Base, Why);
+    std::optional<std::string> Outer =
+        memberPath(Base, Why, /*AnyField=*/false, FixedSuffices);
     if (!Outer)
       return std::nullopt;
     return *Outer + Sep + declName(F);

@@ -2363,6 +2363,41 @@ NestBuilder::returnChainValue(std::vector<const clang::Stmt *> &Stmts,
   return Result;
 }
 
+namespace {
+
+/// The value \p S returns where it is a lone `return e;`, or a block of
+/// only that; null otherwise.
+const Expr *soleReturn(const clang::Stmt *S) {
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
+    S = CS->size() == 1 ? CS->body_front() : nullptr;
+  const auto *Ret = dyn_cast_or_null<ReturnStmt>(S);
+  return Ret ? Ret->getRetValue() : nullptr;
+}
+
+} // namespace
+
+const Expr *NestBuilder::branchesReturnValue(const clang::Stmt *S,
+                                             const FunctionDecl *Callee) {
+  // darknet's stair_activate: `if (n%2 == 0) return floor(x/2.); else
+  // return (x - n) + floor(x/2.);` is the value `c ? e1 : e2`, counted by
+  // the rules of conditions like returnChainValue's.
+  QualType T = Callee->getReturnType();
+  const auto *If = dyn_cast_or_null<IfStmt>(S);
+  if (!If || !T->isArithmeticType() || If->getInit() ||
+      If->getConditionVariable() || If->isConsteval() || !If->getElse())
+    return nullptr;
+  const Expr *Then = soleReturn(If->getThen());
+  const Expr *Else = soleReturn(If->getElse());
+  if (!Else)
+    Else = branchesReturnValue(If->getElse(), Callee); // else if ...
+  if (!Then || !Else)
+    return nullptr;
+  return new (Ctx) ConditionalOperator(
+      const_cast<Expr *>(If->getCond()), If->getIfLoc(),
+      const_cast<Expr *>(Then), If->getElseLoc(), const_cast<Expr *>(Else),
+      T.getUnqualifiedType(), VK_PRValue, OK_Ordinary);
+}
+
 bool NestBuilder::lowerReturnTree(llvm::ArrayRef<const clang::Stmt *> Stmts,
                                   size_t From, const Expr *Result,
                                   IRStmt &Acc) {
@@ -2524,12 +2559,16 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
   // before it (the value is then a conditional).
   std::vector<const clang::Stmt *> Stmts(Body->body_begin(), Body->body_end());
   const Expr *Result = nullptr;
-  if (!Stmts.empty())
-    if (const auto *Ret = dyn_cast<ReturnStmt>(Stmts.back())) {
+  if (!Stmts.empty()) {
+    if (const auto *Ret = dyn_cast<ReturnStmt>(Stmts.back()))
       Result = Ret->getRetValue();
+    else
+      Result = branchesReturnValue(Stmts.back(), Callee);
+    if (Result) {
       Stmts.pop_back();
       Result = returnChainValue(Stmts, Result, Callee);
     }
+  }
   // `row -= pad;` first: the helper's copy of its argument, bound adjusted
   // (LowerParamAdjust.cpp); the statements are not lowered.
   std::vector<const clang::Stmt *> Adjust(

@@ -287,10 +287,14 @@ private:
   std::optional<SizeName> sizeOfVar(const clang::VarDecl *VD,
                                     std::string &Why);
   /// `s->att`, `cfg.dim`: a field's name as the report gives it; refused
-  /// where the field is assigned in the function, unless \p AnyField.
+  /// where the field is assigned in the function, unless \p AnyField, or,
+  /// where one value during the nest suffices (\p FixedSuffices: an array
+  /// reached through the field, a float read as data), the field is no
+  /// pointer and fixedFieldProblem finds nothing.
   std::optional<std::string> memberPath(const clang::Expr *E,
                                         std::string &Why,
-                                        bool AnyField = false);
+                                        bool AnyField = false,
+                                        bool FixedSuffices = false);
   void addParam(const SizeName &S);
   std::optional<int64_t> givenValue(const std::string &Name,
                                     std::string &Origin,
@@ -696,6 +700,11 @@ private:
   const clang::Expr *returnChainValue(std::vector<const clang::Stmt *> &Stmts,
                                       const clang::Expr *Result,
                                       const clang::FunctionDecl *Callee);
+  /// A scalar helper's last statement `if (c) return e1; else return e2;`
+  /// (the else possibly another such if) as the value `c ? e1 : e2`; null
+  /// for any other statement.
+  const clang::Expr *branchesReturnValue(const clang::Stmt *S,
+                                         const clang::FunctionDecl *Callee);
   /// A scalar helper's statements from \p From and its final \p Result,
   /// in an expression: a guarded return `if (c) return e;` before other
   /// statements is `c ? e : ({ the rest; Result })`.
@@ -869,6 +878,8 @@ private:
 
   // --- Data (LowerData.cpp) ---
   bool visitData(const clang::Expr *E, Stmt &St);
+  /// `a && b`, `a || b` on data: a data-dependent choice of running b.
+  bool countShortCircuit(const clang::BinaryOperator *BO, Stmt &St);
   /// A condition of data: its truth test counts where it is a float.
   bool visitCondition(const clang::Expr *Cond, Stmt &St);
   void countTruthTest(const clang::Expr *Cond, Stmt &St);
@@ -909,6 +920,17 @@ private:
                                      const clang::MemberExpr *Use);
   std::string escapeBetween(const clang::Stmt *From,
                             const clang::MemberExpr *Use);
+  /// Why the non-pointer field of \p ME, which a function of the nest
+  /// modifies, may not keep one value while the nest runs (a modification
+  /// inside or after the nest, in a loop holding it, one that may make its
+  /// arrays others of the nest, a call that may change it between the last
+  /// modification and the nest or in or around the nest); empty where it
+  /// keeps one.
+  std::string fixedFieldProblem(const clang::MemberExpr *ME);
+  /// Why modification \p Site of a struct, array or number field may make
+  /// the arrays it holds other arrays of the nest; empty where it cannot.
+  std::string fixedSiteProblem(const clang::Stmt *Site,
+                               const clang::FieldDecl *F);
   /// Why statement \p S (not its children) may change the struct holding
   /// \p Use's field: a call receiving it, any call where it is global.
   std::string escapeAt(const clang::Stmt *S, const clang::MemberExpr *Use);

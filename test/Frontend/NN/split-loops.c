@@ -77,9 +77,10 @@ void selectwrite(float *y, float *x, int n, int p) {
 }
 
 // A side with work under a union of ranges has no guard loop: the choice
-// stays a data-dependent one, as before (here refused for its '||'; mnist's
-// `i == label ? a[i] - 1 : a[i]`, whose other side is two ranges, a range).
-// SKIP: skipped @outside at {{.*}}: short-circuit operator in data: conditional execution
+// stays a data-dependent one, as before (here refused: only one side reads
+// x[i]; mnist's `i == label ? a[i] - 1 : a[i]`, whose other side is two
+// ranges, a range).
+// SKIP: skipped @outside at {{.*}}: data-dependent branch reads 'x' elements that are not read before it
 void outside(float *y, const float *x, int n, int p) {
   for (int i = 0; i < n; i++)
     y[i] = i < p || i >= n - p ? x[i] : 0.0f;
