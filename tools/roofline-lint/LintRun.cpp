@@ -690,8 +690,11 @@ void keepNests(FileResult &Res, const NestFilter &Keep) {
     KeptKeys.insert(keyOf(S.Loc, S.Function));
   for (auto It = Res.NestJson.begin(); It != Res.NestJson.end();)
     It = KeptKeys.count(It->first) ? std::next(It) : Res.NestJson.erase(It);
+  // json::Value's move is not noexcept: a json::Array growing by push_back
+  // deep-copies what it holds, so the kept arrays are reserved.
   if (json::Array *Skipped = Res.JsonRest->getArray("skipped")) {
     json::Array Kept;
+    Kept.reserve(Skipped->size());
     for (json::Value &V : *Skipped)
       if (std::optional<NestKey> K = keyOf(V); K && KeptKeys.count(*K))
         Kept.push_back(std::move(V));
@@ -699,6 +702,7 @@ void keepNests(FileResult &Res, const NestFilter &Keep) {
   }
   if (json::Array *Functions = Res.JsonRest->getArray("functions")) {
     json::Array Kept;
+    Kept.reserve(Functions->size());
     for (json::Value &V : *Functions) {
       const json::Object *O = V.getAsObject();
       std::string File = O ? O->getString("file").value_or("").str() : "";
