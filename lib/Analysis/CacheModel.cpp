@@ -164,6 +164,7 @@ describeAccesses(const LoopNest &N, const CacheLayout &Layout,
       I.ElemBytes = G.Elem;
       I.Loops.reserve(R.Loops.size());
       I.StrideBytes.reserve(R.Loops.size());
+      I.Reuse.reserve(R.Loops.size()); // one per loop carrying reuse
       for (const Loop *L : R.Loops) {
         I.Loops.push_back(L->IV);
         double S = 0;

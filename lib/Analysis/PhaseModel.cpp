@@ -285,7 +285,10 @@ bool PhaseModel::absolute(const Group &G, const std::string &Except) const {
 }
 
 std::vector<Group> PhaseModel::visitStmt(const Stmt &S, Ctx &C) {
+  // Reserved here and below: a Group is a dozen vectors, and these grew
+  // one element at a time (docs/results/speed.txt).
   std::vector<Group> Gs;
+  Gs.reserve(S.Accesses.size());
   for (const Access &A : S.Accesses) {
     Group G;
     G.Array = A.ArrayName;
@@ -294,6 +297,9 @@ std::vector<Group> PhaseModel::visitStmt(const Stmt &S, Ctx &C) {
     if (Ids)
       if (auto It = Ids->find(&A); It != Ids->end())
         G.Members.push_back(It->second);
+    G.Coef.reserve(A.Subscripts.size());
+    G.B.reserve(A.Subscripts.size());
+    G.Sym.reserve(A.Subscripts.size());
     for (const std::optional<AffineExpr> &Sub : A.Subscripts) {
       assert(Sub && "checked before the walk");
       LoopCoefs Coef;
@@ -929,6 +935,7 @@ PhaseModel::visitLoop(const Loop &L, Ctx &C,
 
   // Group keys in order of first appearance over the strata.
   std::vector<const Group *> Keys;
+  Keys.reserve(W.Iters.front().size());
   for (const std::vector<Group> &It : W.Iters)
     for (const Group &G : It)
       if (std::none_of(Keys.begin(), Keys.end(), [&](const Group *K) {
@@ -937,6 +944,7 @@ PhaseModel::visitLoop(const Loop &L, Ctx &C,
         Keys.push_back(&G);
 
   std::vector<Group> Outv;
+  Outv.reserve(Keys.size());
   for (const Group *Key : Keys) {
     std::optional<Group> Up = sweepGroup(L, C, W, *Key);
     if (!Up)
