@@ -651,6 +651,11 @@ void keepNests(FileResult &Res, const NestFilter &Keep) {
   Kept.M = Res.R.M;
   Kept.Model = Res.R.Model;
   NestOrdinals KeptOrd;
+  // Reserved: an AnalyzedNest is large, and a narrowing mostly keeps all.
+  Kept.Nests.reserve(Res.R.Nests.size());
+  KeptOrd.Nests.reserve(Res.R.Nests.size());
+  Kept.Skipped.reserve(Res.R.Skipped.size());
+  KeptOrd.Skipped.reserve(Res.R.Skipped.size());
   for (size_t I = 0; I < Res.R.Nests.size(); ++I)
     if (Keep.Nest(Res.R.Nests[I].Nest.Loc, Res.R.Nests[I].Nest.Function)) {
       NestMap[I] = static_cast<int>(Kept.Nests.size());
@@ -664,6 +669,7 @@ void keepNests(FileResult &Res, const NestFilter &Keep) {
       KeptOrd.Skipped.push_back(Res.Ord.Skipped[I]);
     }
   std::vector<Finding> KeptFindings;
+  KeptFindings.reserve(Res.Findings.size());
   for (Finding &F : Res.Findings) {
     if (F.NestIndex >= 0 && (F.NestIndex = NestMap[F.NestIndex]) < 0)
       continue;
