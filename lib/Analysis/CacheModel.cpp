@@ -141,7 +141,14 @@ describeAccesses(const LoopNest &N, const CacheLayout &Layout,
                  std::map<const Access *, unsigned> &Ids) {
   std::vector<AccessCacheInfo> Out;
   unsigned Inner = Cfg.Levels.empty() ? 64 : Cfg.Levels.front().LineBytes;
-  for (const StmtRef &R : collectStmts(N.Root)) {
+  // Reserved: an AccessCacheInfo is large, and these vectors grew one
+  // element at a time (docs/results/speed.txt).
+  std::vector<StmtRef> Stmts = collectStmts(N.Root);
+  size_t Count = 0;
+  for (const StmtRef &R : Stmts)
+    Count += R.S->Accesses.size();
+  Out.reserve(Count);
+  for (const StmtRef &R : Stmts) {
     for (const Access &A : R.S->Accesses) {
       Ids[&A] = static_cast<unsigned>(Out.size());
       AccessCacheInfo I;
@@ -155,6 +162,9 @@ describeAccesses(const LoopNest &N, const CacheLayout &Layout,
       assert(GeomIt != Layout.Geoms.end() && "an access to no array of N");
       const ArrayGeom &G = GeomIt->second;
       I.ElemBytes = G.Elem;
+      I.Loops.reserve(R.Loops.size());
+      I.StrideBytes.reserve(R.Loops.size());
+      I.Reuse.reserve(R.Loops.size()); // one per loop carrying reuse
       for (const Loop *L : R.Loops) {
         I.Loops.push_back(L->IV);
         double S = 0;

@@ -181,7 +181,19 @@ struct PhaseModel::Ctx {
   /// value of the phase's other loops): where boxes sit for the set mapping.
   IVValues Rep;
   bool DescribeNow = false;
+  /// A run (run, runStmt) whose result carries Numeric: once a size or a
+  /// trip count has no value its misses are dropped (FunctionSim::account
+  /// takes none of a result that is not Numeric), so they are not computed
+  /// (numbersWanted). bodyGroups' groups are used whatever Numeric says.
+  bool DropsNumbersIfNotNumeric = false;
 };
+
+/// Numeric only turns false within a run; the boxes, coefficients and
+/// symbolic bounds (what describes the reuse) do not depend on the keep
+/// shares and misses, nor does the group's density outside a run.
+bool PhaseModel::numbersWanted(const Ctx &C) const {
+  return Numeric || !C.DropsNumbersIfNotNumeric;
+}
 
 PhaseModel::PhaseModel(const LoopNest &N, const CacheConfig &Cfg,
                        const CacheLayout &Layout, const IVValues &Sizes,
@@ -273,7 +285,10 @@ bool PhaseModel::absolute(const Group &G, const std::string &Except) const {
 }
 
 std::vector<Group> PhaseModel::visitStmt(const Stmt &S, Ctx &C) {
+  // Reserved here and below: a Group is a dozen vectors, and these grew
+  // one element at a time (docs/results/speed.txt).
   std::vector<Group> Gs;
+  Gs.reserve(S.Accesses.size());
   for (const Access &A : S.Accesses) {
     Group G;
     G.Array = A.ArrayName;
@@ -282,6 +297,9 @@ std::vector<Group> PhaseModel::visitStmt(const Stmt &S, Ctx &C) {
     if (Ids)
       if (auto It = Ids->find(&A); It != Ids->end())
         G.Members.push_back(It->second);
+    G.Coef.reserve(A.Subscripts.size());
+    G.B.reserve(A.Subscripts.size());
+    G.Sym.reserve(A.Subscripts.size());
     for (const std::optional<AffineExpr> &Sub : A.Subscripts) {
       assert(Sub && "checked before the walk");
       LoopCoefs Coef;
@@ -545,6 +563,11 @@ void PhaseModel::keepAcrossIterations(const Loop &L, Ctx &C, Sweep &W) {
   // several relative offsets).
   W.Keep.resize(W.Iters.size());
   for (size_t S = 0; S < W.Iters.size(); ++S) {
+    if (!numbersWanted(C)) {
+      // Zero shares keep the indexing; nothing reads them (see Ctx).
+      W.Keep[S].assign(W.Iters[S].size(), std::vector<double>(levels(), 0));
+      continue;
+    }
     std::vector<int64_t> At;
     // Groups the loop moves by different amounts meet different sets at
     // different iterations: the share kept is averaged over iterations
@@ -751,6 +774,7 @@ bool PhaseModel::sweepMisses(const Loop &L, const Ctx &C, Sweep &W,
   std::vector<LineSet> Union;
   for (size_t Lv = 0; Lv < levels() && W.Dep; ++Lv)
     Union.emplace_back(Cfg.Levels[Lv].LineBytes);
+  const bool Wanted = numbersWanted(C);
   Up = Ref;
   Up.Members.clear();
   Up.Read = Up.Write = false;
@@ -781,7 +805,9 @@ bool PhaseModel::sweepMisses(const Loop &L, const Ctx &C, Sweep &W,
     Box Placed;
     if (W.Dep)
       Placed = swept(*G, L.IV, A, Zv, L.Step, C.Rep);
-    for (size_t Lv = 0; Lv < levels(); ++Lv) {
+    // The misses, and the fresh lines the density is made of, are numbers
+    // (see Ctx::DropsNumbersIfNotNumeric).
+    for (size_t Lv = 0; Lv < levels() && Wanted; ++Lv) {
       unsigned Lb = Cfg.Levels[Lv].LineBytes;
       double M = G->Misses[Lv], Kp = W.Keep[KS][GI][Lv];
       if (Lv < G->Throughout.size())
@@ -909,6 +935,7 @@ PhaseModel::visitLoop(const Loop &L, Ctx &C,
 
   // Group keys in order of first appearance over the strata.
   std::vector<const Group *> Keys;
+  Keys.reserve(W.Iters.front().size());
   for (const std::vector<Group> &It : W.Iters)
     for (const Group &G : It)
       if (std::none_of(Keys.begin(), Keys.end(), [&](const Group *K) {
@@ -917,6 +944,7 @@ PhaseModel::visitLoop(const Loop &L, Ctx &C,
         Keys.push_back(&G);
 
   std::vector<Group> Outv;
+  Outv.reserve(Keys.size());
   for (const Group *Key : Keys) {
     std::optional<Group> Up = sweepGroup(L, C, W, *Key);
     if (!Up)
@@ -956,6 +984,7 @@ PhaseResult PhaseModel::run(const Loop &P,
                             const std::vector<const Loop *> &Outer,
                             const IVValues &Env, unsigned MaxSteps) {
   Ctx C = startRun(Outer, Env);
+  C.DropsNumbersIfNotNumeric = true;
   C.DescribeNow = Describe != nullptr;
   std::vector<std::vector<PhaseTouch>> Steps;
   std::vector<Group> Top = visitLoop(P, C, &Steps, MaxSteps);

@@ -176,6 +176,8 @@ private:
   /// A run's start (run, runStmt): the layout's verdict, and a context
   /// with \p Outer's variables held at \p Env.
   Ctx startRun(const std::vector<const Loop *> &Outer, const IVValues &Env);
+  /// Whether the keep shares and misses are still wanted in \p C's run.
+  bool numbersWanted(const Ctx &C) const;
   std::vector<Group> visitStmt(const Stmt &S, Ctx &C);
   std::vector<Group> visitBody(const Loop &L, Ctx &C);
   std::vector<Group> visitLoop(const Loop &L, Ctx &C,

@@ -719,8 +719,13 @@ llvm::json::Value roofline::toJSON(const Report &R) {
 }
 
 llvm::json::Object roofline::toJSONWithoutNests(const Report &R) {
+  // Reserved: json::Value's move is not noexcept, a growing json::Array
+  // deep-copies its elements.
   llvm::json::Array Skipped, Functions;
-  for (const FunctionTotal &T : functionTotals(R)) {
+  std::vector<FunctionTotal> Totals = functionTotals(R);
+  Functions.reserve(Totals.size());
+  Skipped.reserve(R.Skipped.size());
+  for (const FunctionTotal &T : Totals) {
     auto Opt = [](const std::optional<Int128> &V) {
       return V ? number(*V) : llvm::json::Value(nullptr);
     };

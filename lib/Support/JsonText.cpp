@@ -5,6 +5,7 @@
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
+#include <cassert>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -221,6 +222,39 @@ void JsonWriter::key(StringRef K) {
     put(": ", 2);
   else
     put(':');
+  AfterKey = true;
+}
+
+char *JsonWriter::literalKeyStart(const char *K, size_t N) {
+#ifndef NDEBUG
+  // A literal needs no escape, and is the whole array (no buffer).
+  assert(std::strlen(K) == N && "a key literal is its whole array");
+  for (size_t I = 0; I < N; ++I)
+    assert(!NeedsEscapeOrCheck[static_cast<unsigned char>(K[I])] &&
+           "a key literal needs no escape");
+#endif
+  (void)K;
+  bool Comma = Open.back();
+  Open.back() = true;
+  // ",\n", the indent, the quotes, the key and ": ".
+  char *P = room(Indent + N + 6);
+  if (Comma)
+    *P++ = ',';
+  if (IndentSize) {
+    *P++ = '\n';
+    std::memset(P, ' ', Indent);
+    P += Indent;
+  }
+  *P++ = '"';
+  return P;
+}
+
+void JsonWriter::literalKeyEnd(char *P) {
+  *P++ = '"';
+  *P++ = ':';
+  if (IndentSize)
+    *P++ = ' ';
+  Used = static_cast<size_t>(P - Out.data());
   AfterKey = true;
 }
 

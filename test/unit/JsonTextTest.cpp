@@ -279,6 +279,47 @@ TEST(JsonTextTest, ObjectWithWrittenMembers) {
   }
 }
 
+// key("literal") skips the quoting scan and writes the separator, indent,
+// quotes and ": " itself: the same text as key(StringRef), first member or
+// later, nested or not, with and without indentation.
+TEST(JsonTextTest, LiteralKeysMatchQuotedKeys) {
+  auto Write = [](std::string &Out, unsigned IndentSize, bool Literal) {
+    JsonWriter W(Out, IndentSize, 4);
+    auto Key = [&](llvm::StringRef K) { W.key(K); };
+    W.objectBegin();
+    Literal ? W.key("a") : Key("a");
+    W.integer(1);
+    Literal ? W.key("bytes_used_per_line") : Key("bytes_used_per_line");
+    W.objectBegin();
+    Literal ? W.key("x") : Key("x");
+    W.arrayBegin();
+    W.objectBegin();
+    Literal ? W.key("") : Key("");
+    W.null();
+    Literal ? W.key("y") : Key("y");
+    W.string("v");
+    W.objectEnd();
+    W.arrayEnd();
+    Literal ? W.key("z_last") : Key("z_last");
+    W.objectBegin();
+    W.objectEnd();
+    W.objectEnd();
+    W.objectEnd();
+  };
+  for (unsigned IndentSize : {0u, 2u, 3u}) {
+    std::string Quoted, Literal;
+    Write(Quoted, IndentSize, false);
+    Write(Literal, IndentSize, true);
+    EXPECT_EQ(Literal, Quoted) << IndentSize;
+  }
+  std::string Out;
+  Write(Out, 2, true);
+  EXPECT_EQ(Out, "{\n      \"a\": 1,\n      \"bytes_used_per_line\": {\n"
+                 "        \"x\": [\n          {\n            \"\": null,\n"
+                 "            \"y\": \"v\"\n          }\n        ],\n"
+                 "        \"z_last\": {}\n      }\n    }");
+}
+
 TEST(JsonTextTest, IndentedElement) {
   // A value two levels deep: later lines carry four more columns.
   json::Value V = json::Object{{"a", json::Array{1, 2}}, {"b", "x"}};

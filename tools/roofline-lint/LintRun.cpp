@@ -651,6 +651,11 @@ void keepNests(FileResult &Res, const NestFilter &Keep) {
   Kept.M = Res.R.M;
   Kept.Model = Res.R.Model;
   NestOrdinals KeptOrd;
+  // Reserved: an AnalyzedNest is large, and a narrowing mostly keeps all.
+  Kept.Nests.reserve(Res.R.Nests.size());
+  KeptOrd.Nests.reserve(Res.R.Nests.size());
+  Kept.Skipped.reserve(Res.R.Skipped.size());
+  KeptOrd.Skipped.reserve(Res.R.Skipped.size());
   for (size_t I = 0; I < Res.R.Nests.size(); ++I)
     if (Keep.Nest(Res.R.Nests[I].Nest.Loc, Res.R.Nests[I].Nest.Function)) {
       NestMap[I] = static_cast<int>(Kept.Nests.size());
@@ -664,6 +669,7 @@ void keepNests(FileResult &Res, const NestFilter &Keep) {
       KeptOrd.Skipped.push_back(Res.Ord.Skipped[I]);
     }
   std::vector<Finding> KeptFindings;
+  KeptFindings.reserve(Res.Findings.size());
   for (Finding &F : Res.Findings) {
     if (F.NestIndex >= 0 && (F.NestIndex = NestMap[F.NestIndex]) < 0)
       continue;
@@ -690,8 +696,11 @@ void keepNests(FileResult &Res, const NestFilter &Keep) {
     KeptKeys.insert(keyOf(S.Loc, S.Function));
   for (auto It = Res.NestJson.begin(); It != Res.NestJson.end();)
     It = KeptKeys.count(It->first) ? std::next(It) : Res.NestJson.erase(It);
+  // json::Value's move is not noexcept: a json::Array growing by push_back
+  // deep-copies what it holds, so the kept arrays are reserved.
   if (json::Array *Skipped = Res.JsonRest->getArray("skipped")) {
     json::Array Kept;
+    Kept.reserve(Skipped->size());
     for (json::Value &V : *Skipped)
       if (std::optional<NestKey> K = keyOf(V); K && KeptKeys.count(*K))
         Kept.push_back(std::move(V));
@@ -699,6 +708,7 @@ void keepNests(FileResult &Res, const NestFilter &Keep) {
   }
   if (json::Array *Functions = Res.JsonRest->getArray("functions")) {
     json::Array Kept;
+    Kept.reserve(Functions->size());
     for (json::Value &V : *Functions) {
       const json::Object *O = V.getAsObject();
       std::string File = O ? O->getString("file").value_or("").str() : "";
