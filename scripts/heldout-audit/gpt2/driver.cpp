@@ -21,6 +21,9 @@
 #define GPT2_V 50
 #define GPT2_VP 64
 #endif
+#ifndef GPT2_L
+#define GPT2_L 2
+#endif
 #define main heldout_published_main
 #include "train_gpt2.c"
 #undef main
@@ -107,6 +110,86 @@ int main() {
   model.m_memory = m;
   model.v_memory = v;
   ORACLE_CALL(gpt2_update(&model, 1e-3f, 0.9f, 0.999f, 1e-8f, 0.0f, 3));
+
+  // The whole forward pass at L layers: every parameter and activation tensor
+  // its own array, named as the tool names it through gpt2_forward's local
+  // copies `params` and `acts` (the mean loss reads model->acts.losses).
+  // acts_memory and params_memory only need to be non-null: the tensors
+  // are set here, so gpt2_forward allocates nothing.
+  const int L = GPT2_L;
+  ORACLE_PARAM("model->config.channels", C);
+  ORACLE_PARAM("model->config.num_heads", NH);
+  ORACLE_PARAM("model->config.num_layers", L);
+  GPT2 net = {};
+  net.config = {T, V, Vp, L, NH, C};
+  oracle::Array<float> pwte("params.wte", Vp * C), pwpe("params.wpe", T * C),
+      ln1w("params.ln1w", L * C), ln1b("params.ln1b", L * C),
+      qkvw("params.qkvw", L * 3 * C * C), qkvb("params.qkvb", L * 3 * C),
+      attprojw("params.attprojw", L * C * C), attprojb("params.attprojb", L * C),
+      ln2w("params.ln2w", L * C), ln2b("params.ln2b", L * C),
+      fcw("params.fcw", L * 4 * C * C), fcb("params.fcb", L * 4 * C),
+      fcprojw("params.fcprojw", L * C * 4 * C), fcprojb("params.fcprojb", L * C),
+      lnfw("params.lnfw", C), lnfb("params.lnfb", C);
+  net.params = {pwte, pwpe, ln1w, ln1b, qkvw, qkvb, attprojw, attprojb,
+                ln2w, ln2b, fcw, fcb, fcprojw, fcprojb, lnfw, lnfb};
+  const int BT = B * T, LBT = L * B * T, Att = L * B * NH * T * T;
+  oracle::Array<float> encoded("acts.encoded", BT * C),
+      ln1("acts.ln1", LBT * C), ln1m("acts.ln1_mean", LBT),
+      ln1r("acts.ln1_rstd", LBT), aqkv("acts.qkv", LBT * 3 * C),
+      atty("acts.atty", LBT * C), apre("acts.preatt", Att),
+      aatt("acts.att", Att), attproj("acts.attproj", LBT * C),
+      res2("acts.residual2", LBT * C), ln2("acts.ln2", LBT * C),
+      ln2m("acts.ln2_mean", LBT), ln2r("acts.ln2_rstd", LBT),
+      fch("acts.fch", LBT * 4 * C), fchg("acts.fch_gelu", LBT * 4 * C),
+      fcproj("acts.fcproj", LBT * C), res3("acts.residual3", LBT * C),
+      lnf("acts.lnf", BT * C), lnfm("acts.lnf_mean", BT),
+      lnfr("acts.lnf_rstd", BT), alog("acts.logits", BT * Vp),
+      aprob("acts.probs", BT * Vp), aloss("model->acts.losses", BT);
+  net.acts = {encoded, ln1, ln1m, ln1r, aqkv, atty, apre, aatt,
+              attproj, res2, ln2, ln2m, ln2r, fch, fchg, fcproj,
+              res3, lnf, lnfm, lnfr, alog, aprob, aloss};
+  float NotNull = 0;
+  net.params_memory = &NotNull;
+  net.acts_memory = &NotNull;
+  net.batch_size = B;
+  net.seq_len = T;
+  std::vector<int> Inputs(BT), Targets(BT);
+  net.inputs = Inputs.data();
+  net.targets = Targets.data();
+  ORACLE_CASE("targets != NULL", gpt2_forward(&net, tok, targets, B, T));
+
+  // The backward pass through the same tensors: the gradients' own arrays,
+  // named through gpt2_backward's local copies `grads` and `grads_acts`.
+  ORACLE_PARAM("model->batch_size", B);
+  ORACLE_PARAM("model->seq_len", T);
+  oracle::Array<float> gwte("grads.wte", Vp * C), gwpe("grads.wpe", T * C),
+      gln1w("grads.ln1w", L * C), gln1b("grads.ln1b", L * C),
+      gqkvw("grads.qkvw", L * 3 * C * C), gqkvb("grads.qkvb", L * 3 * C),
+      gattprojw("grads.attprojw", L * C * C), gattprojb("grads.attprojb", L * C),
+      gln2w("grads.ln2w", L * C), gln2b("grads.ln2b", L * C),
+      gfcw("grads.fcw", L * 4 * C * C), gfcb("grads.fcb", L * 4 * C),
+      gfcprojw("grads.fcprojw", L * C * 4 * C), gfcprojb("grads.fcprojb", L * C),
+      glnfw("grads.lnfw", C), glnfb("grads.lnfb", C);
+  net.grads = {gwte, gwpe, gln1w, gln1b, gqkvw, gqkvb, gattprojw, gattprojb,
+               gln2w, gln2b, gfcw, gfcb, gfcprojw, gfcprojb, glnfw, glnfb};
+  oracle::Array<float> dencoded("grads_acts.encoded", BT * C),
+      dln1("grads_acts.ln1", LBT * C), dln1m("grads_acts.ln1_mean", LBT),
+      dln1r("grads_acts.ln1_rstd", LBT), dqkv2("grads_acts.qkv", LBT * 3 * C),
+      datty("grads_acts.atty", LBT * C), dpre("grads_acts.preatt", Att),
+      datt2("grads_acts.att", Att), dattproj("grads_acts.attproj", LBT * C),
+      dres2("grads_acts.residual2", LBT * C), dln2("grads_acts.ln2", LBT * C),
+      dln2m("grads_acts.ln2_mean", LBT), dln2r("grads_acts.ln2_rstd", LBT),
+      dfch("grads_acts.fch", LBT * 4 * C), dfchg("grads_acts.fch_gelu", LBT * 4 * C),
+      dfcproj("grads_acts.fcproj", LBT * C), dres3("grads_acts.residual3", LBT * C),
+      dlnf("grads_acts.lnf", BT * C), dlnfm("grads_acts.lnf_mean", BT),
+      dlnfr("grads_acts.lnf_rstd", BT), dlog("grads_acts.logits", BT * Vp),
+      dprob("grads_acts.probs", BT * Vp), dloss("grads_acts.losses", BT);
+  net.grads_acts = {dencoded, dln1, dln1m, dln1r, dqkv2, datty, dpre, datt2,
+                    dattproj, dres2, dln2, dln2m, dln2r, dfch, dfchg, dfcproj,
+                    dres3, dlnf, dlnfm, dlnfr, dlog, dprob, dloss};
+  net.grads_memory = &NotNull;
+  net.grads_acts_memory = &NotNull;
+  ORACLE_CALL(gpt2_backward(&net));
 
   // Probabilities that sum to about 1.
   oracle::Array<float> sp("probabilities", V, 0.0, 0.04);
