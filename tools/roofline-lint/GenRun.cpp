@@ -51,7 +51,7 @@ cl::opt<bool> IRValues("ir-values",
 cl::list<std::string> NestOpt(
     "nest",
     cl::desc("Only the nests of this function (NAME, or NAME:LINE for one "
-             "nest); repeatable"),
+             "nest), in the report as with --emit and --dump-ir; repeatable"),
     cl::value_desc("name[:line]"), cl::cat(category()));
 cl::opt<std::string> GemmTiles(
     "gemm-tiles",
@@ -150,21 +150,9 @@ int selectNests(std::vector<LoopNest> &Nests,
                 std::vector<SkippedNest> &Skipped) {
   if (NestOpt.empty())
     return 0;
-  auto Selected = [&](const LoopNest &N) {
-    for (const std::string &Sel : NestOpt) {
-      auto [Name, Line] = StringRef(Sel).rsplit(':');
-      unsigned L = 0;
-      if (Line.empty() || Line.getAsInteger(10, L))
-        Name = Sel, L = 0;
-      if ((N.Function == Name || StringRef(N.Function).ends_with("::" + Name.str())) &&
-          (L == 0 || N.Loc.Line == L))
-        return true;
-    }
-    return false;
-  };
   std::vector<LoopNest> Kept;
   for (LoopNest &N : Nests)
-    if (Selected(N))
+    if (roofline::nestSelected(N.Function, N.Loc.Line))
       Kept.push_back(std::move(N));
   if (Kept.empty())
     return error("--nest selects no analyzable nest");
@@ -241,6 +229,30 @@ int emitUnits(const std::vector<LoopNest> &Nests,
 } // namespace
 
 cl::OptionCategory &roofline::codegenOptionCategory() { return category(); }
+
+std::vector<std::string> roofline::nestSelectors() {
+  return {NestOpt.begin(), NestOpt.end()};
+}
+
+bool roofline::nestSelected(StringRef Function, unsigned Line,
+                            std::set<std::string> *Matched) {
+  bool Any = false;
+  for (const std::string &Sel : NestOpt) {
+    auto [Name, LineText] = StringRef(Sel).rsplit(':');
+    unsigned L = 0;
+    if (LineText.empty() || LineText.getAsInteger(10, L))
+      Name = Sel, L = 0;
+    // A method also by its unqualified name (the report says S::f).
+    bool SameName = Function == Name || Function.ends_with("::" + Name.str());
+    if (!SameName || (L != 0 && Line != L))
+      continue;
+    Any = true;
+    if (!Matched)
+      break;
+    Matched->insert(Sel);
+  }
+  return Any;
+}
 
 bool roofline::codegenRequested() {
   return !EmitDir.empty() || ScheduleOpt.getNumOccurrences() ||

@@ -18,6 +18,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,14 @@ namespace roofline {
 
 /// The code-generation options' --help category.
 llvm::cl::OptionCategory &codegenOptionCategory();
+
+/// The --nest selectors (NAME or NAME:LINE); empty: every nest.
+std::vector<std::string> nestSelectors();
+
+/// Whether a --nest selector selects the nest of \p Function at \p Line;
+/// those that do are added to \p Matched.
+bool nestSelected(llvm::StringRef Function, unsigned Line,
+                  std::set<std::string> *Matched = nullptr);
 
 /// --emit or --schedule was given (or --ir-values with --dump-ir).
 bool codegenRequested();

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LintRun.h"
+#include "GenRun.h"
 #include "GitDiff.h"
 
 #include "roofline/Config/Checks.h"
@@ -765,6 +766,17 @@ void keepNamedHeaders(FileResult &Res, const FileJob &Job) {
   keepNests(Res, F);
 }
 
+/// --nest: the nests of the functions it names (or the one at a line);
+/// findings of no nest (an annotation, aliasing) by their function.
+void keepSelectedNests(FileResult &Res, std::set<std::string> &Matched) {
+  NestFilter F;
+  F.Nest = [&](const SourceLoc &L, const std::string &Fn) {
+    return nestSelected(Fn, L.Line, &Matched);
+  };
+  F.Loose = [&](const Finding &X) { return nestSelected(X.Function, 0); };
+  keepNests(Res, F);
+}
+
 /// --line-filter, --diff: the nests with a line in the filter.
 class LineNarrowing {
 public:
@@ -1356,6 +1368,8 @@ Expected<bool> RunCollector::take(const FileJob &Job, FileResult &Res) {
     keepNamedHeaders(Res, Job);
   if (Narrow)
     Narrow->apply(Res);
+  if (!nestSelectors().empty())
+    keepSelectedNests(Res, Out.NestSelectorsMatched);
   dropSeenHeaderNests(Res, Job.File, Seen);
   for (const ProgramSummary &P : Res.Programs) {
     EntriesFound.insert(P.Entry);

@@ -93,6 +93,8 @@ struct LintOutcome {
   std::vector<ProgramSummary> Programs;
   /// Names any analyzed nest used, for the unused --param warning.
   std::set<std::string> ParamNames;
+  /// The --nest selectors that selected a nest, for the unused one warning.
+  std::set<std::string> NestSelectorsMatched;
   /// Keeps the machines the reports point at alive.
   std::map<std::string, std::unique_ptr<Machine>> Machines;
 };

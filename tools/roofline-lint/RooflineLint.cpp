@@ -568,6 +568,10 @@ int main(int Argc, const char **Argv) {
                                            ? "' names no function pointer"
                                            : "' names no size") +
                                       " in the analyzed loops");
+  for (const std::string &Sel : nestSelectors())
+    if (!Out.NestSelectorsMatched.count(Sel))
+      printToolMessage("warning", "--nest '" + Sel +
+                                      "' selects no nest in the analyzed files");
   if (!PlotFile.empty() && !DumpIR)
     if (int RC = writePlots(Out))
       return RC;
