@@ -12,6 +12,7 @@
 
 #include "NestBuilder.h"
 #include "CallSites.h"
+#include "roofline/Frontend/CrossTU.h"
 #include "roofline/IR/GuardLoop.h"
 
 #include "clang/AST/StmtOpenMP.h"
@@ -2217,7 +2218,9 @@ const FunctionDecl *NestBuilder::inlinableCallee(const CallExpr *CE,
     return nullptr;
   }
   const FunctionDecl *Def = nullptr;
-  if (!Callee->hasBody(Def) || !Def || Def->isVariadic())
+  if (!Callee->hasBody(Def) || !Def)
+    Def = importedDefinition(Callee, Why);
+  if (!Def || Def->isVariadic())
     return nullptr;
   if (SM.isInSystemHeader(Def->getLocation()))
     return nullptr;
@@ -2226,6 +2229,24 @@ const FunctionDecl *NestBuilder::inlinableCallee(const CallExpr *CE,
     return nullptr;
   }
   return Def;
+}
+
+const FunctionDecl *NestBuilder::importedDefinition(const FunctionDecl *Callee,
+                                                    std::string &Why) {
+  // --cross-tu: the one definition elsewhere in the compile database
+  // (CrossTU.h), as the --entry walk finds it.
+  if (!Opts.CrossTUNests || !Opts.CrossTU || Callee->getDefinition() ||
+      SM.isInSystemHeader(Callee->getLocation()))
+    return nullptr;
+  std::string Elsewhere;
+  const FunctionDecl *Imported =
+      Opts.CrossTU->importDefinition(Ctx, Callee, Elsewhere);
+  const FunctionDecl *Def = nullptr;
+  if (Imported && Imported->hasBody(Def) && Def)
+    return Def;
+  if (!Elsewhere.empty())
+    Why = "call to '" + declName(Callee) + "', " + Elsewhere;
+  return nullptr;
 }
 
 bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,

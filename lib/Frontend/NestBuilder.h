@@ -744,6 +744,11 @@ private:
   /// it cannot be inlined.
   const clang::FunctionDecl *inlinableCallee(const clang::CallExpr *CE,
                                              std::string &Why);
+  /// With --cross-tu, \p Callee's one body in another translation unit of
+  /// the compile database, imported; null (\p Why set when the database
+  /// has several or cannot import it) otherwise.
+  const clang::FunctionDecl *importedDefinition(const clang::FunctionDecl *Callee,
+                                                std::string &Why);
 
   // --- Function pointers (LowerFunctionPointers.cpp) ---
   std::optional<FunctionRef> functionRefOf(const clang::Expr *E,

@@ -80,6 +80,15 @@ cl::list<std::string> EntryOpt(
              "docs/network-report.md)"),
     cl::value_desc("function"), cl::cat(ProgramCategory));
 
+cl::opt<bool> CrossTUOpt(
+    "cross-tu",
+    cl::desc("With -p: a call inside a nest to a function that another "
+             "translation unit of the compile database defines (exactly one) "
+             "is counted as that body, as a call to one of the file's own "
+             "functions is (the database's files are parsed when first "
+             "needed; docs/roofline-lint.md)"),
+    cl::cat(ProgramCategory));
+
 cl::opt<std::string> HeaderFilterOpt(
     "header-filter",
     cl::desc("Also report the nests of headers whose path matches this "
@@ -1517,6 +1526,9 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
   Expected<std::optional<LineFilter>> Lines = requestedLineFilter();
   if (!Lines)
     return Fail(toString(Lines.takeError()));
+  if (CrossTUOpt && !Req.FromBuildDir)
+    return Fail("--cross-tu needs a compile database (-p BUILD_DIR): the "
+                "other translation units are its files");
   std::optional<LineNarrowing> Narrow;
   if (*Lines)
     Narrow.emplace(std::move(**Lines));
@@ -1566,12 +1578,15 @@ LintOutcome roofline::runLint(const LintRequest &Req, raw_ostream &OS) {
       warning(*W);
 
   tooling::ArgumentsAdjuster Adjust = argumentAdjuster(Req);
-  // --entry with -p follows calls into the database's other files.
-  if (!EntryOpt.empty() && Req.FromBuildDir && Req.DB) {
+  // --entry with -p follows calls into the database's other files; with
+  // --cross-tu, so do the nests.
+  if ((!EntryOpt.empty() || CrossTUOpt) && Req.FromBuildDir && Req.DB) {
     auto CrossTU = std::make_shared<CrossTUDefinitions>(
         Req.DB->getAllCompileCommands(), Adjust, Req.VirtualFiles);
-    for (FileJob &J : Work)
+    for (FileJob &J : Work) {
       J.Settings.FOpts.CrossTU = CrossTU;
+      J.Settings.FOpts.CrossTUNests = CrossTUOpt;
+    }
   }
   FileAnalyses Analyses(Req, Work, Adjust, B ? &*B : nullptr,
                         /*LoopExtents=*/Narrow.has_value());

@@ -58,6 +58,8 @@ struct FrontendOptions {
   /// units, where the walk looks for a callee this one only declares
   /// (CrossTU.h); null: no lookup.
   std::shared_ptr<CrossTUDefinitions> CrossTU;
+  /// --cross-tu: a call inside a nest is inlined from CrossTU too.
+  bool CrossTUNests = false;
   /// Counts the nests of the Entries' passes for their formulas (Program.h:
   /// the Analysis, which the Frontend does not call); empty: the walk has
   /// numbers and no formulas.

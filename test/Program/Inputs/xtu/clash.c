@@ -13,3 +13,14 @@ void forward2(float *x, float *g, int n) {
   scale(x, n);
   gelu(g, x, n);
 }
+
+// The same calls inside a nest, for --cross-tu (test/Program/cross-tu-nests.test).
+void repeat_norm(float *x, int n, int times) {
+  for (int t = 0; t < times; t++)
+    norm(x, n);
+}
+
+void repeat_missing(float *x, int n, int times) {
+  for (int t = 0; t < times; t++)
+    missing(x, n);
+}
