@@ -39,19 +39,25 @@ void JsonWriter::put(char C) {
   ++Used;
 }
 
-/// ",\n" and the indent, or "\n" and the indent: one copy.
-void JsonWriter::newline(bool Comma) {
-  if (!IndentSize) {
-    if (Comma)
-      put(',');
-    return;
-  }
-  char *P = room(Indent + 2);
+/// What separates a member or an element from what came before, written
+/// at \p P (room for Indent + 2): ",\n" and the indent, or "\n" and the
+/// indent; without indentation "," or nothing. Returns the end. newline()
+/// and key(literal) write it in one step each (inlined into both).
+static inline char *separator(char *P, bool Comma, unsigned IndentSize,
+                              unsigned Indent) {
   if (Comma)
     *P++ = ',';
-  *P++ = '\n';
-  std::memset(P, ' ', Indent);
-  Used = static_cast<size_t>(P + Indent - Out.data());
+  if (IndentSize) {
+    *P++ = '\n';
+    std::memset(P, ' ', Indent);
+    P += Indent;
+  }
+  return P;
+}
+
+void JsonWriter::newline(bool Comma) {
+  char *P = separator(room(Indent + 2), Comma, IndentSize, Indent);
+  Used = static_cast<size_t>(P - Out.data());
 }
 
 namespace {
@@ -237,14 +243,7 @@ char *JsonWriter::literalKeyStart(const char *K, size_t N) {
   bool Comma = Open.back();
   Open.back() = true;
   // ",\n", the indent, the quotes, the key and ": ".
-  char *P = room(Indent + N + 6);
-  if (Comma)
-    *P++ = ',';
-  if (IndentSize) {
-    *P++ = '\n';
-    std::memset(P, ' ', Indent);
-    P += Indent;
-  }
+  char *P = separator(room(Indent + N + 6), Comma, IndentSize, Indent);
   *P++ = '"';
   return P;
 }
