@@ -39,12 +39,10 @@ void JsonWriter::put(char C) {
   ++Used;
 }
 
-/// What separates a member or an element from what came before, written
-/// at \p P (room for Indent + 2): ",\n" and the indent, or "\n" and the
-/// indent; without indentation "," or nothing. Returns the end. newline()
-/// and key(literal) write it in one step each (inlined into both).
-static inline char *separator(char *P, bool Comma, unsigned IndentSize,
-                              unsigned Indent) {
+/// Inlined into newline() and key(literal), each of which makes the room
+/// first: the members are read after room(), which may grow Out, as the two
+/// read them when each wrote its own copy (no more instructions).
+inline char *JsonWriter::separator(char *P, bool Comma) {
   if (Comma)
     *P++ = ',';
   if (IndentSize) {
@@ -56,7 +54,7 @@ static inline char *separator(char *P, bool Comma, unsigned IndentSize,
 }
 
 void JsonWriter::newline(bool Comma) {
-  char *P = separator(room(Indent + 2), Comma, IndentSize, Indent);
+  char *P = separator(room(Indent + 2), Comma);
   Used = static_cast<size_t>(P - Out.data());
 }
 
@@ -243,7 +241,7 @@ char *JsonWriter::literalKeyStart(const char *K, size_t N) {
   bool Comma = Open.back();
   Open.back() = true;
   // ",\n", the indent, the quotes, the key and ": ".
-  char *P = separator(room(Indent + N + 6), Comma, IndentSize, Indent);
+  char *P = separator(room(Indent + N + 6), Comma);
   *P++ = '"';
   return P;
 }
