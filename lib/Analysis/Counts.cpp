@@ -16,6 +16,7 @@
 #include "roofline/Support/Debug.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <algorithm>
@@ -917,6 +918,12 @@ arrayFootprints(const LoopNest &N, const NestArrays &A, const NestWalker &W,
 static std::string checkPointGathers(const NestArrays &A, const NestWalker &W,
                                      const std::vector<Cnt> &Totals,
                                      std::vector<FootprintResult> &Fps) {
+  // Most nests have none: no map of every array's accesses for them.
+  auto IsGather = [](const Access &Acc) { return !Acc.GatherIndex.empty(); };
+  if (llvm::none_of(W.Stmts, [&](const StmtSite &S) {
+        return llvm::any_of(S.S->Accesses, IsGather);
+      }))
+    return "";
   std::map<std::string, unsigned> AccessesOf;
   for (const StmtSite &S : W.Stmts)
     for (const Access &Acc : S.S->Accesses)

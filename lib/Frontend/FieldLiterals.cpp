@@ -308,7 +308,7 @@ private:
       }
       if (const auto *PS = P.get<clang::Stmt>()) {
         if (Out.Conditional.empty()) {
-          if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(PS))
+          if (isLoopStmt(PS))
             Out.Conditional = "in a loop";
           else if (isa<IfStmt, SwitchStmt, AbstractConditionalOperator>(PS))
             Out.Conditional = "under a condition";

@@ -37,6 +37,7 @@ using roofline::frontend::CallSiteCollector;
 using roofline::frontend::CaseAssignment;
 using roofline::frontend::fileLoc;
 using roofline::frontend::functionName;
+using roofline::frontend::isLoopStmt;
 using roofline::frontend::NestBuilder;
 using RFOptions = roofline::FrontendOptions;
 using roofline::RejectKind;
@@ -59,15 +60,10 @@ bool isOpenMPLoopCounted(const OMPExecutableDirective *D) {
 // Finding the outermost loops.
 //===----------------------------------------------------------------------===//
 
-bool isLoop(const Stmt *S) {
-  return isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
-         isa<CXXForRangeStmt>(S);
-}
-
 void collectOutermostLoops(const Stmt *S, std::vector<const Stmt *> &Out) {
   if (!S)
     return;
-  if (isLoop(S)) {
+  if (isLoopStmt(S)) {
     Out.push_back(S);
     return;
   }

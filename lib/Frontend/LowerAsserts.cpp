@@ -191,8 +191,7 @@ bool NestBuilder::lowerAssertion(const clang::Stmt *S, IRStmt &St,
                      std::to_string(loc(S->getBeginLoc()).Line) +
                      "): its condition is counted, the failing branch "
                      "assumed not taken";
-  if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
-    Notes.push_back(Note);
+  addNote(std::move(Note));
   return countAssertion(Cond, HoldsWhen, St, S->getBeginLoc());
 }
 

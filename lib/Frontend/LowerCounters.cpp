@@ -31,11 +31,6 @@ const VarDecl *refersTo(const Expr *E) {
   return DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
 }
 
-bool isLoopStmt(const clang::Stmt *S) {
-  return isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
-         isa<CXXForRangeStmt>(S);
-}
-
 /// A step of \p VD: `k++`, `--k`, `k += c`, `k -= c` (the operator).
 const Expr *stepOf(const clang::Stmt *S, const VarDecl *VD) {
   if (const auto *UO = dyn_cast<UnaryOperator>(S);

@@ -19,7 +19,6 @@
 #include "NestBuilder.h"
 
 #include "clang/AST/ParentMap.h"
-#include "clang/Lex/Lexer.h"
 #include "llvm/Support/SaveAndRestore.h"
 
 using namespace clang;
@@ -182,8 +181,7 @@ NestBuilder::assignedFieldView(const MemberExpr *ME, std::string &Why,
                      "', assigned at line " +
                      std::to_string(loc(Assign->getBeginLoc()).Line) +
                      " before the nest";
-  if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
-    Notes.push_back(std::move(Note));
+  addNote(std::move(Note));
   return V;
 }
 
@@ -236,8 +234,7 @@ NestBuilder::freshAllocationsProblem(llvm::ArrayRef<const clang::Stmt *> Sites,
     // In a loop holding the nest each iteration's nest may see another
     // fresh array; after the nest, in such a loop, the next iteration's.
     for (const clang::Stmt *P = PM.getParent(Assign); P; P = PM.getParent(P))
-      if ((isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(P)) &&
-          containsStmt(P, Nest))
+      if (isLoopStmt(P) && containsStmt(P, Nest))
         return "is allocated in a loop holding the nest ('" + Allocator +
                "' at line " + Line +
                "): its array changes between the nest's runs";
@@ -252,8 +249,7 @@ NestBuilder::freshAllocationsProblem(llvm::ArrayRef<const clang::Stmt *> Sites,
                      " is its own array: every assignment in the function "
                      "stores a fresh allocation ('" +
                      Fresh.front().second + "' at line " + First + ")";
-  if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
-    Notes.push_back(std::move(Note));
+  addNote(std::move(Note));
   return std::string();
 }
 
@@ -282,8 +278,7 @@ std::string NestBuilder::fieldAssignmentProblem(const BinaryOperator *Assign,
   for (; P; P = PM.getParent(P)) {
     if (isa<CompoundStmt>(P))
       continue;
-    bool IsLoop = isa<ForStmt>(P) || isa<WhileStmt>(P) || isa<DoStmt>(P) ||
-                  isa<CXXForRangeStmt>(P);
+    bool IsLoop = isLoopStmt(P);
     // A loop around both (llama2's layer loop, stepped by the walk: s->k =
     // key_cache + loff + ... then RoPE on s->k): each iteration assigns the
     // field before its nest runs, straight-line in the loop's body.
@@ -362,10 +357,6 @@ std::string NestBuilder::escapeAt(const clang::Stmt *S, const MemberExpr *Use) {
 
 namespace {
 
-bool isLoopStmt(const clang::Stmt *S) {
-  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
-}
-
 /// The pointee types of the pointer fields a value of type \p T holds: by
 /// value, through arrays and records held by value.
 void heldPointees(QualType T, llvm::SmallVectorImpl<QualType> &Out,
@@ -409,12 +400,10 @@ std::string handsArray(const Expr *A, llvm::ArrayRef<QualType> Pointees) {
 
 } // namespace
 
-/// Why the call \p CE that sets field \p F (its argument \p Own, if any)
-/// may point the field's pointers at an array the caller has: what it
-/// stores is taken as an input only where no other argument could be one.
-static std::string callHandsArray(const CallExpr *CE, const Expr *Own,
-                                  const FieldDecl *F, const SourceManager &SM,
-                                  const ASTContext &Ctx) {
+/// What the call stores is taken as an input only where no other argument
+/// could be one.
+std::string NestBuilder::callHandsArray(const CallExpr *CE, const Expr *Own,
+                                        const FieldDecl *F) {
   llvm::SmallVector<QualType, 4> Pointees;
   heldPointees(F->getType(), Pointees);
   if (Pointees.empty())
@@ -427,12 +416,9 @@ static std::string callHandsArray(const CallExpr *CE, const Expr *Own,
       continue; // the field itself, bound to a reference
     if (std::string Why = handsArray(A, Pointees); !Why.empty()) {
       const FunctionDecl *Callee = CE->getDirectCallee();
-      std::string Text = Lexer::getSourceText(
-                             CharSourceRange::getTokenRange(A->getSourceRange()),
-                             SM, Ctx.getLangOpts())
-                             .str();
-      return "'" + (Callee ? Callee->getNameAsString() : std::string("the call")) +
-             "' receives '" + Text + "' (" + Why +
+      return "'" +
+             (Callee ? Callee->getNameAsString() : std::string("the call")) +
+             "' receives '" + text(A) + "' (" + Why +
              "): it may point the field's arrays at one the nest reads by "
              "another name";
     }
@@ -498,8 +484,7 @@ std::string NestBuilder::fixedFieldProblem(const MemberExpr *ME) {
     return LastAt + ", a call in or around the nest may assign it";
   std::string Note = "field '" + text(ME) + "' is " + LastAt +
                      ", before the nest, and keeps that value while it runs";
-  if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
-    Notes.push_back(std::move(Note));
+  addNote(std::move(Note));
   return "";
 }
 
@@ -512,12 +497,12 @@ std::string NestBuilder::fixedSiteProblem(const clang::Stmt *Site,
   // the struct's value at the function's entry; a value the function
   // composes itself may hold another array of the nest.
   if (const auto *CE = dyn_cast<CallExpr>(Site))
-    return callHandsArray(CE, nullptr, F, SM, Ctx);
+    return callHandsArray(CE, nullptr, F);
   if (const auto *BO = dyn_cast<BinaryOperator>(Site);
       BO && BO->getOpcode() == BO_Assign &&
       isa<CallExpr>(BO->getRHS()->IgnoreParenCasts()))
     return callHandsArray(cast<CallExpr>(BO->getRHS()->IgnoreParenCasts()),
-                          nullptr, F, SM, Ctx);
+                          nullptr, F);
   if (const auto *UO = dyn_cast<UnaryOperator>(Site);
       UO && UO->getOpcode() == UO_AddrOf) {
     const ParentMap &PM = functionParents();
@@ -529,7 +514,7 @@ std::string NestBuilder::fixedSiteProblem(const clang::Stmt *Site,
     }
     if (const auto *CE = dyn_cast_or_null<CallExpr>(P);
         CE && CE->getCallee() != Child)
-      return callHandsArray(CE, cast<Expr>(Child), F, SM, Ctx);
+      return callHandsArray(CE, cast<Expr>(Child), F);
     return "its address is kept: the struct may change through it";
   }
   return "its arrays may be ones the nest reads by another name";

@@ -249,14 +249,10 @@ const FunctionDecl *NestBuilder::candidateTarget(const FunctionRef &FR,
   // An if around the nest that compares the pointer with a function
   // narrows its targets (docs/design.md, "Conditions").
   GuardedTargets G = guardedTargets(FR);
-  auto note = [&](const std::string &Note) {
-    if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
-      Notes.push_back(Note);
-  };
   if (G.Required) {
-    note("'" + FR.Name + "' calls " + declName(G.Required) +
-         ": the if around the nest (line " + std::to_string(G.Line) +
-         ") tests it");
+    addNote("'" + FR.Name + "' calls " + declName(G.Required) +
+            ": the if around the nest (line " + std::to_string(G.Line) +
+            ") tests it");
     return G.Required;
   }
   std::vector<const FunctionDecl *> Candidates = Calls.addressTaken(FR.Type);
@@ -275,13 +271,13 @@ const FunctionDecl *NestBuilder::candidateTarget(const FunctionRef &FR,
     return nullptr;
   }
   if (Candidates.size() == 1) {
-    note("'" + FR.Name + "' calls " + declName(Candidates.front()) +
-         (G.Excluded.empty()
-              ? ", the only function of its type whose address the "
-                "translation unit takes"
-              : ", the only function of its type whose address the "
-                "translation unit takes that the if around the nest (line " +
-                    std::to_string(G.Line) + ") allows"));
+    addNote("'" + FR.Name + "' calls " + declName(Candidates.front()) +
+            (G.Excluded.empty()
+                 ? ", the only function of its type whose address the "
+                   "translation unit takes"
+                 : ", the only function of its type whose address the "
+                   "translation unit takes that the if around the nest (line " +
+                       std::to_string(G.Line) + ") allows"));
     return Candidates.front();
   }
   if (std::none_of(UnassignedTargets.begin(), UnassignedTargets.end(),

@@ -848,8 +848,7 @@ std::optional<IndexPoly> NestBuilder::pinLoopVarTimesSize(
                        "variable by " + monomialName(M) + " = " +
                        std::to_string(Value) +
                        ": its counts hold for that value only";
-    if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
-      Notes.push_back(Note);
+    addNote(std::move(Note));
   }
   return Out;
 }

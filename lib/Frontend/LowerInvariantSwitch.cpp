@@ -42,7 +42,7 @@ const clang::Stmt *nestedJump(const clang::Stmt *S, bool InLoop,
     return S;
   if (isa<ContinueStmt>(S) && !InLoop)
     return S;
-  InLoop |= isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+  InLoop |= isLoopStmt(S);
   InSwitch |= isa<SwitchStmt>(S);
   for (const clang::Stmt *C : S->children())
     if (const clang::Stmt *J = nestedJump(C, InLoop, InSwitch))

@@ -2023,8 +2023,7 @@ bool NestBuilder::lowerArm(const clang::Stmt *S, IRStmt &Acc) {
         return false;
     return true;
   }
-  if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
-      isa<CXXForRangeStmt>(S))
+  if (isLoopStmt(S))
     return fail(S->getBeginLoc(), RejectKind::DataDependentBranch,
                 "loop inside a data-dependent branch: its "
                 "work depends on the data");
@@ -2534,8 +2533,7 @@ bool NestBuilder::canHoistCall(llvm::ArrayRef<const clang::Stmt *> Stmts,
   for (const clang::Stmt *S : Stmts) {
     if (guardedReturn(S))
       return false;
-    HasLoop |= isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) ||
-               isa<CXXForRangeStmt>(S);
+    HasLoop |= isLoopStmt(S);
   }
   return HasLoop;
 }
@@ -2628,8 +2626,7 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
   std::string Note = "call to " + declName(Callee) + " (line " +
                      std::to_string(loc(CE->getBeginLoc()).Line) +
                      ") counted as its body";
-  if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
-    Notes.push_back(Note);
+  addNote(std::move(Note));
   Frames.push_back({Callee, std::move(Modified), /*Binding=*/false,
                     loc(CE->getBeginLoc()).Line});
   llvm::SaveAndRestore Depth(InlineDepth, InlineDepth + 1);

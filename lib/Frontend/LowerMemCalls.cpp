@@ -227,7 +227,6 @@ std::optional<bool> NestBuilder::lowerMemCall(const CallExpr *CE,
   Parent.Body.push_back(Node::loop(std::move(L)));
   std::string Note = "'" + Callee + "' counted as a loop over " +
                      N.str() + " elements of " + text(Dst);
-  if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
-    Notes.push_back(std::move(Note));
+  addNote(std::move(Note));
   return true;
 }

@@ -114,7 +114,7 @@ private:
 bool holdsLoop(const clang::Stmt *S) {
   if (!S)
     return false;
-  if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+  if (isLoopStmt(S))
     return true;
   for (const clang::Stmt *C : S->children())
     if (holdsLoop(C))
@@ -143,8 +143,7 @@ bool NestBuilder::lowerMirroredBranch(const IfStmt *If, Loop &Parent,
   std::string Note = "the branches of the if at line " +
                      std::to_string(loc(If->getBeginLoc()).Line) +
                      " do the same work (+= against -=): counted once";
-  if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
-    Notes.push_back(Note);
+  addNote(std::move(Note));
   noteExtended(If->getBeginLoc(), "data-dependent branch");
   return lowerBody(Then, Parent, /*IsLoopBody=*/false);
 }

@@ -119,8 +119,7 @@ std::optional<IndexPoly> NestBuilder::pointGather(const View &V,
                      "row, picked by '" + Name + "' (loaded from memory): "
                      "counted as one element a row, assuming 0 <= " + Name +
                      " < " + Stride;
-  if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
-    Notes.push_back(Note);
+  addNote(std::move(Note));
   noteExtended(IdxE->getBeginLoc(),
                "an element picked by an index loaded from memory");
   return Rest;

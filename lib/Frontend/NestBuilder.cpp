@@ -419,6 +419,11 @@ std::string NestBuilder::text(const clang::Stmt *S) const {
 
 SourceLoc NestBuilder::loc(SourceLocation L) const { return fileLoc(SM, L); }
 
+void NestBuilder::addNote(std::string Note) {
+  if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
+    Notes.push_back(std::move(Note));
+}
+
 void NestBuilder::noteExtended(SourceLocation L, const std::string &Why) {
   if (Extended)
     return;
@@ -822,8 +827,7 @@ NestBuilder::flatAtSizes(const std::string &Array,
   std::string Note = "'" + Array + "' is indexed as one dimension (" + Why +
                      "); its strides are counted at " + At +
                      ": its counts hold for these values only";
-  if (std::find(Notes.begin(), Notes.end(), Note) == Notes.end())
-    Notes.push_back(Note);
+  addNote(std::move(Note));
   return Out;
 }
 
@@ -864,8 +868,7 @@ bool NestBuilder::settleAccesses(Loop &Root) {
       for (SizeCondition &C : D->Conditions)
         Conditions.push_back(std::move(C));
       for (std::string &N : D->Notes)
-        if (std::find(Notes.begin(), Notes.end(), N) == Notes.end())
-          Notes.push_back(std::move(N));
+        addNote(std::move(N));
       Extents[B] = D->Extents;
       // A constant extent the declaration gives stays (float buf[64]).
       if (D->Extents.size() == 1)

@@ -27,6 +27,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/AST/Stmt.h"
+#include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -103,6 +104,11 @@ bool callsChanging(const clang::Stmt *S,
                    llvm::function_ref<bool(const ModificationSites &)> Changes,
                    llvm::SmallPtrSetImpl<const clang::FunctionDecl *> &Seen);
 bool containsStmt(const clang::Stmt *S, const clang::Stmt *Needle);
+/// A for, while, do or range-for loop.
+inline bool isLoopStmt(const clang::Stmt *S) {
+  return llvm::isa<clang::ForStmt, clang::WhileStmt, clang::DoStmt,
+                   clang::CXXForRangeStmt>(S);
+}
 /// The references to variables in \p S, in source order.
 void declRefsIn(const clang::Stmt *S,
                 std::vector<const clang::DeclRefExpr *> &Out);
@@ -936,6 +942,11 @@ private:
   /// the arrays it holds other arrays of the nest; empty where it cannot.
   std::string fixedSiteProblem(const clang::Stmt *Site,
                                const clang::FieldDecl *F);
+  /// Why the call \p CE that sets field \p F (its argument \p Own, if
+  /// any) may point the field's pointers at an array the caller has;
+  /// empty where it cannot.
+  std::string callHandsArray(const clang::CallExpr *CE, const clang::Expr *Own,
+                             const clang::FieldDecl *F);
   /// Why statement \p S (not its children) may change the struct holding
   /// \p Use's field: a call receiving it, any call where it is global.
   std::string escapeAt(const clang::Stmt *S, const clang::MemberExpr *Use);
@@ -1053,6 +1064,9 @@ private:
   std::vector<SizeRelation> Relations;
   std::vector<SizeSum> Sums;
   std::vector<std::string> Notes;
+  /// Adds \p Note unless the nest has it already (a statement lowered
+  /// twice, a helper inlined at two calls).
+  void addNote(std::string Note);
   std::vector<ArrayBase> Bases;
   std::map<std::string, unsigned> BaseIndex;
   std::vector<PendingAccess> Pending;

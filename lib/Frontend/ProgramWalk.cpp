@@ -1449,7 +1449,7 @@ private:
   static bool hasLoop(const Stmt *S) {
     if (!S || isa<LambdaExpr>(S))
       return false;
-    if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S))
+    if (isLoopStmt(S))
       return true;
     for (const Stmt *C : S->children())
       if (hasLoop(C))

@@ -169,7 +169,9 @@ std::vector<std::string> roofline::whatIfNotes(const AnalyzedNest &A,
                                                const Machine &M) {
   std::vector<std::string> Out;
   const NestAdvice &Adv = A.Advice;
-  if (Adv.Advice.empty())
+  if (!Adv.WhatIfWhyNot.empty())
+    Out.push_back("what-if: none considered: " + Adv.WhatIfWhyNot);
+  else if (Adv.Advice.empty())
     Out.push_back("what-if: no transform considered lowers its time floor");
   else
     Out.push_back("what-if on " + M.Name + ", best first:");

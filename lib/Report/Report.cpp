@@ -673,6 +673,9 @@ void writeNest(JsonWriter &W, const AnalyzedNest &A, const Report &R) {
   auto Tiled = [&](JsonWriter &W) { writeTiledJSON(W, *A.Judged.Tiled); };
   Members.append({M{"advice", Advice}, M{"rejected_advice", Rejected},
                   M{"strided_access", Strided}});
+  auto AdviceWhyNot = [&](JsonWriter &W) { W.string(Adv.WhatIfWhyNot); };
+  if (!Adv.WhatIfWhyNot.empty())
+    Members.push_back(M{"advice_why_not", AdviceWhyNot});
   if (!N.Case.empty())
     Members.push_back(M{"case", Case});
   if (Adv.Fusion)

@@ -397,6 +397,26 @@ otherOrders(const std::vector<const Loop *> &Band) {
   return Out;
 }
 
+/// Why no what-if is predicted for \p N: a point gather is recorded at
+/// element 0 of its row, where a rewrite (a batch, a tiling, a fusion) and
+/// its legality would be counted, not at the element the index picks
+/// (docs/design.md, "Point gathers"). Empty where \p N has none.
+std::string pointGatherWhyNot(const LoopNest &N) {
+  const Access *G = nullptr;
+  forEachStmt(N.Root, [&](const Stmt &S, const std::vector<const Loop *> &) {
+    for (const Access &A : S.Accesses)
+      if (!G && !A.GatherIndex.empty())
+        G = &A;
+  });
+  if (!G)
+    return "";
+  return "'" + G->Text +
+         "' is a point gather, recorded at element 0 of its "
+         "row: a transform would be predicted and checked for legality at "
+         "that element, not at the one '" +
+         G->GatherIndex + "' picks";
+}
+
 /// Whether \p A is walked with unit stride by loop \p IV.
 bool unitIn(const Access &A, const std::string &IV) {
   size_t Dims = A.Subscripts.size();
@@ -660,6 +680,10 @@ void Advisor::whatIfs(size_t I, const std::vector<Group> &Groups,
   Out.MemoryBound = Before->Bound == BoundKind::MemoryBound;
   if (!Out.MemoryBound)
     return;
+  if (std::string Why = pointGatherWhyNot(*A.Nest); !Why.empty()) {
+    Out.WhatIfWhyNot = std::move(Why);
+    return;
+  }
   tileWhatIf(A, *Before, Out);
   quantizeWhatIfs(A, *Before, Out);
   batchWhatIf(*A.Nest, *Before, Out);

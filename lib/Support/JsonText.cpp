@@ -39,19 +39,23 @@ void JsonWriter::put(char C) {
   ++Used;
 }
 
-/// ",\n" and the indent, or "\n" and the indent: one copy.
-void JsonWriter::newline(bool Comma) {
-  if (!IndentSize) {
-    if (Comma)
-      put(',');
-    return;
-  }
-  char *P = room(Indent + 2);
+/// Inlined into newline() and key(literal), each of which makes the room
+/// first: the members are read after room(), which may grow Out, as the two
+/// read them when each wrote its own copy (no more instructions).
+inline char *JsonWriter::separator(char *P, bool Comma) {
   if (Comma)
     *P++ = ',';
-  *P++ = '\n';
-  std::memset(P, ' ', Indent);
-  Used = static_cast<size_t>(P + Indent - Out.data());
+  if (IndentSize) {
+    *P++ = '\n';
+    std::memset(P, ' ', Indent);
+    P += Indent;
+  }
+  return P;
+}
+
+void JsonWriter::newline(bool Comma) {
+  char *P = separator(room(Indent + 2), Comma);
+  Used = static_cast<size_t>(P - Out.data());
 }
 
 namespace {
@@ -237,14 +241,7 @@ char *JsonWriter::literalKeyStart(const char *K, size_t N) {
   bool Comma = Open.back();
   Open.back() = true;
   // ",\n", the indent, the quotes, the key and ": ".
-  char *P = room(Indent + N + 6);
-  if (Comma)
-    *P++ = ',';
-  if (IndentSize) {
-    *P++ = '\n';
-    std::memset(P, ' ', Indent);
-    P += Indent;
-  }
+  char *P = separator(room(Indent + N + 6), Comma);
   *P++ = '"';
   return P;
 }

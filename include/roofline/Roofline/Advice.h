@@ -99,6 +99,9 @@ struct FusionOpportunity {
 
 struct NestAdvice {
   bool MemoryBound = false;
+  /// Why no transform was considered for this memory-bound nest (a point
+  /// gather); empty where they were.
+  std::string WhatIfWhyNot;
   std::vector<WhatIf> Advice; ///< legal, faster, best first
   std::vector<RejectedWhatIf> Rejected;
   std::vector<StridedAccess> Strided;

@@ -97,6 +97,11 @@ private:
   /// room for \p N more characters and the key's end; then the end.
   char *literalKeyStart(const char *K, size_t N);
   void literalKeyEnd(char *P);
+  /// What separates a member or an element from what came before, written
+  /// at \p P (room for Indent + 2 characters): ",\n" and the indent, or
+  /// "\n" and the indent; without indentation "," or nothing. Returns the
+  /// end. newline() and key(literal) write it in one step each.
+  char *separator(char *P, bool Comma);
   void put(const char *S, size_t N);
   void put(char C);
   void newline(bool Comma);

@@ -103,6 +103,16 @@ void handed_buffer(Model *m, int n) {
     m->acts.losses[i] += m->memory[i];
 }
 
+// The same call written by a macro: the argument is spelled as the macro's
+// use, like the statement (the old message left it empty: receives '').
+#define POINT_ACTS(m, n) point_acts(&(m)->acts, (m)->memory, (n))
+// CHECK: fixed-fields.c:[[@LINE+3]]:3: note: loop nest not analyzed: access 'm->acts.losses[i]': field 'm->acts' is assigned in the function (at line [[@LINE+2]] ('POINT_ACTS(m, n)'): 'point_acts' receives 'POINT_ACTS(m, n)' (a pointer to float): it may point the field's arrays at one the nest reads by another name) [roofline-unanalyzable]
+void handed_in_macro(Model *m, int n) {
+  POINT_ACTS(m, n);
+  for (int i = 0; i < n; i++)
+    m->acts.losses[i] += m->memory[i];
+}
+
 // CHECK: fixed-fields.c:[[@LINE+3]]:3: note: loop nest not analyzed: access 'm->acts.losses[i]': field 'm->acts' is assigned in the function (at line [[@LINE+2]] ('m->acts = m->grads_acts'): its arrays may be ones the nest reads by another name) [roofline-unanalyzable]
 void aliased(Model *m, int n) {
   m->acts = m->grads_acts;
