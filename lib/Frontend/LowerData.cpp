@@ -375,7 +375,7 @@ bool NestBuilder::isElementRef(const Expr *E) const {
   return false;
 }
 
-bool NestBuilder::recordAccess(const View &V, const Expr *E, IRStmt &St,
+bool NestBuilder::recordAccess(View V, const Expr *E, IRStmt &St,
                                bool Read, bool Write) {
   ArrayBase &B = Bases[V.Base];
   if (V.Subs.size() != B.Extents.size())
@@ -392,7 +392,8 @@ bool NestBuilder::recordAccess(const View &V, const Expr *E, IRStmt &St,
   }
   B.Used = true;
   size_t Id = Pending.size();
-  Pending.push_back({V.Base, V.Subs, Innermost,
+  bool Touched = ArmDepth == 0 && !TouchedStack.empty();
+  Pending.push_back({V.Base, Touched ? V.Subs : std::move(V.Subs), Innermost,
                      E ? E->getBeginLoc() : SourceLocation(),
                      std::exchange(PendingGather, std::string())});
   Access A;
@@ -403,10 +404,10 @@ bool NestBuilder::recordAccess(const View &V, const Expr *E, IRStmt &St,
   A.Loc = loc(E ? E->getBeginLoc() : Nest->getBeginLoc());
   if (E && Frames.size() == 1)
     Values.noteAccess(E, St.Accesses.size(), B.LocalStorage, B.Name);
-  if (ArmDepth == 0 && !TouchedStack.empty())
+  if (Touched)
     (DeferredTouches && Write && !Read ? *DeferredTouches
                                        : TouchedStack.back().Elements)
-        .push_back({V.Base, V.Subs});
+        .push_back({V.Base, std::move(V.Subs)});
   St.Accesses.push_back(std::move(A));
   return true;
 }
@@ -421,7 +422,7 @@ bool NestBuilder::visitAccess(const Expr *E, IRStmt &St, bool Read,
   if (!V)
     return fail(E->getBeginLoc(), accessFailKind(E),
                 "access '" + text(E) + "': " + Why);
-  return recordAccess(*V, E, St, Read, Write);
+  return recordAccess(std::move(*V), E, St, Read, Write);
 }
 
 //===----------------------------------------------------------------------===//

@@ -101,19 +101,24 @@ int divisionDepth(const Expr *E, const VarDecl *IV) {
 }
 
 /// The divisors of every `/` and `%` chain on \p IV in \p S (quotientsOf,
-/// with remainders), and the deepest chain in \p Depth.
+/// with remainders) in \p Chain, the deepest chain in \p Depth, and
+/// quotientsOf's divisors in \p Quotients: one walk over the body for both.
 void divisionChains(const clang::Stmt *S, const VarDecl *IV,
-                    std::vector<const Expr *> &Out, int &Depth) {
+                    std::vector<const Expr *> &Quotients,
+                    std::vector<const Expr *> &Chain, int &Depth) {
   if (!S)
     return;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->getOpcode() == BO_Div && isAddend(BO->getLHS(), IV))
+      Quotients.push_back(BO->getRHS());
     if (BO->getOpcode() == BO_Div || BO->getOpcode() == BO_Rem)
       if (int D = divisionDepth(BO, IV); D > 0) {
-        Out.push_back(BO->getRHS());
+        Chain.push_back(BO->getRHS());
         Depth = std::max(Depth, D);
       }
+  }
   for (const clang::Stmt *C : S->children())
-    divisionChains(C, IV, Out, Depth);
+    divisionChains(C, IV, Quotients, Chain, Depth);
 }
 
 bool declares(const clang::Stmt *S, const VarDecl *VD) {
@@ -387,9 +392,8 @@ bool NestBuilder::planStripMine(const ForStmt *FS, const VarDecl *IVDecl,
   // only deepen the groups. A loop with remainders alone is looked at only
   // where it could run in groups (its divisors are not named otherwise).
   std::vector<const Expr *> Divs, Chain;
-  quotientsOf(FS->getBody(), IVDecl, Divs);
   int Depth = 0;
-  divisionChains(FS->getBody(), IVDecl, Chain, Depth);
+  divisionChains(FS->getBody(), IVDecl, Divs, Chain, Depth);
   bool Unit = Plain.Step == 1 && Plain.First.isAffine() &&
               Plain.First.affine() == AffineExpr(0);
   if (Divs.empty() && (Chain.empty() || !Unit || Depth > 4))

@@ -895,7 +895,8 @@ private:
   bool visitCondition(const clang::Expr *Cond, Stmt &St);
   void countTruthTest(const clang::Expr *Cond, Stmt &St);
   bool visitAccess(const clang::Expr *E, Stmt &St, bool Read, bool Write);
-  bool recordAccess(const View &V, const clang::Expr *E, Stmt &St, bool Read,
+  /// \p V by value: its subscripts are moved into the pending access.
+  bool recordAccess(View V, const clang::Expr *E, Stmt &St, bool Read,
                     bool Write);
   // --- Point gathers (LowerPointGathers.cpp) ---
   /// Notes an integer local the nest loads from memory (`int ix =
