@@ -143,8 +143,12 @@ std::optional<BatchPlan> roofline::batchPlan(const LoopNest &N) {
     }
     P.Batched.push_back(Name);
   }
+  // Batching shares the weights among inputs that differ: some batched
+  // array must be an input (read, never written). An accumulator read by
+  // `+=` alone (a bias gradient summing the rows of a read-only delta) is
+  // no input: its copies would all compute the same sums.
   for (const std::string &B : P.Batched)
-    OtherRead |= Uses[B].Read;
+    OtherRead |= Uses[B].Read && !Uses[B].Written;
   if (P.Weights.empty() || !OtherRead)
     return std::nullopt;
   return P;
