@@ -10,9 +10,11 @@ cd "$(dirname "$0")/.."
 # libopenblas-dev and libblis-dev are the sgemm baselines of
 # scripts/bench-cpu-variants.py and of roofline-run (its OpenBLAS and BLIS
 # rows and test/Runner); git runs under roofline-lint --diff
-# (test/CI/diff.test).
+# (test/CI/diff.test); zlib1g-dev gives the static LLVM link (the default,
+# ROOFLINE_STATIC_LLVM) its libz.so.
 PACKAGES=(llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 llvm-19-tools cmake ninja-build
-          libgtest-dev g++ python3 python3-jsonschema python3-yaml libopenblas-dev libblis-dev git)
+          libgtest-dev g++ python3 python3-jsonschema python3-yaml libopenblas-dev libblis-dev git
+          zlib1g-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
