@@ -29,24 +29,26 @@ const ClassTemplateSpecializationDecl *stdContainer(QualType T) {
   return N == "vector" || N == "array" || N == "span" ? Spec : nullptr;
 }
 
-/// Dimensions of a type: extents (nullopt = unknown) down to the element,
-/// through arrays, one leading pointer, std::vector, std::array and
-/// std::span. Returns the element type.
-QualType shapeOf(QualType T, std::vector<std::optional<AffineExpr>> &Ext,
-                 bool &IsPointer, bool First = true) {
+} // namespace
+
+// Row pointers: each row its own allocation (docs/design.md, "Rows of
+// pointers").
+QualType roofline::frontend::shapeOf(QualType T,
+                                     std::vector<std::optional<AffineExpr>> &Ext,
+                                     bool &IsPointer, bool &RowPointers, bool First) {
   T = T.getNonReferenceType().getCanonicalType();
   if (const auto *CAT = dyn_cast<ConstantArrayType>(T.getTypePtr())) {
     Ext.push_back(AffineExpr(CAT->getSize().getSExtValue()));
-    return shapeOf(CAT->getElementType(), Ext, IsPointer, false);
+    return shapeOf(CAT->getElementType(), Ext, IsPointer, RowPointers, false);
   }
   if (const auto *AT = dyn_cast<ArrayType>(T.getTypePtr())) {
     Ext.push_back(std::nullopt);
-    return shapeOf(AT->getElementType(), Ext, IsPointer, false);
+    return shapeOf(AT->getElementType(), Ext, IsPointer, RowPointers, false);
   }
-  if (const auto *PT = T->getAs<PointerType>(); PT && First) {
-    IsPointer = true;
+  if (const auto *PT = T->getAs<PointerType>(); PT && (First || !RowPointers)) {
+    (First ? IsPointer : RowPointers) = true;
     Ext.push_back(std::nullopt);
-    return shapeOf(PT->getPointeeType(), Ext, IsPointer, false);
+    return shapeOf(PT->getPointeeType(), Ext, IsPointer, RowPointers, false);
   }
   if (const auto *Spec = stdContainer(T)) {
     const TemplateArgumentList &Args = Spec->getTemplateArgs();
@@ -58,10 +60,12 @@ QualType shapeOf(QualType T, std::vector<std::optional<AffineExpr>> &Ext,
     Ext.push_back(N);
     if (Spec->getName() == "span")
       IsPointer = true; // a view of someone else's memory
-    return shapeOf(Args[0].getAsType(), Ext, IsPointer, false);
+    return shapeOf(Args[0].getAsType(), Ext, IsPointer, RowPointers, false);
   }
   return T;
 }
+
+namespace {
 
 const BinaryOperator *asMul(const Expr *E) {
   const auto *BO = dyn_cast<BinaryOperator>(strip(E));
@@ -118,7 +122,7 @@ std::optional<unsigned> NestBuilder::baseOf(const ValueDecl *D,
   B.Name = Key;
   B.Decl = D;
   B.Type = DeclType;
-  QualType Elem = shapeOf(DeclType, B.Extents, B.IsPointer);
+  QualType Elem = shapeOf(DeclType, B.Extents, B.IsPointer, B.RowPointers);
   B.Container = isContainerType(DeclType);
   if (B.Extents.empty()) {
     Why = "'" + Name + "' is not an array";
@@ -254,6 +258,11 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
     return std::nullopt;
   }
   if (const auto *ME = dyn_cast<MemberExpr>(S)) {
+    // A member of one struct of an array of structs.
+    if (std::optional<View> V = structRowView(ME, Why))
+      return V;
+    if (!Why.empty())
+      return std::nullopt;
     // A pointer field assigned first in a loop body of the nest.
     if (std::optional<View> V = boundFieldView(ME))
       return V;
@@ -356,6 +365,8 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
 
 bool NestBuilder::isElementRef(const Expr *E) const {
   E = strip(E);
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return ME->getType()->isArithmeticType() && isStructRowMember(ME);
   if (isa<ArraySubscriptExpr>(E))
     return true;
   if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(E))

@@ -149,8 +149,14 @@ std::optional<std::string> NestBuilder::memberPath(const Expr *E,
       return std::nullopt;
     }
     auto B = Bindings.find(VD);
-    if (B != Bindings.end() && B->second.Kind == Binding::Object)
+    if (B != Bindings.end() && B->second.Kind == Binding::Object) {
+      if (B->second.Row) {
+        Why = "field '" + text(ME) + "' of one struct of '" +
+              B->second.Row->Array + "' (a value per struct)";
+        return std::nullopt;
+      }
       return B->second.ObjectName + declName(F);
+    }
     if (VD->getType()->isPointerType() && isModified(VD)) {
       Why = "'" + declName(VD) + "' is reassigned in the function";
       return std::nullopt;

@@ -2288,11 +2288,27 @@ bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
           Address = true;
         }
         std::string Name;
-        if (const auto *DRE = dyn_cast<DeclRefExpr>(Obj))
+        StructRow Row;
+        const auto *DRE = dyn_cast<DeclRefExpr>(Obj);
+        auto Outer = DRE ? Bindings.find(dyn_cast<VarDecl>(DRE->getDecl()))
+                         : Bindings.end();
+        if (Outer != Bindings.end() && Outer->second.Row) {
+          Bindings[P] = Outer->second; // passed on from a caller's struct row
+          continue;
+        }
+        if (DRE)
           Name = declName(DRE->getDecl());
         else if (std::optional<std::string> Path = memberPath(Obj, Why))
           Name = *Path;
-        else
+        else if (std::string RowWhy; structRowOf(Arg, Row, RowWhy)) {
+          B.Kind = Binding::Object;
+          B.ObjectName = Row.Array + "[" + Row.Row.str() + "].";
+          B.Row = Row;
+          Bindings[P] = B;
+          continue;
+        } else if (!RowWhy.empty())
+          Why = RowWhy;
+        if (Name.empty())
           return fail(Arg->getBeginLoc(), RejectKind::CallArgument,
                       "argument '" + text(Arg) + "' of '" + declName(Callee) +
                           "': " + (Why.empty() ? "not a named struct" : Why));

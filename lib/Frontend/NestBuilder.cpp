@@ -831,6 +831,39 @@ NestBuilder::flatAtSizes(const std::string &Array,
   return Out;
 }
 
+bool NestBuilder::splitLastDimension(
+    const ArrayBase &AB, const std::vector<DelinearizeAccess> &In,
+    SourceLocation Loc, const SizeValues &Vals,
+    std::vector<std::optional<AffineExpr>> &Extents,
+    std::vector<std::vector<std::optional<AffineExpr>> *> Subs) {
+  llvm::Expected<Delinearized> D =
+      delinearize(AB.Name, In, Relations, Vals, Sums);
+  if (!D) {
+    std::string Why = llvm::toString(D.takeError());
+    std::optional<std::vector<AffineExpr>> Flat =
+        flatAtSizes(AB.Name, In, Vals, Why);
+    if (!Flat)
+      return fail(Loc, RejectKind::OverlappingRows, Why);
+    Extents = {AB.Extents.back()};
+    for (size_t K = 0; K < Subs.size(); ++K)
+      Subs[K]->push_back((*Flat)[K]);
+    return true;
+  }
+  registerProducts(D->Products);
+  for (SizeCondition &C : D->Conditions)
+    Conditions.push_back(std::move(C));
+  for (std::string &N : D->Notes)
+    addNote(std::move(N));
+  Extents = D->Extents;
+  // A constant extent the declaration gives stays (float buf[64]).
+  if (D->Extents.size() == 1)
+    Extents = {AB.Extents.back()};
+  for (size_t K = 0; K < Subs.size(); ++K)
+    Subs[K]->insert(Subs[K]->end(), D->Subscripts[K].begin(),
+                    D->Subscripts[K].end());
+  return true;
+}
+
 bool NestBuilder::settleAccesses(Loop &Root) {
   SizeValues Vals = sizeValues();
   std::map<unsigned, std::vector<size_t>> ByBase;
@@ -846,40 +879,13 @@ bool NestBuilder::settleAccesses(Loop &Root) {
   std::vector<std::vector<std::optional<AffineExpr>>> Extents(Bases.size());
   for (const auto &[B, Ids] : ByBase) {
     ArrayBase &AB = Bases[B];
-    if (AB.Extents.size() == 1) {
-      std::vector<DelinearizeAccess> In;
-      for (size_t I : Ids)
-        In.push_back({Pending[I].Subs[0], Pending[I].Loops});
-      llvm::Expected<Delinearized> D =
-          delinearize(AB.Name, In, Relations, Vals, Sums);
-      if (!D) {
-        std::string Why = llvm::toString(D.takeError());
-        std::optional<std::vector<AffineExpr>> Flat =
-            flatAtSizes(AB.Name, In, Vals, Why);
-        if (!Flat)
-          return fail(Pending[Ids.front()].Loc, RejectKind::OverlappingRows,
-                      Why);
-        Extents[B] = AB.Extents;
-        for (size_t K = 0; K < Ids.size(); ++K)
-          Subs[Ids[K]] = {(*Flat)[K]};
-        continue;
-      }
-      registerProducts(D->Products);
-      for (SizeCondition &C : D->Conditions)
-        Conditions.push_back(std::move(C));
-      for (std::string &N : D->Notes)
-        addNote(std::move(N));
-      Extents[B] = D->Extents;
-      // A constant extent the declaration gives stays (float buf[64]).
-      if (D->Extents.size() == 1)
-        Extents[B] = AB.Extents;
-      for (size_t K = 0; K < Ids.size(); ++K)
-        Subs[Ids[K]].assign(D->Subscripts[K].begin(), D->Subscripts[K].end());
-      continue;
-    }
-    Extents[B] = AB.Extents;
-    for (size_t I : Ids) {
-      for (const IndexPoly &P : Pending[I].Subs) {
+    // Dimensions before the last are as declared; the only one, or a last
+    // one of unknown extent (a row pointer's), is split into rows.
+    bool SplitLast = AB.Extents.size() == 1 || !AB.Extents.back();
+    size_t Lead = AB.Extents.size() - (SplitLast ? 1 : 0);
+    for (size_t I : Ids)
+      for (size_t D = 0; D < Lead; ++D) {
+        const IndexPoly &P = Pending[I].Subs[D];
         std::vector<SizeMonomial> Products;
         std::optional<AffineExpr> E = P.toAffine(&Products);
         if (!E)
@@ -890,7 +896,19 @@ bool NestBuilder::settleAccesses(Loop &Root) {
         registerProducts(Products);
         Subs[I].push_back(*E);
       }
+    Extents[B].assign(AB.Extents.begin(), AB.Extents.begin() + Lead);
+    if (!SplitLast)
+      continue;
+    std::vector<DelinearizeAccess> In;
+    std::vector<std::vector<std::optional<AffineExpr>> *> Out;
+    for (size_t I : Ids) {
+      In.push_back({Pending[I].Subs.back(), Pending[I].Loops});
+      Out.push_back(&Subs[I]);
     }
+    std::vector<std::optional<AffineExpr>> Last;
+    if (!splitLastDimension(AB, In, Pending[Ids.front()].Loc, Vals, Last, Out))
+      return false;
+    Extents[B].insert(Extents[B].end(), Last.begin(), Last.end());
   }
   // Fill the IR's accesses: each carries its pending index until now.
   std::function<void(Loop &)> Fill = [&](Loop &L) {
@@ -957,6 +975,10 @@ bool NestBuilder::finishNest(LoopNest &Out) {
     A.Extents = ArrayExtents[B];
     A.FromPointer = AB.IsPointer && !AB.Type.isRestrictQualified();
     A.Scratch = AB.Scratch;
+    if (AB.RowPointers)
+      addNote("assumes the rows of '" + AB.Name +
+              "' (a pointer each) do not overlap; the row pointers themselves "
+              "are not counted");
     A.Loc = loc(AB.Decl ? AB.Decl->getLocation() : Nest->getBeginLoc());
     Out.Arrays.push_back(std::move(A));
   }

@@ -76,6 +76,11 @@ std::string functionName(const clang::FunctionDecl *FD,
                          const clang::ASTContext &Ctx);
 /// std::vector, std::array or std::span.
 bool isContainerType(clang::QualType T);
+/// Dimensions of a type down to its element (LowerData.cpp): extents
+/// (nullopt = unknown) through arrays, one leading pointer (\p IsPointer),
+/// std::vector/array/span and one level of row pointers (\p RowPointers).
+clang::QualType shapeOf(clang::QualType T, std::vector<std::optional<AffineExpr>> &Ext,
+                        bool &IsPointer, bool &RowPointers, bool First = true);
 /// The variable a pointer expression points into (`A`, `A + 4`, `&A[i]`).
 const clang::VarDecl *pointerBase(const clang::Expr *E);
 
@@ -193,6 +198,12 @@ public:
     /// Extents from the type, outermost first (nullopt: unknown).
     std::vector<std::optional<AffineExpr>> Extents;
     bool IsPointer = false;
+    /// Its rows are pointers of their own (`float **w`): rows are assumed
+    /// not to overlap, as distinct arrays are.
+    bool RowPointers = false;
+    /// A member of an array of structs: where the member starts in each
+    /// struct's row, in elements (LowerStructRows.cpp).
+    int64_t MemberOffset = 0;
     bool Container = false; ///< std::vector/array/span: size() is its length
     bool Scratch = false;
     bool LocalStorage = false;
@@ -214,6 +225,12 @@ public:
     bool IsField = false;
     clang::QualType Type; ///< the function type it points to
   };
+  /// One struct of an array of structs (`w->wq + l`, `&images[i]`).
+  struct StructRow {
+    std::string Array; ///< the array of structs, "w->wq"
+    IndexPoly Row;     ///< which struct
+    const clang::RecordDecl *Record = nullptr;
+  };
   /// What a variable of the source stands for.
   struct Binding {
     enum KindTy {
@@ -229,6 +246,9 @@ public:
     /// A span's number of elements, where it was built with one.
     std::optional<IndexPoly> Length;
     std::string ObjectName; ///< "cfg." or "p->": the caller's spelling
+    /// An Object that is one struct of an array of structs: its array
+    /// members are rows of arrays over all of them.
+    std::optional<StructRow> Row;
   };
   /// An access whose subscripts are settled when the nest is complete
   /// (rows are split over all accesses of an array at once).
@@ -273,6 +293,14 @@ private:
   void readAnnotation(clang::SourceLocation NestBegin);
   bool finishNest(LoopNest &Out);
   bool settleAccesses(Loop &Root);
+  /// The last subscripts of an array's accesses \p In, a dimension whose
+  /// extent is unknown (a pointer's), split into rows (Delinearize.h):
+  /// their extents into \p Extents, each access's subscripts onto \p Subs.
+  bool splitLastDimension(const ArrayBase &AB,
+                          const std::vector<DelinearizeAccess> &In,
+                          clang::SourceLocation Loc, const SizeValues &Vals,
+                          std::vector<std::optional<AffineExpr>> &Extents,
+                          std::vector<std::vector<std::optional<AffineExpr>> *> Subs);
   /// The accesses of \p Array as one dimension, strides at \p Vals;
   /// nullopt (\p Why extended) when a stride has no value.
   std::optional<std::vector<AffineExpr>>
@@ -868,6 +896,17 @@ private:
   /// The view a pointer field bound by lowerBodyAssignment holds; nullopt
   /// where \p ME is no such field.
   std::optional<View> boundFieldView(const clang::MemberExpr *ME);
+  /// A member of one struct of an array of structs, as an array over all
+  /// of them (LowerStructRows.cpp); nullopt with \p Why empty where \p ME
+  /// is no such member.
+  std::optional<View> structRowView(const clang::MemberExpr *ME, std::string &Why);
+  /// Whether \p ME is a member of one struct of an array of structs.
+  bool isStructRowMember(const clang::MemberExpr *ME) const;
+  /// The struct of an array of structs \p E names or points to.
+  bool structRowOf(const clang::Expr *E, StructRow &Out, std::string &Why);
+  /// Member \p F of the struct \p Row as a view of its array.
+  std::optional<View> memberRows(const StructRow &Row, const clang::FieldDecl *F,
+                                 std::string &Why);
   /// The key of a field in FieldBindings: the variable its member chain
   /// starts from (null for `this`) and its path; nullopt where it has none.
   std::optional<std::pair<const void *, std::string>>
