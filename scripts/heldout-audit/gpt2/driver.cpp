@@ -43,9 +43,9 @@ template <class Tensors> struct TensorSpec {
 /// \p Into's pointer set to it, named \p Prefix + its field (as the tool
 /// names it through gpt2_forward's and gpt2_backward's local copies:
 /// params.wte, grads_acts.ln1), the one of \p Field \p FieldName instead.
-/// The names are built in a char buffer: a std::string here could link an
-/// instrumented copy of the string code runtime.cpp itself runs on every
-/// recorded access, and slow the run down.
+/// The names are built in a char buffer: a std::string here would link an
+/// instrumented copy of the string code runtime.cpp runs on every recorded
+/// access, whose own loads and stores would then be traced as well.
 template <class Tensors, size_t N> class TensorArrays {
 public:
   TensorArrays(const char *Prefix, const TensorSpec<Tensors> (&Specs)[N],
