@@ -12,6 +12,7 @@
 #include "Footprint.h"
 
 #include "roofline/IR/GuardLoop.h"
+#include "roofline/IR/PointGather.h"
 #include "roofline/IR/RenameIVs.h"
 #include "roofline/Support/Debug.h"
 
@@ -915,14 +916,12 @@ arrayFootprints(const LoopNest &N, const NestArrays &A, const NestWalker &W,
 /// elements (counted at element 0 of the row) equal the executions. Returns
 /// why not, which refuses the nest; a formula that does not match is
 /// dropped (docs/design.md, "Point gathers").
-static std::string checkPointGathers(const NestArrays &A, const NestWalker &W,
+static std::string checkPointGathers(const LoopNest &N, const NestArrays &A,
+                                     const NestWalker &W,
                                      const std::vector<Cnt> &Totals,
                                      std::vector<FootprintResult> &Fps) {
   // Most nests have none: no map of every array's accesses for them.
-  auto IsGather = [](const Access &Acc) { return !Acc.GatherIndex.empty(); };
-  if (llvm::none_of(W.Stmts, [&](const StmtSite &S) {
-        return llvm::any_of(S.S->Accesses, IsGather);
-      }))
+  if (!firstPointGather(N))
     return "";
   std::map<std::string, unsigned> AccessesOf;
   for (const StmtSite &S : W.Stmts)
@@ -1097,7 +1096,7 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
   NoReuseTraffic Traffic(Arrays, W, Totals, CC, R.Notes);
   std::vector<FootprintResult> Fps =
       arrayFootprints(N, Arrays, W, Root, Totals, CC, Known, R);
-  if (std::string Why = checkPointGathers(Arrays, W, Totals, Fps);
+  if (std::string Why = checkPointGathers(N, Arrays, W, Totals, Fps);
       !Why.empty())
     return irError(Why);
   storeArrayTraffic(Arrays, Traffic, Fps, R);

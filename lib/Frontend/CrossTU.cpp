@@ -203,3 +203,13 @@ void CrossTUDefinitions::forget(ASTContext &Ctx) {
   for (auto It = P->Importers.begin(); It != P->Importers.end();)
     It = It->first.first == &Ctx ? P->Importers.erase(It) : std::next(It);
 }
+
+const FunctionDecl *roofline::bodyFromElsewhere(CrossTUDefinitions *CrossTU,
+                                                ASTContext &Ctx,
+                                                const FunctionDecl *Callee,
+                                                std::string &Why) {
+  if (!CrossTU || Callee->getDefinition() ||
+      Ctx.getSourceManager().isInSystemHeader(Callee->getLocation()))
+    return nullptr;
+  return CrossTU->importDefinition(Ctx, Callee, Why);
+}

@@ -2234,14 +2234,11 @@ const FunctionDecl *NestBuilder::importedDefinition(const FunctionDecl *Callee,
                                                     std::string &Why) {
   // --cross-tu: the one definition elsewhere in the compile database
   // (CrossTU.h), as the --entry walk finds it.
-  if (!Opts.CrossTUNests || !Opts.CrossTU || Callee->getDefinition() ||
-      SM.isInSystemHeader(Callee->getLocation()))
+  if (!Opts.CrossTUNests)
     return nullptr;
   std::string Elsewhere;
-  const FunctionDecl *Imported =
-      Opts.CrossTU->importDefinition(Ctx, Callee, Elsewhere);
-  const FunctionDecl *Def = nullptr;
-  if (Imported && Imported->hasBody(Def) && Def)
+  if (const FunctionDecl *Def =
+          bodyFromElsewhere(Opts.CrossTU.get(), Ctx, Callee, Elsewhere))
     return Def;
   if (!Elsewhere.empty())
     Why = "call to '" + declName(Callee) + "', " + Elsewhere;

@@ -769,9 +769,9 @@ private:
     }
     const FunctionDecl *Def = bodyOf(Callee);
     std::string Elsewhere; // why no other translation unit has it
-    if (!Def && Opts.CrossTU && !Callee->getDefinition() &&
-        !SM.isInSystemHeader(Callee->getLocation()))
-      Def = bodyOf(Opts.CrossTU->importDefinition(Ctx, Callee, Elsewhere));
+    if (!Def)
+      Def =
+          bodyOf(bodyFromElsewhere(Opts.CrossTU.get(), Ctx, Callee, Elsewhere));
     if (!Def) {
       if (!Elsewhere.empty())
         leaveOut(F, CE->getBeginLoc(),

@@ -3,6 +3,7 @@
 #include "roofline/Roofline/Advice.h"
 #include "roofline/Analysis/Dependence.h"
 #include "roofline/Analysis/TiledModel.h"
+#include "roofline/IR/PointGather.h"
 #include "roofline/Transform/Batch.h"
 #include "roofline/Transform/Quantize.h"
 #include "roofline/Transform/WhatIf.h"
@@ -402,12 +403,7 @@ otherOrders(const std::vector<const Loop *> &Band) {
 /// its legality would be counted, not at the element the index picks
 /// (docs/design.md, "Point gathers"). Empty where \p N has none.
 std::string pointGatherWhyNot(const LoopNest &N) {
-  const Access *G = nullptr;
-  forEachStmt(N.Root, [&](const Stmt &S, const std::vector<const Loop *> &) {
-    for (const Access &A : S.Accesses)
-      if (!G && !A.GatherIndex.empty())
-        G = &A;
-  });
+  const Access *G = firstPointGather(N);
   if (!G)
     return "";
   return "'" + G->Text +

@@ -230,9 +230,7 @@ int emitUnits(const std::vector<LoopNest> &Nests,
 
 cl::OptionCategory &roofline::codegenOptionCategory() { return category(); }
 
-std::vector<std::string> roofline::nestSelectors() {
-  return {NestOpt.begin(), NestOpt.end()};
-}
+ArrayRef<std::string> roofline::nestSelectors() { return NestOpt; }
 
 bool roofline::nestSelected(StringRef Function, unsigned Line,
                             std::set<std::string> *Matched) {

@@ -14,6 +14,7 @@
 #include "roofline/Machine/Machine.h"
 
 #include "clang/Tooling/CompilationDatabase.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -27,8 +28,9 @@ namespace roofline {
 /// The code-generation options' --help category.
 llvm::cl::OptionCategory &codegenOptionCategory();
 
-/// The --nest selectors (NAME or NAME:LINE); empty: every nest.
-std::vector<std::string> nestSelectors();
+/// The --nest selectors (NAME or NAME:LINE), as given (no copy); empty:
+/// every nest.
+llvm::ArrayRef<std::string> nestSelectors();
 
 /// Whether a --nest selector selects the nest of \p Function at \p Line;
 /// those that do are added to \p Matched.

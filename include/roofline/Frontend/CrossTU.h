@@ -53,6 +53,17 @@ private:
   std::unique_ptr<Impl> P;
 };
 
+/// The definition a call to \p Callee runs when this translation unit has
+/// none: with \p CrossTU (null: no lookup), its one definition elsewhere in
+/// the compile database, imported into \p Ctx. Null where \p Callee has a
+/// definition here, is declared in a system header, or the database has no
+/// single importable definition; \p Why is set (by importDefinition) only
+/// in the last case. The --entry walk and --cross-tu nests share it.
+const clang::FunctionDecl *bodyFromElsewhere(CrossTUDefinitions *CrossTU,
+                                             clang::ASTContext &Ctx,
+                                             const clang::FunctionDecl *Callee,
+                                             std::string &Why);
+
 } // namespace roofline
 
 #endif // ROOFLINE_FRONTEND_CROSSTU_H

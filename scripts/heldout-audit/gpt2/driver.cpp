@@ -8,6 +8,7 @@
 // train_gpt2.c from including them again (llmc/tokenizer.h has none and no
 // float).
 #undef float
+#include <memory>
 #include "llmc/utils.h"
 #include "llmc/rand.h"
 #include "llmc/dataloader.h"
@@ -27,6 +28,43 @@
 #define main heldout_published_main
 #include "train_gpt2.c"
 #undef main
+
+/// One tensor of ParameterTensors or ActivationTensors: its field and its
+/// element count at the driver's sizes.
+template <class Tensors> struct TensorSpec {
+  const char *Field;
+  float *Tensors::*Member;
+  int Count;
+};
+#define PARAM(FIELD, COUNT) {#FIELD, &ParameterTensors::FIELD, COUNT}
+#define ACT(FIELD, COUNT) {#FIELD, &ActivationTensors::FIELD, COUNT}
+
+/// A counted array per tensor of \p Specs, registered in their order and
+/// \p Into's pointer set to it, named \p Prefix + its field (as the tool
+/// names it through gpt2_forward's and gpt2_backward's local copies:
+/// params.wte, grads_acts.ln1), the one of \p Field \p FieldName instead.
+/// The names are built in a char buffer: a std::string here would link an
+/// instrumented copy of the string code runtime.cpp runs on every recorded
+/// access, whose own loads and stores would then be traced as well.
+template <class Tensors, size_t N> class TensorArrays {
+public:
+  TensorArrays(const char *Prefix, const TensorSpec<Tensors> (&Specs)[N],
+               Tensors &Into, const char *Field = nullptr,
+               const char *FieldName = nullptr) {
+    for (size_t I = 0; I < N; ++I) {
+      char Name[64];
+      if (Field && !strcmp(Field, Specs[I].Field))
+        snprintf(Name, sizeof Name, "%s", FieldName);
+      else
+        snprintf(Name, sizeof Name, "%s%s", Prefix, Specs[I].Field);
+      Arrays[I] = std::make_unique<oracle::Array<float>>(Name, Specs[I].Count);
+      Into.*Specs[I].Member = *Arrays[I];
+    }
+  }
+
+private:
+  std::unique_ptr<oracle::Array<float>> Arrays[N];
+};
 
 int main() {
   const int B = GPT2_B, T = GPT2_T, C = GPT2_C, NH = GPT2_NH, V = GPT2_V,
@@ -122,32 +160,34 @@ int main() {
   ORACLE_PARAM("model->config.num_layers", L);
   GPT2 net = {};
   net.config = {T, V, Vp, L, NH, C};
-  oracle::Array<float> pwte("params.wte", Vp * C), pwpe("params.wpe", T * C),
-      ln1w("params.ln1w", L * C), ln1b("params.ln1b", L * C),
-      qkvw("params.qkvw", L * 3 * C * C), qkvb("params.qkvb", L * 3 * C),
-      attprojw("params.attprojw", L * C * C), attprojb("params.attprojb", L * C),
-      ln2w("params.ln2w", L * C), ln2b("params.ln2b", L * C),
-      fcw("params.fcw", L * 4 * C * C), fcb("params.fcb", L * 4 * C),
-      fcprojw("params.fcprojw", L * C * 4 * C), fcprojb("params.fcprojb", L * C),
-      lnfw("params.lnfw", C), lnfb("params.lnfb", C);
-  net.params = {pwte, pwpe, ln1w, ln1b, qkvw, qkvb, attprojw, attprojb,
-                ln2w, ln2b, fcw, fcb, fcprojw, fcprojb, lnfw, lnfb};
+  const TensorSpec<ParameterTensors> Params[] = {
+      PARAM(wte, Vp * C),          PARAM(wpe, T * C),
+      PARAM(ln1w, L * C),          PARAM(ln1b, L * C),
+      PARAM(qkvw, L * 3 * C * C),  PARAM(qkvb, L * 3 * C),
+      PARAM(attprojw, L * C * C),  PARAM(attprojb, L * C),
+      PARAM(ln2w, L * C),          PARAM(ln2b, L * C),
+      PARAM(fcw, L * 4 * C * C),   PARAM(fcb, L * 4 * C),
+      PARAM(fcprojw, L * C * 4 * C), PARAM(fcprojb, L * C),
+      PARAM(lnfw, C),              PARAM(lnfb, C)};
+  static_assert(sizeof Params / sizeof *Params == NUM_PARAMETER_TENSORS);
+  TensorArrays ParamArrays("params.", Params, net.params);
   const int BT = B * T, LBT = L * B * T, Att = L * B * NH * T * T;
-  oracle::Array<float> encoded("acts.encoded", BT * C),
-      ln1("acts.ln1", LBT * C), ln1m("acts.ln1_mean", LBT),
-      ln1r("acts.ln1_rstd", LBT), aqkv("acts.qkv", LBT * 3 * C),
-      atty("acts.atty", LBT * C), apre("acts.preatt", Att),
-      aatt("acts.att", Att), attproj("acts.attproj", LBT * C),
-      res2("acts.residual2", LBT * C), ln2("acts.ln2", LBT * C),
-      ln2m("acts.ln2_mean", LBT), ln2r("acts.ln2_rstd", LBT),
-      fch("acts.fch", LBT * 4 * C), fchg("acts.fch_gelu", LBT * 4 * C),
-      fcproj("acts.fcproj", LBT * C), res3("acts.residual3", LBT * C),
-      lnf("acts.lnf", BT * C), lnfm("acts.lnf_mean", BT),
-      lnfr("acts.lnf_rstd", BT), alog("acts.logits", BT * Vp),
-      aprob("acts.probs", BT * Vp), aloss("model->acts.losses", BT);
-  net.acts = {encoded, ln1, ln1m, ln1r, aqkv, atty, apre, aatt,
-              attproj, res2, ln2, ln2m, ln2r, fch, fchg, fcproj,
-              res3, lnf, lnfm, lnfr, alog, aprob, aloss};
+  const TensorSpec<ActivationTensors> Acts[] = {
+      ACT(encoded, BT * C),        ACT(ln1, LBT * C),
+      ACT(ln1_mean, LBT),          ACT(ln1_rstd, LBT),
+      ACT(qkv, LBT * 3 * C),       ACT(atty, LBT * C),
+      ACT(preatt, Att),            ACT(att, Att),
+      ACT(attproj, LBT * C),       ACT(residual2, LBT * C),
+      ACT(ln2, LBT * C),           ACT(ln2_mean, LBT),
+      ACT(ln2_rstd, LBT),          ACT(fch, LBT * 4 * C),
+      ACT(fch_gelu, LBT * 4 * C),  ACT(fcproj, LBT * C),
+      ACT(residual3, LBT * C),     ACT(lnf, BT * C),
+      ACT(lnf_mean, BT),           ACT(lnf_rstd, BT),
+      ACT(logits, BT * Vp),        ACT(probs, BT * Vp),
+      ACT(losses, BT)};
+  static_assert(sizeof Acts / sizeof *Acts == NUM_ACTIVATION_TENSORS);
+  TensorArrays ActArrays("acts.", Acts, net.acts, "losses",
+                         "model->acts.losses");
   float NotNull = 0;
   net.params_memory = &NotNull;
   net.acts_memory = &NotNull;
@@ -162,31 +202,8 @@ int main() {
   // named through gpt2_backward's local copies `grads` and `grads_acts`.
   ORACLE_PARAM("model->batch_size", B);
   ORACLE_PARAM("model->seq_len", T);
-  oracle::Array<float> gwte("grads.wte", Vp * C), gwpe("grads.wpe", T * C),
-      gln1w("grads.ln1w", L * C), gln1b("grads.ln1b", L * C),
-      gqkvw("grads.qkvw", L * 3 * C * C), gqkvb("grads.qkvb", L * 3 * C),
-      gattprojw("grads.attprojw", L * C * C), gattprojb("grads.attprojb", L * C),
-      gln2w("grads.ln2w", L * C), gln2b("grads.ln2b", L * C),
-      gfcw("grads.fcw", L * 4 * C * C), gfcb("grads.fcb", L * 4 * C),
-      gfcprojw("grads.fcprojw", L * C * 4 * C), gfcprojb("grads.fcprojb", L * C),
-      glnfw("grads.lnfw", C), glnfb("grads.lnfb", C);
-  net.grads = {gwte, gwpe, gln1w, gln1b, gqkvw, gqkvb, gattprojw, gattprojb,
-               gln2w, gln2b, gfcw, gfcb, gfcprojw, gfcprojb, glnfw, glnfb};
-  oracle::Array<float> dencoded("grads_acts.encoded", BT * C),
-      dln1("grads_acts.ln1", LBT * C), dln1m("grads_acts.ln1_mean", LBT),
-      dln1r("grads_acts.ln1_rstd", LBT), dqkv2("grads_acts.qkv", LBT * 3 * C),
-      datty("grads_acts.atty", LBT * C), dpre("grads_acts.preatt", Att),
-      datt2("grads_acts.att", Att), dattproj("grads_acts.attproj", LBT * C),
-      dres2("grads_acts.residual2", LBT * C), dln2("grads_acts.ln2", LBT * C),
-      dln2m("grads_acts.ln2_mean", LBT), dln2r("grads_acts.ln2_rstd", LBT),
-      dfch("grads_acts.fch", LBT * 4 * C), dfchg("grads_acts.fch_gelu", LBT * 4 * C),
-      dfcproj("grads_acts.fcproj", LBT * C), dres3("grads_acts.residual3", LBT * C),
-      dlnf("grads_acts.lnf", BT * C), dlnfm("grads_acts.lnf_mean", BT),
-      dlnfr("grads_acts.lnf_rstd", BT), dlog("grads_acts.logits", BT * Vp),
-      dprob("grads_acts.probs", BT * Vp), dloss("grads_acts.losses", BT);
-  net.grads_acts = {dencoded, dln1, dln1m, dln1r, dqkv2, datty, dpre, datt2,
-                    dattproj, dres2, dln2, dln2m, dln2r, dfch, dfchg, dfcproj,
-                    dres3, dlnf, dlnfm, dlnfr, dlog, dprob, dloss};
+  TensorArrays GradArrays("grads.", Params, net.grads);
+  TensorArrays GradActArrays("grads_acts.", Acts, net.grads_acts);
   net.grads_memory = &NotNull;
   net.grads_acts_memory = &NotNull;
   ORACLE_CALL(gpt2_backward(&net));
