@@ -49,8 +49,9 @@ namespace frontend {
 // Helpers shared by the lowering files.
 //===----------------------------------------------------------------------===//
 
-/// Parens, implicit casts and temporaries off, but a substituted template
-/// argument kept: it names a size.
+/// stripParensAndCasts (Semantics.h), and temporaries and branch hints
+/// (likely(x)) off, but a substituted template argument kept: it names a
+/// size.
 const clang::Expr *strip(const clang::Expr *E);
 /// The variable (or `this`) a member chain starts from.
 const clang::Expr *memberRoot(const clang::MemberExpr *ME);
