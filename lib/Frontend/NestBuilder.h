@@ -205,6 +205,12 @@ public:
   struct View {
     unsigned Base = 0;
     std::vector<IndexPoly> Subs;
+    /// The start of array \p B, if baseOf found one.
+    static std::optional<View> start(std::optional<unsigned> B) {
+      if (!B)
+        return std::nullopt;
+      return View{*B, {IndexPoly()}};
+    }
   };
   /// A function pointer of the nest: one function, or a pointer the nest
   /// does not change (a parameter, a field, a local set once before the
