@@ -195,14 +195,8 @@ NestBuilder::viewOfDecl(const VarDecl *VD, std::string &Why) {
     Why = "'" + Name + "' is not an array";
     return std::nullopt;
   }
-  std::optional<unsigned> B =
-      baseOf(VD, Name, T, VD->getLocation(), /*Scratch=*/false, Why);
-  if (!B)
-    return std::nullopt;
-  View V;
-  V.Base = *B;
-  V.Subs.push_back(IndexPoly());
-  return V;
+  return View::start(
+      baseOf(VD, Name, T, VD->getLocation(), /*Scratch=*/false, Why));
 }
 
 const MemberExpr *NestBuilder::assignedPointerField(const clang::Stmt *S) {
@@ -277,14 +271,8 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
     if (!Path)
       return std::nullopt;
     const auto *F = cast<MemberExpr>(S)->getMemberDecl();
-    std::optional<unsigned> B =
-        baseOf(F, *Path, F->getType(), S->getBeginLoc(), false, Why);
-    if (!B)
-      return std::nullopt;
-    View V;
-    V.Base = *B;
-    V.Subs.push_back(IndexPoly());
-    return V;
+    return View::start(
+        baseOf(F, *Path, F->getType(), S->getBeginLoc(), false, Why));
   }
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S))
     return Subscript(ASE->getBase(), ASE->getIdx());

@@ -118,15 +118,8 @@ bool isContinueGuard(const IfStmt *If) {
 
 void addOps(std::map<Precision, OpCounts> &Into,
             const std::map<Precision, OpCounts> &From) {
-  for (const auto &[P, C] : From) {
-    OpCounts &T = Into[P];
-    T.Macs += C.Macs;
-    T.Adds += C.Adds;
-    T.Muls += C.Muls;
-    T.Divs += C.Divs;
-    for (const auto &[N, K] : C.Calls)
-      T.Calls[N] += K;
-  }
+  for (const auto &[P, C] : From)
+    Into[P] += C;
 }
 
 /// Componentwise minimum (Min) or maximum of the counters of \p A and \p B.

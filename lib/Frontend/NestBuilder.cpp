@@ -45,14 +45,8 @@ static bool isBranchHint(const Expr *E) {
 }
 
 const Expr *roofline::frontend::strip(const Expr *E) {
-  while (E) {
-    if (const auto *P = dyn_cast<ParenExpr>(E))
-      E = P->getSubExpr();
-    else if (const auto *C = dyn_cast<ImplicitCastExpr>(E))
-      E = C->getSubExpr();
-    else if (const auto *F = dyn_cast<FullExpr>(E))
-      E = F->getSubExpr();
-    else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+  while ((E = stripParensAndCasts(E))) {
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
       E = M->getSubExpr(); // 'i + 3' bound to std::min's const int &
     else if (isBranchHint(E))
       E = cast<CallExpr>(E)->getArg(0); // likely(x): the value is x

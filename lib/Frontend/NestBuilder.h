@@ -49,8 +49,9 @@ namespace frontend {
 // Helpers shared by the lowering files.
 //===----------------------------------------------------------------------===//
 
-/// Parens, implicit casts and temporaries off, but a substituted template
-/// argument kept: it names a size.
+/// stripParensAndCasts (Semantics.h), and temporaries and branch hints
+/// (likely(x)) off, but a substituted template argument kept: it names a
+/// size.
 const clang::Expr *strip(const clang::Expr *E);
 /// The variable (or `this`) a member chain starts from.
 const clang::Expr *memberRoot(const clang::MemberExpr *ME);
@@ -215,6 +216,12 @@ public:
   struct View {
     unsigned Base = 0;
     std::vector<IndexPoly> Subs;
+    /// The start of array \p B, if baseOf found one.
+    static std::optional<View> start(std::optional<unsigned> B) {
+      if (!B)
+        return std::nullopt;
+      return View{*B, {IndexPoly()}};
+    }
   };
   /// A function pointer of the nest: one function, or a pointer the nest
   /// does not change (a parameter, a field, a local set once before the

@@ -18,10 +18,7 @@
 using namespace clang;
 using namespace roofline;
 
-namespace {
-
-/// The same peeling the NestBuilder applies before it records an access.
-const Expr *stripData(const Expr *E) {
+const Expr *roofline::stripParensAndCasts(const Expr *E) {
   while (E) {
     if (const auto *P = dyn_cast<ParenExpr>(E))
       E = P->getSubExpr();
@@ -34,6 +31,8 @@ const Expr *stripData(const Expr *E) {
   }
   return E;
 }
+
+namespace {
 
 std::string cTypeOf(QualType T, const ASTContext &Ctx) {
   T = T.getNonReferenceType().getCanonicalType().getUnqualifiedType();
@@ -84,7 +83,7 @@ bool isScalarType(QualType T) {
 
 void ValueLowering::noteAccess(const Expr *E, unsigned Index, bool LocalArray,
                                const std::string &Name) {
-  AccessOf[stripData(E)] = Index;
+  AccessOf[stripParensAndCasts(E)] = Index;
   if (!Sem.ArrayCTypes.count(Name))
     Sem.ArrayCTypes[Name] = cTypeOf(E->getType(), Ctx);
   // An array (or std::vector) of the function's own is dead once the
@@ -177,7 +176,7 @@ std::optional<ValueExpr> ValueLowering::ref(const DeclRefExpr *DRE) {
 }
 
 std::optional<ValueExpr> ValueLowering::expr(const Expr *E) {
-  const Expr *S = stripData(E);
+  const Expr *S = stripParensAndCasts(E);
   if (auto It = AccessOf.find(S); It != AccessOf.end())
     return ValueExpr::load(It->second);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
@@ -290,7 +289,7 @@ void ValueLowering::lower(const clang::Stmt *S, roofline::Stmt &St) {
   } Clear{AccessOf};
   StmtValue V;
   auto Target = [&](const Expr *L) -> bool {
-    L = stripData(L);
+    L = stripParensAndCasts(L);
     if (auto It = AccessOf.find(L); It != AccessOf.end()) {
       V.Target = StmtValue::ArrayTarget;
       V.TargetAccess = It->second;
@@ -335,7 +334,7 @@ void ValueLowering::lower(const clang::Stmt *S, roofline::Stmt &St) {
     failed(S->getBeginLoc(), "statement has no code-generation form");
     return;
   }
-  E = stripData(E);
+  E = stripParensAndCasts(E);
   if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
     const char *Op = compoundOpSpelling(BO->getOpcode());
     if (!Op) {

@@ -33,6 +33,11 @@ inline std::string declName(const clang::NamedDecl *D) {
                                          : D->getNameAsString();
 }
 
+/// Parens, implicit casts and full-expression wrappers off: the peeling of
+/// statement values, which keeps temporaries and branch hints; the
+/// NestBuilder's strip() peels those too before it records an access.
+const clang::Expr *stripParensAndCasts(const clang::Expr *E);
+
 class ValueLowering {
 public:
   /// \p IVs: the enclosing loops' induction variables while lowering (the

@@ -29,15 +29,8 @@ void quantizeBody(std::vector<Node> &Body, Precision To) {
       continue;
     }
     std::map<Precision, OpCounts> Ops;
-    for (auto &[P, O] : N.S.Ops) {
-      OpCounts &T = Ops[narrows(P, To) ? To : P];
-      T.Macs += O.Macs;
-      T.Adds += O.Adds;
-      T.Muls += O.Muls;
-      T.Divs += O.Divs;
-      for (const auto &[F, C] : O.Calls)
-        T.Calls[F] += C;
-    }
+    for (auto &[P, O] : N.S.Ops)
+      Ops[narrows(P, To) ? To : P] += O;
     N.S.Ops = std::move(Ops);
   }
 }

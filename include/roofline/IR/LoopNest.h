@@ -50,6 +50,15 @@ struct OpCounts {
   bool empty() const {
     return !Macs && !Adds && !Muls && !Divs && Calls.empty();
   }
+  OpCounts &operator+=(const OpCounts &O) {
+    Macs += O.Macs;
+    Adds += O.Adds;
+    Muls += O.Muls;
+    Divs += O.Divs;
+    for (const auto &[Name, N] : O.Calls)
+      Calls[Name] += N;
+    return *this;
+  }
 };
 
 struct Array {
