@@ -136,6 +136,9 @@ FORMS = {
                         # `a || b` on scalars (darknet's gradients: `x > 0
                         # && x < 1`, `x < 0 || x > 1`): b's compare and
                         # multiply a range
+    "jagged": 0.3,      # a 2-D C array's rows as pointers of their own:
+                        # `float *G[R];` (each row its own allocation),
+                        # indexed G[i][j], G[i] and &G[i][0] as before
     "assert": 0.12,     # assert(x[i] > c), assert(!std::isnan(x[i])), assert(a && b), assert(v < c) on
                         # a local, assert(i < N) somewhere in a loop body:
                         # the condition counts, the failing branch does not
@@ -170,6 +173,8 @@ SIDE_PG_FORMS = ("pgather",)
 # On a stream named for it (see Gen.side_sc), so that forms numbered later
 # on other branches do not share it.
 SIDE_SC_FORMS = ("shortcirc",)
+# On a stream named for it (see Gen.side_jg).
+SIDE_JG_FORMS = ("jagged",)
 
 
 class MustRefuse(Exception):
@@ -314,6 +319,7 @@ class Base:
         self.len_sz = None  # g2: Sz of each dim; vec: Sz of its length
         self.nullable = False
         self.written = False
+        self.jagged = False  # g2: rows are pointers of their own (T *G[R])
 
 
 class View:
@@ -726,7 +732,9 @@ class NNNest:
         R = Render(self, mode)
         out = []
         for b in self.bases:
-            if b.kind == "g2":
+            if b.kind == "g2" and b.jagged:
+                out.append("%s *%s[%d];" % (FT_C[b.ty], b.cname, b.rows))
+            elif b.kind == "g2":
                 out.append("%s %s[%d][%d];" % (FT_C[b.ty], b.cname, b.rows, b.cols))
             elif b.kind == "g1":
                 out.append("%s %s[%d];" % (FT_C[b.ty], b.cname, b.length))
@@ -804,7 +812,7 @@ class Gen:
         self.on = {f: rng.random() < p for f, p in forms.items()
                    if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS + SIDE4_FORMS + SIDE5_FORMS
                    + SIDE6_FORMS + SIDE7_FORMS + SIDE8_FORMS + SIDE9_FORMS
-                   + SIDE10_FORMS + SIDE_PG_FORMS + SIDE_SC_FORMS}
+                   + SIDE10_FORMS + SIDE_PG_FORMS + SIDE_SC_FORMS + SIDE_JG_FORMS}
         # The later forms draw from a stream of their own, seeded from the
         # main one without advancing it: with them the other nests of a seed
         # stay what they were.
@@ -832,6 +840,8 @@ class Gen:
         self.on.update({f: self.side_pg.random() < forms[f] for f in SIDE_PG_FORMS if f in forms})
         self.side_sc = random.Random("%s/sc/%s" % (name, rng.getstate()[1][-8:]))
         self.on.update({f: self.side_sc.random() < forms[f] for f in SIDE_SC_FORMS if f in forms})
+        self.side_jg = random.Random("%s/jg/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side_jg.random() < forms[f] for f in SIDE_JG_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -1020,6 +1030,12 @@ class Gen:
             b.len_sz = dims
             v = View(b, dims, None)
             self.feat("g2")
+            # The same elements through a table of row pointers: the
+            # interpreter's addresses (one array, rows of cols) count the
+            # same distinct elements, as the rows do not overlap.
+            if self.on.get("jagged") and self.side_jg.random() < 0.5:
+                b.jagged = True
+                self.feat("jagged")
         elif self.on["split"] and len(dims) >= 1 and rng.random() < 0.5:
             # rows of P*E_last (or a derived 'mul' size): views at k*E_last
             P = rng.choice([2, 3])
