@@ -25,10 +25,8 @@ std::optional<bool> pointerNonNull(const Expr *E, ASTContext &Ctx) {
       return true; // decays to its first element
   if (const auto *BO = dyn_cast<BinaryOperator>(E);
       BO && BO->isAdditiveOp()) {
-    const Expr *P = BO->getLHS()->getType()->isPointerType() ||
-                            BO->getLHS()->getType()->isArrayType()
-                        ? BO->getLHS()
-                        : BO->getRHS();
+    const Expr *P = nullptr, *Offset = nullptr;
+    splitPointerSum(BO, P, Offset);
     return pointerNonNull(P, Ctx);
   }
   return std::nullopt;

@@ -227,6 +227,8 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
         IdxE ? indexOf(IdxE, Why) : IndexPoly::constant(0);
     if (!Idx && usesNestData(IdxE))
       Idx = pointGather(*V, IdxE); // LowerPointGathers.cpp
+    if (!Idx && IdxE)
+      Idx = scratchGather(*V, IdxE);
     if (!Idx) {
       if (usesNestData(IdxE))
         Why = dataIndexReason("the index", IdxE, "of", Bases[V->Base].Name);
@@ -291,10 +293,8 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(S);
       BO && BO->isAdditiveOp() && S->getType()->isPointerType()) {
-    bool LeftIsPointer = BO->getLHS()->getType()->isPointerType() ||
-                         BO->getLHS()->getType()->isArrayType();
-    const Expr *P = LeftIsPointer ? BO->getLHS() : BO->getRHS();
-    const Expr *Off = LeftIsPointer ? BO->getRHS() : BO->getLHS();
+    const Expr *P = nullptr, *Off = nullptr;
+    splitPointerSum(BO, P, Off);
     std::optional<View> V = viewOf(P, Why);
     if (!V)
       return std::nullopt;

@@ -764,6 +764,8 @@ bool NestBuilder::lowerStmt(const clang::Stmt *S, Loop &Parent) {
   St.Loc = loc(S->getBeginLoc());
   bool Plain = true; // a statement ValueLowering can express
   llvm::SaveAndRestore InStmt(StmtParent, &Parent);
+  HoistedArrays StmtHoisted;
+  llvm::SaveAndRestore InHoist(Hoisted, &StmtHoisted);
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     size_t Before = Bindings.size();
     for (const Decl *D : DS->decls())
@@ -792,6 +794,8 @@ bool NestBuilder::lowerStmt(const clang::Stmt *S, Loop &Parent) {
                 "unsupported statement '" + StringRef(S->getStmtClassName()) +
                     "' inside the nest");
   }
+  if (!checkHoistedArrays(St, S->getBeginLoc()))
+    return false;
   if (Plain && !Frames.empty() && Frames.size() == 1)
     Values.lower(S, St);
   if (!St.Accesses.empty() || !St.Ops.empty() || St.IntOps || St.Value ||
@@ -2544,6 +2548,73 @@ bool NestBuilder::canHoistCall(llvm::ArrayRef<const clang::Stmt *> Stmts,
   return HasLoop;
 }
 
+namespace {
+
+/// The arrays the nodes from \p From of \p L access: all of them into
+/// \p Touched, those written into \p Written.
+void arraysAccessed(const Loop &L, size_t From, std::set<std::string> &Touched,
+                    std::set<std::string> &Written) {
+  for (size_t I = From; I < L.Body.size(); ++I) {
+    const Node &N = L.Body[I];
+    if (N.isLoop()) {
+      arraysAccessed(N.L.front(), 0, Touched, Written);
+      continue;
+    }
+    for (const Access &A : N.S.Accesses) {
+      Touched.insert(A.ArrayName);
+      if (A.IsWrite)
+        Written.insert(A.ArrayName);
+    }
+  }
+}
+
+} // namespace
+
+bool NestBuilder::noteHoistedArrays(const Loop &L, size_t From,
+                                    const FunctionDecl *Callee,
+                                    SourceLocation At) {
+  assert(Hoisted && "a call is hoisted only out of a statement");
+  std::set<std::string> Touched, Written;
+  arraysAccessed(L, From, Touched, Written);
+  // A helper's scratch array (`float tmp[8]` of its own) has no bytes:
+  // its order against the statement changes no count.
+  for (const ArrayBase &B : Bases)
+    if (B.Scratch) {
+      Touched.erase(B.Name);
+      Written.erase(B.Name);
+    }
+  auto Unordered = [&](const std::string &Array, const std::string &Writer) {
+    return fail(At, RejectKind::UnsupportedStatement,
+                "call to '" + declName(Callee) + "' in an expression: '" +
+                    Writer + "' writes '" + Array + "', which another " +
+                    "operand of the expression also accesses, in no order "
+                    "C fixes");
+  };
+  for (const std::string &A : Touched)
+    if (auto W = Hoisted->Written.find(A); W != Hoisted->Written.end())
+      return Unordered(A, W->second);
+  for (const std::string &A : Written) {
+    if (Hoisted->Touched.count(A))
+      return Unordered(A, declName(Callee));
+    Hoisted->Written.try_emplace(A, declName(Callee));
+  }
+  Hoisted->Touched.insert(Touched.begin(), Touched.end());
+  return true;
+}
+
+bool NestBuilder::checkHoistedArrays(const IRStmt &St, SourceLocation At) {
+  // A store the statement makes waits for the call's value; its reads
+  // may come before or after the call's stores.
+  for (const Access &A : St.Accesses)
+    if (auto W = Hoisted->Written.find(A.ArrayName);
+        A.IsRead && W != Hoisted->Written.end())
+      return fail(At, RejectKind::UnsupportedStatement,
+                  "call to '" + W->second + "' in an expression writes '" +
+                      A.ArrayName + "', which the expression also reads, "
+                      "in no order C fixes");
+  return true;
+}
+
 bool NestBuilder::writesMemory(const Loop &L, size_t From) const {
   for (size_t I = From; I < L.Body.size(); ++I) {
     const Node &N = L.Body[I];
@@ -2652,11 +2723,8 @@ bool NestBuilder::inlineCall(const CallExpr *CE, Loop *Parent, IRStmt *Value) {
     if (!ArgWork.Accesses.empty() || !ArgWork.Ops.empty() || ArgWork.IntOps)
       Parent->Body.push_back(Node::stmt(std::move(ArgWork)));
     Ok = lowerCalleeStmts(Stmts, *Parent, Callee);
-    if (Ok && Value && writesMemory(*Parent, HoistFrom))
-      Ok = fail(CE->getBeginLoc(), RejectKind::UnsupportedStatement,
-                "call to '" + declName(Callee) +
-                    "' in an expression: its loops write memory, in no "
-                    "order the tool follows against the expression");
+    if (Ok && Value)
+      Ok = noteHoistedArrays(*Parent, HoistFrom, Callee, CE->getBeginLoc());
     if (Ok && Result && Value) {
       Ok = visitData(Result, *Value);
     } else if (Ok && Result) {

@@ -64,6 +64,24 @@ std::string rowStride(const IndexPoly &Row) {
                 : std::to_string(G) + "*" + monomialName(*Common);
 }
 
+/// Whether \p E is integer arithmetic on scalar variables and constants
+/// only: no load, no call, no side effect to count.
+bool scalarArithmetic(const Expr *E) {
+  E = E->IgnoreParenCasts();
+  if (isa<IntegerLiteral, CharacterLiteral>(E))
+    return true;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+    return VD && VD->getType()->isIntegerType();
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    return (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) &&
+           scalarArithmetic(UO->getSubExpr());
+  const auto *BO = dyn_cast<BinaryOperator>(E);
+  return BO && (BO->isMultiplicativeOp() || BO->isAdditiveOp()) &&
+         scalarArithmetic(BO->getLHS()) && scalarArithmetic(BO->getRHS());
+}
+
 } // namespace
 
 void NestBuilder::noteGatherLocal(const VarDecl *VD, const Expr *Init) {
@@ -123,4 +141,18 @@ std::optional<IndexPoly> NestBuilder::pointGather(const View &V,
   noteExtended(IdxE->getBeginLoc(),
                "an element picked by an index loaded from memory");
   return Rest;
+}
+
+std::optional<IndexPoly> NestBuilder::scratchGather(const View &V,
+                                                    const Expr *IdxE) {
+  const ArrayBase &B = Bases[V.Base];
+  if (!AllowPointGather || !B.Scratch || V.Subs.size() != B.Extents.size() ||
+      !scalarArithmetic(IdxE))
+    return std::nullopt;
+  PendingGather = text(IdxE);
+  addNote("'" + B.Name + "' is scratch (no bytes) and accessed at an element '" +
+          PendingGather + "' picks, which the tool does not follow");
+  noteExtended(IdxE->getBeginLoc(), "an element of a scratch array picked "
+                                    "by a value the tool does not follow");
+  return IndexPoly::constant(0);
 }

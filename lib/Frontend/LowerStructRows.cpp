@@ -62,9 +62,7 @@ bool splitStructElement(const Expr *E, const Expr *&Array, const Expr *&Index) {
   const auto *BO = dyn_cast<BinaryOperator>(E);
   if (!BO || BO->getOpcode() != BO_Add || !E->getType()->isPointerType())
     return false;
-  bool LeftIsArray = structElement(BO->getLHS()->getType()) != nullptr;
-  Array = LeftIsArray ? BO->getLHS() : BO->getRHS();
-  Index = LeftIsArray ? BO->getRHS() : BO->getLHS();
+  splitPointerSum(BO, Array, Index);
   return structElement(Array->getType()) != nullptr;
 }
 
@@ -100,12 +98,18 @@ bool NestBuilder::structRowOf(const Expr *E, StructRow &Out, std::string &Why) {
   return true;
 }
 
+const NestBuilder::StructRow *NestBuilder::boundStructRow(const MemberExpr *ME) const {
+  const auto *DRE = dyn_cast<DeclRefExpr>(strip(ME->getBase()));
+  if (!DRE)
+    return nullptr;
+  auto B = Bindings.find(dyn_cast<VarDecl>(DRE->getDecl()));
+  return B != Bindings.end() && B->second.Row ? &*B->second.Row : nullptr;
+}
+
 bool NestBuilder::isStructRowMember(const MemberExpr *ME) const {
   const Expr *Base = strip(ME->getBase());
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(Base)) {
-    auto B = Bindings.find(dyn_cast<VarDecl>(DRE->getDecl()));
-    return B != Bindings.end() && B->second.Row;
-  }
+  if (isa<DeclRefExpr>(Base))
+    return boundStructRow(ME) != nullptr;
   const Expr *Array = nullptr, *Index = nullptr;
   bool Element = ME->isArrow() ? isa<BinaryOperator, UnaryOperator>(Base)
                                : isa<ArraySubscriptExpr>(Base);
@@ -117,19 +121,12 @@ NestBuilder::structRowView(const MemberExpr *ME, std::string &Why) {
   const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
   if (!F)
     return std::nullopt;
+  if (const StructRow *Bound = boundStructRow(ME))
+    return memberRows(*Bound, F, Why);
+  // `P[i].f` or `(P + i)->f`: the base is the struct itself or points to it.
   StructRow Row;
-  const Expr *Base = strip(ME->getBase());
-  const auto *DRE = dyn_cast<DeclRefExpr>(Base);
-  auto Bound = DRE ? Bindings.find(dyn_cast<VarDecl>(DRE->getDecl()))
-                   : Bindings.end();
-  if (Bound != Bindings.end() && Bound->second.Row) {
-    Row = *Bound->second.Row;
-  } else {
-    // `P[i].f` or `(P + i)->f`: the base is the struct itself or points
-    // to it.
-    if (!isStructRowMember(ME) || !structRowOf(Base, Row, Why))
-      return std::nullopt;
-  }
+  if (!isStructRowMember(ME) || !structRowOf(strip(ME->getBase()), Row, Why))
+    return std::nullopt;
   return memberRows(Row, F, Why);
 }
 
@@ -137,14 +134,24 @@ std::optional<NestBuilder::View>
 NestBuilder::memberRows(const StructRow &Row, const FieldDecl *F,
                         std::string &Why) {
   std::string Name = Row.Array + "[]." + declName(F);
-  QualType T = F->getType().getCanonicalType();
-  View V;
   auto Existing = BaseIndex.find(Name);
-  if (Existing != BaseIndex.end()) {
-    V.Base = Existing->second;
-    V.Subs = {Row.Row, IndexPoly::constant(Bases[V.Base].MemberOffset)};
-    return V;
+  if (Existing == BaseIndex.end()) {
+    std::optional<ArrayBase> B = memberBase(Row, F, Name, Why);
+    if (!B)
+      return std::nullopt;
+    Existing = BaseIndex.try_emplace(Name, Bases.size()).first;
+    Bases.push_back(std::move(*B));
   }
+  View V;
+  V.Base = Existing->second;
+  V.Subs = {Row.Row, IndexPoly::constant(Bases[V.Base].MemberOffset)};
+  return V;
+}
+
+std::optional<NestBuilder::ArrayBase>
+NestBuilder::memberBase(const StructRow &Row, const FieldDecl *F,
+                        const std::string &Name, std::string &Why) {
+  QualType T = F->getType().getCanonicalType();
   ArrayBase B;
   B.Name = Name;
   B.Decl = F;
@@ -182,9 +189,5 @@ NestBuilder::memberRows(const StructRow &Row, const FieldDecl *F,
           "': its rows are not whole elements of the struct's size";
     return std::nullopt;
   }
-  BaseIndex[Name] = Bases.size();
-  Bases.push_back(std::move(B));
-  V.Base = Bases.size() - 1;
-  V.Subs = {Row.Row, IndexPoly::constant(Bases[V.Base].MemberOffset)};
-  return V;
+  return B;
 }

@@ -157,6 +157,15 @@ std::string roofline::frontend::functionName(const FunctionDecl *FD,
   return OS.str();
 }
 
+void roofline::frontend::splitPointerSum(const BinaryOperator *BO,
+                                         const Expr *&Pointer,
+                                         const Expr *&Offset) {
+  bool LeftIsPointer = BO->getLHS()->getType()->isPointerType() ||
+                       BO->getLHS()->getType()->isArrayType();
+  Pointer = LeftIsPointer ? BO->getLHS() : BO->getRHS();
+  Offset = LeftIsPointer ? BO->getRHS() : BO->getLHS();
+}
+
 const VarDecl *roofline::frontend::pointerBase(const Expr *E) {
   for (E = strip(E); E; E = strip(E)) {
     if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
@@ -164,8 +173,8 @@ const VarDecl *roofline::frontend::pointerBase(const Expr *E) {
     if (const auto *BO = dyn_cast<BinaryOperator>(E)) {
       if (!BO->isAdditiveOp())
         return nullptr;
-      E = BO->getLHS()->getType()->isPointerType() ? BO->getLHS()
-                                                   : BO->getRHS();
+      const Expr *Offset = nullptr;
+      splitPointerSum(BO, E, Offset);
       continue;
     }
     const auto *UO = dyn_cast<UnaryOperator>(E);
@@ -393,12 +402,10 @@ RejectKind NestBuilder::accessFailKind(const Expr *E) {
     return accessFailKind(UO->getSubExpr());
   if (const auto *BO = dyn_cast_or_null<BinaryOperator>(S);
       BO && BO->isAdditiveOp() && S->getType()->isPointerType()) {
-    bool LeftIsPointer = BO->getLHS()->getType()->isPointerType() ||
-                         BO->getLHS()->getType()->isArrayType();
-    const Expr *Off = LeftIsPointer ? BO->getRHS() : BO->getLHS();
-    return usesNestData(Off)
-               ? RejectKind::DataDependentIndex
-               : accessFailKind(LeftIsPointer ? BO->getLHS() : BO->getRHS());
+    const Expr *P = nullptr, *Off = nullptr;
+    splitPointerSum(BO, P, Off);
+    return usesNestData(Off) ? RejectKind::DataDependentIndex
+                             : accessFailKind(P);
   }
   return RejectKind::NonAffineIndex;
 }

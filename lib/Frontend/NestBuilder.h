@@ -84,6 +84,10 @@ clang::QualType shapeOf(clang::QualType T, std::vector<std::optional<AffineExpr>
                         bool &IsPointer, bool &RowPointers, bool First = true);
 /// The variable a pointer expression points into (`A`, `A + 4`, `&A[i]`).
 const clang::VarDecl *pointerBase(const clang::Expr *E);
+/// `P + off` or `off + P` (also `P - off`): the side that is a pointer or
+/// an array (\p Pointer) and the other (\p Offset).
+void splitPointerSum(const clang::BinaryOperator *BO, const clang::Expr *&Pointer,
+                     const clang::Expr *&Offset);
 
 /// Every variable and field a function assigns, increments or takes the
 /// address of, with the expressions that do it.
@@ -773,6 +777,22 @@ private:
   /// Whether the nodes from \p From of \p L write memory (scratch arrays
   /// aside).
   bool writesMemory(const Loop &L, size_t From) const;
+  /// The arrays helpers hoisted out of one statement's expression write
+  /// (each with the helper's name) and touch: the statement's own accesses,
+  /// and a later helper's, must leave them alone, as C does not order them.
+  struct HoistedArrays {
+    std::map<std::string, std::string> Written;
+    std::set<std::string> Touched;
+  };
+  /// Notes the arrays the nodes from \p From of \p L (a hoisted call to
+  /// \p Callee) write and touch; fails where an earlier helper of the
+  /// statement touched what they write, or wrote what they touch.
+  bool noteHoistedArrays(const Loop &L, size_t From,
+                         const clang::FunctionDecl *Callee,
+                         clang::SourceLocation At);
+  /// Fails where statement \p St reads an array a helper hoisted out of
+  /// its expression writes.
+  bool checkHoistedArrays(const Stmt &St, clang::SourceLocation At);
   bool bindArguments(const clang::CallExpr *CE,
                      const clang::FunctionDecl *Callee, Stmt &ArgWork);
   /// Rebinds the parameters the statements \p Adjust (parameterAdjustments)
@@ -909,11 +929,18 @@ private:
   std::optional<View> structRowView(const clang::MemberExpr *ME, std::string &Why);
   /// Whether \p ME is a member of one struct of an array of structs.
   bool isStructRowMember(const clang::MemberExpr *ME) const;
+  /// The struct row the base of \p ME is bound to (a callee's `w` where
+  /// the call passed `P + i`); null where it is bound to none.
+  const StructRow *boundStructRow(const clang::MemberExpr *ME) const;
   /// The struct of an array of structs \p E names or points to.
   bool structRowOf(const clang::Expr *E, StructRow &Out, std::string &Why);
   /// Member \p F of the struct \p Row as a view of its array.
   std::optional<View> memberRows(const StructRow &Row, const clang::FieldDecl *F,
                                  std::string &Why);
+  /// The array base memberRows makes for member \p F (named \p Name).
+  std::optional<ArrayBase> memberBase(const StructRow &Row,
+                                      const clang::FieldDecl *F,
+                                      const std::string &Name, std::string &Why);
   /// The key of a field in FieldBindings: the variable its member chain
   /// starts from (null for `this`) and its path; nullopt where it has none.
   std::optional<std::pair<const void *, std::string>>
@@ -958,6 +985,12 @@ private:
   /// \p E as a local noteGatherLocal kept, read in the body it is
   /// declared in; null otherwise.
   const clang::VarDecl *gatherLocal(const clang::Expr *E) const;
+  /// Whether \p IdxE, a subscript of scalars the nest does not follow (a
+  /// label passed in, a value loaded before), completes an element of the
+  /// scratch array of \p V (docs/design.md, "Point gathers"): it moves no
+  /// bytes, so the element is not needed. Returns 0, the element the
+  /// access is recorded at.
+  std::optional<IndexPoly> scratchGather(const View &V, const clang::Expr *IdxE);
   std::optional<View> viewOf(const clang::Expr *E, std::string &Why);
   std::optional<View> viewOfDecl(const clang::VarDecl *VD, std::string &Why);
   /// A pointer field in \p S that a function of the nest assigns.
@@ -1080,6 +1113,8 @@ private:
   /// The loop the statement being lowered is in: where a helper called in
   /// its expression runs its loops (canHoistCall).
   Loop *StmtParent = nullptr;
+  /// The arrays of the helpers hoisted out of the statement being lowered.
+  HoistedArrays *Hoisted = nullptr;
   /// lowerBody met an if/else that splits the loop being lowered.
   bool SplitRequested = false;
   /// A condition in an index or bound asks this (enclosing) loop to be
