@@ -136,6 +136,9 @@ FORMS = {
                         # `a || b` on scalars (darknet's gradients: `x > 0
                         # && x < 1`, `x < 0 || x > 1`): b's compare and
                         # multiply a range
+    "hoistw": 0.15,     # a helper whose loop writes a row and returns a value
+                        # the statement uses (a training loop's `loss +=
+                        # step(...)`): y[..] = f(yrow, xrow, a, E), s = f(..)
     "jagged": 0.3,      # a 2-D C array's rows as pointers of their own:
                         # `float *G[R];` (each row its own allocation),
                         # indexed G[i][j], G[i] and &G[i][0] as before
@@ -175,6 +178,8 @@ SIDE_PG_FORMS = ("pgather",)
 SIDE_SC_FORMS = ("shortcirc",)
 # On a stream named for it (see Gen.side_jg).
 SIDE_JG_FORMS = ("jagged",)
+# On a stream named for it (see Gen.side_hw).
+SIDE_HW_FORMS = ("hoistw",)
 
 
 class MustRefuse(Exception):
@@ -425,6 +430,8 @@ class Render:
         if t == "ld":
             if e[1][0] == "pincx" and e[2] == ("n", 0):
                 return "*%s++" % e[1][1]
+            if e[1][0] in ("add", "addr"):  # a pointer sum indexed: (A + o)[i]
+                return "(%s)[%s]" % (self.pe(e[1]), self.ie(e[2]))
             return "%s[%s]" % (self.pe(e[1]), self.ie(e[2]))
         if t == "ld2":
             return "%s[%s][%s]" % (e[1], self.ie(e[2]), self.ie(e[3]))
@@ -812,7 +819,8 @@ class Gen:
         self.on = {f: rng.random() < p for f, p in forms.items()
                    if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS + SIDE4_FORMS + SIDE5_FORMS
                    + SIDE6_FORMS + SIDE7_FORMS + SIDE8_FORMS + SIDE9_FORMS
-                   + SIDE10_FORMS + SIDE_PG_FORMS + SIDE_SC_FORMS + SIDE_JG_FORMS}
+                   + SIDE10_FORMS + SIDE_PG_FORMS + SIDE_SC_FORMS + SIDE_JG_FORMS
+                   + SIDE_HW_FORMS}
         # The later forms draw from a stream of their own, seeded from the
         # main one without advancing it: with them the other nests of a seed
         # stay what they were.
@@ -842,6 +850,8 @@ class Gen:
         self.on.update({f: self.side_sc.random() < forms[f] for f in SIDE_SC_FORMS if f in forms})
         self.side_jg = random.Random("%s/jg/%s" % (name, rng.getstate()[1][-8:]))
         self.on.update({f: self.side_jg.random() < forms[f] for f in SIDE_JG_FORMS if f in forms})
+        self.side_hw = random.Random("%s/hw/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side_hw.random() < forms[f] for f in SIDE_HW_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -1443,6 +1453,8 @@ class Gen:
             menu += [("call-dot", 2), ("call-axpy", 2), ("call-act", 2)]
         if self.on.get("sizecond"):
             menu += [("call-sizecond", 3)]
+        if self.on.get("hoistw"):
+            menu += [("call-hoistw", 3)]
         if self.on.get("paramadj"):
             menu += [("call-paramadj", 3)]
         if self.on.get("helperexit"):
@@ -1907,6 +1919,51 @@ class Gen:
         alpha = self.ref(level, av, [x for x, _, _ in outs]) if av else self.lit()
         level.stmt_list().append(("call", h, [("ptr", y), ("ptr", x), ("f", alpha), ("int", E.ie())]))
         self.feat("call-loop")
+
+    def i_call_hoistw(self, level):
+        """y[..] = f(yrow, xrow, a, E) or T s = f(...): f scales a row into
+        y in its loop and returns the row's sum, so its loop writes memory
+        and its value is the statement's (a training loop's `loss +=
+        step(...)`). The tool runs the loop before the statement; where the
+        statement would read the array f writes (`+=` into it), C leaves the
+        order open and the tool must refuse: drawn now and then."""
+        ft, rnd = self.ft, self.side_hw
+        name = "%s_scalew" % self.n.name
+        h = next((x for x in self.n.helpers if x.name == name), None)
+        if h is None:
+            h = Helper(name, ft, [("ptr", "y", ft), ("cptr", "x", ft), (ft, "a", ft), ("int", "n", None)],
+                       [], ("s", "acc"))
+            self.loop_id += 1
+            L = Loop(self.loop_id, "kk", ("n", 0), "<", ("v", "n"), 1, None)
+            L.body = [("asg", ("ld", ("base", "y"), ("v", "kk")), "=",
+                       ("b", "*", ("s", "a"), ("ld", ("base", "x"), ("v", "kk")), ft), ft),
+                      ("asg", ("s", "acc"), "+=", ("ld", ("base", "y"), ("v", "kk")), ft)]
+            h.body = [("ds", "acc", ft, ("lit", "0.0" + SUF[ft])), ("for", L)]
+            h.has_loop = True
+            self.n.helpers.append(h)
+        outs = self.outer_idx(level)
+        E = self.pick_ext()
+        fake = ("@k", E, None)
+        yv = self.view_for(outs + [fake])
+        yv.base.written = True
+        xv = self.view_for(outs + [fake])
+        y = self.row_arg(level, yv, [x for x, _, _ in outs])
+        x = self.row_arg(level, xv, [x for x, _, _ in outs])
+        call = ("u", h, [("ptr", y), ("ptr", x), ("f", self.lit()), ("int", E.ie())], ft)
+        if rnd.random() < 0.1:
+            # The row's first element `+=` the row's sum: the read of it is
+            # not ordered against f's stores: must be refused.
+            self.emit(level, ("asg", ("ld", y, ("n", 0)), "+=", call, ft))
+        elif outs and rnd.random() < 0.7:
+            ov = self.view_for(outs)
+            # Into the array f writes: `=` (the store waits for f), now and
+            # then `+=` (that read is not ordered: must be refused).
+            same = ov.base is yv.base
+            op = rnd.choice(["=", "+="]) if not same or rnd.random() < 0.15 else "="
+            self.emit(level, ("asg", self.ref(level, ov, [x for x, _, _ in outs], write=True), op, call, ft))
+        else:
+            self.emit(level, ("ds", self.fresh("s"), ft, call))
+        self.feat("call-hoistw")
 
     def i_call_sizecond(self, level):
         """y += a*x when n > K, else y = a*x, in a helper called twice with
@@ -3383,6 +3440,7 @@ class Interp:
             elif kind == "switch":
                 self.env[name] = case[name]
         self.fp, self.wr = {}, {}
+        self.stmt_writes = set()  # bases the statement being run wrote
         self.top = Rec()
         self.caps = [self.top]
         self.iterations = 0
@@ -3429,6 +3487,8 @@ class Interp:
             if self.hseen.get(site) != entry:
                 self.hseen[site] = entry
                 self.hentry[site] += 1
+        if kind:
+            self.stmt_writes.add(base)
         if r is self.top:
             f = self.fp.setdefault(base, {})
             if addr not in f:
@@ -3721,6 +3781,7 @@ class Interp:
             t = s[0]
             if t == "asg":
                 _, lhs, op, rhs, ty = s
+                outer, self.stmt_writes = self.stmt_writes, set()
                 if op == "=":
                     self.ev(rhs)
                 elif op in ("+=", "-=") and rhs[0] == "b" and rhs[1] == "*" and not self.const(rhs):
@@ -3730,7 +3791,12 @@ class Interp:
                 else:
                     self.op1(ty, op[0])
                     self.ev(rhs)
+                called, self.stmt_writes = self.stmt_writes, outer | self.stmt_writes
                 p, i = self.lhs_ref(lhs)
+                if op != "=" and p is not None and p[1] in called:
+                    # y[i] += f(y, ...): C does not order the read of y[i]
+                    # against f's stores (docs/design.md, "Calls").
+                    raise MustRefuse("the statement reads an array a helper it calls writes")
                 if p is not None:
                     if op != "=":
                         self.acc(p, i, 0, lhs)

@@ -27,4 +27,15 @@ int main() {
   ORACLE_CALL(gated(gy, gW, gx, M, N));
   oracle::Array<float> tot("tot", R), RX("X", R * C);
   ORACLE_CALL(rescale(tot, RX, R, C));
+  ORACLE_CALL(rescale_first(RX, R, C));
+  oracle::Array<float> TX("X", R * C, -1.0, 1.0), tw("w", C), tg("g", C);
+  ORACLE_CALL(grad_step(TX, tw, tg, C));
+  ORACLE_CALL(train_epoch(TX, tw, tg, R, C));
+  ORACLE_CALL(rescale_read(tot, RX, R, C));
+  ORACLE_CALL(rescale_twice(tot, RX, R, C));
+  oracle::Array<int> labels("labels", R, 0, C);
+  ORACLE_CALL(xent(TX, 2, C));
+  ORACLE_CALL(xent_epoch(TX, labels, R, C));
+  oracle::Array<float> hist("hist", C);
+  ORACLE_CALL(tally_labels(hist, labels, R));
 }
