@@ -29,6 +29,7 @@ int main() {
       reinterpret_cast<mnist_image_t *>(static_cast<uint8_t *>(images)), labels,
       Images};
   ORACLE_PARAM("length", MNIST_LABELS);
+  ORACLE_PARAM("dataset->size", Images);
   ORACLE_CALL(neural_network_softmax(act, MNIST_LABELS));
   ORACLE_CALL(neural_network_hypothesis(Image, Network, act));
   ORACLE_CALL(neural_network_gradient_update(Image, Network, Gradient, 3));
