@@ -19,8 +19,9 @@ Targets (single thread unless said):
           layer shapes 256x2304x768, 256x768x3072, 777x333x1024, 1000^3:
           >= 1.0; BLIS beside it (its sub-configuration printed); 64^3 (the
           small path, nothing packed): >= 0.8; `parallel` at N=2048 on all
-          cores vs `tiled` on one: >= 1.8x (on 2 cores); int8 (VNNI) and bf16
-          (vdpbf16ps) GOP/s vs fp32 `tiled` at N=1024: >= 3x and >= 1.7x.
+          cores vs `tiled` on one: >= 1.8x (on 2 cores); int8 (AMX or VNNI) and
+          bf16 (AMX or vdpbf16ps) GOP/s vs fp32 `tiled` at N=1024: >= 3x and
+          >= 1.7x (scripts/bench-amx.sh: AMX vs the paths it replaces).
   epilogue  matmul + bias + GELU (tanh) fused (the epilogue on C in
           registers) vs the unfused pair (`tiled` gemm, then the elementwise
           nest as written); the NN form out = bias + in * w^T (`linear`:
@@ -244,17 +245,32 @@ def parallel(log, fl, p):
          verdict(statistics.median(sp), 1.8)))
 
 
+def has_amx():
+    """Whether the variants' rl::pick takes path amx here: the CPU flags
+    rl::amx_usable asks for (Linux grants the tile state on request)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((l.split(":", 1)[1].split() for l in f if l.startswith("flags")), [])
+    except OSError:
+        return False
+    return all(x in flags for x in ("amx_tile", "amx_int8", "amx_bf16", "avx512_vnni",
+                                    "avx512_bf16"))
+
+
 def quantized(log, fl, q):
+    amx = has_amx()
     r8 = [a / c for a, c in zip(q[("tiled", 1)], q[("int8", 1)])]
     rb = [a / c for a, c in zip(q[("tiled", 1)], q[("bf16", 1)])]
     log("4. quantized gemm N=1024, single thread, vs fp32 tiled (GOP/s = 2MNK / time; the")
     log("   weights A quantized once by the prepare entry, B quantized in the timed kernel):")
     log("  fp32 tiled %s GFLOP/s" % fmt([fl / x / 1e9 for x in q[("tiled", 1)]]))
     log("  int8 (%s) %s GOP/s, %s x fp32  %s (target >= 3x)" %
-        ("vpdpbusd", fmt([fl / x / 1e9 for x in q[("int8", 1)]]), fmt(r8),
+        ("AMX tdpbsud" if amx else "vpdpbusd", fmt([fl / x / 1e9 for x in q[("int8", 1)]]),
+         fmt(r8),
          verdict(statistics.median(r8), 3.0)))
     log("  bf16 (%s) %s GFLOP/s, %s x fp32  %s (target >= 1.7x)" %
-        ("vdpbf16ps", fmt([fl / x / 1e9 for x in q[("bf16", 1)]]), fmt(rb),
+        ("AMX tdpbf16ps" if amx else "vdpbf16ps", fmt([fl / x / 1e9 for x in q[("bf16", 1)]]),
+         fmt(rb),
          verdict(statistics.median(rb), 1.7)))
 
 

@@ -15,8 +15,8 @@
 //         row or tensor), B quantized by the kernel on each call (per tensor
 //         or column, round to nearest even), products summed exactly in
 //         int32. AVX512-VNNI: vpdpbusd on B + 128 (u8) times A (s8), less
-//         128 * sum A per row; AVX512BW, AVX2, portable: pairs of int16
-//         (vpmaddwd), no offset;
+//         128 * sum A per row; AMX: tdpbsud on tiles, the same operands;
+//         AVX512BW, AVX2, portable: pairs of int16 (vpmaddwd), no offset;
 //   bf16: C (+)= A B on bf16 operands, f32 sums. AVX512-BF16: vdpbf16ps;
 //         AVX-512: widened to f32 and FMA; portable: plain loops.
 // Partial tiles: the packed panels are zero padded, so the micro-kernels
@@ -281,7 +281,7 @@ struct blocks {
 
 /// The instruction sets a gemm runs on (quantized: avx512 is AVX512BW
 /// without VNNI or BF16; vnni and bf16 the dot-product instructions).
-enum class path { portable, avx2, avx512, vnni, bf16 };
+enum class path { portable, avx2, avx512, vnni, bf16, amx };
 
 /// The driver path of an instruction set rl::pick chose.
 inline path path_of(isa I) {
@@ -294,6 +294,8 @@ inline path path_of(isa I) {
     return path::vnni;
   case isa::avx512bf16:
     return path::bf16;
+  case isa::amx:
+    return path::amx;
   default:
     return path::portable;
   }
@@ -2099,13 +2101,176 @@ void qgemm_blocked(path P, const qproblem &g, const blocks &Bl, const float *Bs,
   }
 }
 
+//===----------------------------------------------------------------------===//
+// int8 and bf16 on AMX tiles (AMX-TILE, AMX-INT8, AMX-BF16): one tile
+// instruction does 16 x 16 sums of 64 bytes of k, where vpdpbusd and
+// vdpbf16ps do 16 of 4 bytes. A C block of 32 x 32 is four tiles (int32
+// sums for int8, f32 for bf16), fed per step by two tiles of A (16 rows of
+// 64 bytes: A's MC x KC block packed as rows, KC rounded up to the step
+// and zero padded) and two of B (16 k groups of 16 columns: the four-byte
+// words of the VNNI and BF16 panels, B + 128 or B's bf16 pairs, 32 columns
+// a panel, one k group a tile row, zero past K). int8: tdpbsud takes A's
+// bytes as signed and B's as unsigned, so the 128 * sum of each A row is
+// taken off as on the VNNI path; the sums go through a buffer to the same
+// dequantizing store. Where A's rows are not contiguous in K, or B's or
+// C's are not along N, the VNNI or BF16 driver runs instead.
+//===----------------------------------------------------------------------===//
+
+#if RL_X86 && defined(RL_AMX_OS)
+#define RL_AMX                                                                 \
+  __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx512vnni,fma,"  \
+                        "amx-tile,amx-int8,amx-bf16")))
+
+namespace amx {
+
+constexpr int MR = 32, NR = 32;
+
+/// The k a tile step takes: 64 bytes of A's row.
+template <word W> constexpr int64_t kstep() { return 16 * group<W>(); }
+
+/// A's element: signed bytes (int8) or bf16 bits.
+template <word W>
+using elem = typename std::conditional<W == word::u8x4, signed char, uint16_t>::type;
+
+/// The tile configuration (palette 1): every tile 16 rows of 64 bytes.
+struct alignas(64) tile_config {
+  uint8_t Palette = 1, StartRow = 0;
+  uint8_t Reserved[14] = {};
+  uint16_t ColsBytes[16] = {64, 64, 64, 64, 64, 64, 64, 64};
+  uint8_t Rows[16] = {16, 16, 16, 16, 16, 16, 16, 16};
+};
+
+/// A's mc x kc block as rows of kp elements (rows past mc and elements past
+/// kc zero, so whatever B holds there adds nothing); int8: 128 * each row's
+/// sum, what B's offset adds to it.
+template <word W>
+void pack_a(const qproblem &g, int64_t ic, int64_t mc, int64_t pc, int64_t kc, int64_t kp,
+            elem<W> *Ap, int32_t *Corr) {
+  const int64_t Rows = round_up(mc, MR);
+  for (int64_t r = 0; r < Rows; ++r, Ap += kp) {
+    int32_t Sum = 0;
+    int64_t k = 0;
+    if (r < mc) {
+      const elem<W> *Src = static_cast<const elem<W> *>(g.A) + (ic + r) * g.am + pc;
+      std::memcpy(Ap, Src, size_t(kc) * sizeof(elem<W>));
+      if constexpr (W == word::u8x4)
+        for (; k < kc; ++k)
+          Sum += Src[k];
+      k = kc;
+    }
+    std::memset(Ap + k, 0, size_t(kp - k) * sizeof(elem<W>));
+    Corr[r] = 128 * Sum;
+  }
+}
+
+/// C's 32 x 32 block at \p c from A's 32 packed rows \p a (kp elements
+/// each) and B's panel \p b (kp / G words of 32 columns), finished by the
+/// quantized store (dequantized for int8).
+template <word W, typename Epi>
+RL_AMX void ukr(int64_t kp, const elem<W> *a, const uint32_t *b, const int32_t *corr, float *c,
+                int64_t ldc, int mr, int nr, store_flags F, const dequant &D, const Epi &epi,
+                int64_t i0, int64_t j0) {
+  constexpr int G = group<W>();
+  const int64_t RowBytes = kp * int64_t(sizeof(elem<W>));
+  _tile_zero(0);
+  _tile_zero(1);
+  _tile_zero(2);
+  _tile_zero(3);
+  for (int64_t k = 0; k < kp; k += kstep<W>()) {
+    const uint32_t *bk = b + k / G * NR;
+    _tile_loadd(4, a + k, RowBytes);
+    _tile_loadd(5, a + 16 * kp + k, RowBytes);
+    _tile_loadd(6, bk, NR * 4);
+    _tile_loadd(7, bk + 16, NR * 4);
+    if constexpr (W == word::u8x4) {
+      _tile_dpbsud(0, 4, 6);
+      _tile_dpbsud(1, 4, 7);
+      _tile_dpbsud(2, 5, 6);
+      _tile_dpbsud(3, 5, 7);
+    } else {
+      _tile_dpbf16ps(0, 4, 6);
+      _tile_dpbf16ps(1, 4, 7);
+      _tile_dpbf16ps(2, 5, 6);
+      _tile_dpbf16ps(3, 5, 7);
+    }
+  }
+  alignas(64) int32_t t[MR * NR]; // int32 or f32 sums
+  _tile_stored(0, t, NR * 4);
+  _tile_stored(1, t + 16, NR * 4);
+  _tile_stored(2, t + 16 * NR, NR * 4);
+  _tile_stored(3, t + 16 * NR + 16, NR * 4);
+  for (int r = 0; r < mr; ++r) {
+    const __m512i Cr = _mm512_set1_epi32(corr[r]);
+    const float Rs = D.row(i0 + r);
+    for (int q = 0; q < 2 && 16 * q < nr; ++q) {
+      const __m512i X = _mm512_load_si512(reinterpret_cast<const void *>(t + r * NR + 16 * q));
+      // maskz: GCC 12's _mm512_cvtepi32_ps trips -Wmaybe-uninitialized.
+      const __m512 Sums = W == word::u8x4
+                              ? _mm512_maskz_cvtepi32_ps(all16, _mm512_sub_epi32(X, Cr))
+                              : _mm512_castsi512_ps(X);
+      store_q<W == word::u8x4>(Sums, c + r * ldc + 16 * q, v::f32x16::mask(nr - 16 * q), Rs,
+                               D, j0 + 16 * q, F, epi, i0 + r);
+    }
+  }
+}
+
+/// Whether the AMX driver takes \p g: A's rows contiguous in K, B's and
+/// C's along N.
+inline bool takes(const qproblem &g) { return g.ak == 1 && g.bn == 1 && g.cn == 1; }
+
+/// The blocked driver (serial; BLIS order as qgemm_blocked): B's KC x NC
+/// block packed per 32-column panel, A's MC x KC block as rows. \p Bs:
+/// B's int8 scales (bf16: unused).
+template <word W, typename Epi, typename BlockEpi>
+RL_AMX void gemm(const qproblem &g, const blocks &Bl, const float *Bs, const Epi &epi,
+                 const BlockEpi &blk) {
+  constexpr int G = group<W>();
+  const int64_t KC = round_up(Bl.KC, kstep<W>()), MCr = round_up(std::min(Bl.MC, g.M), MR);
+  elem<W> *Ap = scratch<elem<W>, 8>(size_t(MCr * KC));
+  int32_t *Corr = scratch<int32_t, 3>(size_t(MCr));
+  uint32_t *Bp = scratch<uint32_t, 4>(size_t(round_up(std::min(Bl.NC, g.N), NR) * KC / G));
+  const dequant D{g.as, g.as_m, Bs, g.bcol};
+  const tile_config Cfg;
+  _tile_loadconfig(&Cfg);
+  for (int64_t jc = 0; jc < g.N; jc += Bl.NC) {
+    const int64_t nc = std::min(Bl.NC, g.N - jc);
+    for (int64_t pc = 0; pc < g.K; pc += KC) {
+      const int64_t kc = std::min(KC, g.K - pc), kp = round_up(kc, kstep<W>());
+      const int64_t kg = (kc + G - 1) / G, kgp = kp / G;
+      const store_flags F{g.beta0 && pc == 0 ? 0 : 1, pc + kc >= g.K};
+      for (int64_t jp = 0; jp < nc; jp += NR) {
+        uint32_t *Panel = Bp + jp * kgp;
+        pack_b_q_avx512<W, NR>(g, Bs, pc, kc, jc + jp, std::min<int64_t>(NR, nc - jp), Panel);
+        std::memset(Panel + kg * NR, 0, size_t((kgp - kg) * NR) * 4);
+      }
+      for (int64_t ic = 0; ic < g.M; ic += Bl.MC) {
+        const int64_t mc = std::min(Bl.MC, g.M - ic);
+        pack_a<W>(g, ic, mc, pc, kc, kp, Ap, Corr);
+        for (int64_t jr = 0; jr < nc; jr += NR)
+          for (int64_t ir = 0; ir < mc; ir += MR) {
+            const int64_t i = ic + ir, j = jc + jr;
+            ukr<W>(kp, Ap + ir * kp, Bp + jr * kgp, Corr + ir, g.C + i * g.cm + j, g.cm,
+                   int(std::min<int64_t>(MR, mc - ir)), int(std::min<int64_t>(NR, nc - jr)), F,
+                   D, epi, i, j);
+          }
+        if (F.last)
+          blk(ic, mc, jc, nc);
+      }
+    }
+  }
+  _tile_release();
+}
+
+} // namespace amx
+#endif
+
 /// The cache blocks of the quantized path: K blocks of twice the f32 ones'
 /// elements (half the bytes or less: the panels of a K block stay in
 /// the caches they are sized for, and C is read and written half as often).
 inline blocks qblocks(const blocks &F32) { return blocks{F32.MC, F32.NC, 2 * F32.KC}; }
 
 /// An int8 gemm (A: prepared int8 with its scales; B quantized here) on
-/// path vnni, avx512 (AVX512BW), avx2 or portable.
+/// path amx, vnni, avx512 (AVX512BW), avx2 or portable.
 template <typename Epi, typename BlockEpi>
 void i8gemm(path P, const qproblem &g, const blocks &Bl, const Epi &epi,
             const BlockEpi &blk) {
@@ -2118,6 +2283,13 @@ void i8gemm(path P, const qproblem &g, const blocks &Bl, const Epi &epi,
   const blocks Q = qblocks(Bl);
   switch (P) {
 #if RL_X86
+  case path::amx:
+#ifdef RL_AMX_OS
+    if (amx::takes(g))
+      return amx::gemm<word::u8x4>(g, Q, Bs, epi, blk);
+#endif
+    return qgemm_blocked<qfamily<word::u8x4, qMR, qNR, 16, k_vnni>>(path::vnni, g, Q, Bs, epi,
+                                                                    blk);
   case path::vnni:
     return qgemm_blocked<qfamily<word::u8x4, qMR, qNR, 16, k_vnni>>(P, g, Q, Bs, epi, blk);
   case path::avx512:
@@ -2132,14 +2304,24 @@ void i8gemm(path P, const qproblem &g, const blocks &Bl, const Epi &epi,
   }
 }
 
-/// A bf16 gemm (A: prepared bf16; B rounded here) on path bf16, avx512 or
-/// portable.
+/// A bf16 gemm (A: prepared bf16; B rounded here) on path amx, bf16,
+/// avx512 or portable.
 template <typename Epi, typename BlockEpi>
 void bf16gemm(path P, const qproblem &g, const blocks &Bl, const Epi &epi,
               const BlockEpi &blk) {
   if (g.K == 0) {
     strided Z{g.M, g.N, 0, nullptr, 0, 0, nullptr, 0, 0, g.C, g.cm, g.cn, g.beta0};
     return empty_k(Z, epi, blk);
+  }
+  if (P == path::amx) {
+    // Small problems keep the path that packs nothing; AMX CPUs have
+    // AVX512-BF16 (rl::amx_usable checks).
+#ifdef RL_AMX_OS
+    const float One = 1.0f;
+    if (!small_enough(g) && amx::takes(g))
+      return amx::gemm<word::bf16x2>(g, qblocks(Bl), &One, epi, blk);
+#endif
+    P = path::bf16;
   }
   if (small_enough(g)) {
     const bf16_words Bw = bf16_words_of(P, g);

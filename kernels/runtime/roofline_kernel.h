@@ -25,6 +25,12 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define RL_X86 1
+#if defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#define RL_AMX_OS 1
+#endif
 #else
 #define RL_X86 0
 #endif
@@ -109,9 +115,40 @@ struct bf16 {
 };
 
 // Which micro-kernel family to run: the best the CPU supports, or the one
-// RL_ISA names (portable, avx2, avx512, avx512vnni, avx512bf16) so that
-// tests can run every path on one machine.
-enum class isa { portable = 0, avx2 = 1, avx512 = 2, avx512vnni = 3, avx512bf16 = 4 };
+// RL_ISA names (portable, avx2, avx512, avx512vnni, avx512bf16, amx) so
+// that tests can run every path on one machine.
+enum class isa { portable = 0, avx2 = 1, avx512 = 2, avx512vnni = 3, avx512bf16 = 4, amx = 5 };
+
+/// AVX512-BF16 where the compiler can ask (GCC 12 and clang).
+inline bool cpu_has_avx512bf16() {
+#if defined(__clang__) || __GNUC__ >= 12
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512bf16");
+#else
+  return false;
+#endif
+}
+
+/// AMX-BF16, AMX-TILE and AMX-INT8 (CPUID 7.0 EDX bits 22, 24, 25) with
+/// AVX512-VNNI and AVX512-BF16 (the paths AMX falls back to), and the tile
+/// state granted by Linux: a process asks for it once (arch_prctl
+/// ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA = 18).
+inline bool amx_usable() {
+#ifdef RL_AMX_OS
+  static const bool Usable = [] {
+    unsigned A = 0, B = 0, C = 0, D = 0;
+    const unsigned Bits = 1u << 22 | 1u << 24 | 1u << 25;
+    if (!__get_cpuid_count(7, 0, &A, &B, &C, &D) || (D & Bits) != Bits ||
+        !__builtin_cpu_supports("avx512vnni") || !__builtin_cpu_supports("avx512bw") ||
+        !cpu_has_avx512bf16())
+      return false;
+    return syscall(SYS_arch_prctl, 0x1023, 18) == 0;
+  }();
+  return Usable;
+#else
+  return false;
+#endif
+}
 
 inline bool cpu_has(isa I) {
 #if RL_X86 && (defined(__GNUC__) || defined(__clang__))
@@ -126,12 +163,9 @@ inline bool cpu_has(isa I) {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
            __builtin_cpu_supports("avx512vnni");
   case isa::avx512bf16:
-#if defined(__clang__) || __GNUC__ >= 12
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("avx512bf16");
-#else
-    return false;
-#endif
+    return cpu_has_avx512bf16();
+  case isa::amx:
+    return amx_usable();
   }
   return false;
 #else
@@ -144,7 +178,7 @@ inline isa pick(std::initializer_list<isa> Have) {
   const char *Force = std::getenv("RL_ISA");
   for (isa I : Have) {
     static const char *Names[] = {"portable", "avx2", "avx512", "avx512vnni",
-                                  "avx512bf16"};
+                                  "avx512bf16", "amx"};
     if (Force && *Force && std::strcmp(Force, Names[static_cast<int>(I)]) != 0)
       continue;
     if (cpu_has(I))

@@ -327,17 +327,19 @@ llvm::Expected<std::string> emitQuantGemm(const Program &P, const ArgLayout &L,
       (Int8 ? " quantized (a scale per " + Q.RGran + ")"
             : " rounded to bf16") +
       " while its panels are packed, on each call.\n// " +
-      (Int8 ? "int32 sums: AVX512-VNNI vpdpbusd on " + C.R.Array + " + 128 (less 128 * "
-                  "the row sums of " + LA + "), else\n// vpmaddwd on int16 pairs; "
+      (Int8 ? "int32 sums: AMX tdpbsud or AVX512-VNNI vpdpbusd on " + C.R.Array +
+                  " + 128 (less 128 * the row sums of " + LA +
+                  "), else\n// vpmaddwd on int16 pairs; "
                   "dequantized (times both scales) in the store."
             : "f32 sums: AVX512-BF16 vdpbf16ps, else bf16 widened to f32 and FMA.") +
       (Epi->How.empty() ? "" : "\n// " + Epi->How + ".") + "\n";
   if (!Epi->Before.empty())
     S += "namespace {\n\n" + Epi->Before + "\n} // namespace\n\n";
   S += prologue(Symbol, L, Extra, Used, Written);
-  S += pathPick(Int8 ? "rl::isa::avx512vnni, rl::isa::avx512, rl::isa::avx2, "
-                       "rl::isa::portable"
-                     : "rl::isa::avx512bf16, rl::isa::avx512, rl::isa::portable");
+  S += pathPick(Int8 ? "rl::isa::amx, rl::isa::avx512vnni, rl::isa::avx512, "
+                       "rl::isa::avx2, rl::isa::portable"
+                     : "rl::isa::amx, rl::isa::avx512bf16, rl::isa::avx512, "
+                       "rl::isa::portable");
   auto I = indent;
   S += I(1) + "const rl::gemm::qproblem g{" + cExpr(C.Extent.at(C.M)) + ", " +
        cExpr(C.Extent.at(C.N)) + ", " + cExpr(C.Extent.at(C.K)) + ",\n" + I(3) +
@@ -571,9 +573,10 @@ llvm::Expected<std::string> emitQuantConv(const Program &P, const ArgLayout &L,
       " while the gemm packs it: the " + Q.Precision + " gemm's micro-kernels (" +
       (Int8 ? "vpdpbusd" : "vdpbf16ps") + ").\n";
   S += prologue(Symbol, L, Extra, Used, {C.Out.Array});
-  S += pathPick(Int8 ? "rl::isa::avx512vnni, rl::isa::avx512, rl::isa::avx2, "
-                       "rl::isa::portable"
-                     : "rl::isa::avx512bf16, rl::isa::avx512, rl::isa::portable");
+  S += pathPick(Int8 ? "rl::isa::amx, rl::isa::avx512vnni, rl::isa::avx512, "
+                       "rl::isa::avx2, rl::isa::portable"
+                     : "rl::isa::amx, rl::isa::avx512bf16, rl::isa::avx512, "
+                       "rl::isa::portable");
   S += "  // The im2col view: M = " + C.M + ", N = (" + llvm::join(C.N, ", ") +
        "), K = (" + llvm::join(C.K, ", ") + ").\n";
   std::string PadFields;

@@ -152,7 +152,8 @@ protected:
     const char *Name = GetParam();
     ForcedIsa Force(Name);
     const rl::isa I = rl::pick(Have);
-    static const char *Names[] = {"portable", "avx2", "avx512", "avx512vnni", "avx512bf16"};
+    static const char *Names[] = {"portable",   "avx2",       "avx512",
+                                  "avx512vnni", "avx512bf16", "amx"};
     if (std::string(Names[int(I)]) != Name)
       return false;
     P = rl::gemm::path_of(I);
@@ -179,20 +180,97 @@ TEST_P(GemmKernel, F32MatchesOracle) {
 
 TEST_P(GemmKernel, Bf16MatchesOracle) {
   rl::gemm::path P;
-  if (!choose({rl::isa::avx512bf16, rl::isa::avx512, rl::isa::portable}, P))
+  if (!choose({rl::isa::amx, rl::isa::avx512bf16, rl::isa::avx512, rl::isa::portable}, P))
     GTEST_SKIP() << GetParam() << ": not a bf16 path (avx2: the variant runs portable), or not "
                     "this CPU's";
   unsigned Seed = 1000;
-  for (const Shape &S : Shapes)
-    for (bool Beta0 : {true, false}) {
-      Operands O(S, Seed++);
-      const std::vector<float> C0 = O.C;
-      rl::gemm::bf16gemm(P, O.bf16(Beta0), Blocks, rl::gemm::no_epi(),
-                         rl::gemm::no_block_epi());
-      std::vector<double> Ref, Mag;
-      O.oracle(C0, Beta0, [](float X) { return float(rl::bf16(X)); }, Ref, Mag);
-      O.expectNear(Ref, Mag, describe(GetParam(), S, Beta0));
-    }
+  // Also small blocks: several K blocks (C accumulated across them), N and
+  // M blocks, partial AMX tiles.
+  for (const rl::gemm::blocks &Bl : {Blocks, rl::gemm::blocks{32, 64, 64}})
+    for (const Shape &S : Shapes)
+      for (bool Beta0 : {true, false}) {
+        Operands O(S, Seed++);
+        const std::vector<float> C0 = O.C;
+        rl::gemm::bf16gemm(P, O.bf16(Beta0), Bl, rl::gemm::no_epi(),
+                           rl::gemm::no_block_epi());
+        std::vector<double> Ref, Mag;
+        O.oracle(C0, Beta0, [](float X) { return float(rl::bf16(X)); }, Ref, Mag);
+        O.expectNear(Ref, Mag, describe(GetParam(), S, Beta0) + " KC=" + std::to_string(Bl.KC));
+      }
+}
+
+// int8 gemms (i8gemm): A quantized per row as the prepare entry does, B by
+// the driver per tensor or per column; the int32 sums are exact, so C is
+// the oracle's but for the f32 dequantization and the add to C. Also with
+// small blocks: several K blocks (C accumulated across them), N and M
+// blocks, partial AMX tiles.
+TEST_P(GemmKernel, Int8MatchesOracle) {
+  rl::gemm::path P;
+  if (!choose({rl::isa::amx, rl::isa::avx512vnni, rl::isa::avx512, rl::isa::avx2,
+               rl::isa::portable},
+              P))
+    GTEST_SKIP() << GetParam() << ": not this CPU's";
+  const rl::gemm::blocks Small{32, 64, 64};
+  unsigned Seed = 3000;
+  for (const rl::gemm::blocks &Bl : {Blocks, Small})
+    for (const Shape &S : Shapes)
+      for (bool Beta0 : {true, false})
+        for (bool Bcol : {false, true}) {
+          Operands O(S, Seed++);
+          const std::vector<float> C0 = O.C;
+          std::vector<signed char> Aq(O.A.size(), 0);
+          std::vector<float> As(size_t(S.M)), Bs(size_t(Bcol ? S.N : 1), 0.0f);
+          for (int64_t I = 0; I < S.M; ++I) {
+            float Max = 0.0f;
+            for (int64_t K = 0; K < S.K; ++K)
+              Max = std::fmax(Max, std::fabs(O.A[size_t(I * O.Am + K)]));
+            As[size_t(I)] = std::fmax(Max, 1e-30f) / 127.0f;
+            for (int64_t K = 0; K < S.K; ++K)
+              Aq[size_t(I * O.Am + K)] = static_cast<signed char>(
+                  std::lrint(O.A[size_t(I * O.Am + K)] / As[size_t(I)]));
+          }
+          for (int64_t K = 0; K < S.K; ++K)
+            for (int64_t J = 0; J < S.N; ++J) {
+              float &X = Bs[size_t(Bcol ? J : 0)];
+              X = std::fmax(X, std::fabs(O.B[size_t(K * O.Bk + J)]));
+            }
+          for (float &X : Bs)
+            X = std::fmax(X, 1e-30f) / 127.0f;
+          const rl::gemm::qproblem G{S.M,      S.N,  S.K,  Aq.data(), O.Am, 1,    As.data(), 1,
+                                     O.B.data(), O.Bk, 1,  Bcol,      O.C.data(), O.Cm, 1,
+                                     Beta0};
+          rl::gemm::i8gemm(P, G, Bl, rl::gemm::no_epi(), rl::gemm::no_block_epi());
+          const std::string What = describe(GetParam(), S, Beta0) + (Bcol ? " per column" : "") +
+                                   " KC=" + std::to_string(Bl.KC);
+          int Bad = 0;
+          for (int64_t I = 0; I < S.M && Bad < 5; ++I) {
+            for (int64_t J = 0; J < S.N && Bad < 5; ++J) {
+              int64_t Sum = 0, Abs = 0;
+              const float Sb = Bs[size_t(Bcol ? J : 0)];
+              for (int64_t K = 0; K < S.K; ++K) {
+                const int64_t X = int64_t(Aq[size_t(I * O.Am + K)]) *
+                                  int64_t(rl::gemm::quantize8(O.B[size_t(K * O.Bk + J)], Sb));
+                Sum += X;
+                Abs += X < 0 ? -X : X;
+              }
+              const double Scale = double(As[size_t(I)]) * double(Sb);
+              const double Want =
+                  (Beta0 ? 0.0 : double(C0[size_t(I * O.Cm + J)])) + double(Sum) * Scale;
+              const double Got = O.C[size_t(I * O.Cm + J)];
+              // Each K block's sum is exact, then dequantized and added to C
+              // in f32: a few roundings a block, of at most the block's size.
+              const double Blocks = double(S.K / (2 * Bl.KC) + 3);
+              if (!(std::fabs(Got - Want) <= std::ldexp(Blocks * double(Abs) * Scale, -22) +
+                                                 std::ldexp(std::fabs(Want), -22))) {
+                ADD_FAILURE() << What << ": C[" << I << "][" << J << "] = " << Got << ", want "
+                              << Want;
+                ++Bad;
+              }
+            }
+            for (int64_t J = S.N; J < O.Cm; ++J)
+              EXPECT_EQ(O.C[size_t(I * O.Cm + J)], 7.0f) << What << ": C's padding written";
+          }
+        }
 }
 
 // The oracle is tight enough to see B truncated to bf16 instead of
@@ -352,7 +430,9 @@ void int8ConvOracle(const ConvOperands &O, std::vector<signed char> &Wq, std::ve
 
 TEST_P(GemmKernel, Int8ConvMatchesOracle) {
   rl::gemm::path P;
-  if (!choose({rl::isa::avx512vnni, rl::isa::avx512, rl::isa::avx2, rl::isa::portable}, P))
+  if (!choose({rl::isa::amx, rl::isa::avx512vnni, rl::isa::avx512, rl::isa::avx2,
+               rl::isa::portable},
+              P))
     GTEST_SKIP() << GetParam() << ": not this CPU's";
   unsigned Seed = 2000;
   for (const ConvShape &S : ConvShapes)
@@ -370,7 +450,7 @@ TEST_P(GemmKernel, Int8ConvMatchesOracle) {
 
 TEST_P(GemmKernel, Bf16ConvMatchesOracle) {
   rl::gemm::path P;
-  if (!choose({rl::isa::avx512bf16, rl::isa::avx512, rl::isa::portable}, P))
+  if (!choose({rl::isa::amx, rl::isa::avx512bf16, rl::isa::avx512, rl::isa::portable}, P))
     GTEST_SKIP() << GetParam() << ": not a bf16 path, or not this CPU's";
   unsigned Seed = 3000;
   for (const ConvShape &S : ConvShapes)
@@ -398,8 +478,8 @@ TEST_P(GemmKernel, Bf16ConvMatchesOracle) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Isa, GemmKernel,
-                         ::testing::Values("avx512bf16", "avx512vnni", "avx512", "avx2",
-                                           "portable"),
+                         ::testing::Values("amx", "avx512bf16", "avx512vnni", "avx512",
+                                           "avx2", "portable"),
                          [](const ::testing::TestParamInfo<const char *> &I) {
                            return std::string(I.param);
                          });
