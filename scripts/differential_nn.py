@@ -1894,6 +1894,17 @@ class Gen:
             return ("base", b.cname)
         return ("add", ("base", b.cname), e) if self.rng.random() < 0.7 else ("addr", ("base", b.cname), e)
 
+    def row_pair(self, level, outs, E):
+        """A row y to write and a row x to read, E long, at the outer
+        indices: the pointer arguments of a helper that writes one row from
+        another. Returns y's view and both arguments."""
+        fake = ("@k", E, None)
+        yv = self.view_for(outs + [fake])
+        yv.base.written = True
+        xv = self.view_for(outs + [fake])
+        prefix = [x for x, _, _ in outs]
+        return yv, self.row_arg(level, yv, prefix), self.row_arg(level, xv, prefix)
+
     def i_call_axpy(self, level):
         ft = self.ft
         outs = self.outer_idx(level)
@@ -1909,12 +1920,7 @@ class Gen:
             h.body = [("for", L)]
             h.has_loop = True
             self.n.helpers.append(h)
-        fake = ("@k", E, None)
-        yv = self.view_for(outs + [fake])
-        yv.base.written = True
-        xv = self.view_for(outs + [fake])
-        y = self.row_arg(level, yv, [x for x, _, _ in outs])
-        x = self.row_arg(level, xv, [x for x, _, _ in outs])
+        _, y, x = self.row_pair(level, outs, E)
         av = self.view_for(outs) if outs else None
         alpha = self.ref(level, av, [x for x, _, _ in outs]) if av else self.lit()
         level.stmt_list().append(("call", h, [("ptr", y), ("ptr", x), ("f", alpha), ("int", E.ie())]))
@@ -1943,12 +1949,7 @@ class Gen:
             self.n.helpers.append(h)
         outs = self.outer_idx(level)
         E = self.pick_ext()
-        fake = ("@k", E, None)
-        yv = self.view_for(outs + [fake])
-        yv.base.written = True
-        xv = self.view_for(outs + [fake])
-        y = self.row_arg(level, yv, [x for x, _, _ in outs])
-        x = self.row_arg(level, xv, [x for x, _, _ in outs])
+        yv, y, x = self.row_pair(level, outs, E)
         call = ("u", h, [("ptr", y), ("ptr", x), ("f", self.lit()), ("int", E.ie())], ft)
         if rnd.random() < 0.1:
             # The row's first element `+=` the row's sum: the read of it is
@@ -1989,12 +1990,7 @@ class Gen:
         outs = self.outer_idx(level)
         for _ in range(2):
             E = self.pick_ext()
-            fake = ("@k", E, None)
-            yv = self.view_for(outs + [fake])
-            yv.base.written = True
-            xv = self.view_for(outs + [fake])
-            y = self.row_arg(level, yv, [x for x, _, _ in outs])
-            x = self.row_arg(level, xv, [x for x, _, _ in outs])
+            _, y, x = self.row_pair(level, outs, E)
             level.stmt_list().append(("call", h, [("ptr", y), ("ptr", x), ("f", self.lit()), ("int", E.ie())]))
         self.feat("call-sizecond")
 

@@ -6,6 +6,25 @@
 #define HELDOUT_LLAMA2C_H
 
 namespace heldout {
+/// forward() with one layer: dim 16, hidden_dim 24, 4 heads (2 kv heads),
+/// seq_len 8, vocab 20, at pos 5; the Config (run.c and runq.c define it
+/// alike) and its sizes by field name.
+struct OneLayer {
+  static constexpr int Dim = 16, Hidden = 24, Heads = 4, KvHeads = 2, Seq = 8, Vocab = 20,
+                       Pos = 5, KvDim = Dim * KvHeads / Heads;
+  static Config config() { return {Dim, Hidden, 1, Heads, KvHeads, Vocab, Seq}; }
+  static void params() {
+    ORACLE_PARAM("dim", Dim);
+    ORACLE_PARAM("hidden_dim", Hidden);
+    ORACLE_PARAM("n_layers", 1);
+    ORACLE_PARAM("n_heads", Heads);
+    ORACLE_PARAM("n_kv_heads", KvHeads);
+    ORACLE_PARAM("vocab_size", Vocab);
+    ORACLE_PARAM("seq_len", Seq);
+    ORACLE_PARAM("pos", Pos);
+  }
+};
+
 /// The samplers' sizes: a vocabulary of \p Vocab.
 inline void samplerParams(int Vocab) {
   ORACLE_PARAM("sample_argmax:n", Vocab);

@@ -8,21 +8,15 @@
 #include "../llama2c.h"
 
 int main() {
-  const int Dim = 16, Hidden = 24, Heads = 4, KvHeads = 2, Seq = 8,
-            Vocab = 20, Pos = 5, KvDim = Dim * KvHeads / Heads;
+  using L = heldout::OneLayer;
+  const int Dim = L::Dim, Hidden = L::Hidden, Heads = L::Heads, Seq = L::Seq,
+            Vocab = L::Vocab, Pos = L::Pos, KvDim = L::KvDim;
   ORACLE_PARAM("rmsnorm:size", Dim);
   ORACLE_PARAM("softmax:size", Pos + 1);
   ORACLE_PARAM("matmul:n", Dim);
   ORACLE_PARAM("matmul:d", Hidden);
   heldout::samplerParams(Vocab);
-  ORACLE_PARAM("dim", Dim);
-  ORACLE_PARAM("hidden_dim", Hidden);
-  ORACLE_PARAM("n_layers", 1);
-  ORACLE_PARAM("n_heads", Heads);
-  ORACLE_PARAM("n_kv_heads", KvHeads);
-  ORACLE_PARAM("vocab_size", Vocab);
-  ORACLE_PARAM("seq_len", Seq);
-  ORACLE_PARAM("pos", Pos);
+  L::params();
 
   oracle::Array<float> o("o", Dim), x("x", Dim), weight("weight", Dim);
   ORACLE_CALL(rmsnorm(o, x, weight, Dim));
@@ -35,7 +29,7 @@ int main() {
 
   // forward() with one layer.
   Transformer T = {};
-  T.config = {Dim, Hidden, 1, Heads, KvHeads, Vocab, Seq};
+  T.config = L::config();
   TransformerWeights &W = T.weights;
   RunState &R = T.state;
   oracle::Array<float> emb("w->token_embedding_table", Vocab * Dim),

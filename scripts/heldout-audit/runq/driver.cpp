@@ -22,18 +22,12 @@ struct QTensor {
 };
 
 void forwardOneLayer(int Gs) {
-  const int Dim = 16, Hidden = 24, Heads = 4, KvHeads = 2, Seq = 8,
-            Vocab = 20, Pos = 5, KvDim = Dim * KvHeads / Heads;
-  ORACLE_PARAM("dim", Dim);
-  ORACLE_PARAM("hidden_dim", Hidden);
-  ORACLE_PARAM("n_layers", 1);
-  ORACLE_PARAM("n_heads", Heads);
-  ORACLE_PARAM("n_kv_heads", KvHeads);
-  ORACLE_PARAM("vocab_size", Vocab);
-  ORACLE_PARAM("seq_len", Seq);
-  ORACLE_PARAM("pos", Pos);
+  using L = heldout::OneLayer;
+  const int Dim = L::Dim, Hidden = L::Hidden, Heads = L::Heads, Seq = L::Seq,
+            Vocab = L::Vocab, KvDim = L::KvDim;
+  L::params();
   Transformer T = {};
-  T.config = {Dim, Hidden, 1, Heads, KvHeads, Vocab, Seq};
+  T.config = L::config();
   TransformerWeights &W = T.weights;
   RunState &R = T.state;
   QTensor wq("w->wq[].q", "w->wq[].s", Dim * Dim, Gs),
@@ -63,7 +57,7 @@ void forwardOneLayer(int Gs) {
   R.xq = {xq, xs}, R.hq = {hq, hs};
   R.q = q, R.k = k, R.v = v, R.att = att, R.logits = logits;
   R.key_cache = kc, R.value_cache = vc;
-  ORACLE_CALL(forward(&T, 3, Pos));
+  ORACLE_CALL(forward(&T, 3, L::Pos));
 }
 
 } // namespace
