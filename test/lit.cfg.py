@@ -50,11 +50,16 @@ if shutil.which("c++"):
     if _links("blis.h", "-lblis"):
         config.available_features.add("blis")
 
-# roofline-probe measures a bf16 peak only on CPUs with AVX512_BF16.
+# roofline-probe measures a bf16 peak only on CPUs with AVX512_BF16, and
+# bf16 and i8 peaks on tiles where the CPU has AMX (Linux names the flags
+# only where it can grant the tile state).
 try:
     with open("/proc/cpuinfo") as _ci:
-        if " avx512_bf16" in _ci.read():
-            config.available_features.add("avx512-bf16")
+        _flags = _ci.read()
+    if " avx512_bf16" in _flags:
+        config.available_features.add("avx512-bf16")
+    if all(" " + f in _flags for f in ("amx_tile", "amx_int8", "amx_bf16")):
+        config.available_features.add("amx")
 except OSError:
     pass
 

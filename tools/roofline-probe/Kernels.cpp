@@ -21,6 +21,12 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
 #define PROBE_X86 1
+#if defined(__linux__)
+#include <cpuid.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#define PROBE_AMX 1
+#endif
 #endif
 
 using namespace probe;
@@ -40,6 +46,7 @@ std::string CpuFeatures::list() const {
   Add(AVX512VNNI, "avx512vnni");
   Add(AVXVNNI, "avxvnni");
   Add(AVX512BF16, "avx512bf16");
+  Add(AMX, "amx");
   return S.empty() ? "none" : S;
 }
 
@@ -57,6 +64,14 @@ CpuFeatures probe::detectCpuFeatures() {
   F.AVX512VNNI = __builtin_cpu_supports("avx512vnni");
   F.AVXVNNI = __builtin_cpu_supports("avxvnni");
   F.AVX512BF16 = __builtin_cpu_supports("avx512bf16");
+#endif
+#ifdef PROBE_AMX
+  // AMX-BF16, -TILE, -INT8: CPUID 7.0 EDX bits 22, 24, 25; Linux hands out
+  // the tile state on request (ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA).
+  unsigned A = 0, B = 0, C = 0, D = 0;
+  const unsigned Bits = 1u << 22 | 1u << 24 | 1u << 25;
+  F.AMX = __get_cpuid_count(7, 0, &A, &B, &C, &D) && (D & Bits) == Bits &&
+          syscall(SYS_arch_prctl, 0x1023, 18) == 0;
 #endif
   return F;
 }
@@ -229,6 +244,61 @@ PROBE_TARGET_END
 
 #endif // PROBE_X86
 
+#ifdef PROBE_AMX
+namespace {
+
+/// Palette 1, every tile 16 rows of 64 bytes.
+struct alignas(64) TileConfig {
+  uint8_t Palette = 1, StartRow = 0;
+  uint8_t Reserved[14] = {};
+  uint16_t ColsBytes[16] = {64, 64, 64, 64, 64, 64, 64, 64};
+  uint8_t Rows[16] = {16, 16, 16, 16, 16, 16, 16, 16};
+};
+
+/// Six independent 16 x 16 accumulator tiles, one A and one B tile loaded
+/// once: TDPBF16PS (16 x 16 x 32 bf16 pairs, 16,384 FLOPs) or TDPBSSD
+/// (16 x 16 x 64 int8 products, 32,768 OPs) an instruction.
+template <bool Int8>
+__attribute__((target("amx-tile,amx-int8,amx-bf16"))) double amxChains(uint64_t Iters) {
+  alignas(64) uint16_t Src[512];
+  for (uint16_t &X : Src)
+    X = Int8 ? 0x0101 : 0x3c00; // int8 ones, bf16 1 x 2^-7
+  const TileConfig Cfg;
+  _tile_loadconfig(&Cfg);
+  _tile_loadd(6, Src, 64);
+  _tile_loadd(7, Src, 64);
+  _tile_zero(0);
+  _tile_zero(1);
+  _tile_zero(2);
+  _tile_zero(3);
+  _tile_zero(4);
+  _tile_zero(5);
+  for (uint64_t I = 0; I < Iters; ++I) {
+    if constexpr (Int8) {
+      _tile_dpbssd(0, 6, 7);
+      _tile_dpbssd(1, 6, 7);
+      _tile_dpbssd(2, 6, 7);
+      _tile_dpbssd(3, 6, 7);
+      _tile_dpbssd(4, 6, 7);
+      _tile_dpbssd(5, 6, 7);
+    } else {
+      _tile_dpbf16ps(0, 6, 7);
+      _tile_dpbf16ps(1, 6, 7);
+      _tile_dpbf16ps(2, 6, 7);
+      _tile_dpbf16ps(3, 6, 7);
+      _tile_dpbf16ps(4, 6, 7);
+      _tile_dpbf16ps(5, 6, 7);
+    }
+  }
+  alignas(64) float Out[256];
+  _tile_stored(5, Out, 64);
+  _tile_release();
+  return Out[0];
+}
+
+} // namespace
+#endif
+
 std::vector<ComputeKernel> probe::computeKernels(const CpuFeatures &F) {
   std::vector<ComputeKernel> K;
 #ifdef PROBE_X86
@@ -248,6 +318,14 @@ std::vector<ComputeKernel> probe::computeKernels(const CpuFeatures &F) {
     K.push_back({"f32", "SSE2 mul+add", 128, 12, 12 * 4 * 2.0,
                  sse2::chains<sse2::MulAddChain<float, 16, 12>>});
   }
+#ifdef PROBE_AMX
+  // The int8 and bf16 variants run on tiles where these exist (roofline_gemm.h).
+  if (F.AMX) {
+    K.push_back({"bf16", "AMX-BF16", 0, 6, 6 * 16 * 16 * 32 * 2.0, amxChains<false>});
+    K.push_back({"i8", "AMX-INT8", 0, 6, 6 * 16 * 16 * 64 * 2.0, amxChains<true>});
+    return K;
+  }
+#endif
   if (F.AVX512F && F.AVX512BF16)
     K.push_back({"bf16", "AVX-512 BF16", 512, 16, 16 * 32 * 2.0,
                  avx512bf16::chains<avx512bf16::Chain<F32x16, 16, dotBf16>>});

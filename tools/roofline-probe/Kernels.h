@@ -21,6 +21,8 @@ struct CpuFeatures {
   bool SSE2 = false, AVX = false, FMA = false, AVX2 = false;
   bool AVX512F = false, AVX512BW = false, AVX512VNNI = false, AVXVNNI = false;
   bool AVX512BF16 = false;
+  /// AMX-TILE, -INT8 and -BF16, and Linux granted the tile state.
+  bool AMX = false;
   /// "avx512f avx512bw avx512vnni ..." as detected.
   std::string list() const;
 };
@@ -30,6 +32,7 @@ CpuFeatures detectCpuFeatures();
 struct ComputeKernel {
   std::string Precision; ///< "f64", "f32", "bf16", "i8" (machine-file peak keys)
   std::string Isa;       ///< "AVX-512 FMA", "AVX-512 VNNI", "AVX2 FMA", ...
+  /// The chains' vector width; 0 for AMX, whose chains are 16 x 16 tiles.
   unsigned VectorBits = 0, Chains = 0;
   double OpsPerIter = 0; ///< FLOPs (OPs for i8) one call does per iteration
   /// Runs \p Iters iterations; the result keeps the work observable.

@@ -198,7 +198,9 @@ std::vector<Result> measurePeaks(const CpuFeatures &F, const Team &T,
     R.Key = K.Precision;
     R.Kernel = "fma";
     R.Isa = K.Isa;
-    R.Detail = formatv("{0} x {1}-bit chains", K.Chains, K.VectorBits).str();
+    R.Detail = K.VectorBits
+                   ? formatv("{0} x {1}-bit chains", K.Chains, K.VectorBits).str()
+                   : formatv("{0} x 16x16 tiles", K.Chains).str();
     progress(R.What + " (" + K.Isa + "), 1 thread");
     R.One = runCompute(K, T.One, O);
     R.All = R.One;
