@@ -136,6 +136,9 @@ FORMS = {
                         # `a || b` on scalars (darknet's gradients: `x > 0
                         # && x < 1`, `x < 0 || x > 1`): b's compare and
                         # multiply a range
+    "sgather": 0.3,     # a scratch array (float tmp[L] in the nest) read at an
+                        # element an int loaded from memory picks: no bytes
+                        # whichever it is (a cross-entropy's logf(e[label]))
     "hoistw": 0.15,     # a helper whose loop writes a row and returns a value
                         # the statement uses (a training loop's `loss +=
                         # step(...)`): y[..] = f(yrow, xrow, a, E), s = f(..)
@@ -180,6 +183,8 @@ SIDE_SC_FORMS = ("shortcirc",)
 SIDE_JG_FORMS = ("jagged",)
 # On a stream named for it (see Gen.side_hw).
 SIDE_HW_FORMS = ("hoistw",)
+# On a stream named for it (see Gen.side_sg).
+SIDE_SG_FORMS = ("sgather",)
 
 
 class MustRefuse(Exception):
@@ -820,7 +825,7 @@ class Gen:
                    if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS + SIDE4_FORMS + SIDE5_FORMS
                    + SIDE6_FORMS + SIDE7_FORMS + SIDE8_FORMS + SIDE9_FORMS
                    + SIDE10_FORMS + SIDE_PG_FORMS + SIDE_SC_FORMS + SIDE_JG_FORMS
-                   + SIDE_HW_FORMS}
+                   + SIDE_HW_FORMS + SIDE_SG_FORMS}
         # The later forms draw from a stream of their own, seeded from the
         # main one without advancing it: with them the other nests of a seed
         # stay what they were.
@@ -852,6 +857,8 @@ class Gen:
         self.on.update({f: self.side_jg.random() < forms[f] for f in SIDE_JG_FORMS if f in forms})
         self.side_hw = random.Random("%s/hw/%s" % (name, rng.getstate()[1][-8:]))
         self.on.update({f: self.side_hw.random() < forms[f] for f in SIDE_HW_FORMS if f in forms})
+        self.side_sg = random.Random("%s/sg/%s" % (name, rng.getstate()[1][-8:]))
+        self.on.update({f: self.side_sg.random() < forms[f] for f in SIDE_SG_FORMS if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
@@ -1842,6 +1849,17 @@ class Gen:
                                  ("ld", ("base", tname), rev), ft), ft))
         self.n.scratch = True
         self.feat("scratch-array")
+        # The element an int loaded from memory picks (L >= 3: the native
+        # check's int data are 0..2).
+        if self.on.get("sgather") and outs and L >= 3 and self.side_sg.random() < 0.6:
+            oidx = [a for a, _, _ in outs]
+            x = self.fresh("x")
+            level.stmt_list().append(("dintd", x, self.ref(level, self.view_for(outs, "i32"), oidx),
+                                      ("n", L)))
+            level.stmt_list().append(("asg", self.ref(level, self.view_for(outs), oidx, write=True),
+                                      "=", ("b", "*", self.lit(), ("ld", ("base", tname), ("v", x)), ft),
+                                      ft))
+            self.feat("scratch-gather")
 
     def helper_dot(self):
         ft = self.ft
