@@ -185,6 +185,16 @@ SIDE_JG_FORMS = ("jagged",)
 SIDE_HW_FORMS = ("hoistw",)
 # On a stream named for it (see Gen.side_sg).
 SIDE_SG_FORMS = ("sgather",)
+# Each group's stream: the Gen attribute and the tag its seed carries.
+SIDE_STREAMS = (("side", "", SIDE_FORMS), ("side2", "2/", SIDE2_FORMS),
+                ("side3", "3/", SIDE3_FORMS), ("side4", "4/", SIDE4_FORMS),
+                ("side5", "5/", SIDE5_FORMS), ("side6", "6/", SIDE6_FORMS),
+                ("side7", "7/", SIDE7_FORMS), ("side8", "8/", SIDE8_FORMS),
+                ("side9", "9/", SIDE9_FORMS), ("side10", "10/", SIDE10_FORMS),
+                ("side_pg", "pg/", SIDE_PG_FORMS), ("side_sc", "sc/", SIDE_SC_FORMS),
+                ("side_jg", "jg/", SIDE_JG_FORMS), ("side_hw", "hw/", SIDE_HW_FORMS),
+                ("side_sg", "sg/", SIDE_SG_FORMS))
+SIDE_STREAM_FORMS = tuple(f for _, _, group in SIDE_STREAMS for f in group)
 
 
 class MustRefuse(Exception):
@@ -822,43 +832,15 @@ class Gen:
         self.rng = rng
         self.n = NNNest(name)
         self.on = {f: rng.random() < p for f, p in forms.items()
-                   if f not in SIDE_FORMS + SIDE2_FORMS + SIDE3_FORMS + SIDE4_FORMS + SIDE5_FORMS
-                   + SIDE6_FORMS + SIDE7_FORMS + SIDE8_FORMS + SIDE9_FORMS
-                   + SIDE10_FORMS + SIDE_PG_FORMS + SIDE_SC_FORMS + SIDE_JG_FORMS
-                   + SIDE_HW_FORMS + SIDE_SG_FORMS}
-        # The later forms draw from a stream of their own, seeded from the
-        # main one without advancing it: with them the other nests of a seed
-        # stay what they were.
-        self.side = random.Random("%s/%s" % (name, rng.getstate()[1][-8:]))
-        self.on.update({f: self.side.random() < forms[f] for f in SIDE_FORMS if f in forms})
-        self.side2 = random.Random("%s/2/%s" % (name, rng.getstate()[1][-8:]))
-        self.on.update({f: self.side2.random() < forms[f] for f in SIDE2_FORMS if f in forms})
-        self.side3 = random.Random("%s/3/%s" % (name, rng.getstate()[1][-8:]))
-        self.on.update({f: self.side3.random() < forms[f] for f in SIDE3_FORMS if f in forms})
-        self.side4 = random.Random("%s/4/%s" % (name, rng.getstate()[1][-8:]))
-        self.on.update({f: self.side4.random() < forms[f] for f in SIDE4_FORMS if f in forms})
-        self.side5 = random.Random("%s/5/%s" % (name, rng.getstate()[1][-8:]))
-        self.on.update({f: self.side5.random() < forms[f] for f in SIDE5_FORMS if f in forms})
-        self.side6 = random.Random("%s/6/%s" % (name, rng.getstate()[1][-8:]))
-        self.on.update({f: self.side6.random() < forms[f] for f in SIDE6_FORMS if f in forms})
-        self.side7 = random.Random("%s/7/%s" % (name, rng.getstate()[1][-8:]))
-        self.on.update({f: self.side7.random() < forms[f] for f in SIDE7_FORMS if f in forms})
-        self.side8 = random.Random("%s/8/%s" % (name, rng.getstate()[1][-8:]))
-        self.on.update({f: self.side8.random() < forms[f] for f in SIDE8_FORMS if f in forms})
-        self.side9 = random.Random("%s/9/%s" % (name, rng.getstate()[1][-8:]))
-        self.on.update({f: self.side9.random() < forms[f] for f in SIDE9_FORMS if f in forms})
-        self.side10 = random.Random("%s/10/%s" % (name, rng.getstate()[1][-8:]))
-        self.on.update({f: self.side10.random() < forms[f] for f in SIDE10_FORMS if f in forms})
-        self.side_pg = random.Random("%s/pg/%s" % (name, rng.getstate()[1][-8:]))
-        self.on.update({f: self.side_pg.random() < forms[f] for f in SIDE_PG_FORMS if f in forms})
-        self.side_sc = random.Random("%s/sc/%s" % (name, rng.getstate()[1][-8:]))
-        self.on.update({f: self.side_sc.random() < forms[f] for f in SIDE_SC_FORMS if f in forms})
-        self.side_jg = random.Random("%s/jg/%s" % (name, rng.getstate()[1][-8:]))
-        self.on.update({f: self.side_jg.random() < forms[f] for f in SIDE_JG_FORMS if f in forms})
-        self.side_hw = random.Random("%s/hw/%s" % (name, rng.getstate()[1][-8:]))
-        self.on.update({f: self.side_hw.random() < forms[f] for f in SIDE_HW_FORMS if f in forms})
-        self.side_sg = random.Random("%s/sg/%s" % (name, rng.getstate()[1][-8:]))
-        self.on.update({f: self.side_sg.random() < forms[f] for f in SIDE_SG_FORMS if f in forms})
+                   if f not in SIDE_STREAM_FORMS}
+        # The later forms draw from a stream of their own (self.side,
+        # self.side2, ... self.side_sg), seeded from the main one without
+        # advancing it: with them the other nests of a seed stay what they
+        # were.
+        for attr, tag, group in SIDE_STREAMS:
+            stream = random.Random("%s/%s%s" % (name, tag, rng.getstate()[1][-8:]))
+            setattr(self, attr, stream)
+            self.on.update({f: stream.random() < forms[f] for f in group if f in forms})
         self.ft = "f64" if rng.random() < 0.2 else "f32"
         self.cnt = Counter()
         self.ivs_used = set()
