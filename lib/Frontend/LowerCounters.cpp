@@ -114,6 +114,9 @@ const VarDecl *NestBuilder::pointerCounterOf(const Expr *E) {
                                              : nullptr;
   if (!VD || Bindings.count(VD) || !VD->getType()->isPointerType())
     return nullptr;
+  // Set again before the nest, not advanced: bound to its last setting.
+  if (std::string Why; isModified(VD) && reassignedPointerView(VD, Why))
+    return nullptr;
   return isAdvancedLocal(VD) ? VD : nullptr;
 }
 

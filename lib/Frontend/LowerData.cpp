@@ -118,6 +118,11 @@ std::optional<unsigned> NestBuilder::baseOf(const ValueDecl *D,
     if (auto It2 = BaseIndex.find(Key); It2 != BaseIndex.end())
       return It2->second;
   }
+  if (std::string Alias = localObjectAlias(D, Key); !Alias.empty()) {
+    Why = "'" + Key + "' and '" + Alias + "' may be one array: a struct reached through a local "
+          "pointer to it and by another path";
+    return std::nullopt;
+  }
   ArrayBase B;
   B.Name = Key;
   B.Decl = D;
@@ -171,10 +176,7 @@ NestBuilder::viewOfDecl(const VarDecl *VD, std::string &Why) {
   if (T->isPointerType() && !isa<ParmVarDecl>(VD) && VD->getInit()) {
     std::string Inner;
     if (std::optional<View> V = viewOf(VD->getInit(), Inner)) {
-      Binding B;
-      B.Kind = Binding::Pointer;
-      B.V = *V;
-      Bindings[VD] = B;
+      bindPointer(VD, *V);
       return V;
     }
     // From a pointer field the function assigns, with no one known value
@@ -197,6 +199,25 @@ NestBuilder::viewOfDecl(const VarDecl *VD, std::string &Why) {
   }
   return View::start(
       baseOf(VD, Name, T, VD->getLocation(), /*Scratch=*/false, Why));
+}
+
+void NestBuilder::bindPointer(const VarDecl *VD, const View &V) {
+  Binding B;
+  B.Kind = Binding::Pointer;
+  B.V = V;
+  Bindings[VD] = B;
+}
+
+std::string NestBuilder::localObjectAlias(const ValueDecl *D, const std::string &Name) const {
+  if (!isa_and_nonnull<FieldDecl>(D) || LocalObjects.empty())
+    return "";
+  auto Local = [&](const std::string &N) {
+    return llvm::any_of(LocalObjects, [&](const std::string &P) { return StringRef(N).starts_with(P); });
+  };
+  for (const ArrayBase &B : Bases)
+    if (B.Decl == D && B.Name != Name && (Local(B.Name) || Local(Name)))
+      return B.Name;
+  return "";
 }
 
 const MemberExpr *NestBuilder::assignedPointerField(const clang::Stmt *S) {
@@ -244,6 +265,16 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
       V->Subs.push_back(IndexPoly()); // a row: the start of the next dimension
     return V;
   };
+  // A pointer set again before the nest (LowerReassignedPointers.cpp).
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && !Bindings.count(VD) && VD->getType()->isPointerType() && isModified(VD)) {
+      if (std::optional<View> V = reassignedPointerView(VD, Why))
+        return V;
+      if (onlyAssigned(VD))
+        return std::nullopt;
+      Why.clear();
+    }
   // A pointer the nest advances (`*w++`, `p[i]` after `p += M`).
   if (const VarDecl *Counter = pointerCounterOf(S))
     return pointerCounterView(Counter, S, Why);

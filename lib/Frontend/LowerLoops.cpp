@@ -779,6 +779,8 @@ bool NestBuilder::lowerStmt(const clang::Stmt *S, Loop &Parent) {
   } else if (const auto *E = dyn_cast<Expr>(S)) {
     if (std::optional<bool> Done = lowerBodyAssignment(S, Parent, St))
       return *Done;
+    if (std::optional<bool> Done = lowerCalleeReassignment(S))
+      return *Done;
     const auto *CE = dyn_cast<CallExpr>(strip(E));
     if (CE)
       if (std::optional<bool> Done = lowerMemCall(CE, Parent))
@@ -833,12 +835,22 @@ bool NestBuilder::lowerPointerDecl(const VarDecl *VD, const Expr *Init) {
     NullPointers.insert(VD);
     return true;
   }
+  // `Config *p = &m->config;` in an inlined helper: a struct of sizes,
+  // named like a parameter receiving it.
+  if (T->isPointerType() && Pointee->isRecordType() && !isContainerType(Pointee) &&
+      !isModified(VD))
+    if (std::optional<Binding> O = objectBinding(Init, T, Why)) {
+      Bindings[VD] = *O;
+      LocalObjects.push_back(O->ObjectName);
+      return true;
+    }
+  Why.clear();
   std::optional<View> V = viewOf(Init, Why);
   if (!V)
     return fail(Init->getBeginLoc(), RejectKind::PointerNotFollowed,
                 "pointer '" + declName(VD) + "' = '" + text(Init) +
                     "': " + Why);
-  if (isModifiedWithin(VD, Nest) && !BodyAssigned.count(VD)) {
+  if (isModifiedWithin(VD, Nest) && !BodyAssigned.count(VD) && !calleeRebound(VD)) {
     // A pointer the nest advances: a counter from its declaration
     // (LowerCounters.cpp).
     if (!T->isPointerType() || Frames.size() != 1)
@@ -852,10 +864,7 @@ bool NestBuilder::lowerPointerDecl(const VarDecl *VD, const Expr *Init) {
                       "', which the nest advances: " + C.Why);
     return true;
   }
-  Binding B;
-  B.Kind = Binding::Pointer;
-  B.V = *V;
-  Bindings[VD] = B;
+  bindPointer(VD, *V);
   return true;
 }
 
@@ -2242,6 +2251,45 @@ const FunctionDecl *NestBuilder::importedDefinition(const FunctionDecl *Callee,
   return nullptr;
 }
 
+// A struct of sizes a callee's parameter or a local pointer \p T receives
+// from \p Arg (the struct, its address, or a pointer to it): its fields are
+// named after the caller's path (`m->config.dim`), or rows of an array of
+// structs.
+std::optional<NestBuilder::Binding>
+NestBuilder::objectBinding(const Expr *Arg, QualType T, std::string &Why) {
+  const Expr *Obj = strip(Arg);
+  bool Address = false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(Obj); UO && UO->getOpcode() == UO_AddrOf) {
+    Obj = strip(UO->getSubExpr());
+    Address = true;
+  }
+  Binding B;
+  B.Kind = Binding::Object;
+  std::string Name;
+  StructRow Row;
+  const auto *DRE = dyn_cast<DeclRefExpr>(Obj);
+  auto Outer = DRE ? Bindings.find(dyn_cast<VarDecl>(DRE->getDecl())) : Bindings.end();
+  if (Outer != Bindings.end() && Outer->second.Row)
+    return Outer->second; // passed on from a caller's struct row
+  if (DRE)
+    Name = declName(DRE->getDecl());
+  else if (std::optional<std::string> Path = memberPath(Obj, Why))
+    Name = *Path;
+  else if (std::string RowWhy; structRowOf(Arg, Row, RowWhy)) {
+    B.ObjectName = Row.Array + "[" + Row.Row.str() + "].";
+    B.Row = Row;
+    return B;
+  } else if (!RowWhy.empty())
+    Why = RowWhy;
+  if (Name.empty()) {
+    if (Why.empty())
+      Why = "not a named struct";
+    return std::nullopt;
+  }
+  B.ObjectName = Name + (T->isPointerType() && !Address ? "->" : ".");
+  return B;
+}
+
 bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
                                 IRStmt &ArgWork) {
   if (CE->getNumArgs() != Callee->getNumParams())
@@ -2273,42 +2321,11 @@ bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
         continue;
       }
       if (Pointee->isRecordType() && !isContainerType(Pointee)) {
-        // A struct of sizes: its fields are named after the caller's.
-        const Expr *Obj = strip(Arg);
-        bool Address = false;
-        if (const auto *UO = dyn_cast<UnaryOperator>(Obj);
-            UO && UO->getOpcode() == UO_AddrOf) {
-          Obj = strip(UO->getSubExpr());
-          Address = true;
-        }
-        std::string Name;
-        StructRow Row;
-        const auto *DRE = dyn_cast<DeclRefExpr>(Obj);
-        auto Outer = DRE ? Bindings.find(dyn_cast<VarDecl>(DRE->getDecl()))
-                         : Bindings.end();
-        if (Outer != Bindings.end() && Outer->second.Row) {
-          Bindings[P] = Outer->second; // passed on from a caller's struct row
-          continue;
-        }
-        if (DRE)
-          Name = declName(DRE->getDecl());
-        else if (std::optional<std::string> Path = memberPath(Obj, Why))
-          Name = *Path;
-        else if (std::string RowWhy; structRowOf(Arg, Row, RowWhy)) {
-          B.Kind = Binding::Object;
-          B.ObjectName = Row.Array + "[" + Row.Row.str() + "].";
-          B.Row = Row;
-          Bindings[P] = B;
-          continue;
-        } else if (!RowWhy.empty())
-          Why = RowWhy;
-        if (Name.empty())
+        std::optional<Binding> O = objectBinding(Arg, T, Why);
+        if (!O)
           return fail(Arg->getBeginLoc(), RejectKind::CallArgument,
-                      "argument '" + text(Arg) + "' of '" + declName(Callee) +
-                          "': " + (Why.empty() ? "not a named struct" : Why));
-        B.Kind = Binding::Object;
-        B.ObjectName = Name + (T->isPointerType() && !Address ? "->" : ".");
-        Bindings[P] = B;
+                      "argument '" + text(Arg) + "' of '" + declName(Callee) + "': " + Why);
+        Bindings[P] = *O;
         continue;
       }
       if (T->isPointerType() &&

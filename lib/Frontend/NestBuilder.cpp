@@ -292,10 +292,56 @@ public:
   bool VisitVarDecl(VarDecl *VD) {
     if (VD->getInit() && bindsMutableRef(VD->getType()))
       note(VD->getInit(), VD->getInit());
+    // `Config *p = &m->config;` (visited before its initializer): no
+    // change of the struct unless p is used otherwise than to read fields
+    // (finish decides).
+    const auto *UO = VD->getInit() ? dyn_cast<UnaryOperator>(strip(VD->getInit())) : nullptr;
+    if (UO && UO->getOpcode() == UO_AddrOf && isa<MemberExpr>(strip(UO->getSubExpr())) &&
+        VD->getType()->isPointerType() && VD->getType()->getPointeeType()->getAsRecordDecl()) {
+      KeptFields.insert(UO);
+      FieldViews.push_back({UO, VD});
+    }
     return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+    for (const FieldView &F : FieldViews)
+      if (DRE->getDecl() == F.VD)
+        ViewRefs[F.VD].push_back(DRE);
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *ME) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(strip(ME->getBase()));
+    const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    if (DRE && ME->isArrow() && F &&
+        (F->getType()->isPointerType() || F->getType()->isArithmeticType()))
+      FieldReads.insert(DRE);
+    return true;
+  }
+  /// The address-ofs of fields kept in a local pointer: a change of the
+  /// struct after all where the pointer is assigned, passed on, or the
+  /// struct's own fields are assigned.
+  void finish() {
+    for (const FieldView &F : FieldViews) {
+      const RecordDecl *R = F.VD->getType()->getPointeeType()->getAsRecordDecl();
+      R = R ? R->getDefinition() : nullptr;
+      bool Kept = R && !Sites.Vars.count(F.VD) &&
+                  llvm::all_of(ViewRefs[F.VD],
+                               [&](const DeclRefExpr *D) { return FieldReads.count(D); }) &&
+                  llvm::none_of(R->fields(),
+                                [&](const FieldDecl *Fd) { return Sites.Fields.count(Fd); });
+      if (!Kept)
+        note(F.UO->getSubExpr(), F.UO);
+    }
   }
 
 private:
+  struct FieldView {
+    const UnaryOperator *UO;
+    const VarDecl *VD;
+  };
+  std::vector<FieldView> FieldViews;
+  llvm::DenseMap<const VarDecl *, std::vector<const DeclRefExpr *>> ViewRefs;
+  llvm::DenseSet<const DeclRefExpr *> FieldReads;
   /// Address-ofs passed to a callee that keeps the struct's fields.
   llvm::DenseSet<const UnaryOperator *> KeptFields;
   static bool bindsMutableRef(QualType T) {
@@ -324,6 +370,7 @@ ModificationSites roofline::frontend::modificationsIn(const clang::Stmt *S) {
   ModifiedVars F;
   if (S)
     F.TraverseStmt(const_cast<clang::Stmt *>(S));
+  F.finish();
   return std::move(F.Sites);
 }
 

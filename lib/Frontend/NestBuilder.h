@@ -992,9 +992,45 @@ private:
   /// access is recorded at.
   std::optional<IndexPoly> scratchGather(const View &V, const clang::Expr *IdxE);
   std::optional<View> viewOf(const clang::Expr *E, std::string &Why);
+  /// The Object binding of the struct \p Arg names, for a parameter or
+  /// local of type \p T (LowerLoops.cpp).
+  std::optional<Binding> objectBinding(const clang::Expr *Arg, clang::QualType T,
+                                       std::string &Why);
   std::optional<View> viewOfDecl(const clang::VarDecl *VD, std::string &Why);
+  /// Binds pointer \p VD to \p V (a Binding::Pointer).
+  void bindPointer(const clang::VarDecl *VD, const View &V);
+  /// The ObjectNames of struct pointers declared in the nest or its helpers
+  /// (`State *s = &m->state;`): their fields are spelled through the path.
+  std::vector<std::string> LocalObjects;
+  /// Another base of field \p D than \p Name where one of the two is
+  /// reached through LocalObjects: the two spellings may be one array.
+  std::string localObjectAlias(const clang::ValueDecl *D, const std::string &Name) const;
   /// A pointer field in \p S that a function of the nest assigns.
   const clang::MemberExpr *assignedPointerField(const clang::Stmt *S);
+  // --- Pointers set again before the nest (LowerReassignedPointers.cpp) ---
+  /// The view of local pointer \p VD at the nest, from its last setting
+  /// in a block around it (bound once found); nullopt with \p Why where
+  /// that setting is not certain, or with an empty Why where the pointer
+  /// is never assigned (steps and initializers are others' to follow).
+  std::optional<View> reassignedPointerView(const clang::VarDecl *VD, std::string &Why);
+  /// \p VD is only read and assigned whole, and its value at the nest is
+  /// not certain: reassignedPointerView's reason is the one to give.
+  bool onlyAssigned(const clang::VarDecl *VD);
+  std::optional<View> lastSettingView(const clang::VarDecl *VD, std::string &Why,
+                                      bool &OnlyAssigned);
+  bool endsBefore(const clang::Stmt *A, const clang::Stmt *B) const;
+  bool runsBetween(const clang::Stmt *S, const clang::Stmt *From);
+  struct ReassignedInfo {
+    std::optional<View> V;
+    std::string Why;
+    bool OnlyAssigned = false;
+  };
+  llvm::DenseMap<const clang::VarDecl *, ReassignedInfo> Reassigned;
+  /// \p VD, a pointer local of the inlined helper being lowered, is only
+  /// set by statements of the helper's body itself.
+  bool calleeRebound(const clang::VarDecl *VD) const;
+  /// `p = E;` of such a pointer: bound to E's view from here on.
+  std::optional<bool> lowerCalleeReassignment(const clang::Stmt *S);
   // --- Pointer fields assigned in the function (LowerFieldPointers.cpp) ---
   /// The view a pointer field holds where the nest's function assigns it
   /// once, before the nest; nullopt with an empty \p Why where the function
