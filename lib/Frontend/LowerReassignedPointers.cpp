@@ -185,13 +185,24 @@ NestBuilder::lastSettingView(const VarDecl *VD, std::string &Why, bool &OnlyAssi
                   "'): its value before is not followed");
   // The right side is read at the nest: nothing it names may change between.
   std::string Changed;
+  const ModificationSites &Mod = Frames.front().Modified;
   anyOf(Last->Value, [&](const clang::Stmt *S) {
+    if (const auto *ME = dyn_cast<MemberExpr>(S)) {
+      const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+      for (const clang::Stmt *Site : F ? Mod.FieldSites.lookup(F)
+                                       : llvm::SmallVector<const clang::Stmt *, 2>())
+        if (runsBetween(Site, Last->S)) {
+          Changed = text(ME);
+          return true;
+        }
+      return false;
+    }
     const auto *DRE = dyn_cast<DeclRefExpr>(S);
     const auto *Var = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
     if (!Var)
       return false;
-    auto It = Frames.front().Modified.Vars.find(Var);
-    if (It == Frames.front().Modified.Vars.end())
+    auto It = Mod.Vars.find(Var);
+    if (It == Mod.Vars.end())
       return false;
     for (const ModificationSites::VarSite &Site : It->second)
       if (runsBetween(Site.Site, Last->S)) {

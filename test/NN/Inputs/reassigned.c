@@ -135,3 +135,13 @@ void forward_y(Model *m, int layers) {
       s->y[i] *= 0.5f;
   }
 }
+
+// The field the pointer was set from is set again before the nest: the
+// pointer keeps the old array, which the field's name no longer is; refused.
+void refield(State *s, float *other, int n) {
+  float *src = s->y;
+  src = s->xz;
+  s->xz = other;
+  for (int i = 0; i < n; i++)
+    src[i] += s->xz[i];
+}

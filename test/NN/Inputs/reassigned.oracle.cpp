@@ -39,5 +39,7 @@ int main() {
     ORACLE_CALL(layer(&m, 1, h));
     ORACLE_CALL(forward(&m, Layers));
     ORACLE_CALL(forward_y(&m, Layers));
+    oracle::Array<float> other("other", N);
+    ORACLE_CALL(refield(&m.state, other, N));
   }
 }
