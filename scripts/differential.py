@@ -743,7 +743,23 @@ def eval_formula(text, env):
     return _Eval(env).visit(tree)
 
 
+class _CEval(_Eval):
+    """C's integer arithmetic: '/' truncates toward zero (a case's
+    condition is source text, `(M / 3) > 1`, not a formula)."""
+
+    def visit_BinOp(self, node):
+        if isinstance(node.op, ast.Div):
+            a, b = self.visit(node.left), self.visit(node.right)
+            return Fraction(math.trunc(a / b))
+        return super().visit_BinOp(node)
+
+
+def eval_c(text, env):
+    return _CEval(env).visit(ast.parse(text, mode="eval"))
+
+
 nn.EVAL = eval_formula
+nn.EVAL_C = eval_c
 
 
 # --- Comparison -------------------------------------------------------------

@@ -45,6 +45,7 @@ BASE_SIZES = ["N", "M", "K"]
 FIELD = {"N": "rows", "M": "cols", "K": "depth"}
 MAX_STEPS = 2500  # statement executions per nest and case
 EVAL = None  # differential.eval_formula (set by differential.py)
+EVAL_C = None  # differential.eval_c: C source text ('/' truncates)
 
 # Feature switches (--nn-forms): name -> probability per nest.
 FORMS = {
@@ -4414,7 +4415,7 @@ class Checker:
                 a = strip_parens(a[1:])
             m = self.SIZE_ATOM.fullmatch(a.replace("->", "."))  # p->rows: no '>'
             try:
-                lhs, rhs = (EVAL(formula_text(x), env) for x in (m.group(1), m.group(3)))
+                lhs, rhs = (EVAL_C(formula_text(x), env) for x in (m.group(1), m.group(3)))
             except Exception:
                 rest.append(atom)  # not a size condition (or not understood)
                 continue

@@ -6,7 +6,8 @@
 // local, and the statement before the loop in the same block that last sets
 // it is `i = E`, its declaration `int i = E`, or an earlier loop
 // `for (i = S; i < B; i += k)` that leaves i at max(S, B) (step 1, or B - S
-// a multiple of k by construction, as B = n>>3<<3 and S = 0 with k = 8).
+// a multiple of k by construction, as B = n>>3<<3 and S = 0 with k = 8), or
+// else at S + k*q, q = (B - S + k - 1)/k a quotient size (steppedExit).
 // Nothing between may change i or what E, S and B read. Anything else is
 // refused with the reason (docs/user-guide.md, "Sizes").
 //
@@ -336,13 +337,11 @@ bool NestBuilder::lowerExitValue(const ForStmt *Before,
   bool Exact = K == 1 || (Cond->getOpcode() == BO_LT &&
                           isMultipleByConstruction(S, K) &&
                           isMultipleByConstruction(B, K));
-  if (!Exact)
-    return fail(At, RejectKind::LoopStart,
-                Unknown + "that loop steps by " + std::to_string(K) +
-                    " up to '" + text(B) + "', not a multiple of " +
-                    std::to_string(K) + " from '" + text(S) +
-                    "' by construction (where it leaves " + Name +
-                    " is not proven)");
+  std::string NotMultiple = Unknown + "that loop steps by " + std::to_string(K) +
+                            " up to '" + text(B) + "', not a multiple of " +
+                            std::to_string(K) + " from '" + text(S) +
+                            "' by construction (where it leaves " + Name +
+                            " is not proven)";
   llvm::SmallVector<const clang::Stmt *, 8> Changes(Between.begin(),
                                                     Between.end());
   Changes.push_back(Before->getBody());
@@ -359,6 +358,8 @@ bool NestBuilder::lowerExitValue(const ForStmt *Before,
       return fail(At, RejectKind::Overflow, "loop bound arithmetic overflows");
     Stop.Expr = *Next;
   }
+  if (!Exact)
+    return steppedExit(Start, Stop, K, NotMultiple, At, First);
   // max(S, B): the loop before may not run at all. Where B - S is a sum of
   // sizes (>= 0, as everywhere in the counts) or a constant, the max is
   // decided here and the count keeps a formula.
@@ -370,6 +371,50 @@ bool NestBuilder::lowerExitValue(const ForStmt *Before,
   }
   First.Kind = Bound::Max;
   First.Terms = {Start, Stop};
+  return true;
+}
+
+// `for (i = S; i < B; i += K)` with B - S no multiple of K by construction
+// (a 4x-unrolled loop's `i <= n - 4`) leaves i at the first value >= B on
+// S's lattice: S + K*q with q = (B - S + K - 1) / K, a quotient size (C's
+// division, toward zero: q <= 0 exactly where the loop does not run, when
+// max(S, ...) is S). n - 3 and step 4 from 0 give q = n/4, the remainder
+// loop's n mod 4 iterations.
+bool NestBuilder::steppedExit(const BoundTerm &Start, const BoundTerm &Stop, int64_t K,
+                              const std::string &Why, SourceLocation At, Bound &First) {
+  std::optional<AffineExpr> Span = Stop.Expr.sub(Start.Expr);
+  if (Span)
+    Span = Span->addConstant(K - 1);
+  bool Sizes = Span && Start.Divisor == 1 && Stop.Divisor == 1 &&
+               llvm::all_of(Span->terms(), [&](const auto &T) {
+                 return llvm::none_of(IVs, [&](const auto &P) { return P.second == T.first; });
+               });
+  if (!Sizes)
+    return fail(At, RejectKind::LoopStart, Why);
+  std::string QWhy, Num = Span->str();
+  bool Plain = Span->constant() == 0 && Span->terms().size() == 1 &&
+               Span->terms().begin()->second == 1;
+  std::string Text = (Plain ? Num : "(" + Num + ")") + "/" + std::to_string(K);
+  Text.erase(std::remove(Text.begin(), Text.end(), ' '), Text.end());
+  std::optional<IndexPoly> Q =
+      quotientSize(Text, IndexPoly::fromAffine(*Span, {}), IndexPoly::constant(K), QWhy);
+  std::optional<AffineExpr> QA = Q ? Q->toAffine() : std::nullopt;
+  std::optional<AffineExpr> Steps = QA ? QA->scale(K) : std::nullopt;
+  std::optional<AffineExpr> Exit = Steps ? Start.Expr.add(*Steps) : std::nullopt;
+  if (!Exit)
+    return fail(At, RejectKind::LoopStart, QWhy.empty() ? Why : Why + ": " + QWhy);
+  BoundTerm End{*Exit, 1};
+  First = Bound();
+  // The numerator a sum of sizes plus a constant >= 0: q >= 0, the end is
+  // the max; else max(S, end) at the sizes.
+  bool NonNegative = Span->constant() >= 0 &&
+                     llvm::all_of(Span->terms(), [](const auto &T) { return T.second > 0; });
+  if (NonNegative) {
+    First.Terms.push_back(End);
+    return true;
+  }
+  First.Kind = Bound::Max;
+  First.Terms = {Start, End};
   return true;
 }
 

@@ -547,6 +547,8 @@ private:
   bool plainlyWritten(const clang::VarDecl *VD) const;
   /// Whether \p Stop >= \p Start for all sizes (true), never (false), or
   /// it depends (nullopt).
+  bool steppedExit(const BoundTerm &Start, const BoundTerm &Stop, int64_t K,
+                   const std::string &Why, clang::SourceLocation At, Bound &First);
   std::optional<bool> sizesDecide(const BoundTerm &Start,
                                   const BoundTerm &Stop) const;
   bool isMultipleByConstruction(const clang::Expr *E, int64_t K,

@@ -2,7 +2,9 @@
 // 18): `for (; i < n; ++i)` starts where the code before it left i. Counted
 // exactly where that value is certain (LowerLoopStart.cpp): the loop before,
 // `for (i = 0; i < n8; i += 8)`, leaves i at n8 = 8*floor(n/8) (0 and n8 are
-// multiples of 8); an assignment or the declaration gives it otherwise.
+// multiples of 8), a loop whose bound is no multiple of its step leaves it at
+// a quotient size (`i < n` by 8: 8*((n + 7)/8)); an assignment or the
+// declaration gives it otherwise.
 // Anything else is refused with the reason.
 // RUN: roofline-lint --verbosity=normal --no-source --param n=21 %s 2>&1 | FileCheck %s --check-prefix=NUM
 // RUN: roofline-lint --verbosity=normal --no-source --param n=16 %s 2>&1 | FileCheck %s --check-prefix=EVEN
@@ -108,11 +110,15 @@ void set_outside(int n, float a, const float *x, float *y) {
   }
 }
 
-void exit_unproven(int n, float a, const float *x, float *y) {
+// A step of 8 up to n, no multiple of 8 by construction: the loop leaves i
+// at 8*((n + 7)/8), a quotient size (24 at n = 21, 8 at n = 5), and the
+// remainder runs from there to n + 7.
+void exit_stepped(int n, float a, const float *x, float *y) {
   int i;
   for (i = 0; i < n; i += 8)
     y[i] += a * x[i];
-// WHY: remainder-loops.c:[[@LINE+1]]:3: note: loop nest not analyzed: loop variable 'i' starts where the loop before it left it, and that loop steps by 8 up to 'n', not a multiple of 8 from '0' by construction (where it leaves 'i' is not proven)
+// NUM: remainder-loops.c:[[@LINE+2]]:3: note: 5 MACs, 10 FLOPs (f32: 10); 60 bytes compulsory
+// SMALL: remainder-loops.c:[[@LINE+1]]:3: note: 5 MACs, 10 FLOPs (f32: 10); 60 bytes compulsory
   for (; i < n + 8; ++i)
     y[i] += a * x[i];
 }

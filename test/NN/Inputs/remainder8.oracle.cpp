@@ -14,4 +14,6 @@ int main() {
   (void)r;
   ORACLE_CALL(saxpy(n, 0.5f, x, y));
   ORACLE_CALL(tail(n, 0.5f, x, y));
+  ORACLE_CALL(r = sum_sq4(n, x));
+  ORACLE_CALL(from1(n, x, y));
 }
