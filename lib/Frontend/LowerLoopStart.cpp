@@ -305,6 +305,20 @@ bool NestBuilder::lowerExitValue(const ForStmt *Before,
                         " starts where the loop before it left it, and ";
   const Expr *S = Before->getInit() ? assignedValue(Before->getInit(), IVDecl)
                                     : nullptr;
+  // A loop without init (`int i = 0; for (; i <= n - 4; i += 4)`) starts
+  // where the code before it left i: one step further back.
+  std::optional<BoundTerm> Continued;
+  if (!Before->getInit()) {
+    std::string BeforeIV;
+    const VarDecl *BeforeDecl = nullptr;
+    Bound BeforeFirst;
+    if (!lowerContinuedStart(Before, BeforeIV, BeforeDecl, BeforeFirst))
+      return false;
+    if (BeforeDecl != IVDecl || BeforeFirst.Kind != Bound::Single || BeforeFirst.Terms.size() != 1)
+      return fail(At, RejectKind::LoopStart,
+                  Unknown + "that loop's own start is not one value");
+    Continued = BeforeFirst.Terms.front();
+  }
   const auto *Cond = dyn_cast_or_null<BinaryOperator>(
       Before->getCond() ? strip(Before->getCond()) : nullptr);
   const auto *CondVar =
@@ -317,7 +331,7 @@ bool NestBuilder::lowerExitValue(const ForStmt *Before,
                Before->getInc() ? strip(Before->getInc()) : nullptr);
            BO && BO->getOpcode() == BO_AddAssign)
     K = constantOf(BO->getRHS(), Ctx).value_or(0);
-  if (!S || !Cond || !CondVar || CondVar->getDecl() != IVDecl ||
+  if ((!S && !Continued) || !Cond || !CondVar || CondVar->getDecl() != IVDecl ||
       (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE) || K <= 0 ||
       steppedVar(Before->getInc()) != IVDecl)
     return fail(
@@ -334,23 +348,37 @@ bool NestBuilder::lowerExitValue(const ForStmt *Before,
   const Expr *B = Cond->getRHS();
   // Step 1 stops at B itself; a larger step at the first value >= B on S's
   // lattice, which is B only where B - S is a multiple of the step.
-  bool Exact = K == 1 || (Cond->getOpcode() == BO_LT &&
+  bool Exact = K == 1 || (Cond->getOpcode() == BO_LT && S &&
                           isMultipleByConstruction(S, K) &&
                           isMultipleByConstruction(B, K));
   std::string NotMultiple = Unknown + "that loop steps by " + std::to_string(K) +
                             " up to '" + text(B) + "', not a multiple of " +
-                            std::to_string(K) + " from '" + text(S) +
+                            std::to_string(K) + " from '" +
+                            (S ? text(S) : Continued->str()) +
                             "' by construction (where it leaves " + Name +
                             " is not proven)";
   llvm::SmallVector<const clang::Stmt *, 8> Changes(Between.begin(),
                                                     Between.end());
   Changes.push_back(Before->getBody());
   Changes.push_back(Before->getInc());
-  if (changedIn(S, Changes, IVDecl, At) || changedIn(B, Changes, IVDecl, At))
+  if ((S && changedIn(S, Changes, IVDecl, At)) || changedIn(B, Changes, IVDecl, At))
     return false;
+  // The earlier start's variables (by name) keep their value up to here.
+  if (Continued)
+    for (const clang::Stmt *C : Changes)
+      for (const auto &[Var, Sites] : modificationsIn(C).Vars)
+        if (llvm::any_of(Continued->Expr.terms(),
+                         [&, V = Var](const auto &T) { return T.first == declName(V); }))
+          return fail(At, RejectKind::LoopStart,
+                      "'" + declName(Var) + "', in the start of loop variable " + Name +
+                          ", changes before the loop");
   IV = ivName(IVDecl);
   BoundTerm Start, Stop;
-  if (!lowerBoundTerm(S, Start) || !lowerBoundTerm(B, Stop))
+  if (Continued)
+    Start = *Continued;
+  else if (!lowerBoundTerm(S, Start))
+    return false;
+  if (!lowerBoundTerm(B, Stop))
     return false;
   if (Cond->getOpcode() == BO_LE) {
     std::optional<AffineExpr> Next = Stop.Expr.addConstant(Stop.Divisor);

@@ -60,3 +60,18 @@ void from1(int n, const float *x, float *y) {
   for (; i < n; i++)
     y[i] += x[i];
 }
+
+// The unrolled loop without init, from the declaration (`int i = 0;
+// for (; i <= n - 2; i += 2)`): where it starts is one step further back.
+float sum_sq2(int n, const float *x) {
+  float s0 = 0.0f, s1 = 0.0f;
+  int i = 0;
+  for (; i <= n - 2; i += 2) {
+    s0 += x[i] * x[i];
+    s1 += x[i + 1] * x[i + 1];
+  }
+  float s = s0 + s1;
+  for (; i < n; i++)
+    s += x[i] * x[i];
+  return s;
+}

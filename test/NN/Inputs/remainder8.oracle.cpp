@@ -16,4 +16,5 @@ int main() {
   ORACLE_CALL(tail(n, 0.5f, x, y));
   ORACLE_CALL(r = sum_sq4(n, x));
   ORACLE_CALL(from1(n, x, y));
+  ORACLE_CALL(r = sum_sq2(n, x));
 }
