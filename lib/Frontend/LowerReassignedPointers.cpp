@@ -137,9 +137,10 @@ NestBuilder::lastSettingView(const VarDecl *VD, std::string &Why, bool &OnlyAssi
   });
   bool Assigned = llvm::any_of(Refs, [](auto &R) { return R.second == RefKind::Assign; });
   OnlyAssigned = Assigned && llvm::none_of(Refs, [](auto &R) { return R.second == RefKind::Other; });
-  // Set once (viewOfDecl binds it), stepped (the counters), or set inside
-  // the nest (LowerBodyAssignments.cpp): others' to follow.
-  if (!Assigned || llvm::any_of(Refs, [&](auto &R) {
+  // Set once (viewOfDecl binds it), stepped or its address taken anywhere
+  // (the counters; an address kept could change it behind any setting), or
+  // set inside the nest (LowerBodyAssignments.cpp): others' to follow.
+  if (!OnlyAssigned || llvm::any_of(Refs, [&](auto &R) {
         return R.second != RefKind::Read && containsStmt(Nest, R.first);
       })) {
     OnlyAssigned = false;

@@ -32,6 +32,7 @@ int main() {
   ORACLE_CALL(twice(y, a, b, N));
   ORACLE_CALL(shifted(y, a, N, 2));
   ORACLE_CALL(advance(y, a, N, 1));
+  ORACLE_CALL(escaped(y, a, b, N));
   {
     oracle::Array<float> xz("xz", Inner), yy("y", Inner), h("h", Dim);
     oracle::Array<float> w_in("w_in", Layers * Inner * Dim), w_out("w_out", Layers * Dim * Inner);
