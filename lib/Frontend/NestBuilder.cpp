@@ -190,6 +190,33 @@ const VarDecl *roofline::frontend::pointerBase(const Expr *E) {
 
 namespace {
 
+/// Whether every reference to \p P in \p Scope reads a field `P->f`, f a
+/// pointer or a number (which may be written through).
+bool onlyReadsFields(const clang::Stmt *Scope, const VarDecl *P) {
+  std::vector<const clang::Stmt *> All;
+  collectStmts(Scope, All);
+  llvm::DenseSet<const clang::Stmt *> Read;
+  for (const clang::Stmt *S : All)
+    if (const auto *ME = dyn_cast<MemberExpr>(S))
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(ME->getBase())))
+        if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
+            DRE->getDecl() == P && ME->isArrow() && F &&
+            (F->getType()->isPointerType() ||
+             F->getType()->isArithmeticType()))
+          Read.insert(DRE);
+  for (const clang::Stmt *S : All)
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (DRE->getDecl() == P && !Read.count(DRE))
+        return false;
+  return true;
+}
+
+/// Whether \p Mod assigns a field of \p R.
+bool assignsFieldOf(const ModificationSites &Mod, const RecordDecl *R) {
+  return llvm::any_of(R->fields(),
+                      [&](const FieldDecl *F) { return Mod.Fields.count(F) != 0; });
+}
+
 /// Whether \p Callee, given a pointer to a struct as its parameter \p P,
 /// provably changes none of the struct's fields: it only reads `P->f` (f a
 /// pointer or a number, which it may write through: runq.c's
@@ -208,30 +235,12 @@ bool keepsFields(const FunctionDecl *Callee, const ParmVarDecl *P) {
   if (!R || !(R = R->getDefinition()))
     return false;
   P = Def->getParamDecl(P->getFunctionScopeIndex());
-  std::vector<const clang::Stmt *> All;
-  collectStmts(Def->getBody(), All);
-  llvm::DenseSet<const clang::Stmt *> Read;
-  for (const clang::Stmt *S : All)
-    if (const auto *ME = dyn_cast<MemberExpr>(S))
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(strip(ME->getBase())))
-        if (const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
-            DRE->getDecl() == P && ME->isArrow() && F &&
-            (F->getType()->isPointerType() ||
-             F->getType()->isArithmeticType()))
-          Read.insert(DRE);
-  for (const clang::Stmt *S : All)
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
-      if (DRE->getDecl() == P && !Read.count(DRE))
-        return false;
+  if (!onlyReadsFields(Def->getBody(), P))
+    return false;
   ++Depth;
   ModificationSites Mod = modificationsIn(Def->getBody());
   --Depth;
-  if (Mod.Vars.count(P))
-    return false;
-  for (const FieldDecl *F : R->fields())
-    if (Mod.Fields.count(F))
-      return false;
-  return true;
+  return !Mod.Vars.count(P) && !assignsFieldOf(Mod, R);
 }
 
 /// Every variable a statement assigns, increments or takes the address of,
@@ -303,32 +312,16 @@ public:
     }
     return true;
   }
-  bool VisitDeclRefExpr(DeclRefExpr *DRE) {
-    for (const FieldView &F : FieldViews)
-      if (DRE->getDecl() == F.VD)
-        ViewRefs[F.VD].push_back(DRE);
-    return true;
-  }
-  bool VisitMemberExpr(MemberExpr *ME) {
-    const auto *DRE = dyn_cast<DeclRefExpr>(strip(ME->getBase()));
-    const auto *F = dyn_cast<FieldDecl>(ME->getMemberDecl());
-    if (DRE && ME->isArrow() && F &&
-        (F->getType()->isPointerType() || F->getType()->isArithmeticType()))
-      FieldReads.insert(DRE);
-    return true;
-  }
-  /// The address-ofs of fields kept in a local pointer: a change of the
-  /// struct after all where the pointer is assigned, passed on, or the
-  /// struct's own fields are assigned.
-  void finish() {
+  /// The address-ofs of fields kept in a local pointer, after the traversal
+  /// of \p Scope: a change of the struct after all where the pointer is
+  /// assigned, used otherwise than to read fields, or the struct's own
+  /// fields are assigned (as keepsFields asks of a callee's parameter).
+  void finish(const clang::Stmt *Scope) {
     for (const FieldView &F : FieldViews) {
       const RecordDecl *R = F.VD->getType()->getPointeeType()->getAsRecordDecl();
       R = R ? R->getDefinition() : nullptr;
-      bool Kept = R && !Sites.Vars.count(F.VD) &&
-                  llvm::all_of(ViewRefs[F.VD],
-                               [&](const DeclRefExpr *D) { return FieldReads.count(D); }) &&
-                  llvm::none_of(R->fields(),
-                                [&](const FieldDecl *Fd) { return Sites.Fields.count(Fd); });
+      bool Kept = R && !Sites.Vars.count(F.VD) && onlyReadsFields(Scope, F.VD) &&
+                  !assignsFieldOf(Sites, R);
       if (!Kept)
         note(F.UO->getSubExpr(), F.UO);
     }
@@ -340,8 +333,6 @@ private:
     const VarDecl *VD;
   };
   std::vector<FieldView> FieldViews;
-  llvm::DenseMap<const VarDecl *, std::vector<const DeclRefExpr *>> ViewRefs;
-  llvm::DenseSet<const DeclRefExpr *> FieldReads;
   /// Address-ofs passed to a callee that keeps the struct's fields.
   llvm::DenseSet<const UnaryOperator *> KeptFields;
   static bool bindsMutableRef(QualType T) {
@@ -370,7 +361,7 @@ ModificationSites roofline::frontend::modificationsIn(const clang::Stmt *S) {
   ModifiedVars F;
   if (S)
     F.TraverseStmt(const_cast<clang::Stmt *>(S));
-  F.finish();
+  F.finish(S);
   return std::move(F.Sites);
 }
 
