@@ -821,7 +821,8 @@ bool NestBuilder::visitData(const Expr *E, IRStmt &St) {
       if (sizeOf(MCE, Why))
         return true; // v.size() is a size
     }
-    if (isa<CXXOperatorCallExpr>(CE) || isa<CXXMemberCallExpr>(CE))
+    if ((isa<CXXOperatorCallExpr>(CE) && !lambdaClassOf(CE)) ||
+        isa<CXXMemberCallExpr>(CE))
       return fail(CE->getBeginLoc(), RejectKind::UnknownCall,
                   "call to '" + text(CE) + "' with unknown side effects");
     return countCall(CE, St);

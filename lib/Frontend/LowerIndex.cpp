@@ -655,6 +655,9 @@ std::optional<IndexPoly> NestBuilder::indexOf(const Expr *E, std::string &Why) {
     return IndexPoly::constant(R.Val.getInt().getExtValue());
   if (const auto *CO = dyn_cast<ConditionalOperator>(S))
     return conditionalIndex(CO, Why);
+  if (const auto *CE = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *Def = indexHelperOf(CE))
+      return helperIndex(CE, Def, Why); // LowerHelperCalls.cpp
   const char *Where = InBound ? "loop bound" : "index";
   if (isa<ArraySubscriptExpr>(S) || isa<CXXOperatorCallExpr>(S) ||
       (isa<UnaryOperator>(S) &&

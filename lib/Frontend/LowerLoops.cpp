@@ -786,8 +786,8 @@ bool NestBuilder::lowerStmt(const clang::Stmt *S, Loop &Parent) {
       if (std::optional<bool> Done = lowerMemCall(CE, Parent))
         return *Done;
     std::string Why;
-    if (CE && !isa<CXXOperatorCallExpr>(CE) && !isa<CXXMemberCallExpr>(CE) &&
-        inlinableCallee(CE, Why))
+    if (CE && (!isa<CXXOperatorCallExpr>(CE) || lambdaClassOf(CE)) &&
+        !isa<CXXMemberCallExpr>(CE) && inlinableCallee(CE, Why))
       return inlineCall(CE, &Parent, nullptr);
     if (!visitData(E, St))
       return false;
@@ -990,6 +990,11 @@ bool NestBuilder::lowerDecl(const VarDecl *VD, Loop &Parent, IRStmt &St,
       return true;
     }
   }
+  if (Init && isa<LambdaExpr>(strip(Init))) {
+    // Made here, run where it is called (LowerHelperCalls.cpp).
+    noteExtended(VD->getLocation(), "lambda made inside the nest");
+    return true;
+  }
   if (T->isRecordType())
     return fail(VD->getLocation(), RejectKind::UnsupportedLocal,
                 "local object '" + declName(VD) +
@@ -1039,6 +1044,8 @@ bool NestBuilder::usesNestData(const Expr *E) {
   // A call's result is known only when it runs (math functions of known
   // values aside).
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
+    if (const FunctionDecl *Def = indexHelperOf(CE))
+      return helperUsesNestData(CE, Def);
     const FunctionDecl *Callee = CE->getDirectCallee();
     if (!Callee || !isScalarMathName(Callee->getName()))
       return !isa<CXXMemberCallExpr>(CE) ||
@@ -1188,6 +1195,14 @@ std::string NestBuilder::dataIndexReason(const std::string &What,
                         : "(not a load from memory) ") +
            "that is not affine in the loop variables: " +
            CounterRefusals.find(VD)->second;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(strip(E)); CE && !isa<CXXOperatorCallExpr>(CE)) {
+    bool DataArgs = llvm::any_of(callArguments(CE), [&](const Expr *A) { return usesNestData(A); });
+    if (!DataArgs)
+      return What + " '" + text(E) + "' " + Prep + " '" + Array +
+             "' is what a call returns, which the tool does not follow (an "
+             "index helper returns one integer expression of its integer "
+             "arguments)";
   }
   return "gather: " + What + " '" + text(E) + "' " + Prep + " '" + Array +
          "' is loaded from memory, so the elements it touches depend on the "
@@ -2233,6 +2248,11 @@ const FunctionDecl *NestBuilder::inlinableCallee(const CallExpr *CE,
     Why = "virtual call to '" + declName(Def) + "'";
     return nullptr;
   }
+  // A lambda's copies must hold what the variables hold (LowerHelperCalls.cpp).
+  if (std::string Capture = lambdaCaptureReason(CE); !Capture.empty()) {
+    Why = Capture;
+    return nullptr;
+  }
   return Def;
 }
 
@@ -2292,16 +2312,21 @@ NestBuilder::objectBinding(const Expr *Arg, QualType T, std::string &Why) {
 
 bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
                                 IRStmt &ArgWork) {
-  if (CE->getNumArgs() != Callee->getNumParams())
+  llvm::ArrayRef<const Expr *> Args = callArguments(CE);
+  if (Args.size() != Callee->getNumParams())
     return fail(CE->getBeginLoc(), RejectKind::CallArgument,
                 "call to '" + declName(Callee) + "' with default arguments");
-  for (unsigned I = 0; I < CE->getNumArgs(); ++I) {
+  for (unsigned I = 0; I < Args.size(); ++I) {
     const ParmVarDecl *P = Callee->getParamDecl(I);
-    const Expr *Arg = CE->getArg(I);
+    const Expr *Arg = Args[I];
     QualType T = P->getType();
     std::string Why;
     Binding B;
-    if (isModifiedWithin(P, Callee->getBody()))
+    // `o0 = e;` through `float &o0` writes the caller's element or scalar.
+    bool WritesThrough = T->isReferenceType() &&
+                         T.getNonReferenceType()->isArithmeticType() &&
+                         !T.getNonReferenceType().isConstQualified();
+    if (!WritesThrough && isModifiedWithin(P, Callee->getBody()))
       return fail(Arg->getBeginLoc(), RejectKind::CallArgument,
                   "'" + declName(Callee) + "' modifies its parameter '" +
                       declName(P) + "'");
@@ -2339,6 +2364,8 @@ bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
           return false;
         continue; // a value, read once
       }
+      if (ScalarRef && callerScalar(Arg))
+        continue; // the caller's own float: a scalar, as the caller's is
       std::optional<View> V = viewOf(Arg, Why);
       if (!V)
         return fail(Arg->getBeginLoc(), RejectKind::CallArgument,
@@ -2410,18 +2437,12 @@ NestBuilder::returnChainValue(std::vector<const clang::Stmt *> &Stmts,
   return Result;
 }
 
-namespace {
-
-/// The value \p S returns where it is a lone `return e;`, or a block of
-/// only that; null otherwise.
-const Expr *soleReturn(const clang::Stmt *S) {
+const Expr *roofline::frontend::soleReturn(const clang::Stmt *S) {
   if (const auto *CS = dyn_cast_or_null<CompoundStmt>(S))
     S = CS->size() == 1 ? CS->body_front() : nullptr;
   const auto *Ret = dyn_cast_or_null<ReturnStmt>(S);
   return Ret ? Ret->getRetValue() : nullptr;
 }
-
-} // namespace
 
 const Expr *NestBuilder::branchesReturnValue(const clang::Stmt *S,
                                              const FunctionDecl *Callee) {

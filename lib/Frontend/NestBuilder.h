@@ -135,6 +135,14 @@ ModificationSites modificationsAfter(const clang::Stmt *Body,
 const clang::ReturnStmt *returnGuarded(const clang::IfStmt *If);
 /// No statement lowered into \p L so far counts anything.
 bool nothingCounted(const Loop &L);
+/// The value \p S returns where it is a lone `return e;`, or a block of
+/// only that; null otherwise.
+const clang::Expr *soleReturn(const clang::Stmt *S);
+/// The arguments a call passes to its callee's parameters (a call operator's
+/// object left out).
+llvm::ArrayRef<const clang::Expr *> callArguments(const clang::CallExpr *CE);
+/// The closure class of the lambda \p CE calls; null for other calls.
+const clang::CXXRecordDecl *lambdaClassOf(const clang::CallExpr *CE);
 
 class CallSiteCollector;
 
@@ -812,6 +820,30 @@ private:
   /// has several or cannot import it) otherwise.
   const clang::FunctionDecl *importedDefinition(const clang::FunctionDecl *Callee,
                                                 std::string &Why);
+
+  // --- Index helpers and lambdas (LowerHelperCalls.cpp) ---
+  /// Why the lambda \p CE calls cannot be inlined (a copy of a variable
+  /// that changes); empty where it can, or \p CE calls no lambda.
+  std::string lambdaCaptureReason(const clang::CallExpr *CE);
+  /// The callee as written: the function's name, or the lambda's variable.
+  std::string calleeText(const clang::CallExpr *CE);
+  /// The definition \p CE calls where it computes an integer from integer
+  /// parameters by one `return e;` (a function or a lambda); null otherwise.
+  const clang::FunctionDecl *indexHelperOf(const clang::CallExpr *CE);
+  /// The index an index helper's call computes: e with its parameters
+  /// bound to the arguments' indices.
+  std::optional<IndexPoly> helperIndex(const clang::CallExpr *CE,
+                                       const clang::FunctionDecl *Def,
+                                       std::string &Why);
+  /// An index helper's call reads data: through its arguments or what its
+  /// body names besides its parameters.
+  bool helperUsesNestData(const clang::CallExpr *CE,
+                          const clang::FunctionDecl *Def);
+  class IndexParams;
+  unsigned HelperIndexDepth = 0;
+  /// \p Arg, passed to a `float &` parameter, is a floating scalar of the
+  /// caller's (no element): the parameter is that scalar.
+  bool callerScalar(const clang::Expr *Arg);
 
   // --- Function pointers (LowerFunctionPointers.cpp) ---
   std::optional<FunctionRef> functionRefOf(const clang::Expr *E,
