@@ -151,6 +151,10 @@ FORMS = {
                         # *dt = s->x_db; ... dt = s->dt;`), sometimes set once
                         # more after the nest, or again in an inner block
                         # (refused: not a setting of a block around the nest)
+    "lambda": 0.3,      # the nest's helpers (index helpers like at(r, c, n),
+                        # value and loop helpers) written as lambdas at the
+                        # top of the function, `auto f = [&](int r, ...) ->
+                        # int { ... };`, as C++ kernels write them
     "assert": 0.12,     # assert(x[i] > c), assert(!std::isnan(x[i])), assert(a && b), assert(v < c) on
                         # a local, assert(i < N) somewhere in a loop body:
                         # the condition counts, the failing branch does not
@@ -194,6 +198,8 @@ SIDE_SG_FORMS = ("sgather",)
 # Each group's stream: the Gen attribute and the tag its seed carries.
 # And reseat on its own stream (see Gen.reseatify).
 SIDE_RS_FORMS = ("reseat",)
+# And lambda on its own stream (see Gen.lambdify).
+SIDE_LM_FORMS = ("lambda",)
 SIDE_STREAMS = (("side", "", SIDE_FORMS), ("side2", "2/", SIDE2_FORMS),
                 ("side3", "3/", SIDE3_FORMS), ("side4", "4/", SIDE4_FORMS),
                 ("side5", "5/", SIDE5_FORMS), ("side6", "6/", SIDE6_FORMS),
@@ -201,7 +207,8 @@ SIDE_STREAMS = (("side", "", SIDE_FORMS), ("side2", "2/", SIDE2_FORMS),
                 ("side9", "9/", SIDE9_FORMS), ("side10", "10/", SIDE10_FORMS),
                 ("side_pg", "pg/", SIDE_PG_FORMS), ("side_sc", "sc/", SIDE_SC_FORMS),
                 ("side_jg", "jg/", SIDE_JG_FORMS), ("side_hw", "hw/", SIDE_HW_FORMS),
-                ("side_sg", "sg/", SIDE_SG_FORMS), ("side_rs", "rs/", SIDE_RS_FORMS))
+                ("side_sg", "sg/", SIDE_SG_FORMS), ("side_rs", "rs/", SIDE_RS_FORMS),
+                ("side_lm", "lm/", SIDE_LM_FORMS))
 SIDE_STREAM_FORMS = tuple(f for _, _, group in SIDE_STREAMS for f in group)
 
 
@@ -678,7 +685,7 @@ class Render:
         else:
             raise ValueError(t)
 
-    def helper(self, h):
+    def helper(self, h, lambda_=False):
         ps = []
         for kind, name, ty in h.params:
             if kind == "ptr":
@@ -690,7 +697,10 @@ class Render:
             else:
                 ps.append("%s %s" % (FT_C[ty], name))
         ret = "void" if h.ret is None else ("int" if h.ret == "int" else FT_C[h.ret])
-        out = ["static %s %s(%s) {" % (ret, h.name, ", ".join(ps))]
+        if lambda_:
+            out = ["auto %s = [&](%s) -> %s {" % (h.name, ", ".join(ps), ret)]
+        else:
+            out = ["static %s %s(%s) {" % (ret, h.name, ", ".join(ps))]
         self.stmts(h.body, "  ", out)
         r = h.ret_expr
         # c ? a : b as the guarded returns `if (c) return a; return b;`
@@ -701,7 +711,7 @@ class Render:
         if r is not None:
             r = self.ie(r) if h.ret == "int" else self.de(r)
             out.append("  return %s;" % r)
-        out.append("}")
+        out.append("};" if lambda_ else "}")
         return "\n".join(out)
 
 
@@ -765,6 +775,7 @@ class NNNest:
         self.body_assigned = {}  # pointer -> type: declared before the
                                  # nest, assigned in a loop body (bodyassign)
         self.reseated = {}  # pointer -> "before" / "after" / "block" (reseat)
+        self.lambda_helpers = False  # helpers as lambdas in the function (lambda)
 
     # Rendering
     def cpp(self, mode):
@@ -777,8 +788,9 @@ class NNNest:
                 out.append("%s %s[%d][%d];" % (FT_C[b.ty], b.cname, b.rows, b.cols))
             elif b.kind == "g1":
                 out.append("%s %s[%d];" % (FT_C[b.ty], b.cname, b.length))
-        for h in self.helpers:
-            out.append(R.helper(h))
+        if not self.lambda_helpers:
+            for h in self.helpers:
+                out.append(R.helper(h))
         args = []
         for b in self.bases:
             if b.kind == "ptr":
@@ -802,6 +814,10 @@ class NNNest:
         # const as its assignment needs
         body[:0] = ["  %s%s *%s;" % ("const " if p in R.cptr else "", FT_C[t], p)
                     for p, t in sorted(self.body_assigned.items())]
+        if self.lambda_helpers:
+            # in the order the file would declare them: callees first
+            body[:0] = ["  " + R.helper(h, lambda_=True).replace("\n", "\n  ")
+                        for h in self.helpers]
         # reseat "after": set once more after the nest, to its array's start
         for x in self.pre.decls:
             if x[0] == "dptr" and self.reseated.get(x[1]) == "after":
@@ -2506,6 +2522,11 @@ class Gen:
             self.bodyassignify()
         if self.on.get("reseat"):
             self.reseatify()
+        if self.on.get("lambda") and n.helpers:
+            n.lambda_helpers = True
+            self.feat("lambda-helper")
+            if any(h.ret == "int" for h in n.helpers):
+                self.feat("lambda-index")
         return n
 
     # reseat: a pointer set again before the nest

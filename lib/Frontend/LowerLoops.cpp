@@ -1196,7 +1196,10 @@ std::string NestBuilder::dataIndexReason(const std::string &What,
            "that is not affine in the loop variables: " +
            CounterRefusals.find(VD)->second;
   }
-  if (const auto *CE = dyn_cast<CallExpr>(strip(E)); CE && !isa<CXXOperatorCallExpr>(CE)) {
+  // A call other than an index helper (which may load: lookup(i) returning
+  // table[i]) is no load of its own.
+  if (const auto *CE = dyn_cast<CallExpr>(strip(E));
+      CE && !isa<CXXOperatorCallExpr>(CE) && !indexHelperOf(CE)) {
     bool DataArgs = llvm::any_of(callArguments(CE), [&](const Expr *A) { return usesNestData(A); });
     if (!DataArgs)
       return What + " '" + text(E) + "' " + Prep + " '" + Array +
@@ -2326,7 +2329,12 @@ bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
     bool WritesThrough = T->isReferenceType() &&
                          T.getNonReferenceType()->isArithmeticType() &&
                          !T.getNonReferenceType().isConstQualified();
-    if (!WritesThrough && isModifiedWithin(P, Callee->getBody()))
+    // The callee's own frame (pushed by inlineCall): the function around a
+    // lambda sees the lambda's body, adjustments of its parameters included.
+    bool Modified = Frames.back().FD == Callee
+                        ? Frames.back().Modified.Vars.count(P) > 0
+                        : isModifiedWithin(P, Callee->getBody());
+    if (!WritesThrough && Modified)
       return fail(Arg->getBeginLoc(), RejectKind::CallArgument,
                   "'" + declName(Callee) + "' modifies its parameter '" +
                       declName(P) + "'");
