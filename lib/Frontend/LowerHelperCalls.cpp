@@ -165,13 +165,18 @@ bool NestBuilder::helperUsesNestData(const CallExpr *CE,
   return usesNestData(soleReturn(Def->getBody()));
 }
 
-bool NestBuilder::callerScalar(const Expr *Arg) {
-  // Integers stay refused: one changed by a call could be an index or a
-  // counter the nest follows.
+bool NestBuilder::callerScalar(const Expr *Arg, std::string &Why) {
   const auto *DRE = dyn_cast<DeclRefExpr>(strip(Arg));
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
-  return VD && VD->getType()->isRealFloatingType() && !Bindings.count(VD) &&
-         VD->hasLocalStorage();
+  if (!VD || Bindings.count(VD) || !VD->hasLocalStorage())
+    return false;
+  // Integers stay refused: one changed by a call could be an index or a
+  // counter the nest follows.
+  if (VD->getType()->isIntegerType())
+    Why = "'" + declName(VD) + "', an integer passed by reference, may be "
+          "changed by the call (an index or counter the tool does not follow "
+          "through calls)";
+  return VD->getType()->isRealFloatingType();
 }
 
 } // namespace frontend

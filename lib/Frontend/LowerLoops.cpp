@@ -2372,9 +2372,9 @@ bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
           return false;
         continue; // a value, read once
       }
-      if (ScalarRef && callerScalar(Arg))
+      if (ScalarRef && callerScalar(Arg, Why))
         continue; // the caller's own float: a scalar, as the caller's is
-      std::optional<View> V = viewOf(Arg, Why);
+      std::optional<View> V = Why.empty() ? viewOf(Arg, Why) : std::nullopt;
       if (!V)
         return fail(Arg->getBeginLoc(), RejectKind::CallArgument,
                     "argument '" + text(Arg) + "' of '" + declName(Callee) +

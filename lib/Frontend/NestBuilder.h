@@ -842,8 +842,9 @@ private:
   class IndexParams;
   unsigned HelperIndexDepth = 0;
   /// \p Arg, passed to a `float &` parameter, is a floating scalar of the
-  /// caller's (no element): the parameter is that scalar.
-  bool callerScalar(const clang::Expr *Arg);
+  /// caller's (no element): the parameter is that scalar. \p Why is set for
+  /// an integer local, which is refused.
+  bool callerScalar(const clang::Expr *Arg, std::string &Why);
 
   // --- Function pointers (LowerFunctionPointers.cpp) ---
   std::optional<FunctionRef> functionRefOf(const clang::Expr *E,
