@@ -184,6 +184,7 @@ std::string defaultCType(Precision P) {
   case Precision::F16: return "_Float16";
   case Precision::BF16: return "__bf16";
   case Precision::I8: return "signed char";
+  case Precision::I16: return "short";
   case Precision::I32: return "int";
   case Precision::I64: return "long";
   default: return "float";

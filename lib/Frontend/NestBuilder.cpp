@@ -76,6 +76,9 @@ std::optional<Precision> roofline::frontend::precisionOf(QualType T) {
   case BuiltinType::SChar:
   case BuiltinType::UChar:
     return Precision::I8;
+  case BuiltinType::Short:
+  case BuiltinType::UShort:
+    return Precision::I16;
   case BuiltinType::Int:
   case BuiltinType::UInt:
     return Precision::I32;

@@ -15,6 +15,7 @@ const char *roofline::precisionName(Precision P) {
   case Precision::F16: return "f16";
   case Precision::BF16: return "bf16";
   case Precision::I8: return "i8";
+  case Precision::I16: return "i16";
   case Precision::I32: return "i32";
   case Precision::I64: return "i64";
   case Precision::Unknown: return "unknown";
@@ -24,7 +25,7 @@ const char *roofline::precisionName(Precision P) {
 
 std::optional<Precision> roofline::parsePrecision(const std::string &Name) {
   for (Precision P : {Precision::F64, Precision::F32, Precision::F16,
-                      Precision::BF16, Precision::I8, Precision::I32,
+                      Precision::BF16, Precision::I8, Precision::I16, Precision::I32,
                       Precision::I64})
     if (Name == precisionName(P))
       return P;
@@ -35,7 +36,7 @@ unsigned roofline::precisionBytes(Precision P) {
   switch (P) {
   case Precision::F64: case Precision::I64: return 8;
   case Precision::F32: case Precision::I32: return 4;
-  case Precision::F16: case Precision::BF16: return 2;
+  case Precision::F16: case Precision::BF16: case Precision::I16: return 2;
   case Precision::I8: return 1;
   case Precision::Unknown: return 0;
   }

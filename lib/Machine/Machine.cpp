@@ -257,7 +257,7 @@ Expected<bool> MachineParser::getBool(const YNode &N, StringRef Field) const {
 
 // Precisions a file may key a peak by (parsePrecision's names).
 constexpr StringRef PrecisionKeys[] = {"f64", "f32", "f16", "bf16",
-                                       "i8",  "i32", "i64"};
+                                       "i8",  "i16", "i32", "i64"};
 // Copies of one memory level a file may declare: far beyond any machine's
 // cores or SMs, and well inside MemoryLevel::Instances' unsigned.
 constexpr unsigned MaxInstances = 1000000;

@@ -29,7 +29,7 @@ struct SourceLoc {
 
 /// Element / arithmetic precision. Counting is per precision
 /// (docs/design.md, "Counting rules").
-enum class Precision { F64, F32, F16, BF16, I8, I32, I64, Unknown };
+enum class Precision { F64, F32, F16, BF16, I8, I16, I32, I64, Unknown };
 
 const char *precisionName(Precision P);
 /// Parses the names precisionName prints ("f32", "bf16", ...).
