@@ -70,6 +70,51 @@ std::string NestBuilder::lambdaCaptureReason(const CallExpr *CE) {
   return "";
 }
 
+namespace {
+
+/// An index helper's body: `int n = e1; ... return e;`, locals first.
+struct IndexBody {
+  std::vector<const VarDecl *> Locals;
+  const Expr *Ret = nullptr;
+};
+
+/// \p Def's body as an index helper's: integer locals with initializers, in
+/// order, then `return e;`; nothing modified.
+std::optional<IndexBody> indexBodyOf(const FunctionDecl *Def) {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  if (!Body || Body->size() == 0)
+    return std::nullopt;
+  IndexBody Out;
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_back());
+  Out.Ret = Ret ? Ret->getRetValue() : nullptr;
+  if (!Out.Ret)
+    return std::nullopt;
+  for (const clang::Stmt *S : llvm::make_range(Body->body_begin(), Body->body_end() - 1)) {
+    const auto *DS = dyn_cast<DeclStmt>(S);
+    if (!DS)
+      return std::nullopt;
+    for (const Decl *D : DS->decls()) {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD || !VD->getType()->isIntegerType() || !VD->getInit())
+        return std::nullopt;
+      Out.Locals.push_back(VD);
+    }
+  }
+  ModificationSites Mod = modificationsIn(Body);
+  for (const ParmVarDecl *P : Def->parameters()) {
+    QualType T = P->getType();
+    bool Struct = T->isRecordType() && !isContainerType(T);
+    if ((!T->isIntegerType() && !Struct) || Mod.Vars.count(P))
+      return std::nullopt;
+  }
+  for (const VarDecl *VD : Out.Locals)
+    if (Mod.Vars.count(VD))
+      return std::nullopt;
+  return Out;
+}
+
+} // namespace
+
 const FunctionDecl *NestBuilder::indexHelperOf(const CallExpr *CE) {
   if (isa<CXXMemberCallExpr>(CE) ||
       (isa<CXXOperatorCallExpr>(CE) && !lambdaClassOf(CE)))
@@ -78,44 +123,40 @@ const FunctionDecl *NestBuilder::indexHelperOf(const CallExpr *CE) {
   const FunctionDecl *Def = nullptr;
   if (!Callee || !Callee->hasBody(Def) || !Def || Def->isVariadic() ||
       !Def->getReturnType()->isIntegerType() ||
-      SM.isInSystemHeader(Def->getLocation()))
+      SM.isInSystemHeader(Def->getLocation()) ||
+      callArguments(CE).size() != Def->getNumParams() || !indexBodyOf(Def))
     return nullptr;
-  const Expr *Ret = soleReturn(Def->getBody());
-  if (!Ret || callArguments(CE).size() != Def->getNumParams())
-    return nullptr;
-  ModificationSites Mod = modificationsIn(Def->getBody());
-  for (const ParmVarDecl *P : Def->parameters())
-    if (!P->getType()->isIntegerType() || Mod.Vars.count(P))
-      return nullptr;
   return Def;
 }
 
-// While it lives, the helper's parameters are bound to \p Values.
+// While it lives, variables of a helper (parameters, locals) are bound as
+// given; the bindings they had come back after.
 class NestBuilder::IndexParams {
 public:
-  IndexParams(NestBuilder &B, const FunctionDecl *Def,
-              llvm::ArrayRef<IndexPoly> Values)
-      : B(B), Def(Def) {
-    for (const ParmVarDecl *P : Def->parameters()) {
-      if (auto It = B.Bindings.find(P); It != B.Bindings.end())
-        Saved.emplace_back(P, It->second);
-      Binding Bd;
-      Bd.Kind = Binding::Index;
-      Bd.Value = Values[P->getFunctionScopeIndex()];
-      B.Bindings[P] = Bd;
-    }
+  explicit IndexParams(NestBuilder &B) : B(B) {}
+  void bind(const VarDecl *VD, const Binding &Bd) {
+    if (auto It = B.Bindings.find(VD); It != B.Bindings.end())
+      Saved.emplace_back(VD, It->second);
+    B.Bindings[VD] = Bd;
+    Bound.push_back(VD);
+  }
+  void bindIndex(const VarDecl *VD, const IndexPoly &P) {
+    Binding Bd;
+    Bd.Kind = Binding::Index;
+    Bd.Value = P;
+    bind(VD, Bd);
   }
   ~IndexParams() {
-    for (const ParmVarDecl *P : Def->parameters())
-      B.Bindings.erase(P);
-    for (auto &[P, Bd] : Saved)
-      B.Bindings[P] = Bd;
+    for (const VarDecl *VD : Bound)
+      B.Bindings.erase(VD);
+    for (auto &[VD, Bd] : Saved)
+      B.Bindings[VD] = Bd;
   }
 
 private:
   NestBuilder &B;
-  const FunctionDecl *Def;
-  std::vector<std::pair<const ParmVarDecl *, Binding>> Saved;
+  std::vector<const VarDecl *> Bound;
+  std::vector<std::pair<const VarDecl *, Binding>> Saved;
 };
 
 std::optional<IndexPoly> NestBuilder::helperIndex(const CallExpr *CE,
@@ -130,20 +171,41 @@ std::optional<IndexPoly> NestBuilder::helperIndex(const CallExpr *CE,
     Why = "index helpers nested more than 8 deep ('" + Name + "')";
     return std::nullopt;
   }
-  std::vector<IndexPoly> Values;
-  for (const Expr *Arg : callArguments(CE)) {
+  IndexBody Body = *indexBodyOf(Def);
+  IndexParams Scope(*this);
+  llvm::ArrayRef<const Expr *> Args = callArguments(CE);
+  for (const ParmVarDecl *P : Def->parameters()) {
+    const Expr *Arg = Args[P->getFunctionScopeIndex()];
     std::string Inner;
+    // A struct by value: its fields are the caller's (entry_index(l, ...)).
+    if (P->getType()->isRecordType()) {
+      std::optional<Binding> O = objectBinding(Arg, P->getType(), Inner);
+      if (!O) {
+        Why = "argument '" + text(Arg) + "' of '" + Name + "': " + Inner;
+        return std::nullopt;
+      }
+      Scope.bind(P, *O);
+      continue;
+    }
     std::optional<IndexPoly> V = indexOf(Arg, Inner);
     if (!V) {
       Why = "argument '" + text(Arg) + "' of '" + Name + "': " + Inner;
       return std::nullopt;
     }
-    Values.push_back(*V);
+    Scope.bindIndex(P, *V);
   }
   llvm::SaveAndRestore Depth(HelperIndexDepth, HelperIndexDepth + 1);
-  IndexParams Bound(*this, Def, Values);
+  for (const VarDecl *VD : Body.Locals) {
+    std::string Inner;
+    std::optional<IndexPoly> V = indexOf(VD->getInit(), Inner);
+    if (!V) {
+      Why = "in '" + Name + "', '" + declName(VD) + "': " + Inner;
+      return std::nullopt;
+    }
+    Scope.bindIndex(VD, *V);
+  }
   std::string Inner;
-  std::optional<IndexPoly> Out = indexOf(soleReturn(Def->getBody()), Inner);
+  std::optional<IndexPoly> Out = indexOf(Body.Ret, Inner);
   if (!Out)
     Why = "in '" + Name + "', the index it returns: " + Inner;
   else
@@ -158,11 +220,25 @@ bool NestBuilder::helperUsesNestData(const CallExpr *CE,
       return true;
   if (HelperIndexDepth >= 8)
     return true;
-  // The parameters hold the arguments, looked at above.
+  // The parameters hold the arguments, looked at above; a local holds data
+  // where its initializer reads some.
   llvm::SaveAndRestore Depth(HelperIndexDepth, HelperIndexDepth + 1);
-  std::vector<IndexPoly> Zeros(Def->getNumParams(), IndexPoly::constant(0));
-  IndexParams Bound(*this, Def, Zeros);
-  return usesNestData(soleReturn(Def->getBody()));
+  IndexBody Body = *indexBodyOf(Def);
+  IndexParams Scope(*this);
+  Binding Object;
+  Object.Kind = Binding::Object;
+  for (const ParmVarDecl *P : Def->parameters()) {
+    if (P->getType()->isRecordType())
+      Scope.bind(P, Object);
+    else
+      Scope.bindIndex(P, IndexPoly::constant(0));
+  }
+  for (const VarDecl *VD : Body.Locals) {
+    if (usesNestData(VD->getInit()))
+      return true;
+    Scope.bindIndex(VD, IndexPoly::constant(0));
+  }
+  return usesNestData(Body.Ret);
 }
 
 bool NestBuilder::callerScalar(const Expr *Arg, std::string &Why) {

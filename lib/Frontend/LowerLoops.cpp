@@ -2281,6 +2281,11 @@ const FunctionDecl *NestBuilder::importedDefinition(const FunctionDecl *Callee,
 std::optional<NestBuilder::Binding>
 NestBuilder::objectBinding(const Expr *Arg, QualType T, std::string &Why) {
   const Expr *Obj = strip(Arg);
+  // C++ copies a struct argument by its copy constructor.
+  if (const auto *CCE = dyn_cast<CXXConstructExpr>(Obj);
+      CCE && CCE->getNumArgs() == 1 &&
+      CCE->getConstructor()->isCopyOrMoveConstructor())
+    Obj = strip(CCE->getArg(0));
   bool Address = false;
   if (const auto *UO = dyn_cast<UnaryOperator>(Obj); UO && UO->getOpcode() == UO_AddrOf) {
     Obj = strip(UO->getSubExpr());
@@ -2392,10 +2397,21 @@ bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
         continue;
       }
     }
-    if (T->isRecordType())
-      return fail(Arg->getBeginLoc(), RejectKind::CallArgument,
-                  "argument '" + text(Arg) + "' of '" + declName(Callee) +
-                      "' passes an object by value");
+    if (T->isRecordType()) {
+      // A copy the callee only reads (darknet's `layer l`): its fields are
+      // the caller's struct's.
+      const RecordDecl *R = T->getAsRecordDecl();
+      std::optional<Binding> O;
+      if (!isContainerType(T) && R && !assignsFieldOf(Frames.back().Modified, R))
+        O = objectBinding(Arg, T, Why);
+      if (!O)
+        return fail(Arg->getBeginLoc(), RejectKind::CallArgument,
+                    "argument '" + text(Arg) + "' of '" + declName(Callee) +
+                        "' passes an object by value" +
+                        (Why.empty() ? "" : ": " + Why));
+      Bindings[P] = *O;
+      continue;
+    }
     // An integer that is no index (darknet's im2col passes `h_offset + h *
     // stride`, h_offset = (c / ksize) % ksize) is a value the tool does not
     // follow: no size of the callee's, and a condition or subscript on it

@@ -237,8 +237,21 @@ NestBuilder::remainderIndex(const BinaryOperator *BO, std::string &Why) {
         return true;
     return false;
   };
-  if (!L || llvm::none_of(LoopStack, Grouped))
+  if (!L)
     return std::nullopt;
+  if (llvm::none_of(LoopStack, Grouped)) {
+    // A multiple of the divisor plus what provably stays below it
+    // (darknet's entry_index: `location % (l.w*l.h)` of `n*l.w*l.h`).
+    std::optional<IndexPoly> D = indexOf(BO->getRHS(), Inner);
+    std::optional<IndexPoly> Q =
+        D && !D->usesLoopVars() ? exactQuotient(*L, *D, Inner) : std::nullopt;
+    bool LoopVarProduct = false;
+    std::optional<IndexPoly> Times =
+        Q ? Q->mul(strideSize(*D), LoopVarProduct) : std::nullopt;
+    if (!Times || LoopVarProduct)
+      return std::nullopt;
+    return L->sub(*Times);
+  }
   std::optional<IndexPoly> D = indexOf(BO->getRHS(), Inner);
   std::string Plain = "non-affine " +
                       std::string(InBound ? "loop bound" : "index") +

@@ -191,6 +191,12 @@ const VarDecl *roofline::frontend::pointerBase(const Expr *E) {
   return nullptr;
 }
 
+bool roofline::frontend::assignsFieldOf(const ModificationSites &Mod,
+                                        const RecordDecl *R) {
+  return llvm::any_of(R->fields(),
+                      [&](const FieldDecl *F) { return Mod.Fields.count(F) != 0; });
+}
+
 namespace {
 
 /// Whether every reference to \p P in \p Scope reads a field `P->f`, f a
@@ -212,12 +218,6 @@ bool onlyReadsFields(const clang::Stmt *Scope, const VarDecl *P) {
       if (DRE->getDecl() == P && !Read.count(DRE))
         return false;
   return true;
-}
-
-/// Whether \p Mod assigns a field of \p R.
-bool assignsFieldOf(const ModificationSites &Mod, const RecordDecl *R) {
-  return llvm::any_of(R->fields(),
-                      [&](const FieldDecl *F) { return Mod.Fields.count(F) != 0; });
 }
 
 /// Whether \p Callee, given a pointer to a struct as its parameter \p P,

@@ -141,6 +141,8 @@ const clang::Expr *soleReturn(const clang::Stmt *S);
 /// The arguments a call passes to its callee's parameters (a call operator's
 /// object left out).
 llvm::ArrayRef<const clang::Expr *> callArguments(const clang::CallExpr *CE);
+/// Whether \p Mod assigns a field of \p R.
+bool assignsFieldOf(const ModificationSites &Mod, const clang::RecordDecl *R);
 /// The closure class of the lambda \p CE calls; null for other calls.
 const clang::CXXRecordDecl *lambdaClassOf(const clang::CallExpr *CE);
 

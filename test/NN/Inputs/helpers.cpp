@@ -140,6 +140,31 @@ void bn_block(std::vector<float> &data, const float *means,
   batchnorm<25>(C, data, means, stddevs, res);
 }
 
+// A detection layer as darknet writes one: the layer struct passed by
+// value, entry_index computing an offset through locals.
+struct Layer {
+  int w, h, n, classes, batch;
+  float *output;
+};
+static int entry_index(Layer l, int batch, int location, int entry) {
+  int n = location / (l.w * l.h);
+  int loc = location % (l.w * l.h);
+  return batch * l.n * l.w * l.h * (l.classes + 5) +
+         n * l.w * l.h * (l.classes + 5) + entry * l.w * l.h + loc;
+}
+static inline float logistic(float x) { return 1.0f / (1.0f + expf(-x)); }
+static void logistic_rows(Layer l, float *x, int count) {
+  for (int i = 0; i < count; i++)
+    x[i] = logistic(x[i]);
+}
+void detect_forward(const Layer l) {
+  for (int b = 0; b < l.batch; b++)
+    for (int n = 0; n < l.n; n++) {
+      int index = entry_index(l, b, n * l.w * l.h, 4);
+      logistic_rows(l, l.output + index, (1 + l.classes) * l.w * l.h);
+    }
+}
+
 // A copy captured before its variable changes: refused.
 void shifted_copy(float *y, const float *x, int N) {
   int off = 0;

@@ -37,6 +37,19 @@ int main() {
   ORACLE_CASE("eltwise == NULL", batchnorm<25>(Ch, data.vector(), means, stddevs));
   ORACLE_CASE("eltwise != NULL", batchnorm<25>(Ch, data.vector(), means, stddevs, res));
 
+  const int LW = 3, LH = 2, LN = 2, LC = 2, LB = 2;
+  ORACLE_PARAM("l.w", LW);
+  ORACLE_PARAM("l.h", LH);
+  ORACLE_PARAM("l.n", LN);
+  ORACLE_PARAM("l.classes", LC);
+  ORACLE_PARAM("l.batch", LB);
+  ORACLE_PARAM("logistic_rows:count", (1 + LC) * LW * LH);
+  oracle::Array<float> lout("l.output", LB * LN * LW * LH * (LC + 5));
+  Layer layer{LW, LH, LN, LC, LB, lout};
+  ORACLE_CALL(detect_forward(layer));
+  oracle::Array<float> rows("x", (1 + LC) * LW * LH);
+  ORACLE_CALL(logistic_rows(layer, rows, (1 + LC) * LW * LH));
+
   oracle::Array<float> sy("y", N), sx("x", 2 * N);
   ORACLE_CALL(shifted_copy(sy, sx, N));
   oracle::Array<float> qy("y", N), qx("x", N * N);
