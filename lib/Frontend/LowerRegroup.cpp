@@ -241,7 +241,11 @@ NestBuilder::remainderIndex(const BinaryOperator *BO, std::string &Why) {
     return std::nullopt;
   if (llvm::none_of(LoopStack, Grouped)) {
     // A multiple of the divisor plus what provably stays below it
-    // (darknet's entry_index: `location % (l.w*l.h)` of `n*l.w*l.h`).
+    // (darknet's entry_index: `location % (l.w*l.h)` of `n*l.w*l.h`). Only
+    // in an index helper, which is refused otherwise: elsewhere naming the
+    // divisor's sizes would rename the sizes of nests counted before.
+    if (!HelperIndexDepth)
+      return std::nullopt;
     std::optional<IndexPoly> D = indexOf(BO->getRHS(), Inner);
     std::optional<IndexPoly> Q =
         D && !D->usesLoopVars() ? exactQuotient(*L, *D, Inner) : std::nullopt;
