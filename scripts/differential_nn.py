@@ -414,6 +414,8 @@ class Helper:
         self.body, self.ret_expr = body, ret_expr
         self.has_loop = False
         self.guarded_returns = False
+        self.ret_text = None  # an int helper's return as written, where its
+                              # body declares locals ret_expr stands for
 
 
 # --- Rendering ---------------------------------------------------------------
@@ -708,6 +710,8 @@ class Render:
         while h.guarded_returns and r is not None and r[0] == "sel":
             out.append("  if (%s) return %s;" % (self.cond(r[1]), self.de(r[2])))
             r = r[3]
+        if h.ret_text is not None:
+            r = h.ret_text
         if r is not None:
             r = self.ie(r) if h.ret == "int" else self.de(r)
             out.append("  return %s;" % r)
@@ -1294,6 +1298,12 @@ class Gen:
         h = Helper("%s_at" % self.n.name, "int", [("int", "r", None), ("int", "c", None),
                                                     ("int", "n", None)], [],
                    ("+", ("*", ("v", "r"), ("v", "n")), ("v", "c")))
+        if self.on.get("lambda") and self.side_lm.random() < 0.5:
+            # through a local first (darknet's entry_index): the text only,
+            # the value is the same
+            h.body = [("dint", "base", ("*", ("v", "r"), ("v", "n")))]
+            h.ret_text = ("+", ("v", "base"), ("v", "c"))
+            self.feat("index-call-local")
         self.n.helpers.append(h)
         return h
 
