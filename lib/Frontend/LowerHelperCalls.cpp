@@ -124,9 +124,13 @@ const FunctionDecl *NestBuilder::indexHelperOf(const CallExpr *CE) {
   if (!Callee || !Callee->hasBody(Def) || !Def || Def->isVariadic() ||
       !Def->getReturnType()->isIntegerType() ||
       SM.isInSystemHeader(Def->getLocation()) ||
-      callArguments(CE).size() != Def->getNumParams() || !indexBodyOf(Def))
+      callArguments(CE).size() != Def->getNumParams())
     return nullptr;
-  return Def;
+  // usesNestData asks of every call it meets: the body is read once.
+  auto [It, New] = IndexHelpers.try_emplace(Def, false);
+  if (New)
+    It->second = indexBodyOf(Def).has_value();
+  return It->second ? Def : nullptr;
 }
 
 // While it lives, variables of a helper (parameters, locals) are bound as

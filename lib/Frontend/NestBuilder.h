@@ -843,6 +843,8 @@ private:
                           const clang::FunctionDecl *Def);
   class IndexParams;
   unsigned HelperIndexDepth = 0;
+  /// Whether a definition is an index helper's (indexHelperOf), by callee.
+  llvm::DenseMap<const clang::FunctionDecl *, bool> IndexHelpers;
   /// \p Arg, passed to a `float &` parameter, is a floating scalar of the
   /// caller's (no element): the parameter is that scalar. \p Why is set for
   /// an integer local, which is refused.
