@@ -2320,6 +2320,11 @@ NestBuilder::objectBinding(const Expr *Arg, QualType T, std::string &Why) {
 
 bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
                                 IRStmt &ArgWork) {
+  assert(!Frames.empty() && Frames.back().FD == Callee &&
+         "inlineCall pushes the callee's frame before binding");
+  // The callee's own changes: the function around a lambda sees the
+  // lambda's body too, adjustments of its parameters included.
+  const ModificationSites &CalleeMod = Frames.back().Modified;
   llvm::ArrayRef<const Expr *> Args = callArguments(CE);
   if (Args.size() != Callee->getNumParams())
     return fail(CE->getBeginLoc(), RejectKind::CallArgument,
@@ -2334,12 +2339,7 @@ bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
     bool WritesThrough = T->isReferenceType() &&
                          T.getNonReferenceType()->isArithmeticType() &&
                          !T.getNonReferenceType().isConstQualified();
-    // The callee's own frame (pushed by inlineCall): the function around a
-    // lambda sees the lambda's body, adjustments of its parameters included.
-    bool Modified = Frames.back().FD == Callee
-                        ? Frames.back().Modified.Vars.count(P) > 0
-                        : isModifiedWithin(P, Callee->getBody());
-    if (!WritesThrough && Modified)
+    if (!WritesThrough && CalleeMod.Vars.count(P))
       return fail(Arg->getBeginLoc(), RejectKind::CallArgument,
                   "'" + declName(Callee) + "' modifies its parameter '" +
                       declName(P) + "'");
@@ -2402,7 +2402,7 @@ bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
       // the caller's struct's.
       const RecordDecl *R = T->getAsRecordDecl();
       std::optional<Binding> O;
-      if (!isContainerType(T) && R && !assignsFieldOf(Frames.back().Modified, R))
+      if (!isContainerType(T) && R && !assignsFieldOf(CalleeMod, R))
         O = objectBinding(Arg, T, Why);
       if (!O)
         return fail(Arg->getBeginLoc(), RejectKind::CallArgument,
