@@ -116,9 +116,15 @@ std::optional<IndexBody> indexBodyOf(const FunctionDecl *Def) {
 } // namespace
 
 const FunctionDecl *NestBuilder::indexHelperOf(const CallExpr *CE) {
-  if (isa<CXXMemberCallExpr>(CE) ||
-      (isa<CXXOperatorCallExpr>(CE) && !lambdaClassOf(CE)))
+  // A getter (`m.rows()`, `m.at(r, c)`) is one too, its object's fields
+  // named through the object (helperIndex).
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE)) {
+    const CXXMethodDecl *MD = MCE->getMethodDecl();
+    if (!MD || MD->isVirtual() || MD->isStatic())
+      return nullptr;
+  } else if (isa<CXXOperatorCallExpr>(CE) && !lambdaClassOf(CE)) {
     return nullptr;
+  }
   const FunctionDecl *Callee = CE->getDirectCallee();
   const FunctionDecl *Def = nullptr;
   if (!Callee || !Callee->hasBody(Def) || !Def || Def->isVariadic() ||
@@ -177,6 +183,16 @@ std::optional<IndexPoly> NestBuilder::helperIndex(const CallExpr *CE,
   }
   IndexBody Body = *indexBodyOf(Def);
   IndexParams Scope(*this);
+  std::optional<std::string> Object = ThisObject;
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE)) {
+    std::string Inner;
+    Object = getterObject(MCE, Inner);
+    if (!Object) {
+      Why = "the object of '" + text(CE) + "': " + Inner;
+      return std::nullopt;
+    }
+  }
+  llvm::SaveAndRestore This(ThisObject, Object);
   llvm::ArrayRef<const Expr *> Args = callArguments(CE);
   for (const ParmVarDecl *P : Def->parameters()) {
     const Expr *Arg = Args[P->getFunctionScopeIndex()];
@@ -215,6 +231,22 @@ std::optional<IndexPoly> NestBuilder::helperIndex(const CallExpr *CE,
   else
     noteExtended(CE->getBeginLoc(), "index computed by '" + Name + "'");
   return Out;
+}
+
+std::optional<std::string>
+NestBuilder::getterObject(const CXXMemberCallExpr *MCE, std::string &Why) {
+  const Expr *Obj = strip(MCE->getImplicitObjectArgument());
+  if (isa<CXXThisExpr>(Obj)) // a getter of the nest's own object
+    return ThisObject ? *ThisObject : std::string();
+  std::optional<Binding> O =
+      objectBinding(Obj, MCE->getImplicitObjectArgument()->getType(), Why);
+  if (!O)
+    return std::nullopt;
+  if (O->Row) {
+    Why = "one object of the array '" + O->Row->Array + "' (a value per object)";
+    return std::nullopt;
+  }
+  return O->ObjectName;
 }
 
 bool NestBuilder::helperUsesNestData(const CallExpr *CE,

@@ -140,8 +140,8 @@ std::optional<std::string> NestBuilder::memberPath(const Expr *E,
     Sep = BM->isArrow() ? "->" : ".";
     Base = strip(BM->getBase());
   }
-  if (isa<CXXThisExpr>(Base))
-    return declName(F); // this->out is named out
+  if (isa<CXXThisExpr>(Base)) // this->out is named out; in a getter of
+    return (ThisObject ? *ThisObject : "") + declName(F); // m, m.out
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Base)) {
     const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
     if (!VD) {

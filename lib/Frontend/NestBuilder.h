@@ -843,6 +843,12 @@ private:
                           const clang::FunctionDecl *Def);
   class IndexParams;
   unsigned HelperIndexDepth = 0;
+  /// Inside a getter helperIndex follows: how the caller names its object
+  /// ("m." for `m.rows()`), for the getter's `this->f`.
+  std::optional<std::string> ThisObject;
+  /// The caller's name of a getter call's object, as ThisObject holds it.
+  std::optional<std::string> getterObject(const clang::CXXMemberCallExpr *MCE,
+                                          std::string &Why);
   /// Whether a definition is an index helper's (indexHelperOf), by callee.
   llvm::DenseMap<const clang::FunctionDecl *, bool> IndexHelpers;
   /// \p Arg, passed to a `float &` parameter, is a floating scalar of the

@@ -85,3 +85,34 @@ void int_ref(float *y, int n) {
   for (int i = 0; i < n; i++)
     bump(k, y);
 }
+
+// Getters: sizes and offsets through a class's const methods, its fields
+// named through the object (m.rows_, p->cols_), or plainly in its own
+// methods (rows_). 8 rows of 4 when the fields have values.
+// RUN: roofline-lint --verbosity=normal --no-source --param m.rows_=8 --param m.cols_=4 '--param=p->rows_=8' '--param=p->cols_=4' --param rows_=8 --param cols_=4 %s -- -std=c++17 2>&1 | FileCheck %s --check-prefix=GET
+class Mat {
+public:
+  int rows() const { return rows_; }
+  int cols() const { return cols_; }
+  int at(int r, int c) const { return r * cols_ + c; }
+  int rows_, cols_;
+  float *data_;
+  void scale_self(float s) {
+// GET: helper-calls.cpp:[[@LINE+1]]:5: note: 0 MACs, 32 FLOPs (f32: 32); 256 bytes compulsory
+    for (int r = 0; r < rows(); r++)
+      for (int c = 0; c < cols(); c++)
+        data_[at(r, c)] *= s;
+  }
+};
+void scale_ref(Mat &m, float s) {
+// GET: helper-calls.cpp:[[@LINE+1]]:3: note: 0 MACs, 32 FLOPs (f32: 32); 256 bytes compulsory
+  for (int r = 0; r < m.rows(); r++)
+    for (int c = 0; c < m.cols(); c++)
+      m.data_[m.at(r, c)] *= s;
+}
+void scale_ptr(Mat *p, float s) {
+// GET: helper-calls.cpp:[[@LINE+1]]:3: note: 0 MACs, 32 FLOPs (f32: 32); 256 bytes compulsory
+  for (int r = 0; r < p->rows(); r++)
+    for (int c = 0; c < p->cols(); c++)
+      p->data_[p->at(r, c)] *= s;
+}

@@ -165,6 +165,32 @@ void detect_forward(const Layer l) {
     }
 }
 
+// A matrix class with getters, as C++ code keeps its tensors: sizes and
+// offsets through m.rows(), m.cols(), m.at(r, c).
+class Mat {
+public:
+  int rows() const { return rows_; }
+  int cols() const { return cols_; }
+  int at(int r, int c) const { return r * cols_ + c; }
+  int rows_, cols_;
+  float *data_;
+};
+void softmax_rows(Mat &m) {
+  for (int r = 0; r < m.rows(); r++) {
+    float mx = m.data_[m.at(r, 0)];
+    for (int c = 1; c < m.cols(); c++)
+      mx = fmaxf(mx, m.data_[m.at(r, c)]);
+    float sum = 0.0f;
+    for (int c = 0; c < m.cols(); c++) {
+      float e = expf(m.data_[m.at(r, c)] - mx);
+      m.data_[m.at(r, c)] = e;
+      sum += e;
+    }
+    for (int c = 0; c < m.cols(); c++)
+      m.data_[m.at(r, c)] /= sum;
+  }
+}
+
 // A copy captured before its variable changes: refused.
 void shifted_copy(float *y, const float *x, int N) {
   int off = 0;

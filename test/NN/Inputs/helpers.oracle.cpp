@@ -50,6 +50,13 @@ int main() {
   oracle::Array<float> rows("x", (1 + LC) * LW * LH);
   ORACLE_CALL(logistic_rows(layer, rows, (1 + LC) * LW * LH));
 
+  const int MR = 3, MCo = 5;
+  ORACLE_PARAM("m.rows_", MR);
+  ORACLE_PARAM("m.cols_", MCo);
+  oracle::Array<float> mdata("m.data_", MR * MCo);
+  Mat mat{MR, MCo, mdata};
+  ORACLE_CALL(softmax_rows(mat));
+
   oracle::Array<float> sy("y", N), sx("x", 2 * N);
   ORACLE_CALL(shifted_copy(sy, sx, N));
   oracle::Array<float> qy("y", N), qx("x", N * N);
