@@ -154,7 +154,10 @@ FORMS = {
     "lambda": 0.3,      # the nest's helpers (index helpers like at(r, c, n),
                         # value and loop helpers) written as lambdas at the
                         # top of the function, `auto f = [&](int r, ...) ->
-                        # int { ... };`, as C++ kernels write them
+                        # int { ... };`, as C++ kernels write them; half the
+                        # index helpers through a local; with struct sizes,
+                        # half the nests read them through getters
+                        # (cfg.get_rows(), p->get_cols())
     "assert": 0.12,     # assert(x[i] > c), assert(!std::isnan(x[i])), assert(a && b), assert(v < c) on
                         # a local, assert(i < N) somewhere in a loop body:
                         # the condition counts, the failing branch does not
@@ -432,6 +435,8 @@ class Render:
         if name in self.n.inline:
             return "(%s)" % ie_text(self.n.inline[name], self.sp)
         if self.mode == "sym" and name in self.n.field_sizes:
+            if self.n.getters:  # cfg.get_rows(): the tool names it cfg.rows
+                return self.n.struct_prefix + "get_" + FIELD[name] + "()"
             return self.n.struct_prefix + FIELD[name]
         return name
 
@@ -738,7 +743,12 @@ FILE_HEADER = """#include <array>
 #include <cstdint>
 #include <cstring>
 #include <vector>
-struct Dims { int rows; int cols; int depth; };
+struct Dims {
+  int rows; int cols; int depth;
+  int get_rows() const { return rows; }
+  int get_cols() const { return cols; }
+  int get_depth() const { return depth; }
+};
 #define GELU_C sqrtf(2.0f / M_PI)
 #define GELU_C64 sqrt(2.0 / M_PI)
 #define HALF (1.0f / 2.0f)
@@ -780,6 +790,7 @@ class NNNest:
                                  # nest, assigned in a loop body (bodyassign)
         self.reseated = {}  # pointer -> "before" / "after" / "block" (reseat)
         self.lambda_helpers = False  # helpers as lambdas in the function (lambda)
+        self.getters = False  # struct sizes read through Dims' getters (lambda)
 
     # Rendering
     def cpp(self, mode):
@@ -2532,6 +2543,9 @@ class Gen:
             self.bodyassignify()
         if self.on.get("reseat"):
             self.reseatify()
+        if self.on.get("lambda") and n.field_sizes and self.side_lm.random() < 0.5:
+            n.getters = True
+            self.feat("getter")
         if self.on.get("lambda") and n.helpers:
             n.lambda_helpers = True
             self.feat("lambda-helper")
@@ -4308,9 +4322,10 @@ FIELD_RE = re.compile(r"\b(?:this->|[A-Za-z_]\w*\s*(?:\.|->)\s*)([A-Za-z_]\w*)")
 
 
 def formula_text(f):
-    """cfg.rows / p->rows / this->rows -> rows (evaluated by field name);
-    V.size() -> __size_V."""
+    """cfg.rows / p->rows / this->rows / cfg.get_rows() -> rows (evaluated by
+    field name); V.size() -> __size_V."""
     f = re.sub(r"\b([A-Za-z_]\w*)\.size\(\)", r"__size_\1", f)
+    f = re.sub(r"\bget_(\w+)\(\)", r"\1", f)  # cfg.get_rows() is cfg.rows
     return FIELD_RE.sub(lambda m: m.group(1), f)
 
 

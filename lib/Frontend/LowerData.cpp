@@ -820,6 +820,9 @@ bool NestBuilder::visitData(const Expr *E, IRStmt &St) {
       std::string Why;
       if (sizeOf(MCE, Why))
         return true; // v.size() is a size
+      // A getter's value is an index of sizes and loop variables: no work.
+      if (indexHelperOf(MCE) && indexOf(MCE, Why))
+        return true;
     }
     if ((isa<CXXOperatorCallExpr>(CE) && !lambdaClassOf(CE)) ||
         isa<CXXMemberCallExpr>(CE))
