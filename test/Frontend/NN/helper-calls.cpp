@@ -87,32 +87,31 @@ void int_ref(float *y, int n) {
 }
 
 // Getters: sizes and offsets through a class's const methods, its fields
-// named through the object (m.rows_, p->cols_), or plainly in its own
-// methods (rows_). 8 rows of 4 when the fields have values.
-// RUN: roofline-lint --verbosity=normal --no-source --param m.rows_=8 --param m.cols_=4 '--param=p->rows_=8' '--param=p->cols_=4' --param rows_=8 --param cols_=4 %s -- -std=c++17 2>&1 | FileCheck %s --check-prefix=GET
-class Mat {
-public:
-  int rows() const { return rows_; }
-  int cols() const { return cols_; }
-  int at(int r, int c) const { return r * cols_ + c; }
-  int rows_, cols_;
-  float *data_;
-  void scale_self(float s) {
+// named through the object (g.h_, p->w_), or plainly in its own methods
+// (h_). 8 rows of 4 when the fields have values.
+// RUN: roofline-lint --verbosity=normal --no-source --param g.h_=8 --param g.w_=4 '--param=p->h_=8' '--param=p->w_=4' --param h_=8 --param w_=4 %s -- -std=c++17 2>&1 | FileCheck %s --check-prefix=GET
+struct Grid {
+  int height() const { return h_; }
+  int width() const { return w_; }
+  int offset(int y, int x) const { return y * w_ + x; }
+  void halve() {
 // GET: helper-calls.cpp:[[@LINE+1]]:5: note: 0 MACs, 32 FLOPs (f32: 32); 256 bytes compulsory
-    for (int r = 0; r < rows(); r++)
-      for (int c = 0; c < cols(); c++)
-        data_[at(r, c)] *= s;
+    for (int y = 0; y < height(); y++)
+      for (int x = 0; x < width(); x++)
+        cells_[offset(y, x)] *= 0.5f;
   }
+  int h_, w_;
+  float *cells_;
 };
-void scale_ref(Mat &m, float s) {
+void halve_ref(Grid &g) {
 // GET: helper-calls.cpp:[[@LINE+1]]:3: note: 0 MACs, 32 FLOPs (f32: 32); 256 bytes compulsory
-  for (int r = 0; r < m.rows(); r++)
-    for (int c = 0; c < m.cols(); c++)
-      m.data_[m.at(r, c)] *= s;
+  for (int y = 0; y < g.height(); y++)
+    for (int x = 0; x < g.width(); x++)
+      g.cells_[g.offset(y, x)] *= 0.5f;
 }
-void scale_ptr(Mat *p, float s) {
+void halve_ptr(Grid *p) {
 // GET: helper-calls.cpp:[[@LINE+1]]:3: note: 0 MACs, 32 FLOPs (f32: 32); 256 bytes compulsory
-  for (int r = 0; r < p->rows(); r++)
-    for (int c = 0; c < p->cols(); c++)
-      p->data_[p->at(r, c)] *= s;
+  for (int y = 0; y < p->height(); y++)
+    for (int x = 0; x < p->width(); x++)
+      p->cells_[p->offset(y, x)] *= 0.5f;
 }
