@@ -70,21 +70,13 @@ std::string NestBuilder::lambdaCaptureReason(const CallExpr *CE) {
   return "";
 }
 
-namespace {
-
-/// An index helper's body: `int n = e1; ... return e;`, locals first.
-struct IndexBody {
-  std::vector<const VarDecl *> Locals;
-  const Expr *Ret = nullptr;
-};
-
-/// \p Def's body as an index helper's: integer locals with initializers, in
-/// order, then `return e;`; nothing modified.
-std::optional<IndexBody> indexBodyOf(const FunctionDecl *Def) {
+std::optional<NestBuilder::IndexHelper>
+NestBuilder::indexHelperBody(const FunctionDecl *Def) {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
   if (!Body || Body->size() == 0)
     return std::nullopt;
-  IndexBody Out;
+  IndexHelper Out;
+  Out.Def = Def;
   const auto *Ret = dyn_cast<ReturnStmt>(Body->body_back());
   Out.Ret = Ret ? Ret->getRetValue() : nullptr;
   if (!Out.Ret)
@@ -113,9 +105,7 @@ std::optional<IndexBody> indexBodyOf(const FunctionDecl *Def) {
   return Out;
 }
 
-} // namespace
-
-const FunctionDecl *NestBuilder::indexHelperOf(const CallExpr *CE) {
+const NestBuilder::IndexHelper *NestBuilder::indexHelperOf(const CallExpr *CE) {
   // A getter (`m.rows()`, `m.at(r, c)`) is one too, its object's fields
   // named through the object (helperIndex).
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE)) {
@@ -132,11 +122,11 @@ const FunctionDecl *NestBuilder::indexHelperOf(const CallExpr *CE) {
       SM.isInSystemHeader(Def->getLocation()) ||
       callArguments(CE).size() != Def->getNumParams())
     return nullptr;
-  // usesNestData asks of every call it meets: the body is read once.
-  auto [It, New] = IndexHelpers.try_emplace(Def, false);
+  auto [It, New] = IndexHelpers.try_emplace(Def);
   if (New)
-    It->second = indexBodyOf(Def).has_value();
-  return It->second ? Def : nullptr;
+    if (std::optional<IndexHelper> H = indexHelperBody(Def))
+      It->second = std::make_unique<IndexHelper>(std::move(*H));
+  return It->second.get();
 }
 
 // While it lives, variables of a helper (parameters, locals) are bound as
@@ -170,7 +160,7 @@ private:
 };
 
 std::optional<IndexPoly> NestBuilder::helperIndex(const CallExpr *CE,
-                                                  const FunctionDecl *Def,
+                                                  const IndexHelper &H,
                                                   std::string &Why) {
   std::string Name = calleeText(CE);
   if (std::string Capture = lambdaCaptureReason(CE); !Capture.empty()) {
@@ -181,7 +171,6 @@ std::optional<IndexPoly> NestBuilder::helperIndex(const CallExpr *CE,
     Why = "index helpers nested more than 8 deep ('" + Name + "')";
     return std::nullopt;
   }
-  IndexBody Body = *indexBodyOf(Def);
   IndexParams Scope(*this);
   std::optional<std::string> Object = ThisObject;
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE)) {
@@ -194,7 +183,7 @@ std::optional<IndexPoly> NestBuilder::helperIndex(const CallExpr *CE,
   }
   llvm::SaveAndRestore This(ThisObject, Object);
   llvm::ArrayRef<const Expr *> Args = callArguments(CE);
-  for (const ParmVarDecl *P : Def->parameters()) {
+  for (const ParmVarDecl *P : H.Def->parameters()) {
     const Expr *Arg = Args[P->getFunctionScopeIndex()];
     std::string Inner;
     // A struct by value: its fields are the caller's (entry_index(l, ...)).
@@ -215,7 +204,7 @@ std::optional<IndexPoly> NestBuilder::helperIndex(const CallExpr *CE,
     Scope.bindIndex(P, *V);
   }
   llvm::SaveAndRestore Depth(HelperIndexDepth, HelperIndexDepth + 1);
-  for (const VarDecl *VD : Body.Locals) {
+  for (const VarDecl *VD : H.Locals) {
     std::string Inner;
     std::optional<IndexPoly> V = indexOf(VD->getInit(), Inner);
     if (!V) {
@@ -225,7 +214,7 @@ std::optional<IndexPoly> NestBuilder::helperIndex(const CallExpr *CE,
     Scope.bindIndex(VD, *V);
   }
   std::string Inner;
-  std::optional<IndexPoly> Out = indexOf(Body.Ret, Inner);
+  std::optional<IndexPoly> Out = indexOf(H.Ret, Inner);
   if (!Out)
     Why = "in '" + Name + "', the index it returns: " + Inner;
   else
@@ -250,7 +239,7 @@ NestBuilder::getterObject(const CXXMemberCallExpr *MCE, std::string &Why) {
 }
 
 bool NestBuilder::helperUsesNestData(const CallExpr *CE,
-                                     const FunctionDecl *Def) {
+                                     const IndexHelper &H) {
   for (const Expr *Arg : callArguments(CE))
     if (usesNestData(Arg))
       return true;
@@ -259,22 +248,21 @@ bool NestBuilder::helperUsesNestData(const CallExpr *CE,
   // The parameters hold the arguments, looked at above; a local holds data
   // where its initializer reads some.
   llvm::SaveAndRestore Depth(HelperIndexDepth, HelperIndexDepth + 1);
-  IndexBody Body = *indexBodyOf(Def);
   IndexParams Scope(*this);
   Binding Object;
   Object.Kind = Binding::Object;
-  for (const ParmVarDecl *P : Def->parameters()) {
+  for (const ParmVarDecl *P : H.Def->parameters()) {
     if (P->getType()->isRecordType())
       Scope.bind(P, Object);
     else
       Scope.bindIndex(P, IndexPoly::constant(0));
   }
-  for (const VarDecl *VD : Body.Locals) {
+  for (const VarDecl *VD : H.Locals) {
     if (usesNestData(VD->getInit()))
       return true;
     Scope.bindIndex(VD, IndexPoly::constant(0));
   }
-  return usesNestData(Body.Ret);
+  return usesNestData(H.Ret);
 }
 
 bool NestBuilder::callerScalar(const Expr *Arg, std::string &Why) {

@@ -656,8 +656,8 @@ std::optional<IndexPoly> NestBuilder::indexOf(const Expr *E, std::string &Why) {
   if (const auto *CO = dyn_cast<ConditionalOperator>(S))
     return conditionalIndex(CO, Why);
   if (const auto *CE = dyn_cast<CallExpr>(S))
-    if (const FunctionDecl *Def = indexHelperOf(CE))
-      return helperIndex(CE, Def, Why); // LowerHelperCalls.cpp
+    if (const IndexHelper *H = indexHelperOf(CE))
+      return helperIndex(CE, *H, Why); // LowerHelperCalls.cpp
   const char *Where = InBound ? "loop bound" : "index";
   if (isa<ArraySubscriptExpr>(S) || isa<CXXOperatorCallExpr>(S) ||
       (isa<UnaryOperator>(S) &&

@@ -1044,8 +1044,8 @@ bool NestBuilder::usesNestData(const Expr *E) {
   // A call's result is known only when it runs (math functions of known
   // values aside).
   if (const auto *CE = dyn_cast<CallExpr>(E)) {
-    if (const FunctionDecl *Def = indexHelperOf(CE))
-      return helperUsesNestData(CE, Def);
+    if (const IndexHelper *H = indexHelperOf(CE))
+      return helperUsesNestData(CE, *H);
     const FunctionDecl *Callee = CE->getDirectCallee();
     if (!Callee || !isScalarMathName(Callee->getName()))
       return !isa<CXXMemberCallExpr>(CE) ||

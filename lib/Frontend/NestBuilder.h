@@ -829,18 +829,26 @@ private:
   std::string lambdaCaptureReason(const clang::CallExpr *CE);
   /// The callee as written: the function's name, or the lambda's variable.
   std::string calleeText(const clang::CallExpr *CE);
-  /// The definition \p CE calls where it computes an integer from integer
-  /// parameters by one `return e;` (a function or a lambda); null otherwise.
-  const clang::FunctionDecl *indexHelperOf(const clang::CallExpr *CE);
+  /// An index helper's definition and body: `int n = e1; ... return e;`.
+  struct IndexHelper {
+    const clang::FunctionDecl *Def = nullptr;
+    std::vector<const clang::VarDecl *> Locals; ///< in order
+    const clang::Expr *Ret = nullptr;
+  };
+  /// The helper \p CE calls where it computes an integer from integer
+  /// parameters (and structs by value) by `return e;` after int locals (a
+  /// function, a lambda or a getter); null otherwise.
+  const IndexHelper *indexHelperOf(const clang::CallExpr *CE);
+  /// \p Def as an index helper: integer locals with initializers, in order,
+  /// then `return e;`; nothing modified.
+  static std::optional<IndexHelper> indexHelperBody(const clang::FunctionDecl *Def);
   /// The index an index helper's call computes: e with its parameters
   /// bound to the arguments' indices.
   std::optional<IndexPoly> helperIndex(const clang::CallExpr *CE,
-                                       const clang::FunctionDecl *Def,
-                                       std::string &Why);
+                                       const IndexHelper &H, std::string &Why);
   /// An index helper's call reads data: through its arguments or what its
   /// body names besides its parameters.
-  bool helperUsesNestData(const clang::CallExpr *CE,
-                          const clang::FunctionDecl *Def);
+  bool helperUsesNestData(const clang::CallExpr *CE, const IndexHelper &H);
   class IndexParams;
   unsigned HelperIndexDepth = 0;
   /// Inside a getter helperIndex follows: how the caller names its object
@@ -849,8 +857,12 @@ private:
   /// The caller's name of a getter call's object, as ThisObject holds it.
   std::optional<std::string> getterObject(const clang::CXXMemberCallExpr *MCE,
                                           std::string &Why);
-  /// Whether a definition is an index helper's (indexHelperOf), by callee.
-  llvm::DenseMap<const clang::FunctionDecl *, bool> IndexHelpers;
+  /// indexHelperOf's answer by definition (null: no index helper):
+  /// usesNestData asks of every call it meets, and the body's shape is read
+  /// once. Held by pointer: a helper's answer stays put while nested calls
+  /// add others.
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<IndexHelper>>
+      IndexHelpers;
   /// \p Arg, passed to a `float &` parameter, is a floating scalar of the
   /// caller's (no element): the parameter is that scalar. \p Why is set for
   /// an integer local, which is refused.
