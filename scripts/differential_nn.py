@@ -38,6 +38,7 @@ runs no iteration or its guard holds on none).
 import random
 import re
 from collections import Counter
+import zlib
 
 FT_C = {"f32": "float", "f64": "double", "i32": "int32_t"}
 EB = {"f32": 4, "f64": 8, "i32": 4}
@@ -158,6 +159,11 @@ FORMS = {
                         # index helpers through a local; with struct sizes,
                         # half the nests read them through getters
                         # (cfg.get_rows(), p->get_cols())
+    "accessor": 0.3,    # half the pointer parameters passed as Buf<T> &A, a
+                        # class reached through its accessors, as C++
+                        # matrix classes are: A[i] and A.at(i) (a reference
+                        # to the element), A.ptr() and A.row(o) (a pointer);
+                        # the tool names the array A.p
     "assert": 0.12,     # assert(x[i] > c), assert(!std::isnan(x[i])), assert(a && b), assert(v < c) on
                         # a local, assert(i < N) somewhere in a loop body:
                         # the condition counts, the failing branch does not
@@ -203,6 +209,8 @@ SIDE_SG_FORMS = ("sgather",)
 SIDE_RS_FORMS = ("reseat",)
 # And lambda on its own stream (see Gen.lambdify).
 SIDE_LM_FORMS = ("lambda",)
+# And accessor (see Gen.wrap_bases).
+SIDE_AC_FORMS = ("accessor",)
 SIDE_STREAMS = (("side", "", SIDE_FORMS), ("side2", "2/", SIDE2_FORMS),
                 ("side3", "3/", SIDE3_FORMS), ("side4", "4/", SIDE4_FORMS),
                 ("side5", "5/", SIDE5_FORMS), ("side6", "6/", SIDE6_FORMS),
@@ -211,7 +219,7 @@ SIDE_STREAMS = (("side", "", SIDE_FORMS), ("side2", "2/", SIDE2_FORMS),
                 ("side_pg", "pg/", SIDE_PG_FORMS), ("side_sc", "sc/", SIDE_SC_FORMS),
                 ("side_jg", "jg/", SIDE_JG_FORMS), ("side_hw", "hw/", SIDE_HW_FORMS),
                 ("side_sg", "sg/", SIDE_SG_FORMS), ("side_rs", "rs/", SIDE_RS_FORMS),
-                ("side_lm", "lm/", SIDE_LM_FORMS))
+                ("side_lm", "lm/", SIDE_LM_FORMS), ("side_ac", "ac/", SIDE_AC_FORMS))
 SIDE_STREAM_FORMS = tuple(f for _, _, group in SIDE_STREAMS for f in group)
 
 
@@ -443,10 +451,21 @@ class Render:
     def ie(self, e, prec=0):
         return ie_text(e, self.sp, prec)
 
+    def variant(self, text, count):
+        """A choice among count spellings, fixed by the text it spells (a
+        nest renders the same in every mode)."""
+        return zlib.crc32(text.encode()) % count
+
     def pe(self, p):
         t = p[0]
+        if t == "base" and p[1] in self.n.wrapped:
+            return p[1] + ".ptr()"
         if t == "base":
             return "st->" + p[1] if p[1] in self.n.field_ptrs else p[1]
+        if t == "add" and p[1][0] == "base" and p[1][1] in self.n.wrapped:
+            off = self.ie(p[2])
+            if self.variant(p[1][1] + off, 2):
+                return "%s.row(%s)" % (p[1][1], off)
         if t == "add":
             return "%s + %s" % (self.pe(p[1]), self.ie(p[2], 1))
         if t == "addr":
@@ -467,6 +486,10 @@ class Render:
         if t == "ld":
             if e[1][0] == "pincx" and e[2] == ("n", 0):
                 return "*%s++" % e[1][1]
+            if e[1][0] == "base" and e[1][1] in self.n.wrapped:
+                idx = self.ie(e[2])
+                form = ("%s[%s]", "%s.at(%s)", "%s.ptr()[%s]")[self.variant(e[1][1] + idx, 3)]
+                return form % (e[1][1], idx)
             if e[1][0] in ("add", "addr"):  # a pointer sum indexed: (A + o)[i]
                 return "(%s)[%s]" % (self.pe(e[1]), self.ie(e[2]))
             return "%s[%s]" % (self.pe(e[1]), self.ie(e[2]))
@@ -749,6 +772,13 @@ struct Dims {
   int get_cols() const { return cols; }
   int get_depth() const { return depth; }
 };
+template <class T> struct Buf {
+  T *p;
+  T &operator[](int i) const { return p[i]; }
+  T &at(int i) const { return p[i]; }
+  T *ptr() const { return p; }
+  T *row(int o) const { return p + o; }
+};
 #define GELU_C sqrtf(2.0f / M_PI)
 #define GELU_C64 sqrt(2.0 / M_PI)
 #define HALF (1.0f / 2.0f)
@@ -791,6 +821,7 @@ class NNNest:
         self.reseated = {}  # pointer -> "before" / "after" / "block" (reseat)
         self.lambda_helpers = False  # helpers as lambdas in the function (lambda)
         self.getters = False  # struct sizes read through Dims' getters (lambda)
+        self.wrapped = set()  # pointer parameters passed as Buf<T> & (accessor)
 
     # Rendering
     def cpp(self, mode):
@@ -808,7 +839,9 @@ class NNNest:
                 out.append(R.helper(h))
         args = []
         for b in self.bases:
-            if b.kind == "ptr":
+            if b.kind == "ptr" and b.cname in self.wrapped:
+                args.append("Buf<%s> &%s" % (FT_C[b.ty], b.cname))
+            elif b.kind == "ptr":
                 args.append("%s%s *%s" % ("const " if b.nullable else "", FT_C[b.ty], b.cname))
             elif b.kind == "vec":
                 args.append("std::vector<%s> &%s" % (FT_C[b.ty], b.cname))
@@ -2551,7 +2584,20 @@ class Gen:
             self.feat("lambda-helper")
             if any(h.ret == "int" for h in n.helpers):
                 self.feat("lambda-index")
+        if self.on.get("accessor"):
+            self.wrap_bases()
         return n
+
+    def wrap_bases(self):
+        """accessor: half the pointer parameters (no null check, no field of
+        a state struct) become `Buf<T> &A`, reached through its accessors."""
+        n = self.n
+        for b in n.bases:
+            if (b.kind == "ptr" and not b.nullable and b.cname not in n.field_ptrs
+                    and self.side_ac.random() < 0.5):
+                n.wrapped.add(b.cname)
+        if n.wrapped:
+            self.feat("accessor")
 
     # reseat: a pointer set again before the nest
     def reseatify(self):
@@ -4526,6 +4572,8 @@ class Checker:
         seen = set()
         for a in r.get("arrays", []):
             name = a["name"]
+            if name.endswith(".p") and name[:-2] in self.n.wrapped:
+                name = name[:-2]  # accessor: Buf<T> &A holds the array in A.p
             seen.add(name)
             ea = e["arrays"].get(name)
             if ea is None and assumed:
@@ -5117,7 +5165,10 @@ def native_driver(nests, cases, sizes):
                 out.append("    static %s buf_%s[%d]; fill(buf_%s, %d, %s);" % (ct, b.cname, NATIVE_ELEMS, b.cname, NATIVE_ELEMS, idx))
                 out.append('    rl_range("%s", buf_%s, sizeof buf_%s, sizeof(%s));' % (b.cname, b.cname, b.cname, ct))
                 null = b.nullable and not case.get(b.cname, True)
-                args.append("nullptr" if null else "buf_%s" % b.cname)
+                if b.cname in n.wrapped:
+                    out.append("    Buf<%s> w_%s{buf_%s};" % (ct, b.cname, b.cname))
+                args.append("nullptr" if null else
+                            ("w_%s" if b.cname in n.wrapped else "buf_%s") % b.cname)
             elif b.kind == "vec":
                 ln = b.len_sz.value(sizes) if b.len_sz is not None else NATIVE_ELEMS
                 out.append("    std::vector<%s> %s(%d); fill(%s.data(), %d, %s);" % (ct, b.cname, ln, b.cname, ln, idx))

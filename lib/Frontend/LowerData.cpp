@@ -313,6 +313,8 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
     if (OCE->getOperator() == OO_Subscript && OCE->getNumArgs() == 2 &&
         isContainerType(OCE->getArg(0)->getType()))
       return Subscript(OCE->getArg(0), OCE->getArg(1));
+    if (std::optional<View> V = accessorView(OCE, Why); V || !Why.empty())
+      return V; // LowerAccessors.cpp
     Why = "call to '" + text(S) + "'";
     return std::nullopt;
   }
@@ -323,28 +325,8 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
       return Subscript(UO->getSubExpr(), nullptr);
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(S);
-      BO && BO->isAdditiveOp() && S->getType()->isPointerType()) {
-    const Expr *P = nullptr, *Off = nullptr;
-    splitPointerSum(BO, P, Off);
-    std::optional<View> V = viewOf(P, Why);
-    if (!V)
-      return std::nullopt;
-    std::optional<IndexPoly> Idx = indexOf(Off, Why);
-    if (!Idx) {
-      if (usesNestData(Off))
-        Why = dataIndexReason("the offset", Off, "into", Bases[V->Base].Name);
-      return std::nullopt;
-    }
-    std::optional<IndexPoly> Sum = BO->getOpcode() == BO_Add
-                                       ? V->Subs.back().add(*Idx)
-                                       : V->Subs.back().sub(*Idx);
-    if (!Sum) {
-      Why = "index arithmetic overflows";
-      return std::nullopt;
-    }
-    V->Subs.back() = *Sum;
-    return V;
-  }
+      BO && BO->isAdditiveOp() && S->getType()->isPointerType())
+    return pointerSumView(BO, Why);
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(S)) {
     const CXXMethodDecl *MD = MCE->getMethodDecl();
     const Expr *Obj = MCE->getImplicitObjectArgument();
@@ -354,6 +336,8 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
       if (MD->getName() == "at" && MCE->getNumArgs() == 1)
         return Subscript(Obj, MCE->getArg(0));
     }
+    if (std::optional<View> V = accessorView(MCE, Why); V || !Why.empty())
+      return V;
     Why = "call to '" + text(S) + "'";
     return std::nullopt;
   }
@@ -373,6 +357,9 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
     Why = "pointer cast '" + text(S) + "'";
     return std::nullopt;
   }
+  if (const auto *CE = dyn_cast<CallExpr>(S))
+    if (std::optional<View> V = accessorView(CE, Why); V || !Why.empty())
+      return V;
   if (isa<ConditionalOperator>(S))
     Why = "pointer chosen by a condition ('" + text(S) + "')";
   else if (isa<CallExpr>(S))
@@ -382,21 +369,49 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
   return std::nullopt;
 }
 
+std::optional<NestBuilder::View>
+NestBuilder::pointerSumView(const BinaryOperator *BO, std::string &Why) {
+  const Expr *P = nullptr, *Off = nullptr;
+  splitPointerSum(BO, P, Off);
+  std::optional<View> V = viewOf(P, Why);
+  if (!V)
+    return std::nullopt;
+  std::optional<IndexPoly> Idx = indexOf(Off, Why);
+  if (!Idx) {
+    if (usesNestData(Off))
+      Why = dataIndexReason("the offset", Off, "into", Bases[V->Base].Name);
+    return std::nullopt;
+  }
+  std::optional<IndexPoly> Sum = BO->getOpcode() == BO_Add
+                                     ? V->Subs.back().add(*Idx)
+                                     : V->Subs.back().sub(*Idx);
+  if (!Sum) {
+    Why = "index arithmetic overflows";
+    return std::nullopt;
+  }
+  V->Subs.back() = *Sum;
+  return V;
+}
+
 bool NestBuilder::isElementRef(const Expr *E) const {
   E = strip(E);
   if (const auto *ME = dyn_cast<MemberExpr>(E))
     return ME->getType()->isArithmeticType() && isStructRowMember(ME);
   if (isa<ArraySubscriptExpr>(E))
     return true;
-  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(E))
-    return OCE->getOperator() == OO_Subscript;
+  if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(E);
+      OCE && OCE->getOperator() == OO_Subscript)
+    return true;
   if (const auto *UO = dyn_cast<UnaryOperator>(E))
     return UO->getOpcode() == UO_Deref;
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(E)) {
     const CXXMethodDecl *MD = MCE->getMethodDecl();
-    return MD && MD->getName() == "at" &&
-           isContainerType(MCE->getImplicitObjectArgument()->getType());
+    if (MD && MD->getName() == "at" &&
+        isContainerType(MCE->getImplicitObjectArgument()->getType()))
+      return true;
   }
+  if (const auto *CE = dyn_cast<CallExpr>(E))
+    return isElementAccessor(CE); // LowerAccessors.cpp
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl())) {
       auto B = Bindings.find(VD);

@@ -41,7 +41,10 @@ const CXXRecordDecl *lambdaClassOf(const CallExpr *CE) {
 
 std::string NestBuilder::calleeText(const CallExpr *CE) {
   // A lambda's callee is its implicit operator(), spelled as the parens.
-  return lambdaClassOf(CE) ? text(CE->getArg(0)) : text(CE->getCallee());
+  if (lambdaClassOf(CE))
+    return text(CE->getArg(0));
+  // `m(r, c)`, `rows[r]`: the call as written names the operator best.
+  return isa<CXXOperatorCallExpr>(CE) ? text(CE) : text(CE->getCallee());
 }
 
 std::string NestBuilder::lambdaCaptureReason(const CallExpr *CE) {
@@ -71,7 +74,7 @@ std::string NestBuilder::lambdaCaptureReason(const CallExpr *CE) {
 }
 
 std::optional<NestBuilder::IndexHelper>
-NestBuilder::indexHelperBody(const FunctionDecl *Def) {
+NestBuilder::indexHelperBody(const FunctionDecl *Def, bool Accessor) {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
   if (!Body || Body->size() == 0)
     return std::nullopt;
@@ -93,10 +96,18 @@ NestBuilder::indexHelperBody(const FunctionDecl *Def) {
     }
   }
   ModificationSites Mod = modificationsIn(Body);
+  // An accessor may hand out a container field's element (a non-const
+  // `v_[i]` is a change of v_ to the walk), never move a position.
+  if (Accessor)
+    for (const FieldDecl *F : Mod.Fields)
+      if (!isContainerType(F->getType().getNonReferenceType()))
+        return std::nullopt;
   for (const ParmVarDecl *P : Def->parameters()) {
     QualType T = P->getType();
     bool Struct = T->isRecordType() && !isContainerType(T);
-    if ((!T->isIntegerType() && !Struct) || Mod.Vars.count(P))
+    bool Taken = Accessor && (T->isPointerType() || T->isReferenceType()) &&
+                 !T->getPointeeType()->isFunctionType();
+    if ((!T->isIntegerType() && !Struct && !Taken) || Mod.Vars.count(P))
       return std::nullopt;
   }
   for (const VarDecl *VD : Out.Locals)
@@ -105,32 +116,47 @@ NestBuilder::indexHelperBody(const FunctionDecl *Def) {
   return Out;
 }
 
-const NestBuilder::IndexHelper *NestBuilder::indexHelperOf(const CallExpr *CE) {
-  // A getter (`m.rows()`, `m.at(r, c)`) is one too, its object's fields
-  // named through the object (helperIndex).
+const FunctionDecl *NestBuilder::helperDefinition(const CallExpr *CE) const {
+  // A getter: a method of the object, never one an override may replace.
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE)) {
     const CXXMethodDecl *MD = MCE->getMethodDecl();
     if (!MD || MD->isVirtual() || MD->isStatic())
       return nullptr;
-  } else if (isa<CXXOperatorCallExpr>(CE) && !lambdaClassOf(CE)) {
-    return nullptr;
+  } else if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(CE);
+             OCE && !lambdaClassOf(CE)) {
+    const auto *MD = dyn_cast_or_null<CXXMethodDecl>(OCE->getDirectCallee());
+    if (!MD || MD->isVirtual() ||
+        (OCE->getOperator() != OO_Call && OCE->getOperator() != OO_Subscript))
+      return nullptr;
   }
   const FunctionDecl *Callee = CE->getDirectCallee();
   const FunctionDecl *Def = nullptr;
   if (!Callee || !Callee->hasBody(Def) || !Def || Def->isVariadic() ||
-      !Def->getReturnType()->isIntegerType() ||
       SM.isInSystemHeader(Def->getLocation()) ||
       callArguments(CE).size() != Def->getNumParams())
     return nullptr;
-  auto [It, New] = IndexHelpers.try_emplace(Def);
+  return Def;
+}
+
+const NestBuilder::IndexHelper *NestBuilder::cachedHelper(const FunctionDecl *Def,
+                                                         bool Accessor) {
+  auto [It, New] = (Accessor ? AccessorHelpers : IndexHelpers).try_emplace(Def);
   if (New)
-    if (std::optional<IndexHelper> H = indexHelperBody(Def))
+    if (std::optional<IndexHelper> H = indexHelperBody(Def, Accessor))
       It->second = std::make_unique<IndexHelper>(std::move(*H));
   return It->second.get();
 }
 
-// While it lives, variables of a helper (parameters, locals) are bound as
-// given; the bindings they had come back after.
+const NestBuilder::IndexHelper *NestBuilder::indexHelperOf(const CallExpr *CE) {
+  // An operator call is a lambda's or an accessor's (LowerAccessors.cpp).
+  if (isa<CXXOperatorCallExpr>(CE) && !lambdaClassOf(CE))
+    return nullptr;
+  const FunctionDecl *Def = helperDefinition(CE);
+  if (!Def || !Def->getReturnType()->isIntegerType())
+    return nullptr;
+  return cachedHelper(Def, /*Accessor=*/false);
+}
+
 class NestBuilder::IndexParams {
 public:
   explicit IndexParams(NestBuilder &B) : B(B) {}
@@ -159,76 +185,128 @@ private:
   std::vector<std::pair<const VarDecl *, Binding>> Saved;
 };
 
-std::optional<IndexPoly> NestBuilder::helperIndex(const CallExpr *CE,
-                                                  const IndexHelper &H,
-                                                  std::string &Why) {
+bool NestBuilder::bindHelperParam(const ParmVarDecl *P, const Expr *Arg,
+                                  IndexParams &Scope, std::string &Why) {
+  QualType T = P->getType();
+  QualType Pointee = T->isPointerType() || T->isReferenceType()
+                         ? T->getPointeeType()
+                         : QualType();
+  bool Object = T->isRecordType() ||
+                (!Pointee.isNull() && Pointee->isRecordType() &&
+                 !isContainerType(Pointee));
+  if (Object) {
+    std::optional<Binding> O = objectBinding(Arg, T, Why);
+    if (O)
+      Scope.bind(P, *O);
+    return O.has_value();
+  }
+  if (!Pointee.isNull()) { // an array an accessor reaches into
+    std::optional<View> V = viewOf(Arg, Why);
+    if (!V)
+      return false;
+    Binding Bd;
+    Bd.Kind = T->isReferenceType() && Pointee->isArithmeticType()
+                  ? Binding::Element
+                  : Binding::Pointer;
+    Bd.V = *V;
+    Scope.bind(P, Bd);
+    return true;
+  }
+  std::optional<IndexPoly> V = indexOf(Arg, Why);
+  if (V)
+    Scope.bindIndex(P, *V);
+  return V.has_value();
+}
+
+bool NestBuilder::inHelperCall(const CallExpr *CE, const IndexHelper &H,
+                               std::string &Why,
+                               llvm::function_ref<bool(std::string &)> Body) {
   std::string Name = calleeText(CE);
   if (std::string Capture = lambdaCaptureReason(CE); !Capture.empty()) {
     Why = Capture;
-    return std::nullopt;
+    return false;
   }
   if (HelperIndexDepth >= 8) {
-    Why = "index helpers nested more than 8 deep ('" + Name + "')";
-    return std::nullopt;
+    Why = "helpers nested more than 8 deep ('" + Name + "')";
+    return false;
   }
   IndexParams Scope(*this);
   std::optional<std::string> Object = ThisObject;
-  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE)) {
+  if (const Expr *ObjArg = objectArgument(CE)) {
     std::string Inner;
-    Object = getterObject(MCE, Inner);
+    Object = callObject(ObjArg, Inner);
     if (!Object) {
       Why = "the object of '" + text(CE) + "': " + Inner;
-      return std::nullopt;
+      return false;
     }
   }
-  llvm::SaveAndRestore This(ThisObject, Object);
+  // The arguments are the caller's expressions: bound before `this` is
+  // the callee's object.
   llvm::ArrayRef<const Expr *> Args = callArguments(CE);
   for (const ParmVarDecl *P : H.Def->parameters()) {
     const Expr *Arg = Args[P->getFunctionScopeIndex()];
     std::string Inner;
-    // A struct by value: its fields are the caller's (entry_index(l, ...)).
-    if (P->getType()->isRecordType()) {
-      std::optional<Binding> O = objectBinding(Arg, P->getType(), Inner);
-      if (!O) {
-        Why = "argument '" + text(Arg) + "' of '" + Name + "': " + Inner;
-        return std::nullopt;
-      }
-      Scope.bind(P, *O);
-      continue;
-    }
-    std::optional<IndexPoly> V = indexOf(Arg, Inner);
-    if (!V) {
+    if (!bindHelperParam(P, Arg, Scope, Inner)) {
       Why = "argument '" + text(Arg) + "' of '" + Name + "': " + Inner;
-      return std::nullopt;
+      return false;
     }
-    Scope.bindIndex(P, *V);
   }
+  llvm::SaveAndRestore This(ThisObject, Object);
   llvm::SaveAndRestore Depth(HelperIndexDepth, HelperIndexDepth + 1);
   for (const VarDecl *VD : H.Locals) {
     std::string Inner;
     std::optional<IndexPoly> V = indexOf(VD->getInit(), Inner);
     if (!V) {
       Why = "in '" + Name + "', '" + declName(VD) + "': " + Inner;
-      return std::nullopt;
+      return false;
     }
     Scope.bindIndex(VD, *V);
   }
   std::string Inner;
-  std::optional<IndexPoly> Out = indexOf(H.Ret, Inner);
-  if (!Out)
-    Why = "in '" + Name + "', the index it returns: " + Inner;
-  else
-    noteExtended(CE->getBeginLoc(), "index computed by '" + Name + "'");
+  if (Body(Inner))
+    return true;
+  Why = "in '" + Name + "', " + Inner;
+  return false;
+}
+
+std::optional<IndexPoly> NestBuilder::helperIndex(const CallExpr *CE,
+                                                  const IndexHelper &H,
+                                                  std::string &Why) {
+  std::optional<IndexPoly> Out;
+  bool Done = inHelperCall(CE, H, Why, [&](std::string &Inner) {
+    Out = indexOf(H.Ret, Inner);
+    if (!Out)
+      Inner = "the index it returns: " + Inner;
+    return Out.has_value();
+  });
+  if (!Done)
+    return std::nullopt;
+  noteExtended(CE->getBeginLoc(), "index computed by '" + calleeText(CE) + "'");
   return Out;
 }
 
-std::optional<std::string>
-NestBuilder::getterObject(const CXXMemberCallExpr *MCE, std::string &Why) {
-  const Expr *Obj = strip(MCE->getImplicitObjectArgument());
+const Expr *objectArgument(const CallExpr *CE) {
+  if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(CE))
+    return MCE->getImplicitObjectArgument();
+  if (isa<CXXOperatorCallExpr>(CE) && !lambdaClassOf(CE) &&
+      isa_and_nonnull<CXXMethodDecl>(CE->getDirectCallee()))
+    return CE->getArg(0);
+  return nullptr;
+}
+
+std::optional<std::string> NestBuilder::callObject(const Expr *ObjArg,
+                                                   std::string &Why) {
+  const Expr *Obj = strip(ObjArg);
+  QualType T = ObjArg->getType();
+  // `(*x)(i, j)` calls the operator of the object x points to.
+  if (const auto *UO = dyn_cast<UnaryOperator>(Obj);
+      UO && UO->getOpcode() == UO_Deref) {
+    T = UO->getSubExpr()->getType();
+    Obj = strip(UO->getSubExpr());
+  }
   if (isa<CXXThisExpr>(Obj)) // a getter of the nest's own object
     return ThisObject ? *ThisObject : std::string();
-  std::optional<Binding> O =
-      objectBinding(Obj, MCE->getImplicitObjectArgument()->getType(), Why);
+  std::optional<Binding> O = objectBinding(Obj, T, Why);
   if (!O)
     return std::nullopt;
   if (O->Row) {

@@ -285,6 +285,9 @@ public:
         KeptFields.insert(UO);
       if (!Arg->isGLValue())
         continue; // copied into the call
+      // The object of a const operator (`A[i]` of a view class) stays.
+      if (I < Shift && cast<CXXMethodDecl>(Callee)->isConst())
+        continue;
       if (Callee && I >= Shift && I - Shift < Callee->getNumParams() &&
           !bindsMutableRef(Callee->getParamDecl(I - Shift)->getType()))
         continue;

@@ -145,6 +145,9 @@ llvm::ArrayRef<const clang::Expr *> callArguments(const clang::CallExpr *CE);
 bool assignsFieldOf(const ModificationSites &Mod, const clang::RecordDecl *R);
 /// The closure class of the lambda \p CE calls; null for other calls.
 const clang::CXXRecordDecl *lambdaClassOf(const clang::CallExpr *CE);
+/// The object a method or a class's operator is called on; null for other
+/// calls (a lambda's included).
+const clang::Expr *objectArgument(const clang::CallExpr *CE);
 
 class CallSiteCollector;
 
@@ -839,30 +842,64 @@ private:
   /// parameters (and structs by value) by `return e;` after int locals (a
   /// function, a lambda or a getter); null otherwise.
   const IndexHelper *indexHelperOf(const clang::CallExpr *CE);
-  /// \p Def as an index helper: integer locals with initializers, in order,
-  /// then `return e;`; nothing modified.
-  static std::optional<IndexHelper> indexHelperBody(const clang::FunctionDecl *Def);
+  /// The definition \p CE runs where it may be a helper: a function, a
+  /// lambda, a non-virtual method or `operator()`/`operator[]` of a class,
+  /// with a body outside system headers; null otherwise.
+  const clang::FunctionDecl *helperDefinition(const clang::CallExpr *CE) const;
+  /// \p Def's helper shape, read once (IndexHelpers).
+  const IndexHelper *cachedHelper(const clang::FunctionDecl *Def, bool Accessor);
+  /// \p Def as a helper: integer locals with initializers, in order, then
+  /// `return e;`; nothing modified. An \p Accessor may also take pointers
+  /// and references (to arrays, elements and objects); no field changes.
+  static std::optional<IndexHelper>
+  indexHelperBody(const clang::FunctionDecl *Def, bool Accessor);
+  class IndexParams;
   /// The index an index helper's call computes: e with its parameters
   /// bound to the arguments' indices.
   std::optional<IndexPoly> helperIndex(const clang::CallExpr *CE,
                                        const IndexHelper &H, std::string &Why);
+  /// Runs \p Body with \p H's parameters bound to \p CE's arguments, its
+  /// locals to their values and `this` to the call's object; false with
+  /// \p Why (Body's reason, named by the helper) where any fails.
+  bool inHelperCall(const clang::CallExpr *CE, const IndexHelper &H,
+                    std::string &Why,
+                    llvm::function_ref<bool(std::string &)> Body);
+  /// Binds one helper parameter to its argument in \p Scope.
+  bool bindHelperParam(const clang::ParmVarDecl *P, const clang::Expr *Arg,
+                       IndexParams &Scope, std::string &Why);
   /// An index helper's call reads data: through its arguments or what its
   /// body names besides its parameters.
   bool helperUsesNestData(const clang::CallExpr *CE, const IndexHelper &H);
-  class IndexParams;
   unsigned HelperIndexDepth = 0;
   /// Inside a getter helperIndex follows: how the caller names its object
   /// ("m." for `m.rows()`), for the getter's `this->f`.
   std::optional<std::string> ThisObject;
-  /// The caller's name of a getter call's object, as ThisObject holds it.
-  std::optional<std::string> getterObject(const clang::CXXMemberCallExpr *MCE,
-                                          std::string &Why);
+  /// The caller's name of a method call's object (\p ObjArg), as
+  /// ThisObject holds it.
+  std::optional<std::string> callObject(const clang::Expr *ObjArg,
+                                        std::string &Why);
   /// indexHelperOf's answer by definition (null: no index helper):
   /// usesNestData asks of every call it meets, and the body's shape is read
   /// once. Held by pointer: a helper's answer stays put while nested calls
   /// add others.
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<IndexHelper>>
       IndexHelpers;
+  /// The same for accessors, kept apart: an accessor may take pointers and
+  /// references an index helper may not.
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<IndexHelper>>
+      AccessorHelpers;
+
+  // --- Accessors of classes (LowerAccessors.cpp) ---
+  enum class AccessorKind { None, Element, Pointer };
+  /// What the callee of \p CE (set in \p Def) returns, as an accessor.
+  AccessorKind accessorKindOf(const clang::CallExpr *CE,
+                              const clang::FunctionDecl *&Def) const;
+  /// \p CE names one element through an accessor (`A(i, k)`, `m.at(i)`).
+  bool isElementAccessor(const clang::CallExpr *CE) const;
+  /// The element or pointer an accessor's call returns; nullopt with \p Why
+  /// empty where \p CE calls no accessor.
+  std::optional<View> accessorView(const clang::CallExpr *CE, std::string &Why);
+
   /// \p Arg, passed to a `float &` parameter, is a floating scalar of the
   /// caller's (no element): the parameter is that scalar. \p Why is set for
   /// an integer local, which is refused.
@@ -1049,6 +1086,9 @@ private:
   /// access is recorded at.
   std::optional<IndexPoly> scratchGather(const View &V, const clang::Expr *IdxE);
   std::optional<View> viewOf(const clang::Expr *E, std::string &Why);
+  /// `p + off`, `p - off`: the view of p moved by the index off.
+  std::optional<View> pointerSumView(const clang::BinaryOperator *BO,
+                                     std::string &Why);
   /// The Object binding of the struct \p Arg names, for a parameter or
   /// local of type \p T (LowerLoops.cpp).
   std::optional<Binding> objectBinding(const clang::Expr *Arg, clang::QualType T,

@@ -1,0 +1,82 @@
+// Accessors of classes (issue 18; LowerAccessors.cpp): a method, operator
+// or function of one `return e;` returning an element or a pointer is e at
+// the call's arguments, the object's fields named through the caller's
+// object. Refused with the reason: an accessor that changes its object, an
+// element picked by a loaded index, an object of an array of objects, an
+// accessor with more than one statement before its return.
+// RUN: roofline-lint --verbosity=normal --no-source --param n=16 %s -- -std=c++17 2>&1 | FileCheck %s
+// RUN: roofline-lint --format=json --param n=16 %s -- -std=c++17 | FileCheck %s --check-prefix=JSON
+
+template <class T> struct Mat {
+  int n;
+  T *data;
+  T &operator()(int r, int c) { return data[r * n + c]; }
+  const T *row(int r) const { return data + r * n; }
+  T *operator[](int r) { return &data[r * n]; }
+};
+
+// 16^3 MACs; A, B and C of 256 floats each, named A.data, B.data, C.data,
+// their size A.n and so on (--param n only sizes the loops).
+// CHECK: accessors.cpp:[[@LINE+3]]:3: note: 4,096 MACs, 8,192 FLOPs (f32: 8,192); 3,072 bytes compulsory
+// JSON: "name": "C.data"
+void gemm_call(Mat<float> &C, const Mat<float> &A, Mat<float> &B, int n) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      const float *a = A.row(i);
+      float s = 0.0f;
+      for (int k = 0; k < n; k++)
+        s += a[k] * B[k][j];
+      C(i, j) = s;
+    }
+}
+
+// Through a pointer to the object: x->data, 16 rows of x->n.
+// CHECK: accessors.cpp:[[@LINE+2]]:3: note: 0 MACs, 256 FLOPs (f32: 256); 2,048 bytes compulsory
+void scale(Mat<float> *x, int n) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      (*x)(i, j) *= 2.0f;
+}
+
+// An int8 matrix: i8 elements, 1 byte each, read once; each added as a
+// float (256 adds) and 16 scalings.
+// CHECK: accessors.cpp:[[@LINE+2]]:3: note: 0 MACs, 272 FLOPs (f32: 272); 320 bytes compulsory
+void dequant_rowsum(float *out, Mat<signed char> &q, float s, int n) {
+  for (int i = 0; i < n; i++) {
+    float acc = 0.0f;
+    for (int j = 0; j < n; j++)
+      acc += q(i, j);
+    out[i] = acc * s;
+  }
+}
+
+struct Cursor {
+  int pos;
+  float *data;
+  float &next() { return data[pos++]; }
+};
+// CHECK: accessors.cpp:[[@LINE+2]]:3: note: loop nest not analyzed: access 'c.next()': call to 'c.next', no accessor: its body is not integer locals then one `return` of an element or pointer, or it changes a parameter or field
+void drain(float *out, Cursor &c, int n) {
+  for (int i = 0; i < n; i++)
+    out[i] = c.next();
+}
+
+struct Table {
+  int dim;
+  float *w;
+  const int *ids;
+  float &tok(int t, int c) { return w[ids[t] * dim + c]; }
+};
+// CHECK: accessors.cpp:[[@LINE+2]]:3: note: loop nest not analyzed: access 't.tok(i, j)': in 't.tok', what it returns: gather: the index 'ids[t] * dim + c' of 't.w' is loaded from memory
+void gather_rows(float *out, Table &t, int n) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++)
+      out[i * n + j] = t.tok(i, j);
+}
+
+// CHECK: accessors.cpp:[[@LINE+2]]:3: note: loop nest not analyzed: access 'layers[l](0, j)': the object of 'layers[l](0, j)': one object of the array 'layers' (a value per object)
+void first_rows(float *out, Mat<float> *layers, int n) {
+  for (int l = 0; l < n; l++)
+    for (int j = 0; j < n; j++)
+      out[l * n + j] = layers[l](0, j);
+}
