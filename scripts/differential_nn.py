@@ -159,11 +159,13 @@ FORMS = {
                         # index helpers through a local; with struct sizes,
                         # half the nests read them through getters
                         # (cfg.get_rows(), p->get_cols())
-    "accessor": 0.3,    # half the pointer parameters passed as Buf<T> &A, a
-                        # class reached through its accessors, as C++
+    "accessor": 0.3,    # half the pointer parameters passed as Buf<T> &A (a
+                        # pointer inside) or OBuf<T> &A (a std::shared_ptr<T[]>),
+                        # a class reached through its accessors, as C++
                         # matrix classes are: A[i] and A.at(i) (a reference
-                        # to the element), A.ptr() and A.row(o) (a pointer);
-                        # the tool names the array A.p
+                        # to the element), A.ptr() and A.row(o) (a pointer;
+                        # row() asserts and returns a local); the tool names
+                        # the array A.p
     "assert": 0.12,     # assert(x[i] > c), assert(!std::isnan(x[i])), assert(a && b), assert(v < c) on
                         # a local, assert(i < N) somewhere in a loop body:
                         # the condition counts, the failing branch does not
@@ -765,6 +767,7 @@ FILE_HEADER = """#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <vector>
 struct Dims {
   int rows; int cols; int depth;
@@ -777,7 +780,18 @@ template <class T> struct Buf {
   T &operator[](int i) const { return p[i]; }
   T &at(int i) const { return p[i]; }
   T *ptr() const { return p; }
-  T *row(int o) const { return p + o; }
+  T *row(int o) const {
+    assert(o >= 0);
+    T *r = p + o;
+    return r;
+  }
+};
+template <class T> struct OBuf {
+  std::shared_ptr<T[]> p;
+  T &operator[](int i) const { return p[i]; }
+  T &at(int i) const { assert(i >= 0); return p.get()[i]; }
+  T *ptr() const { return p.get(); }
+  T *row(int o) const { return p.get() + o; }
 };
 #define GELU_C sqrtf(2.0f / M_PI)
 #define GELU_C64 sqrt(2.0 / M_PI)
@@ -821,7 +835,7 @@ class NNNest:
         self.reseated = {}  # pointer -> "before" / "after" / "block" (reseat)
         self.lambda_helpers = False  # helpers as lambdas in the function (lambda)
         self.getters = False  # struct sizes read through Dims' getters (lambda)
-        self.wrapped = set()  # pointer parameters passed as Buf<T> & (accessor)
+        self.wrapped = {}  # pointer parameter -> Buf or OBuf, passed as Buf<T> & (accessor)
 
     # Rendering
     def cpp(self, mode):
@@ -840,7 +854,7 @@ class NNNest:
         args = []
         for b in self.bases:
             if b.kind == "ptr" and b.cname in self.wrapped:
-                args.append("Buf<%s> &%s" % (FT_C[b.ty], b.cname))
+                args.append("%s<%s> &%s" % (self.wrapped[b.cname], FT_C[b.ty], b.cname))
             elif b.kind == "ptr":
                 args.append("%s%s *%s" % ("const " if b.nullable else "", FT_C[b.ty], b.cname))
             elif b.kind == "vec":
@@ -2595,7 +2609,7 @@ class Gen:
         for b in n.bases:
             if (b.kind == "ptr" and not b.nullable and b.cname not in n.field_ptrs
                     and self.side_ac.random() < 0.5):
-                n.wrapped.add(b.cname)
+                n.wrapped[b.cname] = "OBuf" if self.side_ac.random() < 0.5 else "Buf"
         if n.wrapped:
             self.feat("accessor")
 
@@ -5165,8 +5179,11 @@ def native_driver(nests, cases, sizes):
                 out.append("    static %s buf_%s[%d]; fill(buf_%s, %d, %s);" % (ct, b.cname, NATIVE_ELEMS, b.cname, NATIVE_ELEMS, idx))
                 out.append('    rl_range("%s", buf_%s, sizeof buf_%s, sizeof(%s));' % (b.cname, b.cname, b.cname, ct))
                 null = b.nullable and not case.get(b.cname, True)
-                if b.cname in n.wrapped:
+                if n.wrapped.get(b.cname) == "Buf":
                     out.append("    Buf<%s> w_%s{buf_%s};" % (ct, b.cname, b.cname))
+                elif b.cname in n.wrapped:  # shared, not owned: the buffer is static
+                    out.append("    OBuf<%s> w_%s{std::shared_ptr<%s[]>(buf_%s, [](%s *) {})};" % (
+                        ct, b.cname, ct, b.cname, ct))
                 args.append("nullptr" if null else
                             ("w_%s" if b.cname in n.wrapped else "buf_%s") % b.cname)
             elif b.kind == "vec":

@@ -73,7 +73,7 @@ NestBuilder::accessorKindOf(const CallExpr *CE,
 
 bool NestBuilder::isElementAccessor(const CallExpr *CE) const {
   if (const Expr *Obj = objectArgument(CE);
-      Obj && isContainerType(Obj->getType()))
+      Obj && isContainerType(Obj->IgnoreImpCasts()->getType()))
     return false; // v[i], v.at(i): the container rules
   const FunctionDecl *Def = nullptr;
   return accessorKindOf(CE, Def) == AccessorKind::Element;
@@ -82,7 +82,7 @@ bool NestBuilder::isElementAccessor(const CallExpr *CE) const {
 std::optional<NestBuilder::View>
 NestBuilder::accessorView(const CallExpr *CE, std::string &Why) {
   if (const Expr *Obj = objectArgument(CE);
-      Obj && isContainerType(Obj->getType()))
+      Obj && isContainerType(Obj->IgnoreImpCasts()->getType()))
     return std::nullopt;
   const FunctionDecl *Def = nullptr;
   if (accessorKindOf(CE, Def) == AccessorKind::None)

@@ -26,7 +26,20 @@ const ClassTemplateSpecializationDecl *stdContainer(QualType T) {
   if (!Spec || !Spec->isInStdNamespace())
     return nullptr;
   StringRef N = RD->getName();
-  return N == "vector" || N == "array" || N == "span" ? Spec : nullptr;
+  if (N == "vector" || N == "array" || N == "span")
+    return Spec;
+  // std::unique_ptr<float[]> and std::shared_ptr<float[]> own an array.
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  bool OwnsArray = (N == "unique_ptr" || N == "shared_ptr") && Args.size() >= 1 &&
+                   Args[0].getKind() == TemplateArgument::Type &&
+                   Args[0].getAsType()->isArrayType();
+  return OwnsArray ? Spec : nullptr;
+}
+
+/// A smart pointer to an array: its one dimension is its element type's.
+bool isSmartArray(const ClassTemplateSpecializationDecl *Spec) {
+  StringRef N = Spec->getName();
+  return N == "unique_ptr" || N == "shared_ptr";
 }
 
 } // namespace
@@ -52,6 +65,10 @@ QualType roofline::frontend::shapeOf(QualType T,
   }
   if (const auto *Spec = stdContainer(T)) {
     const TemplateArgumentList &Args = Spec->getTemplateArgs();
+    if (isSmartArray(Spec)) {
+      IsPointer = true; // memory it was handed
+      return shapeOf(Args[0].getAsType(), Ext, IsPointer, RowPointers, false);
+    }
     std::optional<AffineExpr> N;
     // std::array<T, N> and std::span<T, N> (not dynamic_extent) know N.
     if (Args.size() >= 2 && Args[1].getKind() == TemplateArgument::Integral &&
@@ -310,8 +327,9 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S))
     return Subscript(ASE->getBase(), ASE->getIdx());
   if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(S)) {
+    // shared_ptr<T[]>'s operator[] is its base class's: the object is cast.
     if (OCE->getOperator() == OO_Subscript && OCE->getNumArgs() == 2 &&
-        isContainerType(OCE->getArg(0)->getType()))
+        isContainerType(OCE->getArg(0)->IgnoreImpCasts()->getType()))
       return Subscript(OCE->getArg(0), OCE->getArg(1));
     if (std::optional<View> V = accessorView(OCE, Why); V || !Why.empty())
       return V; // LowerAccessors.cpp
@@ -330,8 +348,10 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
   if (const auto *MCE = dyn_cast<CXXMemberCallExpr>(S)) {
     const CXXMethodDecl *MD = MCE->getMethodDecl();
     const Expr *Obj = MCE->getImplicitObjectArgument();
-    if (MD && isContainerType(Obj->getType())) {
-      if (MD->getName() == "data" && MCE->getNumArgs() == 0)
+    if (MD && isContainerType(Obj->IgnoreImpCasts()->getType())) {
+      // v.data(), and p.get() of a smart pointer to an array.
+      if ((MD->getName() == "data" || MD->getName() == "get") &&
+          MCE->getNumArgs() == 0)
         return viewOf(Obj, Why);
       if (MD->getName() == "at" && MCE->getNumArgs() == 1)
         return Subscript(Obj, MCE->getArg(0));

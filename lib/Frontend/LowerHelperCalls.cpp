@@ -73,6 +73,46 @@ std::string NestBuilder::lambdaCaptureReason(const CallExpr *CE) {
   return "";
 }
 
+namespace {
+
+/// \p C reads nothing and calls nothing: integer compares of indices, which
+/// cost nothing (an assertion in a helper, `assert(r < rows_)`).
+bool indexOnly(const clang::Stmt *C) {
+  if (isa<ArraySubscriptExpr, CallExpr>(C))
+    return false;
+  if (const auto *UO = dyn_cast<UnaryOperator>(C);
+      UO && (UO->getOpcode() == UO_Deref || UO->isIncrementDecrementOp()))
+    return false;
+  if (const auto *BO = dyn_cast<BinaryOperator>(C); BO && BO->isAssignmentOp())
+    return false;
+  return llvm::all_of(C->children(), [](const clang::Stmt *Ch) {
+    return !Ch || indexOnly(Ch);
+  });
+}
+
+} // namespace
+
+bool NestBuilder::helperLocal(const clang::Stmt *S, bool Accessor,
+                              IndexHelper &Out) {
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    for (const Decl *D : DS->decls()) {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD || !VD->getInit())
+        return false;
+      QualType T = VD->getType();
+      bool Pointer = Accessor && T->isPointerType() &&
+                     T->getPointeeType()->isArithmeticType();
+      if (!T->isIntegerType() && !Pointer)
+        return false;
+      Out.Locals.push_back(VD);
+    }
+    return true;
+  }
+  bool HoldsWhen = true;
+  const Expr *Cond = assertedCondition(S, HoldsWhen);
+  return Cond && indexOnly(Cond);
+}
+
 std::optional<NestBuilder::IndexHelper>
 NestBuilder::indexHelperBody(const FunctionDecl *Def, bool Accessor) {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
@@ -84,17 +124,9 @@ NestBuilder::indexHelperBody(const FunctionDecl *Def, bool Accessor) {
   Out.Ret = Ret ? Ret->getRetValue() : nullptr;
   if (!Out.Ret)
     return std::nullopt;
-  for (const clang::Stmt *S : llvm::make_range(Body->body_begin(), Body->body_end() - 1)) {
-    const auto *DS = dyn_cast<DeclStmt>(S);
-    if (!DS)
+  for (const clang::Stmt *S : llvm::make_range(Body->body_begin(), Body->body_end() - 1))
+    if (!helperLocal(S, Accessor, Out))
       return std::nullopt;
-    for (const Decl *D : DS->decls()) {
-      const auto *VD = dyn_cast<VarDecl>(D);
-      if (!VD || !VD->getType()->isIntegerType() || !VD->getInit())
-        return std::nullopt;
-      Out.Locals.push_back(VD);
-    }
-  }
   ModificationSites Mod = modificationsIn(Body);
   // An accessor may hand out a container field's element (a non-const
   // `v_[i]` is a change of v_ to the walk), never move a position.
@@ -218,6 +250,24 @@ bool NestBuilder::bindHelperParam(const ParmVarDecl *P, const Expr *Arg,
   return V.has_value();
 }
 
+bool NestBuilder::bindHelperLocal(const VarDecl *VD, IndexParams &Scope,
+                                  std::string &Why) {
+  if (VD->getType()->isPointerType()) { // an accessor's row pointer
+    std::optional<View> V = viewOf(VD->getInit(), Why);
+    if (!V)
+      return false;
+    Binding Bd;
+    Bd.Kind = Binding::Pointer;
+    Bd.V = *V;
+    Scope.bind(VD, Bd);
+    return true;
+  }
+  std::optional<IndexPoly> V = indexOf(VD->getInit(), Why);
+  if (V)
+    Scope.bindIndex(VD, *V);
+  return V.has_value();
+}
+
 bool NestBuilder::inHelperCall(const CallExpr *CE, const IndexHelper &H,
                                std::string &Why,
                                llvm::function_ref<bool(std::string &)> Body) {
@@ -255,12 +305,10 @@ bool NestBuilder::inHelperCall(const CallExpr *CE, const IndexHelper &H,
   llvm::SaveAndRestore Depth(HelperIndexDepth, HelperIndexDepth + 1);
   for (const VarDecl *VD : H.Locals) {
     std::string Inner;
-    std::optional<IndexPoly> V = indexOf(VD->getInit(), Inner);
-    if (!V) {
+    if (!bindHelperLocal(VD, Scope, Inner)) {
       Why = "in '" + Name + "', '" + declName(VD) + "': " + Inner;
       return false;
     }
-    Scope.bindIndex(VD, *V);
   }
   std::string Inner;
   if (Body(Inner))

@@ -312,6 +312,15 @@ std::optional<NestBuilder::SizeName> NestBuilder::sizeOf(const Expr *E,
   return std::nullopt;
 }
 
+std::string NestBuilder::quotientText(const IndexPoly &Num,
+                                      const IndexPoly &Den) {
+  auto Part = [](const IndexPoly &P) {
+    std::string T = P.str();
+    return T.find_first_of("+-* ") == std::string::npos ? T : "(" + T + ")";
+  };
+  return Part(Num) + "/" + Part(Den);
+}
+
 std::optional<IndexPoly> NestBuilder::quotientSize(const std::string &Name,
                                                    const IndexPoly &Num,
                                                    const IndexPoly &Den,
@@ -571,7 +580,9 @@ std::optional<IndexPoly> NestBuilder::arithmeticIndex(const BinaryOperator *BO,
             (Inner.empty() ? "" : ": " + Inner) + ")";
       return std::nullopt;
     } else {
-      std::string Name = text(S);
+      // In a helper the text names its parameters and `this`'s fields: the
+      // caller's sizes name it there (qp.cols_/32, not cols_/32).
+      std::string Name = HelperIndexDepth > 0 ? quotientText(*L, *R) : text(S);
       Name.erase(std::remove(Name.begin(), Name.end(), ' '), Name.end());
       return quotientSize(Name, *L, *R, Why);
     }

@@ -405,6 +405,8 @@ private:
   /// \p P, a sum of sizes a loop variable multiplies (`j*(inputs + 1)`),
   /// as a size of its own, "(inputs+1)"; any other \p P as it is.
   IndexPoly strideSize(const IndexPoly &P);
+  /// A quotient size's name from its parts: "qp.cols_/32", "(2*C)/NH".
+  static std::string quotientText(const IndexPoly &Num, const IndexPoly &Den);
   std::optional<IndexPoly> quotientSize(const std::string &Name,
                                         const IndexPoly &Num,
                                         const IndexPoly &Den,
@@ -848,11 +850,15 @@ private:
   const clang::FunctionDecl *helperDefinition(const clang::CallExpr *CE) const;
   /// \p Def's helper shape, read once (IndexHelpers).
   const IndexHelper *cachedHelper(const clang::FunctionDecl *Def, bool Accessor);
-  /// \p Def as a helper: integer locals with initializers, in order, then
-  /// `return e;`; nothing modified. An \p Accessor may also take pointers
-  /// and references (to arrays, elements and objects); no field changes.
-  static std::optional<IndexHelper>
-  indexHelperBody(const clang::FunctionDecl *Def, bool Accessor);
+  /// \p Def as a helper: integer locals with initializers, in order, and
+  /// assertions on indices, then `return e;`; nothing modified. An
+  /// \p Accessor may also take pointers and references (to arrays,
+  /// elements and objects) and have pointer locals; no field changes.
+  std::optional<IndexHelper> indexHelperBody(const clang::FunctionDecl *Def,
+                                             bool Accessor);
+  /// One statement before a helper's return: a local it keeps in \p Out,
+  /// or an assertion that reads nothing; false for anything else.
+  bool helperLocal(const clang::Stmt *S, bool Accessor, IndexHelper &Out);
   class IndexParams;
   /// The index an index helper's call computes: e with its parameters
   /// bound to the arguments' indices.
@@ -864,6 +870,10 @@ private:
   bool inHelperCall(const clang::CallExpr *CE, const IndexHelper &H,
                     std::string &Why,
                     llvm::function_ref<bool(std::string &)> Body);
+  /// Binds one helper local (an index, or an accessor's pointer) to the
+  /// value of its initializer in \p Scope.
+  bool bindHelperLocal(const clang::VarDecl *VD, IndexParams &Scope,
+                       std::string &Why);
   /// Binds one helper parameter to its argument in \p Scope.
   bool bindHelperParam(const clang::ParmVarDecl *P, const clang::Expr *Arg,
                        IndexParams &Scope, std::string &Why);

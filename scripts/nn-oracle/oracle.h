@@ -41,6 +41,7 @@
 #include <cstring>
 #include <numeric>
 #include <span>
+#include <memory>
 #include <type_traits>
 #include <vector>
 

@@ -3,9 +3,13 @@
 // the call's arguments, the object's fields named through the caller's
 // object. Refused with the reason: an accessor that changes its object, an
 // element picked by a loaded index, an object of an array of objects, an
-// accessor with more than one statement before its return.
+// accessor with more than locals and assertions on indices before its
+// return. std::unique_ptr<T[]> and std::shared_ptr<T[]> are arrays.
 // RUN: roofline-lint --verbosity=normal --no-source --param n=16 %s -- -std=c++17 2>&1 | FileCheck %s
 // RUN: roofline-lint --format=json --param n=16 %s -- -std=c++17 | FileCheck %s --check-prefix=JSON
+
+#include <cassert>
+#include <memory>
 
 template <class T> struct Mat {
   int n;
@@ -79,4 +83,43 @@ void first_rows(float *out, Mat<float> *layers, int n) {
   for (int l = 0; l < n; l++)
     for (int j = 0; j < n; j++)
       out[l * n + j] = layers[l](0, j);
+}
+
+// Owned by smart pointers; a row accessor asserting its argument first.
+struct Owned {
+  int n;
+  std::unique_ptr<float[]> w;
+  std::shared_ptr<float[]> b;
+  const float *row(int r) const {
+    assert(r < n);
+    const float *p = w.get() + r * n;
+    return p;
+  }
+};
+// 256 floats of w read, 16 of b, 16 of x, 16 of y written: 1,216 bytes.
+// CHECK: accessors.cpp:[[@LINE+2]]:3: note: 256 MACs, 512 FLOPs (f32: 512); 1,216 bytes compulsory
+void gemv_owned(float *y, const Owned &o, const float *x, int n) {
+  for (int i = 0; i < n; i++) {
+    const float *wi = o.row(i);
+    float s = o.b[i];
+    for (int j = 0; j < n; j++)
+      s += wi[j] * x[j];
+    y[i] = s;
+  }
+}
+
+// An assertion that reads the array is work the tool does not take from a
+// helper: no accessor.
+struct Checked {
+  int n;
+  float *d;
+  float &at(int i) {
+    assert(d[i] == d[i]);
+    return d[i];
+  }
+};
+// CHECK: accessors.cpp:[[@LINE+2]]:3: note: loop nest not analyzed: access 'c.at(i)': call to 'c.at', no accessor
+void zero(Checked &c, int n) {
+  for (int i = 0; i < n; i++)
+    c.at(i) = 0.0f;
 }

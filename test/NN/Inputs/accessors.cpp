@@ -2,11 +2,15 @@
 // does: a matrix with `float &operator()(int r, int c)`, a tensor with
 // `float *row(int r)` and size getters, rows by `float *operator[](int r)`,
 // a vector wrapper with `operator[]`, a free function and a lambda
-// returning a reference to an element. An accessor that reads its element
+// returning a reference to an element; int8 rows with block scales kept in
+// std::unique_ptr/std::shared_ptr arrays, through accessors with assertions
+// and a local row pointer. An accessor that reads its element
 // through a loaded index, and one that changes the object, are refused.
 // Part of the test/NN corpus (see docs/testing-nn-corpus.md).
+#include <cassert>
 #include <cmath>
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 struct Matrix {
@@ -113,6 +117,36 @@ void residual_lambda(float *out, const float *inp, int T, int C) {
   for (int t = 0; t < T; t++)
     for (int c = 0; c < C; c++)
       Y(t, c) += X(t, c);
+}
+
+// Quantized weights as inference code keeps them: int8 rows and one scale
+// per block of 4, owned by smart pointers, reached through accessors that
+// assert their arguments first.
+class QRows {
+public:
+  int rows_, cols_;
+  std::unique_ptr<signed char[]> q_;
+  std::shared_ptr<float[]> scales_;
+  const signed char *row(int r) const {
+    assert(r >= 0 && r < rows_);
+    const signed char *p = q_.get() + r * cols_;
+    return p;
+  }
+  float scale(int r, int b) const {
+    assert(b < cols_ / 4);
+    return scales_[r * (cols_ / 4) + b];
+  }
+};
+
+void dequant_rows(float *out, const QRows &w) {
+  for (int r = 0; r < w.rows_; r++) {
+    const signed char *q = w.row(r);
+    for (int b = 0; b < w.cols_ / 4; b++) {
+      float s = w.scale(r, b);
+      for (int j = 0; j < 4; j++)
+        out[r * w.cols_ + b * 4 + j] = s * q[b * 4 + j];
+    }
+  }
 }
 
 struct Embedding {

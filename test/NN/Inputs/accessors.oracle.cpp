@@ -48,6 +48,16 @@ int main() {
   oracle::Array<float> ro("out", T * C), ri("inp", T * C);
   ORACLE_CALL(residual_lambda(ro, ri, T, C));
 
+  const int QR = 3, QC = 8;
+  ORACLE_PARAM("w.rows_", QR);
+  ORACLE_PARAM("w.cols_", QC);
+  oracle::Array<signed char> qq("w.q_", QR * QC, -100, 100);
+  oracle::Array<float> qs("w.scales_", QR * QC / 4), qo("out", QR * QC);
+  QRows qw{QR, QC, std::unique_ptr<signed char[]>(qq.data()),
+           std::shared_ptr<float[]>(qs.data(), [](float *) {})};
+  ORACLE_CALL(dequant_rows(qo, qw));
+  qw.q_.release(); // the oracle's array owns it
+
   const int V = 7;
   ORACLE_PARAM("e.dim", C);
   oracle::Array<float> et("e.table", V * C), eo("out", T * C);
