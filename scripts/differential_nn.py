@@ -118,6 +118,10 @@ FORMS = {
                         # first (darknet's im2col_get_pixel: `r -= p;`, `r =
                         # r - p;`, `++r;`) and returns 0 outside its row
                         # (a guarded return or a ?: on r)
+    "window": 0.04,     # a whole nest: a window clamped in int locals,
+                        # int lo = std::max(0, o*S - P), hi = std::min(W, o*S
+                        # - P + F), for (k = lo; k < hi; k++), as pooling and
+                        # box filters are written (S a constant or a size)
     "modsplit": 0.04,   # a whole nest: one loop over X*G*G (or X*G) split by
                         # q % G, (q / G) % G and q / G / G into the kernel
                         # offsets and the channel (Caffe's and darknet's
@@ -213,6 +217,8 @@ SIDE_RS_FORMS = ("reseat",)
 SIDE_LM_FORMS = ("lambda",)
 # And accessor (see Gen.wrap_bases).
 SIDE_AC_FORMS = ("accessor",)
+# And window (see Gen.window_nest).
+SIDE_WN_FORMS = ("window",)
 SIDE_STREAMS = (("side", "", SIDE_FORMS), ("side2", "2/", SIDE2_FORMS),
                 ("side3", "3/", SIDE3_FORMS), ("side4", "4/", SIDE4_FORMS),
                 ("side5", "5/", SIDE5_FORMS), ("side6", "6/", SIDE6_FORMS),
@@ -221,7 +227,8 @@ SIDE_STREAMS = (("side", "", SIDE_FORMS), ("side2", "2/", SIDE2_FORMS),
                 ("side_pg", "pg/", SIDE_PG_FORMS), ("side_sc", "sc/", SIDE_SC_FORMS),
                 ("side_jg", "jg/", SIDE_JG_FORMS), ("side_hw", "hw/", SIDE_HW_FORMS),
                 ("side_sg", "sg/", SIDE_SG_FORMS), ("side_rs", "rs/", SIDE_RS_FORMS),
-                ("side_lm", "lm/", SIDE_LM_FORMS), ("side_ac", "ac/", SIDE_AC_FORMS))
+                ("side_lm", "lm/", SIDE_LM_FORMS), ("side_ac", "ac/", SIDE_AC_FORMS),
+                ("side_wn", "wn/", SIDE_WN_FORMS))
 SIDE_STREAM_FORMS = tuple(f for _, _, group in SIDE_STREAMS for f in group)
 
 
@@ -337,6 +344,8 @@ def ie_text(e, sp, prec=0):
         s = "%s %s %s ? %s : %s" % (ie_text(e[2], sp, 1), e[1], ie_text(e[3], sp, 1),
                                     ie_text(e[4], sp, 1), ie_text(e[5], sp, 1))
         return "(%s)" % s if prec > 0 else s
+    if t in ("max", "min"):  # ("max", a, b): std::max(a, b)
+        return "std::%s(%s, %s)" % (t, ie_text(e[1], sp), ie_text(e[2], sp))
     raise ValueError(t)
 
 
@@ -926,6 +935,8 @@ def ie_eval(e, env):
         return a - b
     if t == "*":
         return a * b
+    if t in ("max", "min"):
+        return max(a, b) if t == "max" else min(a, b)
     raise ValueError(t)
 
 
@@ -2540,6 +2551,8 @@ class Gen:
             return self.group_nest()
         if self.on.get("modsplit"):
             return self.modsplit_nest()
+        if self.on.get("window"):
+            return self.window_nest()
         depth = rng.choice([1, 2, 2, 2, 3, 3])
         level = n.pre
         outer_levels = []
@@ -3066,6 +3079,47 @@ class Gen:
             L.body = body
             return ("for", L)
         return ld, base, loop
+
+    def window_nest(self):
+        """Form 'window': a window clamped to the input in int locals by
+        std::max and std::min, as pooling and box filters in C++ reference
+        kernels are written: for (o < X) { int lo = std::max(0, o*S - P);
+        int hi = std::min(W, o*S - P + F); for (k = lo; k < hi; k++) s +=
+        in[r*W + k]; ... }, S a constant or a size (counted at its value),
+        rows r of an outer loop sometimes. The tool runs clamped loops over
+        ranges of its own, so the loop structure is not compared."""
+        rng, n, ft = self.side_wn, self.n, self.ft
+        n.loops_checkable = False
+        V, Nn = (lambda x: ("v", x)), (lambda x: ("n", x))
+        ld, base, loop = self.whole_nest_parts()
+        Wd, X = rng.choice(BASE_SIZES), rng.choice(BASE_SIZES)
+        S = Nn(rng.choice([1, 1, 2])) if rng.random() < 0.7 else V(rng.choice(BASE_SIZES))
+        P, F = Nn(rng.choice([0, 1, 2])), Nn(rng.choice([1, 2, 3]))
+        o, k = self.fresh_iv(), self.fresh_iv()
+        In, Out = base(), base(True)
+        rows = rng.random() < 0.4
+        r = self.fresh_iv() if rows else None
+        row_in = ie_mul(V(r), V(Wd)) if rows else None
+        row_out = ie_mul(V(r), V(X)) if rows else None
+        origin = ("-", ie_mul(V(o), S), P)
+        lo, hi = self.fresh("lo"), self.fresh("hi")
+        sname = self.fresh("s")
+        closed = rng.random() < 0.3  # k <= hi with hi one less
+        hi_e = ("min", ("-", V(Wd), Nn(1)) if closed else V(Wd),
+                ("-", ("+", origin, F), Nn(1)) if closed else ("+", origin, F))
+        body = [("dint", lo, ("max", Nn(0), origin)),
+                ("dint", hi, hi_e),
+                ("ds", sname, ft, ("lit", "0.0" + SUF[ft])),
+                loop(k, V(hi), [("asg", ("s", sname), "+=",
+                                 ld(In, ie_add(row_in, V(k))), ft)],
+                     op="<=" if closed else "<"),
+                ("asg", ld(Out, ie_add(row_out, V(o))), "=", ("s", sname), ft)]
+        body[3][1].start = V(lo)
+        nest = loop(o, V(X), body)
+        n.pre.stmts = [loop(r, V(rng.choice(BASE_SIZES)), [nest]) if rows else nest]
+        n.root = n.pre.stmts[0]
+        self.feat("window-" + ("size-stride" if S[0] == "v" else "const-stride"))
+        return n
 
     def modsplit_nest(self):
         """im2col's loop (Caffe, darknet): for (q = 0; q < X*G*G; q++) { int
@@ -3779,6 +3833,8 @@ class Interp:
             return a - b
         if t == "*":
             return a * b
+        if t in ("max", "min"):
+            return max(a, b) if t == "max" else min(a, b)
         raise ValueError(t)
 
     def pev(self, p):

@@ -702,6 +702,23 @@ bool NestBuilder::toAffine(const IndexPoly &P, const Expr *E,
                            AffineExpr &Out) {
   std::vector<SizeMonomial> Products;
   std::optional<AffineExpr> A = P.toAffine(&Products);
+  // A window's bound `std::min(FW, W - (ox*stride - pad))` is affine at the
+  // value of stride, as a padding guard is.
+  std::string PinWhy;
+  if (!A && InBound) {
+    std::string Subject = "loop bound '" + text(E) + "'";
+    auto Bare = [](std::string T) {
+      T.erase(std::remove(T.begin(), T.end(), ' '), T.end());
+      return T;
+    };
+    if (std::string Value = P.str(); Bare(Value) != Bare(text(E)))
+      Subject += " (" + Value + " here)"; // a callee's size names the caller's
+    std::optional<IndexPoly> Pinned =
+        pinLoopVarProducts(P, Subject, "loop", PinWhy);
+    if (!Pinned)
+      return fail(E->getBeginLoc(), RejectKind::LoopBound, PinWhy);
+    A = Pinned->toAffine(&Products);
+  }
   if (!A)
     return fail(E->getBeginLoc(),
                 (InBound ? RejectKind::LoopBound : RejectKind::NonAffineIndex),
@@ -765,8 +782,26 @@ bool NestBuilder::lowerBoundTerm(const Expr *E, BoundTerm &Out) {
   return lowerAffine(S, Out.Expr);
 }
 
+const Expr *NestBuilder::minMaxLocalInit(const Expr *E) const {
+  const auto *DRE = dyn_cast<DeclRefExpr>(strip(E));
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !VD->isLocalVarDecl() || VD->isStaticLocal() ||
+      !VD->getType()->isIntegerType() || !VD->getInit() ||
+      Bindings.count(VD) || isModified(VD))
+    return nullptr;
+  const auto *CE = dyn_cast<CallExpr>(strip(VD->getInit()));
+  const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
+  StringRef Name = Callee ? Callee->getName() : "";
+  return (Name == "min" || Name == "max") && CE->getNumArgs() == 2 ? CE
+                                                                  : nullptr;
+}
+
 bool NestBuilder::lowerBound(const Expr *E, Bound &Out) {
   llvm::SaveAndRestore Guard(InBound, true);
+  // A window clamped in a local (`int start = std::max(0, x - K);`), set
+  // once: the bound it holds, read where the loop uses it.
+  if (const Expr *Init = minMaxLocalInit(E))
+    return lowerBound(Init, Out);
   const Expr *S = strip(E);
   // std::min / std::max / min / max on integers.
   if (const auto *CE = dyn_cast<CallExpr>(S)) {
@@ -829,6 +864,12 @@ static std::vector<std::string> loopVarsOf(const AffineExpr &Coef) {
 // (docs/user-guide.md, "Conditions on loop variables").
 std::optional<IndexPoly> NestBuilder::pinLoopVarTimesSize(
     const IndexPoly &E, const std::string &IV, std::string &Why) {
+  return pinLoopVarProducts(E, "condition on '" + IV + "'", "guard", Why);
+}
+
+std::optional<IndexPoly> NestBuilder::pinLoopVarProducts(
+    const IndexPoly &E, const std::string &Subject, const char *Counted,
+    std::string &Why) {
   SizeValues Vals;
   IndexPoly Out = E;
   for (const auto &[M, Coef] : E.parts()) {
@@ -842,9 +883,9 @@ std::optional<IndexPoly> NestBuilder::pinLoopVarTimesSize(
     for (const std::string &F : M) {
       auto It = Vals.find(F);
       if (It == Vals.end()) {
-        Why = "condition on '" + IV + "' is not affine: it multiplies a loop "
-              "variable by the size '" + F + "', which has no value (give it "
-              "one, --param " + F + "=N, to count the guard)";
+        Why = Subject + " is not affine: it multiplies a loop variable by "
+              "the size '" + F + "', which has no value (give it one, --param " +
+              F + "=N, to count the " + Counted + ")";
         return std::nullopt;
       }
       bool LoopVarProduct = false;
@@ -858,13 +899,13 @@ std::optional<IndexPoly> NestBuilder::pinLoopVarTimesSize(
         Symbolic && Numeric ? Out.sub(*Symbolic) : std::nullopt;
     Next = Next ? Next->add(*Numeric) : std::nullopt;
     if (!Next) {
-      Why = "condition on '" + IV + "' overflows at the sizes given";
+      Why = Subject + " overflows at the sizes given";
       return std::nullopt;
     }
     Out = *Next;
     for (const std::string &F : M)
       PinnedSizes[F] = Vals[F];
-    std::string Note = "a condition on '" + IV + "' multiplies a loop "
+    std::string Note = "a " + Subject + " multiplies a loop "
                        "variable by " + monomialName(M) + " = " +
                        std::to_string(Value) +
                        ": its counts hold for that value only";

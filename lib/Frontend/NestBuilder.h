@@ -444,11 +444,20 @@ private:
   bool lowerIndex(const clang::Expr *E, IndexPoly &Out);
   bool lowerAffine(const clang::Expr *E, AffineExpr &Out);
   bool toAffine(const IndexPoly &P, const clang::Expr *E, AffineExpr &Out);
+  /// The std::min or std::max call an unchanged integer local \p E names
+  /// was set to; null otherwise.
+  const clang::Expr *minMaxLocalInit(const clang::Expr *E) const;
   bool lowerBound(const clang::Expr *E, Bound &Out);
   bool lowerBoundTerm(const clang::Expr *E, BoundTerm &Out);
   void registerProducts(const std::vector<SizeMonomial> &Products);
   /// \p E with each size that multiplies a loop variable replaced by its
   /// value; nullopt (and \p Why) where one has none.
+  /// pinLoopVarTimesSize for any \p Subject ("loop bound 'e'"); \p Counted
+  /// names what a value would let the tool count.
+  std::optional<IndexPoly> pinLoopVarProducts(const IndexPoly &E,
+                                              const std::string &Subject,
+                                              const char *Counted,
+                                              std::string &Why);
   std::optional<IndexPoly> pinLoopVarTimesSize(const IndexPoly &E,
                                                const std::string &IV,
                                                std::string &Why);
