@@ -89,10 +89,7 @@ NestBuilder::accessorView(const CallExpr *CE, std::string &Why) {
     return std::nullopt;
   const IndexHelper *H = cachedHelper(Def, /*Accessor=*/true);
   if (!H) {
-    Why = "call to '" + calleeText(CE) +
-          "', no accessor: its body is not integer locals then one "
-          "`return` of an element or pointer, or it changes a parameter or "
-          "field";
+    Why = "call to '" + calleeText(CE) + "', no accessor: " + AccessorWhy[Def];
     return std::nullopt;
   }
   std::optional<View> Out;

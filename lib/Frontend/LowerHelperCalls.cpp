@@ -90,6 +90,12 @@ bool indexOnly(const clang::Stmt *C) {
   });
 }
 
+/// The first line of \p Text, for a message.
+std::string firstLine(llvm::StringRef Text) {
+  llvm::StringRef Line = Text.split('\n').first.trim();
+  return Line.size() < Text.trim().size() ? (Line + " ...").str() : Line.str();
+}
+
 } // namespace
 
 bool NestBuilder::helperLocal(const clang::Stmt *S, bool Accessor,
@@ -114,37 +120,52 @@ bool NestBuilder::helperLocal(const clang::Stmt *S, bool Accessor,
 }
 
 std::optional<NestBuilder::IndexHelper>
-NestBuilder::indexHelperBody(const FunctionDecl *Def, bool Accessor) {
+NestBuilder::indexHelperBody(const FunctionDecl *Def, bool Accessor,
+                             std::string &Why) {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
-  if (!Body || Body->size() == 0)
-    return std::nullopt;
+  const auto *Ret = Body && Body->size() ? dyn_cast<ReturnStmt>(Body->body_back())
+                                         : nullptr;
   IndexHelper Out;
   Out.Def = Def;
-  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_back());
   Out.Ret = Ret ? Ret->getRetValue() : nullptr;
-  if (!Out.Ret)
+  if (!Out.Ret) {
+    Why = "its body does not end in `return e;`";
     return std::nullopt;
+  }
   for (const clang::Stmt *S : llvm::make_range(Body->body_begin(), Body->body_end() - 1))
-    if (!helperLocal(S, Accessor, Out))
+    if (!helperLocal(S, Accessor, Out)) {
+      Why = "'" + firstLine(text(S)) + "' before its return (only integer locals, " +
+            (Accessor ? "row pointers, " : "") + "and assertions that read nothing)";
       return std::nullopt;
+    }
   ModificationSites Mod = modificationsIn(Body);
   // An accessor may hand out a container field's element (a non-const
   // `v_[i]` is a change of v_ to the walk), never move a position.
   if (Accessor)
     for (const FieldDecl *F : Mod.Fields)
-      if (!isContainerType(F->getType().getNonReferenceType()))
+      if (!isContainerType(F->getType().getNonReferenceType())) {
+        Why = "it changes the field '" + F->getNameAsString() + "'";
         return std::nullopt;
+      }
   for (const ParmVarDecl *P : Def->parameters()) {
     QualType T = P->getType();
     bool Struct = T->isRecordType() && !isContainerType(T);
     bool Taken = Accessor && (T->isPointerType() || T->isReferenceType()) &&
                  !T->getPointeeType()->isFunctionType();
-    if ((!T->isIntegerType() && !Struct && !Taken) || Mod.Vars.count(P))
+    if (!T->isIntegerType() && !Struct && !Taken) {
+      Why = "its parameter '" + declName(P) + "' is a '" + T.getAsString() + "'";
       return std::nullopt;
+    }
+    if (Mod.Vars.count(P)) {
+      Why = "it changes its parameter '" + declName(P) + "'";
+      return std::nullopt;
+    }
   }
   for (const VarDecl *VD : Out.Locals)
-    if (Mod.Vars.count(VD))
+    if (Mod.Vars.count(VD)) {
+      Why = "it changes its local '" + declName(VD) + "'";
       return std::nullopt;
+    }
   return Out;
 }
 
@@ -173,9 +194,13 @@ const FunctionDecl *NestBuilder::helperDefinition(const CallExpr *CE) const {
 const NestBuilder::IndexHelper *NestBuilder::cachedHelper(const FunctionDecl *Def,
                                                          bool Accessor) {
   auto [It, New] = (Accessor ? AccessorHelpers : IndexHelpers).try_emplace(Def);
-  if (New)
-    if (std::optional<IndexHelper> H = indexHelperBody(Def, Accessor))
+  if (New) {
+    std::string Why;
+    if (std::optional<IndexHelper> H = indexHelperBody(Def, Accessor, Why))
       It->second = std::make_unique<IndexHelper>(std::move(*H));
+    else if (Accessor)
+      AccessorWhy[Def] = Why;
+  }
   return It->second.get();
 }
 

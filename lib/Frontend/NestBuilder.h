@@ -864,7 +864,7 @@ private:
   /// \p Accessor may also take pointers and references (to arrays,
   /// elements and objects) and have pointer locals; no field changes.
   std::optional<IndexHelper> indexHelperBody(const clang::FunctionDecl *Def,
-                                             bool Accessor);
+                                             bool Accessor, std::string &Why);
   /// One statement before a helper's return: a local it keeps in \p Out,
   /// or an assertion that reads nothing; false for anything else.
   bool helperLocal(const clang::Stmt *S, bool Accessor, IndexHelper &Out);
@@ -907,6 +907,8 @@ private:
   /// references an index helper may not.
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<IndexHelper>>
       AccessorHelpers;
+  /// Why a definition is no accessor (indexHelperBody's reason).
+  llvm::DenseMap<const clang::FunctionDecl *, std::string> AccessorWhy;
 
   // --- Accessors of classes (LowerAccessors.cpp) ---
   enum class AccessorKind { None, Element, Pointer };
