@@ -38,7 +38,8 @@ bool elementSyntax(const Expr *E) {
   return false;
 }
 
-/// The value \p Def's body ends by returning; null if it ends otherwise.
+} // namespace
+
 const Expr *finalReturn(const FunctionDecl *Def) {
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
   if (!Body || Body->size() == 0)
@@ -47,11 +48,12 @@ const Expr *finalReturn(const FunctionDecl *Def) {
   return Ret ? Ret->getRetValue() : nullptr;
 }
 
-} // namespace
-
 NestBuilder::AccessorKind
 NestBuilder::accessorKindOf(const CallExpr *CE,
                             const FunctionDecl *&Def) const {
+  const Expr *Obj = objectArgument(CE);
+  if (Obj && isContainerType(Obj->IgnoreImpCasts()->getType()))
+    return AccessorKind::None; // v[i], v.at(i): the container rules
   Def = helperDefinition(CE);
   if (!Def)
     return AccessorKind::None;
@@ -59,12 +61,12 @@ NestBuilder::accessorKindOf(const CallExpr *CE,
   if (R->isPointerType())
     return R->getPointeeType()->isArithmeticType() ? AccessorKind::Pointer
                                                    : AccessorKind::None;
-  // A function or lambda returning a value is inlined as calls are; a
-  // reference it returns names an element only as an accessor.
-  bool Method = objectArgument(CE) != nullptr;
   if (R->isReferenceType())
     return R.getNonReferenceType()->isArithmeticType() ? AccessorKind::Element
                                                        : AccessorKind::None;
+  // A function or lambda returning a value is inlined as calls are; a
+  // reference it returns names an element only as an accessor.
+  bool Method = Obj != nullptr;
   const Expr *Ret = finalReturn(Def);
   if (Method && R->isArithmeticType() && Ret && elementSyntax(Ret))
     return AccessorKind::Element;
@@ -72,18 +74,12 @@ NestBuilder::accessorKindOf(const CallExpr *CE,
 }
 
 bool NestBuilder::isElementAccessor(const CallExpr *CE) const {
-  if (const Expr *Obj = objectArgument(CE);
-      Obj && isContainerType(Obj->IgnoreImpCasts()->getType()))
-    return false; // v[i], v.at(i): the container rules
   const FunctionDecl *Def = nullptr;
   return accessorKindOf(CE, Def) == AccessorKind::Element;
 }
 
 std::optional<NestBuilder::View>
 NestBuilder::accessorView(const CallExpr *CE, std::string &Why) {
-  if (const Expr *Obj = objectArgument(CE);
-      Obj && isContainerType(Obj->IgnoreImpCasts()->getType()))
-    return std::nullopt;
   const FunctionDecl *Def = nullptr;
   if (accessorKindOf(CE, Def) == AccessorKind::None)
     return std::nullopt;

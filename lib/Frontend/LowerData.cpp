@@ -326,13 +326,16 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
   }
   if (const auto *ASE = dyn_cast<ArraySubscriptExpr>(S))
     return Subscript(ASE->getBase(), ASE->getIdx());
+  // A class's accessor: the element or row it returns (LowerAccessors.cpp;
+  // no accessor on a container, whose rules follow).
+  if (const auto *CE = dyn_cast<CallExpr>(S))
+    if (std::optional<View> V = accessorView(CE, Why); V || !Why.empty())
+      return V;
   if (const auto *OCE = dyn_cast<CXXOperatorCallExpr>(S)) {
     // shared_ptr<T[]>'s operator[] is its base class's: the object is cast.
     if (OCE->getOperator() == OO_Subscript && OCE->getNumArgs() == 2 &&
         isContainerType(OCE->getArg(0)->IgnoreImpCasts()->getType()))
       return Subscript(OCE->getArg(0), OCE->getArg(1));
-    if (std::optional<View> V = accessorView(OCE, Why); V || !Why.empty())
-      return V; // LowerAccessors.cpp
     Why = "call to '" + text(S) + "'";
     return std::nullopt;
   }
@@ -356,8 +359,6 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
       if (MD->getName() == "at" && MCE->getNumArgs() == 1)
         return Subscript(Obj, MCE->getArg(0));
     }
-    if (std::optional<View> V = accessorView(MCE, Why); V || !Why.empty())
-      return V;
     Why = "call to '" + text(S) + "'";
     return std::nullopt;
   }
@@ -377,9 +378,6 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
     Why = "pointer cast '" + text(S) + "'";
     return std::nullopt;
   }
-  if (const auto *CE = dyn_cast<CallExpr>(S))
-    if (std::optional<View> V = accessorView(CE, Why); V || !Why.empty())
-      return V;
   if (isa<ConditionalOperator>(S))
     Why = "pointer chosen by a condition ('" + text(S) + "')";
   else if (isa<CallExpr>(S))

@@ -122,16 +122,14 @@ bool NestBuilder::helperLocal(const clang::Stmt *S, bool Accessor,
 std::optional<NestBuilder::IndexHelper>
 NestBuilder::indexHelperBody(const FunctionDecl *Def, bool Accessor,
                              std::string &Why) {
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
-  const auto *Ret = Body && Body->size() ? dyn_cast<ReturnStmt>(Body->body_back())
-                                         : nullptr;
   IndexHelper Out;
   Out.Def = Def;
-  Out.Ret = Ret ? Ret->getRetValue() : nullptr;
+  Out.Ret = finalReturn(Def);
   if (!Out.Ret) {
     Why = "its body does not end in `return e;`";
     return std::nullopt;
   }
+  const auto *Body = cast<CompoundStmt>(Def->getBody());
   for (const clang::Stmt *S : llvm::make_range(Body->body_begin(), Body->body_end() - 1))
     if (!helperLocal(S, Accessor, Out)) {
       Why = "'" + firstLine(text(S)) + "' before its return (only integer locals, " +
@@ -229,6 +227,25 @@ public:
     Bd.Value = P;
     bind(VD, Bd);
   }
+  /// \p VD bound to the index \p E computes; false (\p Why) where none.
+  bool bindIndexOf(const VarDecl *VD, const Expr *E, std::string &Why) {
+    std::optional<IndexPoly> V = B.indexOf(E, Why);
+    if (V)
+      bindIndex(VD, *V);
+    return V.has_value();
+  }
+  /// \p VD bound (as \p Kind, Pointer or Element) to the view \p E names.
+  bool bindViewOf(const VarDecl *VD, const Expr *E, Binding::KindTy Kind,
+                  std::string &Why) {
+    std::optional<View> V = B.viewOf(E, Why);
+    if (!V)
+      return false;
+    Binding Bd;
+    Bd.Kind = Kind;
+    Bd.V = *V;
+    bind(VD, Bd);
+    return true;
+  }
   ~IndexParams() {
     for (const VarDecl *VD : Bound)
       B.Bindings.erase(VD);
@@ -257,40 +274,13 @@ bool NestBuilder::bindHelperParam(const ParmVarDecl *P, const Expr *Arg,
       Scope.bind(P, *O);
     return O.has_value();
   }
-  if (!Pointee.isNull()) { // an array an accessor reaches into
-    std::optional<View> V = viewOf(Arg, Why);
-    if (!V)
-      return false;
-    Binding Bd;
-    Bd.Kind = T->isReferenceType() && Pointee->isArithmeticType()
-                  ? Binding::Element
-                  : Binding::Pointer;
-    Bd.V = *V;
-    Scope.bind(P, Bd);
-    return true;
-  }
-  std::optional<IndexPoly> V = indexOf(Arg, Why);
-  if (V)
-    Scope.bindIndex(P, *V);
-  return V.has_value();
-}
-
-bool NestBuilder::bindHelperLocal(const VarDecl *VD, IndexParams &Scope,
-                                  std::string &Why) {
-  if (VD->getType()->isPointerType()) { // an accessor's row pointer
-    std::optional<View> V = viewOf(VD->getInit(), Why);
-    if (!V)
-      return false;
-    Binding Bd;
-    Bd.Kind = Binding::Pointer;
-    Bd.V = *V;
-    Scope.bind(VD, Bd);
-    return true;
-  }
-  std::optional<IndexPoly> V = indexOf(VD->getInit(), Why);
-  if (V)
-    Scope.bindIndex(VD, *V);
-  return V.has_value();
+  if (!Pointee.isNull()) // an array an accessor reaches into
+    return Scope.bindViewOf(P, Arg,
+                            T->isReferenceType() && Pointee->isArithmeticType()
+                                ? Binding::Element
+                                : Binding::Pointer,
+                            Why);
+  return Scope.bindIndexOf(P, Arg, Why);
 }
 
 bool NestBuilder::inHelperCall(const CallExpr *CE, const IndexHelper &H,
@@ -330,7 +320,10 @@ bool NestBuilder::inHelperCall(const CallExpr *CE, const IndexHelper &H,
   llvm::SaveAndRestore Depth(HelperIndexDepth, HelperIndexDepth + 1);
   for (const VarDecl *VD : H.Locals) {
     std::string Inner;
-    if (!bindHelperLocal(VD, Scope, Inner)) {
+    bool Bound = VD->getType()->isPointerType() // an accessor's row pointer
+                     ? Scope.bindViewOf(VD, VD->getInit(), Binding::Pointer, Inner)
+                     : Scope.bindIndexOf(VD, VD->getInit(), Inner);
+    if (!Bound) {
       Why = "in '" + Name + "', '" + declName(VD) + "': " + Inner;
       return false;
     }

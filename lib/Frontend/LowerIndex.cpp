@@ -312,6 +312,12 @@ std::optional<NestBuilder::SizeName> NestBuilder::sizeOf(const Expr *E,
   return std::nullopt;
 }
 
+/// \p T with its spaces taken out ("C/NH" from "C / NH").
+static std::string withoutSpaces(std::string T) {
+  T.erase(std::remove(T.begin(), T.end(), ' '), T.end());
+  return T;
+}
+
 std::string NestBuilder::quotientText(const IndexPoly &Num,
                                       const IndexPoly &Den) {
   auto Part = [](const IndexPoly &P) {
@@ -582,9 +588,9 @@ std::optional<IndexPoly> NestBuilder::arithmeticIndex(const BinaryOperator *BO,
     } else {
       // In a helper the text names its parameters and `this`'s fields: the
       // caller's sizes name it there (qp.cols_/32, not cols_/32).
-      std::string Name = HelperIndexDepth > 0 ? quotientText(*L, *R) : text(S);
-      Name.erase(std::remove(Name.begin(), Name.end(), ' '), Name.end());
-      return quotientSize(Name, *L, *R, Why);
+      return quotientSize(withoutSpaces(HelperIndexDepth > 0 ? quotientText(*L, *R)
+                                                             : text(S)),
+                          *L, *R, Why);
     }
   }
   if (!Out)
@@ -707,11 +713,7 @@ bool NestBuilder::toAffine(const IndexPoly &P, const Expr *E,
   std::string PinWhy;
   if (!A && InBound) {
     std::string Subject = "loop bound '" + text(E) + "'";
-    auto Bare = [](std::string T) {
-      T.erase(std::remove(T.begin(), T.end(), ' '), T.end());
-      return T;
-    };
-    if (std::string Value = P.str(); Bare(Value) != Bare(text(E)))
+    if (std::string Value = P.str(); withoutSpaces(Value) != withoutSpaces(text(E)))
       Subject += " (" + Value + " here)"; // a callee's size names the caller's
     std::optional<IndexPoly> Pinned =
         pinLoopVarProducts(P, Subject, "loop", PinWhy);
@@ -782,6 +784,14 @@ bool NestBuilder::lowerBoundTerm(const Expr *E, BoundTerm &Out) {
   return lowerAffine(S, Out.Expr);
 }
 
+const CallExpr *roofline::frontend::minMaxCall(const Expr *E) {
+  const auto *CE = dyn_cast<CallExpr>(strip(E));
+  const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
+  StringRef Name = Callee ? Callee->getName() : "";
+  return (Name == "min" || Name == "max") && CE->getNumArgs() == 2 ? CE
+                                                                  : nullptr;
+}
+
 const Expr *NestBuilder::minMaxLocalInit(const Expr *E) const {
   const auto *DRE = dyn_cast<DeclRefExpr>(strip(E));
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
@@ -789,11 +799,7 @@ const Expr *NestBuilder::minMaxLocalInit(const Expr *E) const {
       !VD->getType()->isIntegerType() || !VD->getInit() ||
       Bindings.count(VD) || isModified(VD))
     return nullptr;
-  const auto *CE = dyn_cast<CallExpr>(strip(VD->getInit()));
-  const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
-  StringRef Name = Callee ? Callee->getName() : "";
-  return (Name == "min" || Name == "max") && CE->getNumArgs() == 2 ? CE
-                                                                  : nullptr;
+  return minMaxCall(VD->getInit());
 }
 
 bool NestBuilder::lowerBound(const Expr *E, Bound &Out) {
@@ -804,19 +810,15 @@ bool NestBuilder::lowerBound(const Expr *E, Bound &Out) {
     return lowerBound(Init, Out);
   const Expr *S = strip(E);
   // std::min / std::max / min / max on integers.
-  if (const auto *CE = dyn_cast<CallExpr>(S)) {
-    const FunctionDecl *Callee = CE->getDirectCallee();
-    StringRef Name = Callee ? Callee->getName() : "";
-    if ((Name == "min" || Name == "max") && CE->getNumArgs() == 2) {
-      Out.Kind = Name == "min" ? Bound::Min : Bound::Max;
-      for (const Expr *Arg : CE->arguments()) {
-        BoundTerm T;
-        if (!lowerBoundTerm(Arg, T))
-          return false;
-        Out.Terms.push_back(T);
-      }
-      return true;
+  if (const CallExpr *CE = minMaxCall(S)) {
+    Out.Kind = CE->getDirectCallee()->getName() == "min" ? Bound::Min : Bound::Max;
+    for (const Expr *Arg : CE->arguments()) {
+      BoundTerm T;
+      if (!lowerBoundTerm(Arg, T))
+        return false;
+      Out.Terms.push_back(T);
     }
+    return true;
   }
   // a < b ? a : b
   if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {

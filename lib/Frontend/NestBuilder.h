@@ -138,6 +138,12 @@ bool nothingCounted(const Loop &L);
 /// The value \p S returns where it is a lone `return e;`, or a block of
 /// only that; null otherwise.
 const clang::Expr *soleReturn(const clang::Stmt *S);
+/// The value \p Def's body returns by its last statement, `return e;`;
+/// null where the body ends otherwise.
+const clang::Expr *finalReturn(const clang::FunctionDecl *Def);
+/// \p E as a call of a function named min or max with two arguments
+/// (std::min, std::max); null otherwise.
+const clang::CallExpr *minMaxCall(const clang::Expr *E);
 /// The arguments a call passes to its callee's parameters (a call operator's
 /// object left out).
 llvm::ArrayRef<const clang::Expr *> callArguments(const clang::CallExpr *CE);
@@ -879,10 +885,6 @@ private:
   bool inHelperCall(const clang::CallExpr *CE, const IndexHelper &H,
                     std::string &Why,
                     llvm::function_ref<bool(std::string &)> Body);
-  /// Binds one helper local (an index, or an accessor's pointer) to the
-  /// value of its initializer in \p Scope.
-  bool bindHelperLocal(const clang::VarDecl *VD, IndexParams &Scope,
-                       std::string &Why);
   /// Binds one helper parameter to its argument in \p Scope.
   bool bindHelperParam(const clang::ParmVarDecl *P, const clang::Expr *Arg,
                        IndexParams &Scope, std::string &Why);
