@@ -118,6 +118,10 @@ FORMS = {
                         # first (darknet's im2col_get_pixel: `r -= p;`, `r =
                         # r - p;`, `++r;`) and returns 0 outside its row
                         # (a guarded return or a ?: on r)
+    "reindex": 0.1,     # an int row offset set again in the loop body that
+                        # declares it (darknet YOLO's `index = entry_index(
+                        # ...)` twice): k += E; / k = k + E; / k = start +
+                        # s*E; between loops that read w[k + j]
     "window": 0.04,     # a whole nest: a window clamped in int locals,
                         # int lo = std::max(0, o*S - P), hi = std::min(W, o*S
                         # - P + F), for (k = lo; k < hi; k++), as pooling and
@@ -219,6 +223,8 @@ SIDE_LM_FORMS = ("lambda",)
 SIDE_AC_FORMS = ("accessor",)
 # And window (see Gen.window_nest).
 SIDE_WN_FORMS = ("window",)
+# reindex in a stream of its own, so the other streams' nests stay the same.
+SIDE_RI_FORMS = ("reindex",)
 SIDE_STREAMS = (("side", "", SIDE_FORMS), ("side2", "2/", SIDE2_FORMS),
                 ("side3", "3/", SIDE3_FORMS), ("side4", "4/", SIDE4_FORMS),
                 ("side5", "5/", SIDE5_FORMS), ("side6", "6/", SIDE6_FORMS),
@@ -228,7 +234,7 @@ SIDE_STREAMS = (("side", "", SIDE_FORMS), ("side2", "2/", SIDE2_FORMS),
                 ("side_jg", "jg/", SIDE_JG_FORMS), ("side_hw", "hw/", SIDE_HW_FORMS),
                 ("side_sg", "sg/", SIDE_SG_FORMS), ("side_rs", "rs/", SIDE_RS_FORMS),
                 ("side_lm", "lm/", SIDE_LM_FORMS), ("side_ac", "ac/", SIDE_AC_FORMS),
-                ("side_wn", "wn/", SIDE_WN_FORMS))
+                ("side_wn", "wn/", SIDE_WN_FORMS), ("side_ri", "ri/", SIDE_RI_FORMS))
 SIDE_STREAM_FORMS = tuple(f for _, _, group in SIDE_STREAMS for f in group)
 
 
@@ -2582,6 +2588,10 @@ class Gen:
             main, self.rng = self.rng, self.side2
             self.add_nest_counter(outer_levels)
             self.rng = main
+        if self.on.get("reindex") and not any(getattr(x, "pinc", None) for x in outer_levels):
+            main, self.rng = self.rng, self.side_ri
+            self.add_reindex(outer_levels)
+            self.rng = main
         if self.on.get("condsel"):
             main, self.rng = self.rng, self.side3
             self.add_condsel(outer_levels)
@@ -2833,6 +2843,59 @@ class Gen:
             self.feat("nestcounter-shift")
         ov = self.view_for(ivs)
         lv.stmt_list().append(("asg", self.ref(lv, ov, [x for x, _, _ in ivs], write=True), "=", ("s", sname), ft))
+
+    # reindex: an int row offset set again in the body that declares it
+    def add_reindex(self, outer_levels):
+        """Loops 0..K rectangular; `int k = <row offset of loops 0..K>;` in
+        loop K's body over a fresh view [extents 0..K, m*E] (m = 2 or 3);
+        m loops over E read w[k + j] into one sum, and before each but the
+        first k is set again: `k += E;`, `k = k + E;` or `k = <row offset>
+        + s*E;` (darknet YOLO's `index = entry_index(...)` set twice). The
+        sum is stored by a subscript over loops 0..K."""
+        rng, ft = self.rng, self.ft
+        if not outer_levels:
+            return
+        K = rng.randrange(len(outer_levels))
+        for lv in outer_levels[:K + 1]:
+            L = lv.loop
+            if L.step != 1 or L.start != ("n", 0) or L.op != "<" or lv.guard or \
+                    L.bound != L.rext.ie():
+                return
+        lv = outer_levels[K]
+        E = self.pick_ext(allow_prod=False)
+        m = rng.choice([2, 3])
+        ivs = [(x.loop.iv, x.loop.rext, x) for x in outer_levels[:K + 1]]
+        v = self.get_view([e for _, e, _ in ivs] + [E.times(Sz(m))], fresh=True)
+        if v.base.kind != "ptr" or not v.rowmajor or v.offset is not None:
+            return
+        start = None
+        for (x, _, _), st in zip(ivs, v.strides):
+            start = ie_add(start, ie_mul(("v", x), st.ie()))
+        c = self.fresh("k")
+        lv.decls.append(("dint", c, start))
+        for x in outer_levels[:K + 1]:
+            x.no_cont = True
+        sname = self.fresh("s")
+        lv.stmts.insert(0, ("ds", sname, ft, ("lit", "0.0" + SUF[ft])))
+        for seg in range(m):
+            if seg:
+                r = rng.random()
+                if r < 0.4:
+                    lv.stmt_list().append(("cinc", c, E.ie()))
+                    self.feat("reindex-plus")
+                elif r < 0.7:
+                    lv.stmt_list().append(("dset", c, ie_add(("v", c), E.ie())))
+                    self.feat("reindex-self")
+                else:
+                    lv.stmt_list().append(("dset", c, ie_add(start, ie_mul(("n", seg), E.ie()))))
+                    self.feat("reindex-fresh")
+            self.pending = []
+            lv2, i = self.inner(lv, ext=E, plain=True, guard=False)
+            ld = ("ld", ("base", v.base.cname), ie_add(("v", c), ("v", i[0])))
+            lv2.stmt_list().append(("asg", ("s", sname), "+=", ("b", "*", ld, self.lit(), ft), ft))
+        ov = self.view_for(ivs)
+        lv.stmt_list().append(("asg", self.ref(lv, ov, [x for x, _, _ in ivs], write=True),
+                               "=", ("s", sname), ft))
 
     # assert: an assertion somewhere in a loop body of the nest
     def add_assert(self, outer_levels):

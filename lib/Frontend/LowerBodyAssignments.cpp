@@ -224,3 +224,76 @@ std::optional<bool> NestBuilder::lowerBodyAssignment(const clang::Stmt *S,
   noteExtended(BO->getBeginLoc(), "pointer field assigned first in a loop body");
   return true;
 }
+
+// --- Index locals set again in their body ---
+//
+// darknet's YOLO layer: `int index = entry_index(l, b, n*l.w*l.h, 0);
+// activate_array(l.output + index, ...); index = entry_index(l, b,
+// n*l.w*l.h, 4); activate_array(l.output + index, ...);`. Where every change
+// of an integer local is such a statement of the loop body that declares
+// it, lowering the body in order sees at each use the value of the last one
+// before it: the local is an index bound anew at each (docs/design.md,
+// "Index locals set again"). One set under a branch, in an inner loop or
+// through its address stays a counter (LowerCounters.cpp).
+
+namespace {
+
+/// \p S as `VD = E`, `VD += E` or `VD -= E`; null where it is none.
+const BinaryOperator *indexStep(const clang::Stmt *S, const VarDecl *VD) {
+  const auto *E = dyn_cast_or_null<Expr>(S);
+  const auto *BO = E ? dyn_cast<BinaryOperator>(E->IgnoreParens()) : nullptr;
+  if (!BO || (BO->getOpcode() != BO_Assign && BO->getOpcode() != BO_AddAssign &&
+              BO->getOpcode() != BO_SubAssign))
+    return nullptr;
+  const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
+  return DRE && (!VD || DRE->getDecl() == VD) ? BO : nullptr;
+}
+
+} // namespace
+
+bool NestBuilder::isSequentialIndex(const VarDecl *VD) const {
+  if (Frames.size() != 1 || LoopStack.empty() || !Nest ||
+      !VD->getType()->isIntegerType() || !VD->getInit() ||
+      capturedByLambda(Frames.front().FD->getBody(), VD))
+    return false;
+  std::vector<const clang::Stmt *> Body = bodyStatements(LoopStack.back().Body);
+  auto At = std::find(Body.begin(), Body.end(), LoopStack.back().Child);
+  if (At == Body.end() || !isa<DeclStmt>(*At))
+    return false;
+  llvm::SmallPtrSet<const clang::Stmt *, 8> Later(std::next(At), Body.end());
+  const auto &Sites = Frames.front().Modified.Vars.lookup(VD);
+  return !Sites.empty() &&
+         llvm::all_of(Sites, [&](const ModificationSites::VarSite &VS) {
+           return indexStep(VS.Site, VD) && Later.count(VS.Site);
+         });
+}
+
+std::optional<bool> NestBuilder::lowerIndexReassignment(const clang::Stmt *S) {
+  if (SequentialIndices.empty() || Frames.size() != 1)
+    return std::nullopt;
+  const BinaryOperator *BO = indexStep(S, nullptr);
+  const auto *VD = BO ? dyn_cast<VarDecl>(
+                            cast<DeclRefExpr>(BO->getLHS()->IgnoreParens())
+                                ->getDecl())
+                      : nullptr;
+  if (!VD || !SequentialIndices.count(VD))
+    return std::nullopt;
+  std::string Why;
+  std::optional<IndexPoly> P = indexOf(BO->getRHS(), Why);
+  IndexPoly &Value = Bindings[VD].Value;
+  if (P && BO->getOpcode() != BO_Assign) {
+    P = BO->getOpcode() == BO_AddAssign ? Value.add(*P) : Value.sub(*P);
+    if (!P)
+      Why = "index arithmetic overflows";
+  }
+  if (!P)
+    return fail(BO->getBeginLoc(),
+                usesNestData(BO->getRHS()) ? RejectKind::DataDependentIndex
+                                           : RejectKind::PointerReassigned,
+                "index '" + declName(VD) + "' is set again to '" +
+                    text(BO->getRHS()) +
+                    "', which is not an index: " + Why);
+  Value = *P;
+  noteExtended(BO->getBeginLoc(), "an index local set again in its body");
+  return true;
+}

@@ -777,6 +777,8 @@ bool NestBuilder::lowerStmt(const clang::Stmt *S, Loop &Parent) {
       noteExtended(S->getBeginLoc(), "declaration of an index or pointer "
                                      "beside data");
   } else if (const auto *E = dyn_cast<Expr>(S)) {
+    if (std::optional<bool> Done = lowerIndexReassignment(S))
+      return *Done;
     if (std::optional<bool> Done = lowerBodyAssignment(S, Parent, St))
       return *Done;
     if (std::optional<bool> Done = lowerCalleeReassignment(S))
@@ -874,6 +876,17 @@ bool NestBuilder::lowerScalarDecl(const VarDecl *VD, const Expr *Init,
                                   IRStmt &St) {
   QualType T = VD->getType();
   std::string Why;
+  if (T->isIntegerType() && Frames.size() == 1 && isModifiedWithin(VD, Nest) &&
+      isSequentialIndex(VD))
+    if (std::optional<IndexPoly> P = indexOf(Init, Why)) {
+      // Set again only by statements of this body (LowerBodyAssignments.cpp).
+      Binding B;
+      B.Kind = Binding::Index;
+      B.Value = *P;
+      Bindings[VD] = B;
+      SequentialIndices.insert(VD);
+      return true;
+    }
   if (T->isIntegerType() && Frames.size() == 1 && isModifiedWithin(VD, Nest)) {
     // An integer the nest advances from here on: a counter from its
     // declaration (LowerCounters.cpp). A start that is no index is data,

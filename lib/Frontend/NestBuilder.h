@@ -1037,6 +1037,14 @@ private:
   std::string bodyAssignmentProblem(const clang::Stmt *S,
                                     const clang::BinaryOperator *BO,
                                     const Loop &Parent);
+  /// Whether the integer local \p VD, declared by the statement the current
+  /// loop body is lowering, is changed only by `VD = E;`, `VD += E;` or
+  /// `VD -= E;` statements of that same body: then each use sees the last
+  /// of them before it, and \p VD is an index bound anew at each.
+  bool isSequentialIndex(const clang::VarDecl *VD) const;
+  /// Such a statement (\p S): \p VD bound to its new value; nullopt where
+  /// \p S is none.
+  std::optional<bool> lowerIndexReassignment(const clang::Stmt *S);
   /// The view a pointer field bound by lowerBodyAssignment holds; nullopt
   /// where \p ME is no such field.
   std::optional<View> boundFieldView(const clang::MemberExpr *ME);
@@ -1356,6 +1364,8 @@ private:
   /// Pointer variables declared outside the nest that lowerBodyAssignment
   /// binds where they are assigned, like declarations.
   llvm::DenseSet<const clang::VarDecl *> BodyAssigned;
+  /// Integer locals isSequentialIndex accepted, bound anew where assigned.
+  llvm::DenseSet<const clang::VarDecl *> SequentialIndices;
   /// Pointer fields lowerBodyAssignment bound, by fieldKey.
   std::map<std::pair<const void *, std::string>, View> FieldBindings;
   /// Sizes a guard on a loop variable times a size was counted at.
