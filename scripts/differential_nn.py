@@ -350,8 +350,19 @@ def ie_text(e, sp, prec=0):
         s = "%s %s %s ? %s : %s" % (ie_text(e[2], sp, 1), e[1], ie_text(e[3], sp, 1),
                                     ie_text(e[4], sp, 1), ie_text(e[5], sp, 1))
         return "(%s)" % s if prec > 0 else s
-    if t in ("max", "min"):  # ("max", a, b): std::max(a, b)
-        return "std::%s(%s, %s)" % (t, ie_text(e[1], sp), ie_text(e[2], sp))
+    if t in ("max", "min"):  # ("max", a, b[, spelling]): std::max(a, b)
+        a, b = ie_text(e[1], sp), ie_text(e[2], sp)
+        how = e[3] if len(e) > 3 else 0
+        keep_first = ">" if t == "max" else "<"
+        if how == 1:  # a > b ? a : b
+            s = "%s %s %s ? %s : %s" % (a, keep_first, b, a, b)
+        elif how == 2:  # b < a ? a : b (the other comparison)
+            s = "%s %s %s ? %s : %s" % (b, "<" if t == "max" else ">", a, a, b)
+        elif how == 3:  # what MAX(a, b) of a C macro expands to
+            return "((%s) %s (%s) ? (%s) : (%s))" % (a, keep_first, b, a, b)
+        else:
+            return "std::%s(%s, %s)" % (t, a, b)
+        return "(%s)" % s if prec > 0 else s
     raise ValueError(t)
 
 
@@ -3168,9 +3179,14 @@ class Gen:
         lo, hi = self.fresh("lo"), self.fresh("hi")
         sname = self.fresh("s")
         closed = rng.random() < 0.3  # k <= hi with hi one less
+        # std::max / std::min, or a conditional choosing one side (C code,
+        # MAX(a, b) macros): the spelling of each clamp drawn apart
+        how_lo, how_hi = rng.choice([0, 0, 1, 2, 3]), rng.choice([0, 0, 1, 2, 3])
         hi_e = ("min", ("-", V(Wd), Nn(1)) if closed else V(Wd),
-                ("-", ("+", origin, F), Nn(1)) if closed else ("+", origin, F))
-        body = [("dint", lo, ("max", Nn(0), origin)),
+                ("-", ("+", origin, F), Nn(1)) if closed else ("+", origin, F), how_hi)
+        if how_lo or how_hi:
+            self.feat("window-conditional")
+        body = [("dint", lo, ("max", Nn(0), origin, how_lo)),
                 ("dint", hi, hi_e),
                 ("ds", sname, ft, ("lit", "0.0" + SUF[ft])),
                 loop(k, V(hi), [("asg", ("s", sname), "+=",

@@ -268,6 +268,29 @@ bool NestBuilder::isSequentialIndex(const VarDecl *VD) const {
          });
 }
 
+const VarDecl *NestBuilder::lazyReaderOf(const VarDecl *VD) const {
+  std::vector<const clang::Stmt *> All;
+  collectStmts(Nest, All);
+  for (const clang::Stmt *S : All) {
+    const auto *DS = dyn_cast<DeclStmt>(S);
+    if (!DS)
+      continue;
+    for (const Decl *D : DS->decls()) {
+      const auto *Other = dyn_cast<VarDecl>(D);
+      if (!Other || Other == VD || !Other->getType()->isIntegerType() ||
+          !Other->getInit() || Bindings.count(Other))
+        continue;
+      std::vector<const clang::Stmt *> InInit;
+      collectStmts(Other->getInit(), InInit);
+      for (const clang::Stmt *X : InInit)
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(X);
+            DRE && DRE->getDecl() == VD)
+          return Other;
+    }
+  }
+  return nullptr;
+}
+
 std::optional<bool> NestBuilder::lowerIndexReassignment(const clang::Stmt *S) {
   if (SequentialIndices.empty() || Frames.size() != 1)
     return std::nullopt;
@@ -278,6 +301,14 @@ std::optional<bool> NestBuilder::lowerIndexReassignment(const clang::Stmt *S) {
                       : nullptr;
   if (!VD || !SequentialIndices.count(VD))
     return std::nullopt;
+  // An integer local whose value is read where it is used (a guard, a
+  // window bound: GuardLocals, minMaxLocalInit), not where it is declared,
+  // would see the new value there.
+  if (const VarDecl *Reader = lazyReaderOf(VD))
+    return fail(BO->getBeginLoc(), RejectKind::PointerReassigned,
+                "index '" + declName(VD) + "' is set again after '" +
+                    declName(Reader) + "' = '" + text(Reader->getInit()) +
+                    "', which is read where it is used");
   std::string Why;
   std::optional<IndexPoly> P = indexOf(BO->getRHS(), Why);
   IndexPoly &Value = Bindings[VD].Value;

@@ -792,6 +792,25 @@ const CallExpr *roofline::frontend::minMaxCall(const Expr *E) {
                                                                   : nullptr;
 }
 
+const ConditionalOperator *
+roofline::frontend::minMaxChoice(const Expr *E, const ASTContext &Ctx) {
+  const auto *CO = dyn_cast<ConditionalOperator>(strip(E));
+  const auto *Cmp =
+      CO ? dyn_cast<BinaryOperator>(strip(CO->getCond())) : nullptr;
+  if (!Cmp || !Cmp->isRelationalOp())
+    return nullptr;
+  auto Same = [&](const Expr *A, const Expr *B) {
+    llvm::FoldingSetNodeID IA, IB;
+    strip(A)->Profile(IA, Ctx, /*Canonical=*/true);
+    strip(B)->Profile(IB, Ctx, /*Canonical=*/true);
+    return IA == IB;
+  };
+  const Expr *L = CO->getTrueExpr(), *R = CO->getFalseExpr();
+  bool Chooses = (Same(L, Cmp->getLHS()) && Same(R, Cmp->getRHS())) ||
+                 (Same(L, Cmp->getRHS()) && Same(R, Cmp->getLHS()));
+  return Chooses ? CO : nullptr;
+}
+
 const Expr *NestBuilder::minMaxLocalInit(const Expr *E) const {
   const auto *DRE = dyn_cast<DeclRefExpr>(strip(E));
   const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
@@ -799,7 +818,30 @@ const Expr *NestBuilder::minMaxLocalInit(const Expr *E) const {
       !VD->getType()->isIntegerType() || !VD->getInit() ||
       Bindings.count(VD) || isModified(VD))
     return nullptr;
+  if (minMaxChoice(VD->getInit(), Ctx))
+    return VD->getInit();
   return minMaxCall(VD->getInit());
+}
+
+bool NestBuilder::boundNotIndex(const VarDecl *VD) const {
+  std::vector<const clang::Stmt *> All, InBounds, InIndices;
+  collectStmts(Nest, All);
+  for (const clang::Stmt *S : All) {
+    if (const auto *FS = dyn_cast<ForStmt>(S)) {
+      collectStmts(FS->getInit(), InBounds);
+      collectStmts(FS->getCond(), InBounds);
+    }
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S))
+      collectStmts(AS->getIdx(), InIndices);
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->getType()->isPointerType())
+      collectStmts(BO, InIndices);
+  }
+  auto Refers = [&](const clang::Stmt *S) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(S);
+    return DRE && DRE->getDecl() == VD;
+  };
+  return llvm::any_of(InBounds, Refers) && llvm::none_of(InIndices, Refers);
 }
 
 bool NestBuilder::lowerBound(const Expr *E, Bound &Out) {

@@ -695,6 +695,11 @@ std::optional<bool> NestBuilder::lowerChosenValue(const VarDecl *VD,
   const Expr *Cond = CO->getCond();
   if (usesNestData(Cond) || !mentionsLoopVar(Cond))
     return std::nullopt;
+  // A window clamped in a local that bounds a loop and indexes nothing
+  // (`int lo = x - K < 0 ? 0 : x - K;`) is that min or max bound where the
+  // loop reads it (minMaxLocalInit), with no split of this loop.
+  if (!Here && T->isIntegerType() && minMaxChoice(CO, Ctx) && boundNotIndex(VD))
+    return std::nullopt;
   std::string Name = declName(VD);
   if (LoopStack.empty() || LoopStack.back().L != &Parent ||
       (Here ? LoopStack.back().Child != Here

@@ -144,6 +144,11 @@ const clang::Expr *finalReturn(const clang::FunctionDecl *Def);
 /// \p E as a call of a function named min or max with two arguments
 /// (std::min, std::max); null otherwise.
 const clang::CallExpr *minMaxCall(const clang::Expr *E);
+/// \p E as `a < b ? a : b` or another conditional choosing the smaller or
+/// larger of the two sides it compares (`MIN(a, b)` of a C macro); null
+/// otherwise.
+const clang::ConditionalOperator *minMaxChoice(const clang::Expr *E,
+                                              const clang::ASTContext &Ctx);
 /// The arguments a call passes to its callee's parameters (a call operator's
 /// object left out).
 llvm::ArrayRef<const clang::Expr *> callArguments(const clang::CallExpr *CE);
@@ -450,9 +455,13 @@ private:
   bool lowerIndex(const clang::Expr *E, IndexPoly &Out);
   bool lowerAffine(const clang::Expr *E, AffineExpr &Out);
   bool toAffine(const IndexPoly &P, const clang::Expr *E, AffineExpr &Out);
-  /// The std::min or std::max call an unchanged integer local \p E names
-  /// was set to; null otherwise.
+  /// The std::min or std::max call (or minMaxChoice) an unchanged integer
+  /// local \p E names was set to; null otherwise.
   const clang::Expr *minMaxLocalInit(const clang::Expr *E) const;
+  /// Whether \p VD is a bound of a for loop of the nest (in its
+  /// initialization or condition) and no index or address anywhere in it;
+  /// other uses (a value in the arithmetic) are free.
+  bool boundNotIndex(const clang::VarDecl *VD) const;
   bool lowerBound(const clang::Expr *E, Bound &Out);
   bool lowerBoundTerm(const clang::Expr *E, BoundTerm &Out);
   void registerProducts(const std::vector<SizeMonomial> &Products);
@@ -1045,6 +1054,10 @@ private:
   /// Such a statement (\p S): \p VD bound to its new value; nullopt where
   /// \p S is none.
   std::optional<bool> lowerIndexReassignment(const clang::Stmt *S);
+  /// An integer local of the nest, other than \p VD, whose initializer
+  /// reads \p VD and which has no binding made at its declaration (so its
+  /// initializer is read where the local is used); null where none.
+  const clang::VarDecl *lazyReaderOf(const clang::VarDecl *VD) const;
   /// The view a pointer field bound by lowerBodyAssignment holds; nullopt
   /// where \p ME is no such field.
   std::optional<View> boundFieldView(const clang::MemberExpr *ME);

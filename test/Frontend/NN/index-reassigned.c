@@ -64,3 +64,18 @@ void from_data(float *out, const int *idx, int N) {
     out[at] = 2.f;
   }
 }
+
+// A window bound computed from the index before it is set again: the bound
+// is read where the loop uses it, so the new value would leak into it.
+// CHECK: index-reassigned.c:[[@LINE+2]]:3: note: loop nest not analyzed: index 'k' is set again after 'hi' = 'k + 3 < N ? k + 3 : N', which is read where it is used
+void window_before(float *out, const float *in, int N) {
+  for (int x = 0; x < N; x++) {
+    int k = x;
+    int hi = k + 3 < N ? k + 3 : N;
+    k = k + 1;
+    float s = 0.0f;
+    for (int j = x; j < hi; j++)
+      s += in[j];
+    out[x] = s;
+  }
+}
