@@ -3186,14 +3186,22 @@ class Gen:
                 ("-", ("+", origin, F), Nn(1)) if closed else ("+", origin, F), how_hi)
         if how_lo or how_hi:
             self.feat("window-conditional")
-        body = [("dint", lo, ("max", Nn(0), origin, how_lo)),
-                ("dint", hi, hi_e),
+        clamp = [("dint", lo, ("max", Nn(0), origin, how_lo)), ("dint", hi, hi_e)]
+        if rng.random() < 0.3:
+            # Caffe's spelling: the end from the unclamped start, then the
+            # start clamped by setting it again
+            start = ("-", ("+", V(lo), F), Nn(1)) if closed else ("+", V(lo), F)
+            clamp = [("dint", lo, origin),
+                     ("dint", hi, ("min", hi_e[1], start, how_hi)),
+                     ("dset", lo, ("max", V(lo), Nn(0), how_lo))]
+            self.feat("window-caffe")
+        body = clamp + [
                 ("ds", sname, ft, ("lit", "0.0" + SUF[ft])),
                 loop(k, V(hi), [("asg", ("s", sname), "+=",
                                  ld(In, ie_add(row_in, V(k))), ft)],
                      op="<=" if closed else "<"),
                 ("asg", ld(Out, ie_add(row_out, V(o))), "=", ("s", sname), ft)]
-        body[3][1].start = V(lo)
+        body[-2][1].start = V(lo)
         nest = loop(o, V(X), body)
         n.pre.stmts = [loop(r, V(rng.choice(BASE_SIZES)), [nest]) if rows else nest]
         n.root = n.pre.stmts[0]

@@ -241,7 +241,11 @@ namespace {
 /// \p S as `VD = E`, `VD += E` or `VD -= E`; null where it is none.
 const BinaryOperator *indexStep(const clang::Stmt *S, const VarDecl *VD) {
   const auto *E = dyn_cast_or_null<Expr>(S);
-  const auto *BO = E ? dyn_cast<BinaryOperator>(E->IgnoreParens()) : nullptr;
+  // A call binding temporaries (`k = std::max(k, 0)`) wraps the statement
+  // in cleanups.
+  const auto *BO =
+      E ? dyn_cast<BinaryOperator>(E->IgnoreImplicit()->IgnoreParens())
+        : nullptr;
   if (!BO || (BO->getOpcode() != BO_Assign && BO->getOpcode() != BO_AddAssign &&
               BO->getOpcode() != BO_SubAssign))
     return nullptr;
@@ -260,7 +264,10 @@ bool NestBuilder::isSequentialIndex(const VarDecl *VD) const {
   auto At = std::find(Body.begin(), Body.end(), LoopStack.back().Child);
   if (At == Body.end() || !isa<DeclStmt>(*At))
     return false;
-  llvm::SmallPtrSet<const clang::Stmt *, 8> Later(std::next(At), Body.end());
+  llvm::SmallPtrSet<const clang::Stmt *, 8> Later;
+  for (auto It = std::next(At); It != Body.end(); ++It)
+    if (const BinaryOperator *Step = indexStep(*It, VD))
+      Later.insert(Step);
   const auto &Sites = Frames.front().Modified.Vars.lookup(VD);
   return !Sites.empty() &&
          llvm::all_of(Sites, [&](const ModificationSites::VarSite &VS) {
@@ -269,26 +276,29 @@ bool NestBuilder::isSequentialIndex(const VarDecl *VD) const {
 }
 
 const VarDecl *NestBuilder::lazyReaderOf(const VarDecl *VD) const {
-  std::vector<const clang::Stmt *> All;
-  collectStmts(Nest, All);
-  for (const clang::Stmt *S : All) {
-    const auto *DS = dyn_cast<DeclStmt>(S);
-    if (!DS)
-      continue;
-    for (const Decl *D : DS->decls()) {
-      const auto *Other = dyn_cast<VarDecl>(D);
-      if (!Other || Other == VD || !Other->getType()->isIntegerType() ||
-          !Other->getInit() || Bindings.count(Other))
-        continue;
-      std::vector<const clang::Stmt *> InInit;
-      collectStmts(Other->getInit(), InInit);
-      for (const clang::Stmt *X : InInit)
-        if (const auto *DRE = dyn_cast<DeclRefExpr>(X);
-            DRE && DRE->getDecl() == VD)
-          return Other;
-    }
+  // Guards are the locals lowered where used; window locals keep the
+  // bindings of their setting, and other opaque integers are never read.
+  for (const auto &[Guard, Info] : GuardLocals) {
+    std::vector<const clang::Stmt *> InInit;
+    collectStmts(Guard->getInit(), InInit);
+    for (const clang::Stmt *X : InInit)
+      if (const auto *DRE = dyn_cast<DeclRefExpr>(X);
+          DRE && DRE->getDecl() == VD)
+        return Guard;
   }
   return nullptr;
+}
+
+bool NestBuilder::isWindowValue(const Expr *E) {
+  return (minMaxCall(E) || minMaxChoice(E, Ctx)) && !usesNestData(E);
+}
+
+void NestBuilder::setWindowLocal(const VarDecl *VD, const Expr *Value) {
+  auto W = std::make_shared<WindowValue>();
+  W->Value = Value;
+  W->Bindings = Bindings;
+  W->Windows = WindowLocals;
+  WindowLocals[VD] = std::move(W);
 }
 
 std::optional<bool> NestBuilder::lowerIndexReassignment(const clang::Stmt *S) {
@@ -311,11 +321,26 @@ std::optional<bool> NestBuilder::lowerIndexReassignment(const clang::Stmt *S) {
                     "', which is read where it is used");
   std::string Why;
   std::optional<IndexPoly> P = indexOf(BO->getRHS(), Why);
-  IndexPoly &Value = Bindings[VD].Value;
+  if (!P && BO->getOpcode() == BO_Assign && isWindowValue(BO->getRHS())) {
+    // `hstart = max(hstart, 0);`: a window bound from here on.
+    setWindowLocal(VD, BO->getRHS());
+    Bindings.erase(VD);
+    OpaqueInts[VD] = {"'" + declName(VD) + "' holds '" +
+                          text(BO->getRHS()) + "' (set again at line " +
+                          std::to_string(loc(BO->getBeginLoc()).Line) +
+                          "): only a loop bound may read it",
+                      mentionsLoopVar(BO->getRHS())};
+    noteExtended(BO->getBeginLoc(), "a window local set again in its body");
+    return true;
+  }
   if (P && BO->getOpcode() != BO_Assign) {
-    P = BO->getOpcode() == BO_AddAssign ? Value.add(*P) : Value.sub(*P);
+    auto It = Bindings.find(VD);
+    P = It == Bindings.end() ? std::nullopt
+        : BO->getOpcode() == BO_AddAssign ? It->second.Value.add(*P)
+                                          : It->second.Value.sub(*P);
     if (!P)
-      Why = "index arithmetic overflows";
+      Why = It == Bindings.end() ? "'" + declName(VD) + "' holds a min or max"
+                                 : "index arithmetic overflows";
   }
   if (!P)
     return fail(BO->getBeginLoc(),
@@ -324,7 +349,12 @@ std::optional<bool> NestBuilder::lowerIndexReassignment(const clang::Stmt *S) {
                 "index '" + declName(VD) + "' is set again to '" +
                     text(BO->getRHS()) +
                     "', which is not an index: " + Why);
-  Value = *P;
+  Binding B;
+  B.Kind = Binding::Index;
+  B.Value = *P;
+  Bindings[VD] = B;
+  WindowLocals.erase(VD);
+  OpaqueInts.erase(VD);
   noteExtended(BO->getBeginLoc(), "an index local set again in its body");
   return true;
 }

@@ -846,21 +846,40 @@ bool NestBuilder::boundNotIndex(const VarDecl *VD) const {
 
 bool NestBuilder::lowerBound(const Expr *E, Bound &Out) {
   llvm::SaveAndRestore Guard(InBound, true);
+  // A window local of the nest: the min or max it was set to last, read
+  // with the bindings of that point (Caffe's `hend = min(hstart + k, H);
+  // hstart = max(hstart, 0);` reads the first hstart in hend).
+  if (const WindowValue *W = windowValueOf(E)) {
+    WindowValue At = *W;
+    std::swap(Bindings, At.Bindings);
+    std::swap(WindowLocals, At.Windows);
+    bool Ok = lowerBound(At.Value, Out);
+    std::swap(Bindings, At.Bindings);
+    std::swap(WindowLocals, At.Windows);
+    return Ok;
+  }
   // A window clamped in a local (`int start = std::max(0, x - K);`), set
   // once: the bound it holds, read where the loop uses it.
   if (const Expr *Init = minMaxLocalInit(E))
     return lowerBound(Init, Out);
   const Expr *S = strip(E);
   // std::min / std::max / min / max on integers.
-  if (const CallExpr *CE = minMaxCall(S)) {
-    Out.Kind = CE->getDirectCallee()->getName() == "min" ? Bound::Min : Bound::Max;
-    for (const Expr *Arg : CE->arguments()) {
-      BoundTerm T;
-      if (!lowerBoundTerm(Arg, T))
-        return false;
-      Out.Terms.push_back(T);
+  if (const CallExpr *CE = minMaxCall(S))
+    return lowerMinMaxOf(CE->getDirectCallee()->getName() == "min"
+                             ? Bound::Min
+                             : Bound::Max,
+                         {CE->getArg(0), CE->getArg(1)}, Out);
+  // The same of a window local: min(min(a, b), c) is min(a, b, c).
+  if (const ConditionalOperator *CO = minMaxChoice(S, Ctx)) {
+    const auto *Cmp = cast<BinaryOperator>(strip(CO->getCond()));
+    if (windowValueOf(Cmp->getLHS()) || windowValueOf(Cmp->getRHS())) {
+      llvm::FoldingSetNodeID T, L;
+      strip(CO->getTrueExpr())->Profile(T, Ctx, /*Canonical=*/true);
+      strip(Cmp->getLHS())->Profile(L, Ctx, /*Canonical=*/true);
+      bool Less = Cmp->getOpcode() == BO_LT || Cmp->getOpcode() == BO_LE;
+      return lowerMinMaxOf(Less == (T == L) ? Bound::Min : Bound::Max,
+                           {Cmp->getLHS(), Cmp->getRHS()}, Out);
     }
-    return true;
   }
   // a < b ? a : b
   if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {
@@ -890,6 +909,39 @@ bool NestBuilder::lowerBound(const Expr *E, Bound &Out) {
     return false;
   Out = Bound();
   Out.Terms.push_back(T);
+  return true;
+}
+
+const NestBuilder::WindowValue *
+NestBuilder::windowValueOf(const Expr *E) const {
+  const auto *DRE = dyn_cast<DeclRefExpr>(strip(E));
+  auto It = DRE ? WindowLocals.find(DRE->getDecl()) : WindowLocals.end();
+  return It == WindowLocals.end() ? nullptr : It->second.get();
+}
+
+bool NestBuilder::lowerMinMaxOf(Bound::KindTy Kind,
+                                std::initializer_list<const Expr *> Args,
+                                Bound &Out) {
+  Out = Bound();
+  Out.Kind = Kind;
+  for (const Expr *Arg : Args) {
+    if (windowValueOf(Arg)) {
+      Bound Inner;
+      if (!lowerBound(Arg, Inner))
+        return false;
+      if (Inner.Kind != Kind && Inner.Terms.size() > 1)
+        return fail(Arg->getBeginLoc(), RejectKind::LoopBound,
+                    "loop bound '" + text(Arg) + "' takes the " +
+                        (Kind == Bound::Min ? "min" : "max") + " of a " +
+                        (Kind == Bound::Min ? "max" : "min"));
+      Out.Terms.insert(Out.Terms.end(), Inner.Terms.begin(), Inner.Terms.end());
+      continue;
+    }
+    BoundTerm T;
+    if (!lowerBoundTerm(Arg, T))
+      return false;
+    Out.Terms.push_back(T);
+  }
   return true;
 }
 

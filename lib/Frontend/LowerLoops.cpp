@@ -877,9 +877,9 @@ bool NestBuilder::lowerScalarDecl(const VarDecl *VD, const Expr *Init,
   QualType T = VD->getType();
   std::string Why;
   if (T->isIntegerType() && Frames.size() == 1 && isModifiedWithin(VD, Nest) &&
-      isSequentialIndex(VD))
+      isSequentialIndex(VD)) {
+    // Set again only by statements of this body (LowerBodyAssignments.cpp).
     if (std::optional<IndexPoly> P = indexOf(Init, Why)) {
-      // Set again only by statements of this body (LowerBodyAssignments.cpp).
       Binding B;
       B.Kind = Binding::Index;
       B.Value = *P;
@@ -887,6 +887,16 @@ bool NestBuilder::lowerScalarDecl(const VarDecl *VD, const Expr *Init,
       SequentialIndices.insert(VD);
       return true;
     }
+    if (isWindowValue(Init)) {
+      OpaqueInts[VD] = {"'" + declName(VD) + "' = '" + text(Init) +
+                            "' holds a min or max: only a loop bound may "
+                            "read it",
+                        mentionsLoopVar(Init)};
+      setWindowLocal(VD, Init);
+      SequentialIndices.insert(VD);
+      return true;
+    }
+  }
   if (T->isIntegerType() && Frames.size() == 1 && isModifiedWithin(VD, Nest)) {
     // An integer the nest advances from here on: a counter from its
     // declaration (LowerCounters.cpp). A start that is no index is data,
@@ -920,6 +930,8 @@ bool NestBuilder::lowerScalarDecl(const VarDecl *VD, const Expr *Init,
       OpaqueInts[VD] = {"'" + declName(VD) + "' = '" + text(Init) +
                             "' is not an index: " + Why,
                         mentionsLoopVar(Init)};
+      if (Frames.size() == 1 && isWindowValue(Init))
+        setWindowLocal(VD, Init);
       noteGuardLocal(VD, Init);
       return true;
     }

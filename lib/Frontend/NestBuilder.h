@@ -463,6 +463,11 @@ private:
   /// other uses (a value in the arithmetic) are free.
   bool boundNotIndex(const clang::VarDecl *VD) const;
   bool lowerBound(const clang::Expr *E, Bound &Out);
+  /// The min (or max) of \p Args as a bound of \p Kind; an argument that is
+  /// a window local of the same kind adds its terms.
+  bool lowerMinMaxOf(Bound::KindTy Kind,
+                     std::initializer_list<const clang::Expr *> Args,
+                     Bound &Out);
   bool lowerBoundTerm(const clang::Expr *E, BoundTerm &Out);
   void registerProducts(const std::vector<SizeMonomial> &Products);
   /// \p E with each size that multiplies a loop variable replaced by its
@@ -1054,9 +1059,8 @@ private:
   /// Such a statement (\p S): \p VD bound to its new value; nullopt where
   /// \p S is none.
   std::optional<bool> lowerIndexReassignment(const clang::Stmt *S);
-  /// An integer local of the nest, other than \p VD, whose initializer
-  /// reads \p VD and which has no binding made at its declaration (so its
-  /// initializer is read where the local is used); null where none.
+  /// A guard local of the nest (GuardLocals: its initializer is read where
+  /// the local is used) whose initializer reads \p VD; null where none.
   const clang::VarDecl *lazyReaderOf(const clang::VarDecl *VD) const;
   /// The view a pointer field bound by lowerBodyAssignment holds; nullopt
   /// where \p ME is no such field.
@@ -1377,6 +1381,25 @@ private:
   /// Pointer variables declared outside the nest that lowerBodyAssignment
   /// binds where they are assigned, like declarations.
   llvm::DenseSet<const clang::VarDecl *> BodyAssigned;
+  /// A window local of the nest (an integer set to a min or max, `int hend
+  /// = std::min(hstart + k, H);`, or set again so, `hstart = max(hstart,
+  /// 0);`): what it was set to last, and the bindings at that point, so a
+  /// loop bound naming it later reads the values it read there.
+  struct WindowValue;
+  using WindowMap =
+      llvm::DenseMap<const clang::Decl *, std::shared_ptr<const WindowValue>>;
+  struct WindowValue {
+    const clang::Expr *Value = nullptr;
+    llvm::DenseMap<const clang::VarDecl *, Binding> Bindings;
+    WindowMap Windows; ///< the window locals of that point
+  };
+  WindowMap WindowLocals;
+  /// Whether \p E is a min or max (a call or minMaxChoice) reading no data.
+  bool isWindowValue(const clang::Expr *E);
+  /// \p VD holds \p Value from here on, read with the current bindings.
+  void setWindowLocal(const clang::VarDecl *VD, const clang::Expr *Value);
+  /// \p E as a window local; null where it is none.
+  const WindowValue *windowValueOf(const clang::Expr *E) const;
   /// Integer locals isSequentialIndex accepted, bound anew where assigned.
   llvm::DenseSet<const clang::VarDecl *> SequentialIndices;
   /// Pointer fields lowerBodyAssignment bound, by fieldKey.

@@ -65,9 +65,11 @@ void from_data(float *out, const int *idx, int N) {
   }
 }
 
-// A window bound computed from the index before it is set again: the bound
-// is read where the loop uses it, so the new value would leak into it.
-// CHECK: index-reassigned.c:[[@LINE+2]]:3: note: loop nest not analyzed: index 'k' is set again after 'hi' = 'k + 3 < N ? k + 3 : N', which is read where it is used
+// A window bound computed from the index before it is set again reads the
+// index as it was there (windows [x, min(x + 3, N)): 15 adds); a guard
+// local is read where it is tested, so setting the index again after it
+// refuses the nest.
+// CHECK: index-reassigned.c:[[@LINE+2]]:3: note: 0 MACs, 15 FLOPs (f32: 15); 48 bytes compulsory
 void window_before(float *out, const float *in, int N) {
   for (int x = 0; x < N; x++) {
     int k = x;
@@ -77,5 +79,15 @@ void window_before(float *out, const float *in, int N) {
     for (int j = x; j < hi; j++)
       s += in[j];
     out[x] = s;
+  }
+}
+// CHECK: index-reassigned.c:[[@LINE+2]]:3: note: loop nest not analyzed: index 'k' is set again after 'ok' = 'k >= 1', which is read where it is used
+void guard_before(float *out, const float *in, int N) {
+  for (int x = 0; x < N; x++) {
+    int k = x;
+    int ok = k >= 1;
+    k = x - 1;
+    if (ok)
+      out[x] = in[k];
   }
 }

@@ -35,7 +35,7 @@ void max_pool(float *out, const float *in, int H, int W, int OH, int OW,
 }
 
 // Caffe's spelling, the start clamped after the end is computed from it:
-// refused (the end reads the start where the loop uses it).
+// the end reads the start as it was there.
 void caffe_pool(float *out, const float *in, int H, int OH, int S, int P,
                 int F) {
   for (int oy = 0; oy < OH; oy++) {

@@ -21,4 +21,6 @@ int main() {
   ORACLE_PARAM("F", F);
   oracle::Array<float> pout("out", OH * OW), pin("in", H * PW);
   ORACLE_CALL(max_pool(pout, pin, H, PW, OH, OW, S, P, F));
+  oracle::Array<float> cout("out", OH), cin("in", H);
+  ORACLE_CALL(caffe_pool(cout, cin, H, OH, S, P, F));
 }
