@@ -2788,11 +2788,8 @@ class Gen:
         if len(outer_levels) < 2:
             return
         K = rng.randrange(1, len(outer_levels))
-        for lv in outer_levels[:K + 1]:
-            L = lv.loop
-            if L.step != 1 or L.start != ("n", 0) or L.op != "<" or lv.guard or \
-                    L.bound != L.rext.ie():
-                return
+        if not plain_loops(outer_levels[:K + 1]):
+            return
         decl_lv, lv = outer_levels[K - 1], outer_levels[K]
         E = self.pick_ext(allow_prod=False)
         ivs = [(x.loop.iv, x.loop.rext, x) for x in outer_levels[:K + 1]]
@@ -2867,11 +2864,8 @@ class Gen:
         if not outer_levels:
             return
         K = rng.randrange(len(outer_levels))
-        for lv in outer_levels[:K + 1]:
-            L = lv.loop
-            if L.step != 1 or L.start != ("n", 0) or L.op != "<" or lv.guard or \
-                    L.bound != L.rext.ie():
-                return
+        if not plain_loops(outer_levels[:K + 1]):
+            return
         lv = outer_levels[K]
         E = self.pick_ext(allow_prod=False)
         m = rng.choice([2, 3])
@@ -2964,11 +2958,8 @@ class Gen:
         if not outer_levels:
             return
         K = rng.randrange(len(outer_levels))
-        for lv in outer_levels[:K + 1]:
-            L = lv.loop
-            if L.step != 1 or L.start != ("n", 0) or L.op != "<" or lv.guard or \
-                    L.bound != L.rext.ie():
-                return
+        if not plain_loops(outer_levels[:K + 1]):
+            return
         lv = outer_levels[K]
         E = self.pick_ext(allow_prod=False)
         ivs = [(x.loop.iv, x.loop.rext, x) for x in outer_levels[:K + 1]]
@@ -3436,6 +3427,13 @@ def expr_calls_loop(x):
     if isinstance(x, (tuple, list)):
         return any(expr_calls_loop(y) for y in x)
     return False
+
+
+def plain_loops(levels):
+    """Whether every loop of levels runs from 0 below its extent by 1,
+    unguarded: row offsets over them are their variables times strides."""
+    return all(lv.loop.step == 1 and lv.loop.start == ("n", 0) and lv.loop.op == "<"
+               and not lv.guard and lv.loop.bound == lv.loop.rext.ie() for lv in levels)
 
 
 def mark_leaves(sts, case=None):
