@@ -311,9 +311,8 @@ std::optional<bool> NestBuilder::lowerIndexReassignment(const clang::Stmt *S) {
                       : nullptr;
   if (!VD || !SequentialIndices.count(VD))
     return std::nullopt;
-  // An integer local whose value is read where it is used (a guard, a
-  // window bound: GuardLocals, minMaxLocalInit), not where it is declared,
-  // would see the new value there.
+  // A guard local is read where it is tested, not where it is declared: it
+  // would see the new value there (window locals keep their bindings).
   if (const VarDecl *Reader = lazyReaderOf(VD))
     return fail(BO->getBeginLoc(), RejectKind::PointerReassigned,
                 "index '" + declName(VD) + "' is set again after '" +
