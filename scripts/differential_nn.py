@@ -5336,6 +5336,15 @@ def native_driver(nests, cases, sizes):
                 out.append("    static std::array<%s, %d> %s; fill(%s.data(), %d, %s);" % (ct, b.length, b.cname, b.cname, b.length, idx))
                 out.append('    rl_range("%s", %s.data(), sizeof %s, sizeof(%s));' % (b.cname, b.cname, b.cname, ct))
                 args.append(b.cname)
+            elif b.kind == "g2" and b.jagged:
+                # rows of their own: one block behind the row pointers, traced
+                # as the array (the row pointers are not its elements)
+                out.append("    static %s rows_%s[%d][%d]; fill(&rows_%s[0][0], %d, %s);" % (
+                    ct, b.cname, b.rows, b.cols, b.cname, b.rows * b.cols, idx))
+                out.append("    for (int r = 0; r < %d; ++r) %s[r] = rows_%s[r];" % (
+                    b.rows, b.cname, b.cname))
+                out.append('    rl_range("%s", rows_%s, sizeof rows_%s, sizeof(%s));' % (
+                    b.cname, b.cname, b.cname, ct))
             else:
                 out.append('    rl_range("%s", &%s, sizeof %s, sizeof(%s));' % (b.cname, b.cname, b.cname, ct))
         for name, kind in n.flags:
