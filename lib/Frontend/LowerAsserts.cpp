@@ -44,16 +44,19 @@ const Expr *stripVoid(const Expr *E) {
 
 /// A call of the C library's failing-assertion function (glibc's
 /// `__assert_fail` and `__assert_perror_fail`, BSD's and macOS's `__assert`
-/// and `__assert_rtn`), which never returns.
+/// and `__assert_rtn`), or of abort or a trap, which never returns.
 bool isAssertFailCall(const clang::Stmt *S) {
   const auto *CE = dyn_cast_or_null<CallExpr>(
       stripVoid(dyn_cast_or_null<Expr>(S)));
   const FunctionDecl *Callee = CE ? CE->getDirectCallee() : nullptr;
   if (!Callee || !Callee->getIdentifier() || !Callee->isNoReturn())
     return false;
+  // A library's own check macro may stop the program directly
+  // (TensorFlow Lite's `TFLITE_DCHECK(c)`: `c ? (void)0 : abort()`).
   return llvm::StringSwitch<bool>(Callee->getName())
       .Cases("__assert_fail", "__assert_perror_fail", "__assert",
              "__assert_rtn", "__assert2", true)
+      .Cases("abort", "__builtin_trap", true)
       .Default(false);
 }
 

@@ -38,3 +38,33 @@ void either(const float *x, float *y, int n) {
     y[i] = x[i];
   }
 }
+
+// A library's own check macro that aborts (TensorFlow Lite's
+// `TFLITE_DCHECK_GE(i, 0)`: `(i >= 0) ? (void)0 : abort()`) is an assertion
+// too, in a nest and inside an accessor: the shape's dimensions read through
+// `Dims(i)`, an int multiply per dimension after the first.
+#include <cstdlib>
+#define CHECK_GE(x, y) ((x) >= (y)) ? (void)0 : abort()
+struct Shape {
+  int size_;
+  int dims_[6];
+  int Dims(int i) const {
+    CHECK_GE(i, 0);
+    return dims_[i];
+  }
+};
+// CHECK: assert.cpp:[[@LINE+3]]:3: note: 0 MACs, 10 FLOPs (f32: 10); 80 bytes compulsory
+// CHECK: assert.cpp:[[@LINE+2]]:3: note: assert (line [[@LINE+3]]): its condition is counted, the failing branch assumed not taken
+void checked(const float *x, float *y, int n) {
+  for (int i = 0; i < n; i++) {
+    CHECK_GE(x[i], 0.0f);
+    y[i] = x[i];
+  }
+}
+// CHECK: assert.cpp:[[@LINE+3]]:3: note: 0 MACs, 0 FLOPs; 20 bytes compulsory, 20 bytes no-reuse
+int volume(const Shape &shape) {
+  int prod = 1;
+  for (int i = 1; i < 6; ++i)
+    prod *= shape.Dims(i);
+  return prod;
+}
