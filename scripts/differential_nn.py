@@ -2740,9 +2740,7 @@ class Gen:
         v = self.get_view([x.loop.rext for x in outer_levels[:K + 1]] + [E], fresh=True)
         if v.base.kind != "ptr" or not v.rowmajor or v.offset is not None:
             return
-        start = None
-        for (x, _, _, _), st in zip(ivs, v.strides):
-            start = ie_add(start, ie_mul(("v", x), st.ie()))
+        start = row_offset([iv[0] for iv in ivs], v.strides)
         c1 = cond()
         c2 = c1 if rng.random() < 0.6 else cond()
         short = ("-", E.ie(), ("n", rng.choice([1, 1, 2])))
@@ -2799,10 +2797,7 @@ class Gen:
         if v.base.kind != "ptr" or not v.rowmajor or v.offset is not None:
             return
         shift = 0 if zero or rng.random() < 0.7 else rng.choice([1, 2])
-        start = None
-        if not zero:
-            for (x, _, _), st in zip(ivs[:K], v.strides):
-                start = ie_add(start, ie_mul(("v", x), st.ie()))
+        start = None if zero else row_offset([iv[0] for iv in ivs[:K]], v.strides)
         if shift:
             # the counter runs `shift` elements ahead; the row view is read
             # `shift` elements back so every element stays in the array
@@ -2873,9 +2868,7 @@ class Gen:
         v = self.get_view([e for _, e, _ in ivs] + [E.times(Sz(m))], fresh=True)
         if v.base.kind != "ptr" or not v.rowmajor or v.offset is not None:
             return
-        start = None
-        for (x, _, _), st in zip(ivs, v.strides):
-            start = ie_add(start, ie_mul(("v", x), st.ie()))
+        start = row_offset([iv[0] for iv in ivs], v.strides)
         c = self.fresh("k")
         lv.decls.append(("dint", c, start))
         for x in outer_levels[:K + 1]:
@@ -3427,6 +3420,14 @@ def expr_calls_loop(x):
     if isinstance(x, (tuple, list)):
         return any(expr_calls_loop(y) for y in x)
     return False
+
+
+def row_offset(names, strides):
+    """sum of each loop variable times its row's stride; None for no loop."""
+    start = None
+    for x, st in zip(names, strides):
+        start = ie_add(start, ie_mul(("v", x), st.ie()))
+    return start
 
 
 def plain_loops(levels):

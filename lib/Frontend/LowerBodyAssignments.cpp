@@ -348,10 +348,7 @@ std::optional<bool> NestBuilder::lowerIndexReassignment(const clang::Stmt *S) {
                 "index '" + declName(VD) + "' is set again to '" +
                     text(BO->getRHS()) +
                     "', which is not an index: " + Why);
-  Binding B;
-  B.Kind = Binding::Index;
-  B.Value = *P;
-  Bindings[VD] = B;
+  Bindings[VD] = Binding::index(*P);
   WindowLocals.erase(VD);
   OpaqueInts.erase(VD);
   noteExtended(BO->getBeginLoc(), "an index local set again in its body");

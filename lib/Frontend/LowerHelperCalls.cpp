@@ -222,10 +222,7 @@ public:
     Bound.push_back(VD);
   }
   void bindIndex(const VarDecl *VD, const IndexPoly &P) {
-    Binding Bd;
-    Bd.Kind = Binding::Index;
-    Bd.Value = P;
-    bind(VD, Bd);
+    bind(VD, Binding::index(P));
   }
   /// \p VD bound to the index \p E computes; false (\p Why) where none.
   bool bindIndexOf(const VarDecl *VD, const Expr *E, std::string &Why) {

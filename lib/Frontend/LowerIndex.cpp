@@ -793,7 +793,8 @@ const CallExpr *roofline::frontend::minMaxCall(const Expr *E) {
 }
 
 const ConditionalOperator *
-roofline::frontend::minMaxChoice(const Expr *E, const ASTContext &Ctx) {
+roofline::frontend::minMaxChoice(const Expr *E, const ASTContext &Ctx,
+                                 bool *IsMin) {
   const auto *CO = dyn_cast<ConditionalOperator>(strip(E));
   const auto *Cmp =
       CO ? dyn_cast<BinaryOperator>(strip(CO->getCond())) : nullptr;
@@ -806,9 +807,14 @@ roofline::frontend::minMaxChoice(const Expr *E, const ASTContext &Ctx) {
     return IA == IB;
   };
   const Expr *L = CO->getTrueExpr(), *R = CO->getFalseExpr();
-  bool Chooses = (Same(L, Cmp->getLHS()) && Same(R, Cmp->getRHS())) ||
-                 (Same(L, Cmp->getRHS()) && Same(R, Cmp->getLHS()));
-  return Chooses ? CO : nullptr;
+  bool KeepsLHS = Same(L, Cmp->getLHS()) && Same(R, Cmp->getRHS());
+  if (!KeepsLHS && !(Same(L, Cmp->getRHS()) && Same(R, Cmp->getLHS())))
+    return nullptr;
+  // `a < b ? a : b` keeps the smaller side; either flip keeps the larger.
+  bool Less = Cmp->getOpcode() == BO_LT || Cmp->getOpcode() == BO_LE;
+  if (IsMin)
+    *IsMin = Less == KeepsLHS;
+  return CO;
 }
 
 const Expr *NestBuilder::minMaxLocalInit(const Expr *E) const {
@@ -870,16 +876,12 @@ bool NestBuilder::lowerBound(const Expr *E, Bound &Out) {
                              : Bound::Max,
                          {CE->getArg(0), CE->getArg(1)}, Out);
   // The same of a window local: min(min(a, b), c) is min(a, b, c).
-  if (const ConditionalOperator *CO = minMaxChoice(S, Ctx)) {
+  bool IsMin = false;
+  if (const ConditionalOperator *CO = minMaxChoice(S, Ctx, &IsMin)) {
     const auto *Cmp = cast<BinaryOperator>(strip(CO->getCond()));
-    if (windowValueOf(Cmp->getLHS()) || windowValueOf(Cmp->getRHS())) {
-      llvm::FoldingSetNodeID T, L;
-      strip(CO->getTrueExpr())->Profile(T, Ctx, /*Canonical=*/true);
-      strip(Cmp->getLHS())->Profile(L, Ctx, /*Canonical=*/true);
-      bool Less = Cmp->getOpcode() == BO_LT || Cmp->getOpcode() == BO_LE;
-      return lowerMinMaxOf(Less == (T == L) ? Bound::Min : Bound::Max,
+    if (windowValueOf(Cmp->getLHS()) || windowValueOf(Cmp->getRHS()))
+      return lowerMinMaxOf(IsMin ? Bound::Min : Bound::Max,
                            {Cmp->getLHS(), Cmp->getRHS()}, Out);
-    }
   }
   // a < b ? a : b
   if (const auto *CO = dyn_cast<ConditionalOperator>(S)) {

@@ -880,10 +880,7 @@ bool NestBuilder::lowerScalarDecl(const VarDecl *VD, const Expr *Init,
       isSequentialIndex(VD)) {
     // Set again only by statements of this body (LowerBodyAssignments.cpp).
     if (std::optional<IndexPoly> P = indexOf(Init, Why)) {
-      Binding B;
-      B.Kind = Binding::Index;
-      B.Value = *P;
-      Bindings[VD] = B;
+      Bindings[VD] = Binding::index(*P);
       SequentialIndices.insert(VD);
       return true;
     }
@@ -918,10 +915,7 @@ bool NestBuilder::lowerScalarDecl(const VarDecl *VD, const Expr *Init,
   if (T->isIntegerType() && Init && !isModified(VD)) {
     // An index computed from loop variables and sizes is not work.
     if (std::optional<IndexPoly> P = indexOf(Init, Why)) {
-      Binding B;
-      B.Kind = Binding::Index;
-      B.Value = *P;
-      Bindings[VD] = B;
+      Bindings[VD] = Binding::index(*P);
       return true;
     }
     // Integer arithmetic on no loaded data is index arithmetic even when
@@ -2416,9 +2410,7 @@ bool NestBuilder::bindArguments(const CallExpr *CE, const FunctionDecl *Callee,
     }
     if (T->isIntegerType()) {
       if (std::optional<IndexPoly> Idx = indexOf(Arg, Why)) {
-        B.Kind = Binding::Index;
-        B.Value = *Idx;
-        Bindings[P] = B;
+        Bindings[P] = Binding::index(*Idx);
         continue;
       }
     }

@@ -548,10 +548,7 @@ bool NestBuilder::lowerRegrouped(const ForStmt *FS, const VarDecl *IVDecl,
   std::optional<Binding> Before;
   if (auto It = Bindings.find(IVDecl); It != Bindings.end())
     Before = It->second;
-  Binding B;
-  B.Kind = Binding::Index;
-  B.Value = RG.Value;
-  Bindings[IVDecl] = B;
+  Bindings[IVDecl] = Binding::index(RG.Value);
   bool Ok = lowerBody(FS->getBody(), *In, /*IsLoopBody=*/true, SplitBranch);
   if (Before)
     Bindings[IVDecl] = *Before;

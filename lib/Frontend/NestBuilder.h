@@ -145,10 +145,11 @@ const clang::Expr *finalReturn(const clang::FunctionDecl *Def);
 /// (std::min, std::max); null otherwise.
 const clang::CallExpr *minMaxCall(const clang::Expr *E);
 /// \p E as `a < b ? a : b` or another conditional choosing the smaller or
-/// larger of the two sides it compares (`MIN(a, b)` of a C macro); null
-/// otherwise.
+/// larger of the two sides it compares (`MIN(a, b)` of a C macro), with
+/// \p IsMin set to which; null otherwise.
 const clang::ConditionalOperator *minMaxChoice(const clang::Expr *E,
-                                              const clang::ASTContext &Ctx);
+                                              const clang::ASTContext &Ctx,
+                                              bool *IsMin = nullptr);
 /// The arguments a call passes to its callee's parameters (a call operator's
 /// object left out).
 llvm::ArrayRef<const clang::Expr *> callArguments(const clang::CallExpr *CE);
@@ -284,6 +285,12 @@ public:
     /// An Object that is one struct of an array of structs: its array
     /// members are rows of arrays over all of them.
     std::optional<StructRow> Row;
+    /// An integer with the value \p Value.
+    static Binding index(IndexPoly Value) {
+      Binding B;
+      B.Value = std::move(Value);
+      return B;
+    }
   };
   /// An access whose subscripts are settled when the nest is complete
   /// (rows are split over all accesses of an array at once).
