@@ -142,6 +142,14 @@ FORMS = {
                         # from memory (a cross-entropy's probs_bt[ix]): read,
                         # written or updated where the index is loaded, or
                         # in a loop inside (refused); the run draws indices
+    "rgather": 0.1,     # rows of a table picked by an int loaded from memory
+                        # (llm.c's encoder: `int ix = inp[..]; const float *w
+                        # = wte + ix*C;`): read, read twice, updated or
+                        # written in a loop over the row, spelled W + x*E,
+                        # W + E*x, &W[x*E] or W[x*E + i]; a bytes range
+                        # checked at both ends (every pick the same row, every
+                        # pick a new one); the row part moving with an outer
+                        # loop is refused
     "shortcirc": 0.1,   # a data-dependent ?: whose condition is `a && b` or
                         # `a || b` on scalars (darknet's gradients: `x > 0
                         # && x < 1`, `x < 0 || x > 1`): b's compare and
@@ -225,6 +233,8 @@ SIDE_AC_FORMS = ("accessor",)
 SIDE_WN_FORMS = ("window",)
 # reindex in a stream of its own, so the other streams' nests stay the same.
 SIDE_RI_FORMS = ("reindex",)
+# rgather too.
+SIDE_RG_FORMS = ("rgather",)
 SIDE_STREAMS = (("side", "", SIDE_FORMS), ("side2", "2/", SIDE2_FORMS),
                 ("side3", "3/", SIDE3_FORMS), ("side4", "4/", SIDE4_FORMS),
                 ("side5", "5/", SIDE5_FORMS), ("side6", "6/", SIDE6_FORMS),
@@ -234,7 +244,8 @@ SIDE_STREAMS = (("side", "", SIDE_FORMS), ("side2", "2/", SIDE2_FORMS),
                 ("side_jg", "jg/", SIDE_JG_FORMS), ("side_hw", "hw/", SIDE_HW_FORMS),
                 ("side_sg", "sg/", SIDE_SG_FORMS), ("side_rs", "rs/", SIDE_RS_FORMS),
                 ("side_lm", "lm/", SIDE_LM_FORMS), ("side_ac", "ac/", SIDE_AC_FORMS),
-                ("side_wn", "wn/", SIDE_WN_FORMS), ("side_ri", "ri/", SIDE_RI_FORMS))
+                ("side_wn", "wn/", SIDE_WN_FORMS), ("side_ri", "ri/", SIDE_RI_FORMS),
+                ("side_rg", "rg/", SIDE_RG_FORMS))
 SIDE_STREAM_FORMS = tuple(f for _, _, group in SIDE_STREAMS for f in group)
 
 
@@ -1598,6 +1609,8 @@ class Gen:
             menu += [("gather", 2)]
         if self.on.get("pgather"):
             menu += [("pgather", 4)]
+        if self.on.get("rgather"):
+            menu += [("rgather", 4)]
         if self.on["inv"]:
             menu += [("inv-flag", 2)]
         if self.on.get("invswitch"):
@@ -2385,6 +2398,62 @@ class Gen:
             at.stmt_list().append(("asg", self.ref(at, yv, aidx, write=True), "=",
                                    ("b", "*", self.lit(), g, ft), ft))
         self.feat("pgather")
+
+    def i_rgather(self, level):
+        """Rows of a table picked by an int loaded from memory (llm.c's
+        encoder: `int ix = inp[b*T + t]; const float *w = wte + ix*C;`, then
+        w[i] in a loop over the row): read, read twice, updated (the
+        backward's `dw[i] += d`) or written; spelled W + x*E, W + E*x,
+        &W[x*E], or inline W[x*E + i]. The row part moving with an outer loop
+        (`w[i + o]`) is refused. The tool's bytes are a range, checked at
+        both ends (Interp.row_pick)."""
+        ft, rnd = self.ft, self.side_rg
+        outs = self.outer_idx(level)
+        if not outs:
+            raise TooBig()
+        oidx = [a for a, _, _ in outs]
+        x = self.fresh("x")
+        level.stmt_list().append(("dintd", x, self.ref(level, self.view_for(outs, "i32"), oidx)))
+        E = self.pick_ext(allow_prod=False)
+        b = self.new_base("ptr", ft)
+        pick = ie_mul(("v", x), E.ie()) if rnd.random() < 0.7 else ie_mul(E.ie(), ("v", x))
+        spell, moving = rnd.random(), rnd.random() < 0.1
+        p = None
+        if spell >= 0.25:  # a row pointer, declared before the loop over the row
+            p = self.fresh("r")
+            pe = ("add" if spell < 0.75 else "addr", ("base", b.cname), pick)
+            level.stmt_list().append(("dptr", p, ft, pe))
+        else:
+            self.feat("rgather-inline")
+        lv, i = self.inner(level, ext=E, guard=False)
+        within = ("v", i[0])
+        if moving:
+            within = ie_add(within, ("v", oidx[-1]))
+            self.feat("rgather-moving")
+
+        def row():
+            if p is None:
+                return ("ld", ("base", b.cname), ie_add(pick, within))
+            return ("ld", ("base", p), within)
+        yv = self.view_for(outs + [i])
+        yidx = oidx + [i[0]]
+        kind = rnd.random()
+        if kind < 0.4:
+            lv.stmt_list().append(("asg", self.ref(lv, yv, yidx, write=True), "=",
+                                   ("b", "*", self.lit(), row(), ft), ft))
+        elif kind < 0.55:
+            lv.stmt_list().append(("asg", self.ref(lv, yv, yidx, write=True), "+=",
+                                   ("b", "*", row(), row(), ft), ft))
+            self.feat("rgather-twice")
+        elif kind < 0.85:
+            b.written = True
+            lv.stmt_list().append(("asg", row(), "+=", self.ref(lv, yv, yidx), ft))
+            self.feat("rgather-update")
+        else:
+            b.written = True
+            lv.stmt_list().append(("asg", row(), "=", ("b", "*", self.lit(), self.ref(lv, yv, yidx), ft), ft))
+            self.feat("rgather-write")
+        self.feat("rgather")
 
     def i_guardlocal(self, level):
         """A condition on loop variables kept in an int local of the loop
@@ -3771,6 +3840,18 @@ class Interp:
         # leaves such a nest out (expected's 'native_skip').
         self.pg_bases, self.bases_written, self.pg_loading = set(), set(), False
         self.pg_addr, self.pg_drawn = None, {}  # the element last loaded; its draws
+        # A row gather's index (a loaded int, no extent drawn): unknown (D),
+        # or every pick row 0 ("same"), or a new row each pick ("new"): the
+        # two ends of the range the tool reports (expected(rows=...)).
+        self.rows, self.picks = None, 0
+
+    def row_pick(self):
+        if self.rows is None:
+            return D
+        if self.rows == "same":
+            return 0
+        self.picks += 1
+        return self.picks - 1
 
     def drawn(self, ext):
         """An index loaded from memory for a point gather: in [0, ext), from
@@ -4183,7 +4264,7 @@ class Interp:
                 self.pg_loading = len(s) > 3
                 self.ev(s[2])
                 self.pg_loading = False
-                self.env[s[1]] = self.drawn(s[3]) if len(s) > 3 else D
+                self.env[s[1]] = self.drawn(s[3]) if len(s) > 3 else self.row_pick()
             elif t == "dcond":
                 self.env[s[1]] = 1 if self.cond(s[2]) else 0
             elif t == "mem":
@@ -4306,14 +4387,17 @@ def guard_value(c, pol, case):
     return v == pol
 
 
-def expected(nest, sizes, case, mode, gseed=None):
+def expected(nest, sizes, case, mode, gseed=None, rows=None):
     """The brute-force counts of nest at sizes under case (flag/pointer ->
     bool) in mode ('const' folds sizes as constants). Returns a dict, with
     'refuse' set (and no counts) when no exact count exists. gseed: another
-    sequence for the indices point gathers load (the native check)."""
+    sequence for the indices point gathers load (the native check). rows:
+    the rows loaded ints pick ("same" or "new", Interp.row_pick), the ends
+    of a row gather's range."""
     it = Interp(nest, sizes, case, mode)
     if gseed is not None:
         it.gseed = gseed
+    it.rows = rows
     mark_leaves(nest.pre.stmts, case)  # iterations: leaf loops of this case's nest
     try:
         it.run(nest.pre.decls + nest.pre.stmts)
@@ -4571,15 +4655,16 @@ class Checker:
         self.nulls, self.formulas = nulls, formulas
         self.cache = {}
         self.musts = []
+        self.row_gathers = 0  # reports with a bytes range checked at both ends
 
     inject = False
 
-    def exp(self, case, mode):
+    def exp(self, case, mode, rows=None):
         if not self.n.size_in_data:
             mode = "sym"
-        key = (tuple(sorted(case.items())), mode)
+        key = (tuple(sorted(case.items())), mode, rows)
         if key not in self.cache:
-            e = expected(self.n, self.sizes, case, mode)
+            e = expected(self.n, self.sizes, case, mode, rows=rows)
             if self.inject and "refuse" not in e:
                 e["iterations"] += 1  # --self-test-inject-error: must be caught
             self.cache[key] = e
@@ -4644,7 +4729,19 @@ class Checker:
             seen.append(case)
             e = self.exp(case, "const" if tag == "const" else "sym")
             label = tag + ("[%s]" % ctext if ctext else "")
-            if "refuse" in e:
+            rng = self.row_range(r, e, case, "const" if tag == "const" else "sym")
+            if rng is not None and "unchecked" in rng:
+                self.nulls["nn: a bytes range not checked (the runs with rows picked are too long)"] += 1
+            elif rng is not None and "refuse" in rng:
+                problems.append("%s: a bytes range for a nest the brute force refuses "
+                                "with its rows picked (%s)" % (label, rng["refuse"]))
+            elif rng is not None:
+                self.row_gathers += 1
+                if tag == "sym":
+                    self.check_formulas(label, r, rng, problems)
+                else:
+                    self.check_values(label, r, rng, problems)
+            elif "refuse" in e:
                 self.check_refuse(label, r, e["refuse"], problems)
             elif tag == "sym":
                 self.check_formulas(label, r, e, problems)
@@ -4679,6 +4776,48 @@ class Checker:
             if OPS[m.group(2)](lhs, rhs) == neg:
                 return False
         return " && ".join(rest) or None
+
+    def row_range(self, r, e, case, mode):
+        """For a nest the brute force refuses for a gather and the tool
+        counts with a bytes range (a row gather): the counts with every
+        pick the same row, and bytes_compulsory_min and the arrays' mins from
+        the run with every pick a new row; None otherwise."""
+        if "gather" not in e.get("refuse", ""):
+            return None
+        if (r.get("bytes") or {}).get("compulsory_min") is None and \
+                (r.get("symbolic") or {}).get("bytes_compulsory_min") is None:
+            return None
+        try:
+            same, new = self.exp(case, mode, "same"), self.exp(case, mode, "new")
+        except TooBig:  # the run with rows goes past where the unknown one stopped
+            return {"unchecked": True}
+        if "refuse" in same or "refuse" in new:
+            return same if "refuse" in same else new
+        rng = dict(new)
+        rng["bytes_compulsory_min"] = same["bytes_compulsory"]
+        rng["arrays_min"] = same["arrays"]
+        return rng
+
+    def check_row_mins(self, tag, r, e, assumed, problems):
+        """A bytes range's lower end (row_range): the total and each array's
+        elements against the run with every pick the same row."""
+        got = (r.get("bytes") or {}).get("compulsory_min")
+        if got is None:
+            return
+        if assumed:
+            return
+        # Exact where no pick ran at these sizes: both ends must be it.
+        want_total = e.get("bytes_compulsory_min", e["bytes_compulsory"])
+        if got != want_total:
+            problems.append("%s bytes.compulsory_min = %s, brute force (every pick the "
+                            "same row) %s" % (tag, got, want_total))
+        for a in r.get("arrays", []):
+            ea = e.get("arrays_min", e["arrays"]).get(a["name"])
+            for k in ("elements_read", "elements_written"):
+                want = a.get(k + "_min", a.get(k))
+                if ea is not None and want is not None and want != ea[k]:
+                    problems.append("%s arrays[%s].%s_min = %s, brute force (every pick "
+                                    "the same row) %s" % (tag, a["name"], k, want, ea[k]))
 
     def check_refuse(self, tag, r, why, problems):
         self.musts.append(why)
@@ -4731,6 +4870,7 @@ class Checker:
             nulls["nn-" + tag.split("[")[0] + ":bytes.compulsory"] += 1
         elif got != e["bytes_compulsory"]:
             problems.append("%s bytes.compulsory = %s, brute force %s" % (tag, got, e["bytes_compulsory"]))
+        self.check_row_mins(tag, r, e, assumed, problems)
         got = b.get("no_reuse")
         if lc and got is not None and got != e["bytes_no_reuse"]:
             problems.append("%s bytes.no_reuse = %s, brute force %s" % (tag, got, e["bytes_no_reuse"]))
@@ -4784,15 +4924,18 @@ class Checker:
         keys = list(SYMBOLIC)
         if not e["loads_checkable"]:
             keys = [k for k in keys if k not in ("loads", "stores", "bytes_no_reuse")]
-        for k in ("flops_min", "macs_min"):
+        for k in ("flops_min", "macs_min", "bytes_compulsory_min"):
             if sym.get(k) is not None:
                 keys.append(k)
+        if "bytes_compulsory_min" in keys and "bytes_compulsory_min" not in e:
+            # Exact here (no pick ran at these sizes): both ends must be it.
+            e = dict(e, bytes_compulsory_min=e["bytes_compulsory"])
         for k in keys:
             f = sym.get(k)
             if f is None:
                 self.nulls["nn-sym:" + k] += 1
                 continue
-            if k == "bytes_compulsory" and e["empty_entry"] and any(
+            if k in ("bytes_compulsory", "bytes_compulsory_min") and e["empty_entry"] and any(
                     "runs at least once" in x for x in notes):
                 self.nulls["nn-sym:bytes_compulsory skipped (a loop ran 0 times, noted)"] += 1
                 continue
@@ -5027,6 +5170,8 @@ def run(args, count, tmp, index_by_function, inject=False):
                 outcome = "refused"
             elif chk.musts:
                 outcome = "no-exact-count"
+            elif chk.row_gathers:
+                outcome = "bytes-range"
             else:
                 outcome = "exact"
             if chk.musts:
@@ -5068,20 +5213,24 @@ def summary(res, elapsed, show=30):
     exact = sum(1 for v in res.outcome.values() if v == "exact")
     refused = sum(1 for v in res.outcome.values() if v == "refused")
     noexact = sum(1 for v in res.outcome.values() if v == "no-exact-count")
-    L.append("NN idioms: nests: %d   exact: %d   refused: %d   no exact count, not claimed: %d   "
+    ranged = sum(1 for v in res.outcome.values() if v == "bytes-range")
+    L.append("NN idioms: nests: %d   exact: %d   bytes range (row gathers, both ends "
+             "checked): %d   refused: %d   no exact count, not claimed: %d   "
              "mismatching: %d   formulas checked: %d" % (
-                 res.done, exact, refused, noexact, len(res.failures), res.formulas[0]))
+                 res.done, exact, ranged, refused, noexact, len(res.failures), res.formulas[0]))
     if res.tool_errors:
         L.append("roofline-lint gave no JSON on %d batch run(s) (each nest then run alone):" % len(res.tool_errors))
         for e in res.tool_errors[:10]:
             L.append("  " + e)
     L.append("forms drawn (nests with the form switched on; a form may still not appear):")
     L.append("  " + ", ".join("%s %d" % (f, res.gen_forms[f]) for f in FORMS))
-    L.append("outcome by construct (nests containing it: exact / refused / mismatching / no exact count):")
+    L.append("outcome by construct (nests containing it: exact / refused / mismatching / no exact count"
+             " / bytes range):")
     for f in sorted(res.by_form):
         c = res.by_form[f]
-        L.append("  %-24s %5d  %5d / %5d / %5d / %5d" % (
-            f, sum(c.values()), c["exact"], c["refused"], c["mismatch"], c["no-exact-count"]))
+        L.append("  %-24s %5d  %5d / %5d / %5d / %5d / %5d" % (
+            f, sum(c.values()), c["exact"], c["refused"], c["mismatch"], c["no-exact-count"],
+            c["bytes-range"]))
     if res.failures:
         cls = Counter()
         for _, _, probs in res.failures:

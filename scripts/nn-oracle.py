@@ -28,8 +28,10 @@ instrumented brute-force run of the same kernels (docs/testing-nn-corpus.md).
    ORDINAL is the nest's place among its function's nests (default 1); CASE
    restricts a line to the tool's report for one case of a loop-invariant
    condition ("bias == NULL"). exact: counts.flops and bytes.compulsory equal
-   the oracle's, with no flops_min below flops; range: bytes equal, flops_min
-   < flops and the measured FLOPs within [flops_min, flops]; refused: the nest
+   the oracle's, with no flops_min below flops and no bytes.compulsory_min;
+   range: a FLOP range (flops_min < flops) or a bytes range (a row gather's
+   bytes.compulsory_min < bytes.compulsory) or both, the measured FLOPs and
+   bytes each within its range or equal where it has none; refused: the nest
    is under "skipped" with a reason matching REASON-REGEX, never counted.
    A nest the tool reports per case is compared with the oracle calls of
    that case (ORACLE_CASE); one without a case with every call. A case the
@@ -775,7 +777,7 @@ def compare(args, nests, measured, report, expect):
                     flops -= int_ops
                     if fmin is not None:
                         fmin -= int_ops
-                nbytes = t.get("bytes", {}).get("compulsory")
+                nbytes, bmin = tool_bytes(t)
                 problems = []
                 if e["kind"] == "exact":
                     if flops != m["flops"]:
@@ -783,24 +785,31 @@ def compare(args, nests, measured, report, expect):
                     if fmin is not None and fmin != flops:
                         problems.append("a range [%s, %s] where exact was expected"
                                         % (fmin, flops))
+                    if bmin is not None:
+                        problems.append("a bytes range [%s, %s] where exact was "
+                                        "expected" % (bmin, nbytes))
+                    if nbytes != m["bytes"]:
+                        problems.append("bytes.compulsory = %s, oracle %d" % (json.dumps(nbytes), m["bytes"]))
                 else:
-                    if fmin is None or flops is None or not fmin < flops:
-                        problems.append("no range (flops %s, flops_min %s)" % (
-                            json.dumps(flops), json.dumps(fmin)))
-                    elif not fmin <= m["flops"] <= flops:
-                        problems.append("oracle FLOPs %d outside [%s, %s]" % (
-                            m["flops"], fmin, flops))
-                if nbytes != m["bytes"]:
-                    problems.append("bytes.compulsory = %s, oracle %d" % (json.dumps(nbytes), m["bytes"]))
+                    if not is_range(fmin, flops) and not is_range(bmin, nbytes):
+                        problems.append("no range (flops %s, flops_min %s, "
+                                        "bytes %s, bytes_min %s)" % tuple(
+                                            json.dumps(x) for x in
+                                            (flops, fmin, nbytes, bmin)))
+                    for what, lo, hi, run in (("FLOPs", fmin, flops, m["flops"]),
+                                              ("bytes", bmin, nbytes, m["bytes"])):
+                        why = outside(what, lo, hi, run)
+                        if why:
+                            problems.append(why)
                 call = " (%s)" % m["call"] if len(ms) > 1 else ""
                 if problems:
                     nest_ok = False
                     fail("MISMATCH: %s%s: %s" % (label, call, "; ".join(problems)))
                     lines.extend(fmt_arrays(t, m))
                 else:
-                    shown = ("%d in [%s, %s]" % (m["flops"], fmin, flops)
-                             if e["kind"] == "range" else "%d" % m["flops"])
-                    lines.append("ok: %s%s: flops %s, bytes %d" % (label, call, shown, m["bytes"]))
+                    lines.append("ok: %s%s: flops %s, bytes %s" % (
+                        label, call, shown_in(m["flops"], fmin, flops),
+                        shown_in(m["bytes"], bmin, nbytes)))
             if nest_ok:
                 stats[e["kind"]] += 1
     for (key, case), e in sorted(expect.items(), key=lambda kv: kv[1]["where"]):
@@ -840,25 +849,51 @@ def tool_floating(t):
     return flops, fmin
 
 
+def tool_bytes(t):
+    """The tool's (bytes, bytes_min): compulsory bytes and, where rows that a
+    loaded index picks make them a range, its lower end."""
+    b = t.get("bytes", {})
+    return b.get("compulsory"), b.get("compulsory_min")
+
+
+def is_range(lo, hi):
+    return lo is not None and hi is not None and lo < hi
+
+
+def outside(what, lo, hi, run):
+    """Why the run's count is not the tool's: not equal (lo None: exact) or
+    outside [lo, hi]; None when it is."""
+    if lo is None:
+        return None if hi == run else "%s %s, run %d" % (what, json.dumps(hi), run)
+    if hi is None or not lo <= run <= hi:
+        return "run's %s %d outside [%s, %s]" % (what, run, lo, hi)
+    return None
+
+
+def shown_in(run, lo, hi):
+    return "%d in [%s, %s]" % (run, lo, hi) if is_range(lo, hi) else "%d" % run
+
+
 def classify(t, ms):
     """exact / range-ok / WRONG for a counted nest against the measurements
     of the calls that ran it; the detail names the first difference."""
     flops, fmin = tool_floating(t)
-    nbytes = t.get("bytes", {}).get("compulsory")
-    ranged = fmin is not None and flops is not None and fmin < flops
+    nbytes, bmin = tool_bytes(t)
+    ranged = is_range(fmin, flops) or is_range(bmin, nbytes)
     for m in ms:
-        if nbytes != m["bytes"]:
-            return "WRONG", "bytes.compulsory %s, run %d (%s)" % (
-                json.dumps(nbytes), m["bytes"], m["call"])
-        if ranged and not fmin <= m["flops"] <= flops:
-            return "WRONG", "run's FLOPs %d outside [%s, %s] (%s)" % (
-                m["flops"], fmin, flops, m["call"])
-        if not ranged and flops != m["flops"]:
-            return "WRONG", "flops %s, run %d (%s)" % (
-                json.dumps(flops), m["flops"], m["call"])
+        flops_ranged = is_range(fmin, flops)
+        for what, lo, hi, run in (("bytes.compulsory", bmin, nbytes, m["bytes"]),
+                                  ("FLOPs" if flops_ranged else "flops",
+                                   fmin if flops_ranged else None, flops, m["flops"])):
+            why = outside(what, lo, hi, run)
+            if why:
+                return "WRONG", "%s (%s)" % (why, m["call"])
     shown = ", ".join(sorted({"%d/%d" % (m["flops"], m["bytes"]) for m in ms}))
+    ranges = "".join(" %sin [%s, %s]" % (w, lo, hi) for w, lo, hi in
+                     (("", fmin, flops), ("bytes ", bmin, nbytes))
+                     if is_range(lo, hi))
     return ("range-ok" if ranged else "exact"), "FLOPs/bytes %s%s" % (
-        shown, " in [%s, %s]" % (fmin, flops) if ranged else "")
+        shown, ranges)
 
 
 def audit(nests, measured, report, text):

@@ -5,6 +5,7 @@
 #include "CacheSim.h"
 #include "IterationSpace.h"
 #include "PhaseModel.h"
+#include "roofline/IR/PointGather.h"
 #include "roofline/Support/Debug.h"
 
 #include <memory>
@@ -223,6 +224,12 @@ describeAccesses(const LoopNest &N, const CacheLayout &Layout,
 
 /// Why the model cannot place an access of \p N, if it cannot.
 llvm::Error checkAccesses(const LoopNest &N) {
+  // The model would place every pick of a row gather at the same row.
+  if (const Access *G = firstRowGather(N))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "the rows '%s' picks are loaded from memory (a gather)",
+        G->GatherIndex.c_str());
   for (const StmtRef &R : collectStmts(N.Root))
     for (const Access &A : R.S->Accesses) {
       for (const auto &Sub : A.Subscripts)

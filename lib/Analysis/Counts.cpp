@@ -652,7 +652,7 @@ static llvm::Error expandProducts(const LoopNest &N, NestCounts &R) {
   std::vector<Count *> All{&R.Iterations, &R.Macs,   &R.Flops,
                            &R.IntOps,     &R.Loads,  &R.Stores,
                            &R.MacsMin,    &R.FlopsMin, &R.BytesNoReuse,
-                           &R.BytesCompulsory};
+                           &R.BytesCompulsory, &R.BytesCompulsoryMin};
   for (auto &[P, C] : R.MacsByType)
     All.push_back(&C);
   for (auto &[P, C] : R.FlopsByType)
@@ -662,7 +662,8 @@ static llvm::Error expandProducts(const LoopNest &N, NestCounts &R) {
   for (LoopTrip &T : R.Loops)
     All.push_back(&T.Total);
   for (ArrayTraffic &A : R.Arrays)
-    for (Count *C : {&A.Loads, &A.Stores, &A.ElementsRead, &A.ElementsWritten})
+    for (Count *C : {&A.Loads, &A.Stores, &A.ElementsRead, &A.ElementsWritten,
+                     &A.ElementsReadMin, &A.ElementsWrittenMin})
       All.push_back(C);
   for (Count *C : All)
     if (llvm::Error E = Fix(C->Formula))
@@ -921,7 +922,7 @@ static std::string checkPointGathers(const LoopNest &N, const NestArrays &A,
                                      const std::vector<Cnt> &Totals,
                                      std::vector<FootprintResult> &Fps) {
   // Most nests have none: no map of every array's accesses for them.
-  if (!firstPointGather(N))
+  if (!firstGather(N))
     return "";
   std::map<std::string, unsigned> AccessesOf;
   for (const StmtSite &S : W.Stmts)
@@ -929,7 +930,8 @@ static std::string checkPointGathers(const LoopNest &N, const NestArrays &A,
       ++AccessesOf[Acc.ArrayName];
   for (size_t I = 0; I < W.Stmts.size(); ++I)
     for (const Access &Acc : W.Stmts[I].S->Accesses) {
-      if (Acc.GatherIndex.empty() || A.Scratch.count(Acc.ArrayName))
+      if (Acc.GatherIndex.empty() || !Acc.GatherLoop.empty() ||
+          A.Scratch.count(Acc.ArrayName))
         continue;
       FootprintResult &F = Fps[A.indexOf(Acc.ArrayName)];
       const Cnt &Exec = Totals[W.StmtLoop[I]];
@@ -952,11 +954,128 @@ static std::string checkPointGathers(const LoopNest &N, const NestArrays &A,
   return "";
 }
 
+/// The loop of \p W around statement \p Stmt whose variable (as written)
+/// is \p IV, innermost first; -1 when none is.
+static int enclosingLoop(const NestWalker &W, size_t Stmt,
+                         const std::string &IV) {
+  int L = static_cast<int>(W.StmtLoop[Stmt]);
+  while (L >= 0 && W.Loops[L].Orig->IV != IV)
+    L = W.Loops[L].Parent;
+  return L;
+}
+
+/// Whether \p E (renamed) uses the variable of loop \p L or of a loop
+/// around it.
+static bool usesPickOrOuter(const NestWalker &W, int L, const AffineExpr &E) {
+  for (; L >= 0; L = W.Loops[L].Parent)
+    if (E.uses(W.Loops[L].Ren->IV))
+      return true;
+  return false;
+}
+
+/// Why the loops inside pick loop \p P do not run the same on every pick
+/// (a bound that uses P's variable or an outer one); empty when they do.
+static std::string pickDependentLoop(const NestWalker &W, int P) {
+  for (size_t I = static_cast<size_t>(P) + 1; I < W.Loops.size(); ++I) {
+    int Up = W.Loops[I].Parent;
+    while (Up > P)
+      Up = W.Loops[Up].Parent;
+    if (Up != P)
+      continue;
+    const Loop &L = *W.Loops[I].Ren;
+    for (const Bound *B : {&L.First, &L.Last})
+      for (const BoundTerm &T : B->Terms)
+        if (usesPickOrOuter(W, P, T.Expr))
+          return "the loop over '" + W.Loops[I].Orig->IV +
+                 "' inside it runs differently from pick to pick";
+  }
+  return "";
+}
+
+/// \p A * \p B, both ways; a missing side or an overflow leaves it missing.
+static Cnt productOf(const Cnt &A, const Cnt &B) {
+  Cnt R;
+  if (A.F && B.F) {
+    if (llvm::Expected<Polynomial> P = A.F->mul(*B.F))
+      R.F = std::move(*P);
+    else {
+      llvm::consumeError(P.takeError());
+      R.WhyF = "symbolic formula exceeds 128-bit range";
+    }
+  } else {
+    R.WhyF = A.F ? B.WhyF : A.WhyF;
+  }
+  Int128 V;
+  if (A.V && B.V && !__builtin_mul_overflow(*A.V, *B.V, &V))
+    R.V = V;
+  else
+    R.WhyV = !A.V ? A.WhyV : !B.V ? B.WhyV : Reason(Over128Bits);
+  return R;
+}
+
+/// Rows picked by a loaded index (Access::GatherLoop): the footprint
+/// counted within the row is what every pick touches, and also the fewest
+/// elements (every pick the same row); each pick touches at most that many
+/// new ones, so picks * footprint is the most. Requires every access of the
+/// array to be in the rows the same index picks in the same loop, and the
+/// picks to run alike (no subscript or inner bound using the pick loop's
+/// variable or an outer one). Moves the upper end into \p Fps and returns
+/// the lower ends by array (docs/design.md, "Row gathers"); fails with the
+/// reason, which refuses the nest.
+static llvm::Expected<std::vector<std::optional<FootprintResult>>>
+rowGatherRanges(const NestArrays &A, const NestWalker &W,
+                const std::vector<Cnt> &Totals,
+                std::vector<FootprintResult> &Fps) {
+  std::vector<std::optional<FootprintResult>> Mins(Fps.size());
+  std::map<unsigned, std::tuple<int, std::string, bool>> Pick; // loop, index, mixed
+  for (size_t I = 0; I < W.Stmts.size(); ++I)
+    for (const Access &Acc : W.Stmts[I].S->Accesses) {
+      if (A.Scratch.count(Acc.ArrayName))
+        continue;
+      unsigned Arr = A.indexOf(Acc.ArrayName);
+      int P = Acc.GatherLoop.empty() ? -1
+                                     : enclosingLoop(W, I, Acc.GatherLoop);
+      // A loop regrouped or renamed on the way: no count rests on a guess.
+      if (!Acc.GatherLoop.empty() && P < 0)
+        return irError("gather: the loop over '" + Acc.GatherLoop +
+                       "' that picks the rows of '" + Acc.ArrayName +
+                       "' is not around '" + Acc.Text + "' in the nest");
+      auto [It, New] = Pick.try_emplace(Arr, P, Acc.GatherIndex, false);
+      if (!New && (std::get<0>(It->second) != P ||
+                   std::get<1>(It->second) != Acc.GatherIndex))
+        std::get<2>(It->second) = true;
+      if (P >= 0)
+        for (const auto &Sub : Acc.Subscripts)
+          if (Sub && usesPickOrOuter(W, P, *Sub))
+            return irError("gather: '" + Acc.Text + "' moves within the row "
+                           "from pick to pick (its subscript uses the loop "
+                           "over '" + Acc.GatherLoop + "' or one around it)");
+    }
+  for (const auto &[Arr, Info] : Pick) {
+    auto [P, Index, Mixed] = Info;
+    if (P < 0 && !Mixed)
+      continue;
+    std::string Why = "gather: the rows of '" + A.Names[Arr] + "' that '" +
+                      Index + "' picks ";
+    if (Mixed)
+      return irError(Why + "may be touched by another access too");
+    if (std::string Loop = pickDependentLoop(W, P); !Loop.empty())
+      return irError(Why + "are not read alike: " + Loop);
+    FootprintResult &F = Fps[Arr];
+    Mins[Arr] = F;
+    F.Read = productOf(Totals[P], F.Read);
+    F.Written = productOf(Totals[P], F.Written);
+  }
+  return Mins;
+}
+
 /// R.Arrays and the nest's byte totals, from the accesses and footprints.
 static void storeArrayTraffic(const NestArrays &A, const NoReuseTraffic &T,
                               const std::vector<FootprintResult> &Fps,
+                              const std::vector<std::optional<FootprintResult>> &Mins,
                               NestCounts &R) {
-  Cnt NoReuse = Cnt::exactly(0), Compulsory = Cnt::exactly(0);
+  Cnt NoReuse = Cnt::exactly(0), Compulsory = Cnt::exactly(0),
+      CompulsoryMin = Cnt::exactly(0);
   R.Arrays.reserve(A.Names.size());
   for (size_t I = 0; I < A.Names.size(); ++I) {
     const std::string &Name = A.Names[I];
@@ -970,17 +1089,26 @@ static void storeArrayTraffic(const NestArrays &A, const NoReuseTraffic &T,
     AT.Stores = St.toCount();
     AT.ElementsRead = F.Read.toCount();
     AT.ElementsWritten = F.Written.toCount();
+    const FootprintResult &Min = Mins[I] ? *Mins[I] : F;
+    if (Mins[I]) {
+      AT.Gathered = R.BytesIsRange = true;
+      AT.ElementsReadMin = Min.Read.toCount();
+      AT.ElementsWrittenMin = Min.Written.toCount();
+    }
     if (AT.ElemBytes == 0) {
       if (T.Accessed[I]) {
         std::string Why = "the element size of " + Name + " is unknown";
         invalidate(NoReuse, Why);
         invalidate(Compulsory, Why);
+        invalidate(CompulsoryMin, Why);
       }
     } else {
       NoReuse.addScaled(L, AT.ElemBytes);
       NoReuse.addScaled(St, AT.ElemBytes);
       Compulsory.addScaled(F.Read, AT.ElemBytes);
       Compulsory.addScaled(F.Written, AT.ElemBytes);
+      CompulsoryMin.addScaled(Min.Read, AT.ElemBytes);
+      CompulsoryMin.addScaled(Min.Written, AT.ElemBytes);
     }
     R.Arrays.push_back(std::move(AT));
   }
@@ -988,6 +1116,8 @@ static void storeArrayTraffic(const NestArrays &A, const NoReuseTraffic &T,
   R.Stores = T.Stores.toCount();
   R.BytesNoReuse = NoReuse.toCount();
   R.BytesCompulsory = Compulsory.toCount();
+  if (R.BytesIsRange)
+    R.BytesCompulsoryMin = CompulsoryMin.toCount();
 }
 
 static void storeLoopTrips(const NestWalker &W, const std::vector<Cnt> &Totals,
@@ -1004,6 +1134,19 @@ static void storeLoopTrips(const NestWalker &W, const std::vector<Cnt> &Totals,
     T.Total = Totals[I].toCount();
     R.Loops.push_back(std::move(T));
   }
+}
+
+/// The note that says the compulsory bytes are a range, and why.
+static std::string rowGatherNote(const NestCounts &R) {
+  std::string Names;
+  for (const ArrayTraffic &AT : R.Arrays)
+    if (AT.Gathered)
+      Names += (Names.empty() ? "'" : ", '") + AT.Name + "'";
+  return "rows of " + Names +
+         " are picked by indices loaded from memory: the compulsory bytes "
+         "are a range, from " + countText(R.BytesCompulsoryMin) +
+         " (every pick the same row) to " + countText(R.BytesCompulsory) +
+         " (every pick a new row); the verdict takes the upper end";
 }
 
 /// The notes on aliasing, then on the validity of the formulas, then the
@@ -1042,6 +1185,8 @@ static void addNotes(const LoopNest &N, const NestArrays &A,
   if (Iterations.F)
     if (std::optional<std::string> Note = truncationNote(W.Loops))
       R.Notes.push_back(*Note);
+  if (R.BytesIsRange)
+    R.Notes.push_back(rowGatherNote(R));
   if (R.WorkIsRange)
     R.Notes.push_back("data-dependent branches: the work is a range, from " +
                       countText(R.FlopsMin) + " to " + countText(R.Flops) +
@@ -1099,7 +1244,10 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
   if (std::string Why = checkPointGathers(N, Arrays, W, Totals, Fps);
       !Why.empty())
     return irError(Why);
-  storeArrayTraffic(Arrays, Traffic, Fps, R);
+  auto Mins = rowGatherRanges(Arrays, W, Totals, Fps);
+  if (!Mins)
+    return Mins.takeError();
+  storeArrayTraffic(Arrays, Traffic, Fps, *Mins, R);
   storeLoopTrips(W, Totals, R);
   R.Iterations = Iterations.toCount();
   Work.store(R);

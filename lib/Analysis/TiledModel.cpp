@@ -4,6 +4,7 @@
 #include "roofline/Analysis/Dependence.h"
 
 #include "IterationSpace.h"
+#include "roofline/IR/PointGather.h"
 
 #include <algorithm>
 #include <cmath>
@@ -273,6 +274,12 @@ TiledTraffic roofline::tiledTraffic(const LoopNest &N, const NestCounts &C,
   R.LegalityReason = Leg.Reason;
   if (Tile == 0) {
     R.WhyNot = "tile size 0";
+    return R;
+  }
+  // Tiles would place every pick of a row gather at the same row.
+  if (const Access *G = firstRowGather(N)) {
+    R.WhyNot = "the rows '" + G->GatherIndex +
+               "' picks are loaded from memory (a gather)";
     return R;
   }
   std::map<std::string, int64_t> Values = paramValues(N, C.Values);

@@ -263,12 +263,17 @@ std::optional<NestBuilder::View> NestBuilder::viewOf(const Expr *E,
       return std::nullopt;
     std::optional<IndexPoly> Idx =
         IdxE ? indexOf(IdxE, Why) : IndexPoly::constant(0);
+    std::string GatherWhy;
     if (!Idx && usesNestData(IdxE))
       Idx = pointGather(*V, IdxE); // LowerPointGathers.cpp
+    if (!Idx && usesNestData(IdxE))
+      Idx = rowGather(*V, IdxE, GatherWhy); // LowerRowGathers.cpp
     if (!Idx && IdxE)
       Idx = scratchGather(*V, IdxE);
     if (!Idx) {
-      if (usesNestData(IdxE))
+      if (!GatherWhy.empty())
+        Why = GatherWhy;
+      else if (usesNestData(IdxE))
         Why = dataIndexReason("the index", IdxE, "of", Bases[V->Base].Name);
       return std::nullopt;
     }
@@ -395,11 +400,17 @@ NestBuilder::pointerSumView(const BinaryOperator *BO, std::string &Why) {
   if (!V)
     return std::nullopt;
   std::optional<IndexPoly> Idx = indexOf(Off, Why);
-  if (!Idx) {
-    if (usesNestData(Off))
-      Why = dataIndexReason("the offset", Off, "into", Bases[V->Base].Name);
-    return std::nullopt;
+  if (!Idx && usesNestData(Off)) {
+    std::string GatherWhy;
+    if (BO->getOpcode() == BO_Add)
+      Idx = rowGather(*V, Off, GatherWhy); // LowerRowGathers.cpp
+    if (!Idx)
+      Why = !GatherWhy.empty() ? GatherWhy
+                               : dataIndexReason("the offset", Off, "into",
+                                                 Bases[V->Base].Name);
   }
+  if (!Idx)
+    return std::nullopt;
   std::optional<IndexPoly> Sum = BO->getOpcode() == BO_Add
                                      ? V->Subs.back().add(*Idx)
                                      : V->Subs.back().sub(*Idx);
@@ -453,12 +464,22 @@ bool NestBuilder::recordAccess(View V, const Expr *E, IRStmt &St,
                   "element type '" + E->getType().getAsString() + "' of '" +
                       B.Name + "' is not supported");
   }
+  // The rows a branch on the data skips would be no row at all.
+  if (!V.GatherLoop.empty() && ArmDepth != 0)
+    return fail(E ? E->getBeginLoc() : SourceLocation(),
+                RejectKind::DataDependentIndex,
+                "gather: '" + (E ? text(E) : B.Name) + "' is in the row '" +
+                    V.Gather + "' picks, under a data-dependent branch");
   B.Used = true;
   size_t Id = Pending.size();
   bool Touched = ArmDepth == 0 && !TouchedStack.empty();
+  assert((V.Gather.empty() || PendingGather.empty()) && "two gathers");
+  if (!V.Gather.empty())
+    PendingGather = V.Gather;
   Pending.push_back({V.Base, Touched ? V.Subs : std::move(V.Subs), Innermost,
                      E ? E->getBeginLoc() : SourceLocation(),
-                     std::exchange(PendingGather, std::string())});
+                     std::exchange(PendingGather, std::string()),
+                     V.GatherLoop});
   Access A;
   A.ArrayName = B.Name;
   A.IsRead = Read;

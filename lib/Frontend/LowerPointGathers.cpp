@@ -101,7 +101,8 @@ const VarDecl *NestBuilder::gatherLocal(const Expr *E) const {
 
 std::optional<IndexPoly> NestBuilder::pointGather(const View &V,
                                                   const Expr *IdxE) {
-  if (!AllowPointGather || ArmDepth != 0 || Frames.size() != 1)
+  if (!AllowPointGather || ArmDepth != 0 || Frames.size() != 1 ||
+      !V.Gather.empty())
     return std::nullopt;
   // `ix`, or an index plus it (`n*C + ix`, `ix + n*C`).
   const VarDecl *VD = gatherLocal(IdxE);

@@ -742,14 +742,18 @@ negativeDividend(const LoopNest &N, llvm::ArrayRef<AffineExpr> Dividends) {
   return std::nullopt;
 }
 
-/// "B[k][j]": an access as the analysis sees it.
+/// "B[k][j]": an access as the analysis sees it; "wte(row ix)[i]" within
+/// a row that a loaded index picks.
 std::string subscriptedText(const Access &Acc) {
   std::string T = Acc.ArrayName;
+  if (!Acc.GatherLoop.empty())
+    T += "(row " + Acc.GatherIndex + ")";
   for (size_t I = 0; I < Acc.Subscripts.size(); ++I) {
     const auto &Sub = Acc.Subscripts[I];
     std::string S = Sub ? Sub->str() : std::string("?");
     // A point gather's element is its row's plus the loaded index.
-    if (!Acc.GatherIndex.empty() && I + 1 == Acc.Subscripts.size())
+    if (!Acc.GatherIndex.empty() && Acc.GatherLoop.empty() &&
+        I + 1 == Acc.Subscripts.size())
       S = S == "0" ? Acc.GatherIndex : S + " + " + Acc.GatherIndex;
     T += "[" + S + "]";
   }
@@ -967,6 +971,7 @@ bool NestBuilder::settleAccesses(Loop &Root) {
         size_t Id = std::stoul(A.Text.substr(1));
         A.Subscripts = Subs[Id];
         A.GatherIndex = Pending[Id].Gather;
+        A.GatherLoop = Pending[Id].GatherLoop;
         A.Text = subscriptedText(A);
       }
     }

@@ -245,6 +245,10 @@ public:
   struct View {
     unsigned Base = 0;
     std::vector<IndexPoly> Subs;
+    /// A row picked by an index loaded from memory (LowerRowGathers.cpp):
+    /// the index's name and the variable of the loop whose body loads it;
+    /// Subs are then within the row. Empty for an affine view.
+    std::string Gather, GatherLoop;
     /// The start of array \p B, if baseOf found one.
     static std::optional<View> start(std::optional<unsigned> B) {
       if (!B)
@@ -299,7 +303,8 @@ public:
     std::vector<IndexPoly> Subs;
     const LoopRange *Loops = nullptr;
     clang::SourceLocation Loc;
-    std::string Gather; ///< Access::GatherIndex
+    std::string Gather;     ///< Access::GatherIndex
+    std::string GatherLoop; ///< Access::GatherLoop
   };
   /// One function whose body is being lowered: the nest's own, or an
   /// inlined callee's.
@@ -1140,6 +1145,17 @@ private:
   /// bytes, so the element is not needed. Returns 0, the element the
   /// access is recorded at.
   std::optional<IndexPoly> scratchGather(const View &V, const clang::Expr *IdxE);
+  // --- Row gathers (LowerRowGathers.cpp) ---
+  /// Whether \p Off, an offset into \p V that reads memory, is a row picked
+  /// by a gather local (`ix*C`, `C*ix`, `ix*C + i`); if so, \p V records
+  /// the gather and the affine rest is returned (0 for `ix*C`). Sets \p Why
+  /// when the offset has a gather local but cannot be taken.
+  std::optional<IndexPoly> rowGather(View &V, const clang::Expr *Off,
+                                     std::string &Why);
+  /// A gather local (noteGatherLocal) read anywhere in the body of the loop
+  /// that declares it, with that loop; null otherwise.
+  std::pair<const clang::VarDecl *, const LoopRange *>
+  rowGatherLocal(const clang::Expr *E) const;
   std::optional<View> viewOf(const clang::Expr *E, std::string &Why);
   /// `p + off`, `p - off`: the view of p moved by the index off.
   std::optional<View> pointerSumView(const clang::BinaryOperator *BO,

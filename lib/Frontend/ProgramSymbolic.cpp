@@ -243,6 +243,7 @@ void SymbolicRollup::addRow(Scope &S, ProgramSymbolicRow R) {
   Into.Macs = addCounts(Into.Macs, R.Macs);
   Into.Bytes = addCounts(Into.Bytes, R.Bytes);
   Into.WorkIsRange |= R.WorkIsRange;
+  Into.BytesIsRange |= R.BytesIsRange;
 }
 
 /// \p P with each of its variables replaced by \p Bind's polynomial, all
@@ -320,6 +321,7 @@ void SymbolicRollup::addNest(const std::string &Path,
   R.Macs = bound(C.Macs, C, Bind, "the MACs");
   R.Bytes = bound(C.Bytes, C, Bind, "the compulsory bytes");
   R.WorkIsRange = C.WorkIsRange;
+  R.BytesIsRange = C.BytesIsRange;
   // The footprint formulas hold where these are >= 0 (Program.h).
   for (const Polynomial &Cond : C.FootprintConditions) {
     SymbolicCount Wrapped;

@@ -72,7 +72,10 @@ void printStmt(std::ostringstream &OS, const std::string &Ind, const Stmt &S,
                        : A.IsWrite           ? "write"
                                              : "read";
     OS << In << Kind << " " << A.ArrayName << subscriptsStr(A.Subscripts);
-    if (!A.GatherIndex.empty())
+    if (!A.GatherLoop.empty())
+      OS << " in the row " << A.GatherIndex << " picks (row gather, one pick "
+         << "per iteration of " << A.GatherLoop << ")";
+    else if (!A.GatherIndex.empty())
       OS << " + " << A.GatherIndex << " (point gather)";
     OS << "\n";
   }

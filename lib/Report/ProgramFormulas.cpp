@@ -26,6 +26,7 @@ NestFormulas roofline::nestFormulas(const NestCounts &C) {
   F.Macs = {C.Macs.Formula, C.Macs.WhyNot};
   F.Bytes = {C.BytesCompulsory.Formula, C.BytesCompulsory.WhyNot};
   F.WorkIsRange = C.WorkIsRange;
+  F.BytesIsRange = C.BytesIsRange;
   F.FootprintConditions = C.FootprintConditions;
   F.Atoms = C.Atoms;
   return F;
@@ -341,7 +342,8 @@ json::Value roofline::programFormulasJson(const ProgramFormulas &F) {
                    {"file", R.Loc.File},
                    {"line", R.Loc.Line},
                    {"path", R.Path},
-                   {"work_is_range", R.WorkIsRange}};
+                   {"work_is_range", R.WorkIsRange},
+                   {"bytes_is_range", R.BytesIsRange}};
     Count(J, "flops", R.Flops);
     Count(J, "macs", R.Macs);
     Count(J, "bytes", R.Bytes);

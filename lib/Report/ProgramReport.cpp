@@ -55,6 +55,7 @@ ProgramRow rowOf(const ProgramNest &PN, const Machine &M) {
   R.Time = V.V->Time * N;
   R.Bound = V.V->Bound;
   R.WorkIsRange = C->WorkIsRange;
+  R.BytesIsRange = C->BytesIsRange;
   return R;
 }
 
@@ -182,6 +183,7 @@ ProgramSummary roofline::summarizeProgram(const ProgramResult &P,
       Into.Bytes += R.Bytes;
       Into.Time += R.Time;
       Into.WorkIsRange |= R.WorkIsRange;
+      Into.BytesIsRange |= R.BytesIsRange;
     }
     if (R.Known) {
       S.Flops += R.Flops;
@@ -323,6 +325,7 @@ json::Value roofline::programJson(const ProgramSummary &S) {
       J["share"] = S.Time > 0 ? R.Time / S.Time : 0.0;
       J["verdict"] = boundKindName(R.Bound);
       J["work_is_range"] = R.WorkIsRange;
+      J["bytes_is_range"] = R.BytesIsRange;
       addNestFormulasJson(J, R, S);
     } else {
       J["why_not"] = R.WhyNot;

@@ -169,9 +169,11 @@ void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
     return;
   std::string FlopsBy = flopsByTypeStr(C);
   std::string Range = C.WorkIsRange ? countStr(C.FlopsMin) + " to " : "";
+  std::string BytesFrom =
+      C.BytesIsRange ? countStr(C.BytesCompulsoryMin) + " to " : "";
   diag(OS, L, "note",
        countStr(C.Macs) + " MACs, " + Range + countStr(C.Flops) + " FLOPs" +
-           (FlopsBy.empty() ? "" : " (" + FlopsBy + ")") + "; " +
+           (FlopsBy.empty() ? "" : " (" + FlopsBy + ")") + "; " + BytesFrom +
            countStr(C.BytesCompulsory) + " bytes compulsory" +
            whyUnknown(C.BytesCompulsory) + ", " +
            countStr(C.BytesNoReuse) + " bytes no-reuse",
@@ -189,16 +191,17 @@ void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
   }
   if (C.Macs.Formula && C.Flops.Formula && C.BytesCompulsory.Formula) {
     // A range of work reads "FLOPs = N to 2*N".
-    auto Range = [&](const Count &Min, const Count &Max) {
+    auto Range = [&](const Count &Min, const Count &Max, bool IsRange) {
       std::string Hi = Max.Formula->str();
-      if (!C.WorkIsRange || !Min.Formula || Min.Formula->str() == Hi)
+      if (!IsRange || !Min.Formula || Min.Formula->str() == Hi)
         return Hi;
       return Min.Formula->str() + " to " + Hi;
     };
     diag(OS, L, "note",
-         "as formulas: MACs = " + Range(C.MacsMin, C.Macs) + ", FLOPs = " +
-             Range(C.FlopsMin, C.Flops) + ", bytes compulsory = " +
-             C.BytesCompulsory.Formula->str(),
+         "as formulas: MACs = " + Range(C.MacsMin, C.Macs, C.WorkIsRange) +
+             ", FLOPs = " + Range(C.FlopsMin, C.Flops, C.WorkIsRange) +
+             ", bytes compulsory = " +
+             Range(C.BytesCompulsoryMin, C.BytesCompulsory, C.BytesIsRange),
          nullptr);
   }
   if (const auto &X = A.Judged.Cross)
@@ -527,6 +530,11 @@ void writeTotals(JsonWriter &W, const NestCounts &C,
   W.objectBegin();
   W.key("bytes_compulsory");
   Write(W, C.BytesCompulsory);
+  // The upper end is bytes_compulsory; rows a gather picks may repeat.
+  if (C.BytesIsRange) {
+    W.key("bytes_compulsory_min");
+    Write(W, C.BytesCompulsoryMin);
+  }
   W.key("bytes_no_reuse");
   Write(W, C.BytesNoReuse);
   W.key("flops");
@@ -569,6 +577,10 @@ void writeBytes(JsonWriter &W, const AnalyzedNest &A, const Report &R,
   Write(CacheBytes);
   W.key("compulsory");
   Write(C.BytesCompulsory);
+  if (C.BytesIsRange) {
+    W.key("compulsory_min");
+    Write(C.BytesCompulsoryMin);
+  }
   // A null count is never left without its reason.
   if (!Intensity && !C.BytesCompulsory.Value &&
       !C.BytesCompulsory.WhyNot.empty()) {
@@ -592,8 +604,16 @@ void writeArrays(JsonWriter &W, const NestCounts &C) {
     W.integer(static_cast<int64_t>(T.ElemBytes));
     W.key("elements_read");
     writeCount(W, T.ElementsRead);
+    if (T.Gathered) {
+      W.key("elements_read_min");
+      writeCount(W, T.ElementsReadMin);
+    }
     W.key("elements_written");
     writeCount(W, T.ElementsWritten);
+    if (T.Gathered) {
+      W.key("elements_written_min");
+      writeCount(W, T.ElementsWrittenMin);
+    }
     W.key("loads");
     writeCount(W, T.Loads);
     W.key("name");

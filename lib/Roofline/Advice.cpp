@@ -399,13 +399,18 @@ otherOrders(const std::vector<const Loop *> &Band) {
 }
 
 /// Why no what-if is predicted for \p N: a point gather is recorded at
-/// element 0 of its row, where a rewrite (a batch, a tiling, a fusion) and
-/// its legality would be counted, not at the element the index picks
-/// (docs/design.md, "Point gathers"). Empty where \p N has none.
+/// element 0 of its row, a row gather within its row, where a rewrite (a
+/// batch, a tiling, a fusion) and its legality would be counted, not at the
+/// elements the index picks (docs/design.md, "Point gathers", "Row
+/// gathers"). Empty where \p N has none.
 std::string pointGatherWhyNot(const LoopNest &N) {
-  const Access *G = firstPointGather(N);
+  const Access *G = firstGather(N);
   if (!G)
     return "";
+  if (!G->GatherLoop.empty())
+    return "'" + G->Text + "' is in a row that '" + G->GatherIndex +
+           "' (loaded from memory) picks: a transform would be predicted and "
+           "checked for legality within one row, not at the rows it picks";
   return "'" + G->Text +
          "' is a point gather, recorded at element 0 of its "
          "row: a transform would be predicted and checked for legality at "

@@ -1,4 +1,4 @@
-//===- PointGatherTest.cpp - The point gathers of a nest -------------------===//
+//===- PointGatherTest.cpp - The gathers of a nest -------------------------===//
 
 #include "roofline/IR/PointGather.h"
 
@@ -35,7 +35,7 @@ Loop loopOf(const std::string &IV) {
 // for i { s0: x (no gather); for j { s1: y, p[ix] } ; s2: q[iy] }: the
 // first gather in program order is p[ix], the second access of the inner
 // loop's statement, not the outer loop's later q[iy].
-TEST(PointGatherTest, FirstPointGatherInProgramOrder) {
+TEST(PointGatherTest, FirstGatherInProgramOrder) {
   LoopNest N;
   N.Root = loopOf("i");
   N.Root.Body.push_back(Node::stmt(stmtOf({accessOf("x", "")})));
@@ -45,18 +45,42 @@ TEST(PointGatherTest, FirstPointGatherInProgramOrder) {
   N.Root.Body.push_back(Node::loop(std::move(Inner)));
   N.Root.Body.push_back(Node::stmt(stmtOf({accessOf("q", "iy")})));
 
-  const Access *G = firstPointGather(N);
+  const Access *G = firstGather(N);
   ASSERT_NE(G, nullptr);
   EXPECT_EQ(G, &N.Root.Body[1].loop().Body[0].S.Accesses[1]);
   EXPECT_EQ(G->Text, "p[i][ix]");
 }
 
-TEST(PointGatherTest, FirstPointGatherNoneWithoutGatherIndex) {
+TEST(PointGatherTest, FirstGatherNoneWithoutGatherIndex) {
   LoopNest N;
   N.Root = loopOf("i");
   N.Root.Body.push_back(
       Node::stmt(stmtOf({accessOf("x", ""), accessOf("y", "")})));
-  EXPECT_EQ(firstPointGather(N), nullptr);
+  EXPECT_EQ(firstGather(N), nullptr);
+}
+
+// A point gather comes first in program order; the first row gather is the
+// later one that names its pick loop.
+TEST(PointGatherTest, FirstRowGatherSkipsPointGathers) {
+  LoopNest N;
+  N.Root = loopOf("i");
+  N.Root.Body.push_back(Node::stmt(stmtOf({accessOf("p", "ix")})));
+  Access Row = accessOf("w", "iw");
+  Row.GatherLoop = "i";
+  N.Root.Body.push_back(Node::stmt(stmtOf({accessOf("x", ""), Row})));
+
+  EXPECT_EQ(firstGather(N), &N.Root.Body[0].S.Accesses[0]);
+  const Access *G = firstRowGather(N);
+  ASSERT_NE(G, nullptr);
+  EXPECT_EQ(G, &N.Root.Body[1].S.Accesses[1]);
+  EXPECT_EQ(G->GatherIndex, "iw");
+}
+
+TEST(PointGatherTest, FirstRowGatherNoneWithPointGathersOnly) {
+  LoopNest N;
+  N.Root = loopOf("i");
+  N.Root.Body.push_back(Node::stmt(stmtOf({accessOf("p", "ix")})));
+  EXPECT_EQ(firstRowGather(N), nullptr);
 }
 
 } // namespace

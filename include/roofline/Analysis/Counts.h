@@ -54,6 +54,11 @@ struct ArrayTraffic {
   Count Loads, Stores;          ///< executed element moves, no-reuse model
   Count ElementsRead;           ///< distinct elements whose first access reads
   Count ElementsWritten;        ///< distinct elements written
+  /// Rows picked by a loaded index (Access::GatherLoop) make the distinct
+  /// elements a range: ElementsRead/ElementsWritten are then its upper end
+  /// (every pick a new row) and these the lower end (every pick the same).
+  bool Gathered = false;
+  Count ElementsReadMin, ElementsWrittenMin;
 };
 
 /// FLOP weight charged for one call of a special function (docs/counting.md).
@@ -75,6 +80,10 @@ struct NestCounts {
   std::vector<LoopTrip> Loops;        ///< pre-order, outermost first
   std::vector<ArrayTraffic> Arrays;   ///< in LoopNest::Arrays order
   Count BytesNoReuse, BytesCompulsory;
+  /// Row gathers make the compulsory bytes a range: BytesCompulsory is its
+  /// upper end, this the lower (docs/design.md, "Row gathers").
+  bool BytesIsRange = false;
+  Count BytesCompulsoryMin;
   /// Assumptions the counts rest on ("arrays A and B are assumed not to
   /// alias", "formula valid while every trip count is >= 0").
   std::vector<std::string> Notes;

@@ -67,6 +67,7 @@ struct SymbolicCount {
 struct NestFormulas {
   SymbolicCount Flops, Macs, Bytes; ///< bytes: compulsory per execution
   bool WorkIsRange = false;         ///< FLOPs are the upper end
+  bool BytesIsRange = false;        ///< bytes are the upper end (gathers)
   /// The footprint formulas hold where these are >= 0.
   std::vector<Polynomial> FootprintConditions;
   /// The formulas' atoms: each name is floor(Expr / Divisor).
@@ -85,6 +86,7 @@ struct ProgramSymbolicRow {
   SourceLoc Loc;
   SymbolicCount Flops, Macs, Bytes; ///< bytes: compulsory per execution
   bool WorkIsRange = false;         ///< FLOPs are the upper end
+  bool BytesIsRange = false;        ///< bytes are the upper end (gathers)
 };
 
 /// A size the formulas use that is no polynomial of the others, named

@@ -88,6 +88,11 @@ struct Access {
   /// from memory that picks the element within its row, whose subscript is
   /// then 0 (`probs_bt[ix]`: one element of each row). Empty otherwise.
   std::string GatherIndex;
+  /// A row gather (docs/design.md, "Row gathers"): the variable of the loop
+  /// whose body loads GatherIndex, once per iteration, to pick the row
+  /// (`wte + ix*C`); the subscripts are then within that row, and the
+  /// elements touched a range. Empty for a point gather and for no gather.
+  std::string GatherLoop;
 };
 
 struct Stmt {

@@ -1,8 +1,10 @@
-//===- PointGather.h - The point gathers of a nest --------------*- C++ -*-===//
+//===- PointGather.h - The gathers of a nest --------------------*- C++ -*-===//
 //
-// A point gather (Access::GatherIndex) is recorded at element 0 of its row:
-// Counts checks it, and Advice predicts no rewrite of a nest that has one
-// (docs/design.md, "Point gathers").
+// A point gather (Access::GatherIndex) is recorded at element 0 of its row,
+// a row gather (Access::GatherLoop too) within its row: Counts checks them,
+// Advice predicts no rewrite of a nest that has one, and the cache and
+// tiled models, which would place every pick at the same row, refuse a row
+// gather (docs/design.md, "Point gathers", "Row gathers").
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,9 +15,12 @@
 
 namespace roofline {
 
-/// The first point gather of \p N, statements and their accesses in program
-/// order; null where it has none.
-const Access *firstPointGather(const LoopNest &N);
+/// The first gather of \p N (point or row), statements and their accesses
+/// in program order; null where it has none.
+const Access *firstGather(const LoopNest &N);
+
+/// The first row gather of \p N; null where it has none.
+const Access *firstRowGather(const LoopNest &N);
 
 } // namespace roofline
 

@@ -38,6 +38,7 @@ struct ProgramRow {
   std::string WhyNot;
   double Flops = 0, Macs = 0, Bytes = 0, Time = 0;
   bool WorkIsRange = false;
+  bool BytesIsRange = false; ///< Bytes are the upper end (row gathers)
   BoundKind Bound = BoundKind::ComputeBound; ///< of one execution
 };
 

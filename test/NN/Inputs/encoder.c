@@ -1,7 +1,7 @@
 // The token and position embeddings: out[b,t,:] = wte[inp[b,t], :] +
-// wpe[t, :]. The token row is chosen by a loaded index (a gather), so these
-// nests must be refused, never counted as exact; adding the positions alone
-// is a plain affine nest.
+// wpe[t, :]. The token row is chosen by a loaded index (a row gather), so
+// these nests' bytes are a range, never counted as exact; adding the
+// positions alone is a plain affine nest.
 // Part of the test/NN corpus (see docs/testing-nn-corpus.md).
 
 void encoder_forward(float *out, const int *inp, const float *wte,
