@@ -2414,6 +2414,8 @@ class Gen:
         oidx = [a for a, _, _ in outs]
         x = self.fresh("x")
         level.stmt_list().append(("dintd", x, self.ref(level, self.view_for(outs, "i32"), oidx)))
+        if rnd.random() < 0.2:
+            return self.rgather_element(level, outs, x)
         E = self.pick_ext(allow_prod=False)
         b = self.new_base("ptr", ft)
         pick = ie_mul(("v", x), E.ie()) if rnd.random() < 0.7 else ie_mul(E.ie(), ("v", x))
@@ -2453,6 +2455,26 @@ class Gen:
             b.written = True
             lv.stmt_list().append(("asg", row(), "=", ("b", "*", self.lit(), self.ref(lv, yv, yidx), ft), ft))
             self.feat("rgather-write")
+        self.feat("rgather")
+
+    def rgather_element(self, level, outs, x):
+        """One element picked by the loaded int x, in the body that loads
+        it (darknet's maxpool backward: `int index = l.indexes[i];
+        net.delta[index] += l.delta[i];`, a lookup `y[i] = t[j]`): a row
+        of one element, moving every iteration of the pick loop."""
+        ft, rnd = self.ft, self.side_rg
+        b = self.new_base("ptr", ft)
+        oidx = [a for a, _, _ in outs]
+        g = ("ld", ("base", b.cname), ("v", x))
+        yv = self.view_for(outs)
+        if rnd.random() < 0.5:
+            level.stmt_list().append(("asg", self.ref(level, yv, oidx, write=True), "=",
+                                      ("b", "*", self.lit(), g, ft), ft))
+        else:
+            b.written = True
+            level.stmt_list().append(("asg", g, "+=", self.ref(level, yv, oidx), ft))
+            self.feat("rgather-scatter")
+        self.feat("rgather-element")
         self.feat("rgather")
 
     def i_guardlocal(self, level):
@@ -3691,7 +3713,9 @@ class Sites:
                 env[s[1]] = (env[s[1]][0] | (ideps(s[3], env) if s[3] else frozenset()),)
             elif t == "dintd":
                 self.dwalk(s[2], env, loops, guards, ctx, branch)
-                env[s[1]] = (frozenset(),)
+                # Loaded anew every iteration of the loops around: an
+                # address it picks moves with them (the tool's row gathers).
+                env[s[1]] = (frozenset(loops),)
             elif t == "dcond":
                 env[s[1]] = (frozenset(),)
             elif t == "dptr":

@@ -823,6 +823,16 @@ struct NestArrays {
 
 /// No-reuse traffic: every access moves its element on every execution,
 /// a hoisted one once per entry of its loop that runs.
+/// The loop of \p W around statement \p Stmt whose variable (as written)
+/// is \p IV, innermost first; -1 when none is.
+static int enclosingLoop(const NestWalker &W, size_t Stmt,
+                         const std::string &IV) {
+  int L = static_cast<int>(W.StmtLoop[Stmt]);
+  while (L >= 0 && W.Loops[L].Orig->IV != IV)
+    L = W.Loops[L].Parent;
+  return L;
+}
+
 struct NoReuseTraffic {
   Cnt Loads = Cnt::exactly(0), Stores = Cnt::exactly(0);
   std::vector<Cnt> ArrLoads, ArrStores;
@@ -865,6 +875,12 @@ struct NoReuseTraffic {
       for (const auto &Sub : A.Subscripts)
         for (const LoopInfo *L : Source)
           Hoisted &= Sub && !Sub->uses(L->Ren->IV);
+      // A row gather moves with its pick, a new index every iteration of
+      // the pick loop: never held across it.
+      if (int Pick = A.GatherLoop.empty() ? -1 : enclosingLoop(W, I, A.GatherLoop);
+          Pick >= 0)
+        for (const LoopInfo *L : Source)
+          Hoisted &= L != &W.Loops[Pick];
       if (Hoisted && !Run)
         Run = NonEmpty.count(LI.Loops, LI.Loops.size() - Source.size(),
                              Entries);
@@ -954,16 +970,6 @@ static std::string checkPointGathers(const LoopNest &N, const NestArrays &A,
   return "";
 }
 
-/// The loop of \p W around statement \p Stmt whose variable (as written)
-/// is \p IV, innermost first; -1 when none is.
-static int enclosingLoop(const NestWalker &W, size_t Stmt,
-                         const std::string &IV) {
-  int L = static_cast<int>(W.StmtLoop[Stmt]);
-  while (L >= 0 && W.Loops[L].Orig->IV != IV)
-    L = W.Loops[L].Parent;
-  return L;
-}
-
 /// Whether \p E (renamed) uses the variable of loop \p L or of a loop
 /// around it.
 static bool usesPickOrOuter(const NestWalker &W, int L, const AffineExpr &E) {
@@ -1047,9 +1053,11 @@ rowGatherRanges(const NestArrays &A, const NestWalker &W,
       if (P >= 0)
         for (const auto &Sub : Acc.Subscripts)
           if (Sub && usesPickOrOuter(W, P, *Sub))
-            return irError("gather: '" + Acc.Text + "' moves within the row "
-                           "from pick to pick (its subscript uses the loop "
-                           "over '" + Acc.GatherLoop + "' or one around it)");
+            return irError("gather: '" + Acc.Text + "' moves with the loop "
+                           "over '" + Acc.GatherLoop + "' (where '" +
+                           Acc.GatherIndex + "' is loaded) or one around it, "
+                           "besides the row '" + Acc.GatherIndex +
+                           "' picks: the picks do not touch alike");
     }
   for (const auto &[Arr, Info] : Pick) {
     auto [P, Index, Mixed] = Info;

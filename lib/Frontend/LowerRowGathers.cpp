@@ -16,7 +16,8 @@
 //     data-dependent branch (noteGatherLocal);
 //   - the offset is that local times a size (no loop variable, no load),
 //     plus an affine rest: `ix*C`, `C*ix`, `ix*C + i`; or the local alone
-//     as the subscript of a dimension before the last (`wte[ix][i]`);
+//     (plus a rest), a row of one element (`delta[index]`), or the row of a
+//     dimension before the last (`wte[ix][i]`);
 //   - the view picks no other row.
 // Anything else with a loaded offset stays refused as a gather.
 //
@@ -50,10 +51,9 @@ std::optional<IndexPoly> NestBuilder::rowGather(View &V, const Expr *Off,
     Pick = strip(LeftLoads ? BO->getLHS() : BO->getRHS());
     Rest = LeftLoads ? BO->getRHS() : BO->getLHS();
   }
-  // A subscript of a dimension before the last picks a row by itself.
-  bool RowSubscript = V.Subs.size() < Bases[V.Base].Extents.size();
-  auto [VD, Loop] = RowSubscript ? rowGatherLocal(Pick)
-                                 : std::make_pair(nullptr, nullptr);
+  // The local alone picks a row of a dimension before the last, or one
+  // element of the last (a row of one: darknet's `delta[index] += ...`).
+  auto [VD, Loop] = rowGatherLocal(Pick);
   const Expr *StrideE = nullptr;
   const auto *Mul = dyn_cast<BinaryOperator>(Pick);
   if (!VD && Mul && Mul->getOpcode() == BO_Mul) {

@@ -253,7 +253,11 @@ void roofline::printProgramText(raw_ostream &OS, const ProgramSummary &S) {
                   num(R.Flops), bytesText(R.Bytes),
                   formatG(R.Bytes > 0 ? R.Flops / R.Bytes : 0),
                   boundKindName(R.Bound))
-       << R.Function << " (" << where(R.Loc) << ") via " << R.Path << "\n";
+       << R.Function << " (" << where(R.Loc) << ") via " << R.Path
+       << (R.BytesIsRange ? " (bytes: the upper end, rows picked by loaded "
+                            "indices)"
+                          : "")
+       << "\n";
   }
   if (S.Callees.size() > 1) {
     OS << "  per function:\n";

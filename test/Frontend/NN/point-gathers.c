@@ -55,8 +55,9 @@ void shared(float *out, const float *table, const int *idx, int B, int T,
     }
 }
 
-// The index is not loaded in the body that reads it: a gather.
-// NUM: point-gathers.c:[[@LINE+2]]:3: note: loop nest not analyzed: access 'probs[n * C + y]': gather: the index 'n * C + y' of 'probs' is loaded from memory
+// The index is not loaded in the body that reads it: a gather (as a row
+// gather, the row start moves with n as well).
+// NUM: point-gathers.c:[[@LINE+2]]:3: note: loop nest not analyzed: gather: 'probs(row y)[n][0]' moves with the loop over 'n' (where 'y' is loaded) or one around it, besides the row 'y' picks
 void outer(float *out, const float *probs, const int *labels, int N, int C) {
   for (int n = 0; n < N; n++) {
     int y = labels[n];

@@ -9,6 +9,7 @@
 // RUN: roofline-lint --verbosity=normal --no-source --param T=4 --param C=8 %s 2>&1 | FileCheck %s
 // RUN: roofline-lint --format=json --param T=4 --param C=8 %s 2>/dev/null | FileCheck %s --check-prefix=JSON
 // RUN: roofline-lint --model=cache --param T=4 --param C=8 %s 2>&1 | FileCheck %s --check-prefix=CACHE
+// RUN: roofline-lint --verbosity=normal --no-source --param T=4 --param C=8 --param l.out_h=2 --param l.out_w=3 --param l.c=2 --param l.batch=1 --param N=10 %s 2>&1 | FileCheck %s --check-prefix=ELEM
 
 // IR: nest @embed
 // IR: read wte[i] in the row ix picks (row gather, one pick per iteration of t)
@@ -88,7 +89,7 @@ void row_norms(float *out, const int *tok, const float *wte, int T, int C) {
 
 // Refused, with the reason: the part within the row moves with the pick
 // loop, so picks do not touch the same pattern.
-// CHECK: row-gathers.c:[[@LINE+2]]:3: note: loop nest not analyzed: gather: 'wte(row ix)[i + t]' moves within the row from pick to pick (its subscript uses the loop over 't' or one around it)
+// CHECK: row-gathers.c:[[@LINE+2]]:3: note: loop nest not analyzed: gather: 'wte(row ix)[i + t]' moves with the loop over 't' (where 'ix' is loaded) or one around it, besides the row 'ix' picks: the picks do not touch alike
 void moving(float *out, const int *tok, const float *wte, int T, int C) {
   for (int t = 0; t < T; ++t) {
     int ix = tok[t];
@@ -169,4 +170,32 @@ void inline_load(float *out, const int *tok, const float *table, int N, int C) {
   for (int n = 0; n < N; n++)
     for (int i = 0; i < C; i++)
       out[n * C + i] = table[tok[n] * C + i];
+}
+
+// One element picked in the body that loads the index (darknet's maxpool
+// backward): a row of one element, which moves every iteration, so its
+// loads and stores are counted every time (no-reuse 192 bytes), and the
+// elements range from 1 to 12 (104 to 192 bytes).
+typedef struct { int *indexes; float *delta; int out_h, out_w, c, batch; } maxpool_layer;
+typedef struct { float *delta; } network;
+// ELEM: row-gathers.c:[[@LINE+7]]:5: note: 0 MACs, 12 FLOPs (f32: 12); 104 to 192 bytes compulsory, 192 bytes no-reuse
+void backward_maxpool_layer(const maxpool_layer l, network net)
+{
+    int i;
+    int h = l.out_h;
+    int w = l.out_w;
+    int c = l.c;
+    for(i = 0; i < h*w*c*l.batch; ++i){
+        int index = l.indexes[i];
+        net.delta[index] += l.delta[i];
+    }
+}
+
+// A table lookup: 1 to N elements of the table.
+// ELEM: row-gathers.c:[[@LINE+2]]:3: note: 0 MACs, 0 FLOPs; 84 to 120 bytes compulsory, 120 bytes no-reuse
+void lookup(float *out, const float *table, const int *idx, int N) {
+  for (int i = 0; i < N; ++i) {
+    int j = idx[i];
+    out[i] = table[j];
+  }
 }
