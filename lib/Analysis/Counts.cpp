@@ -824,13 +824,19 @@ struct NestArrays {
 /// No-reuse traffic: every access moves its element on every execution,
 /// a hoisted one once per entry of its loop that runs.
 /// The loop of \p W around statement \p Stmt whose variable (as written)
-/// is \p IV, innermost first; -1 when none is.
+/// is \p IV; -1 when none is, or when two are (a loop of an inlined call
+/// shadowing it: which one picks would be a guess).
 static int enclosingLoop(const NestWalker &W, size_t Stmt,
                          const std::string &IV) {
-  int L = static_cast<int>(W.StmtLoop[Stmt]);
-  while (L >= 0 && W.Loops[L].Orig->IV != IV)
-    L = W.Loops[L].Parent;
-  return L;
+  int Found = -1;
+  for (int L = static_cast<int>(W.StmtLoop[Stmt]); L >= 0;
+       L = W.Loops[L].Parent)
+    if (W.Loops[L].Orig->IV == IV) {
+      if (Found >= 0)
+        return -1;
+      Found = L;
+    }
+  return Found;
 }
 
 struct NoReuseTraffic {
@@ -1045,7 +1051,8 @@ rowGatherRanges(const NestArrays &A, const NestWalker &W,
       if (!Acc.GatherLoop.empty() && P < 0)
         return irError("gather: the loop over '" + Acc.GatherLoop +
                        "' that picks the rows of '" + Acc.ArrayName +
-                       "' is not around '" + Acc.Text + "' in the nest");
+                       "' is not one loop around '" + Acc.Text +
+                       "' in the nest (none, or shadowed by another)");
       auto [It, New] = Pick.try_emplace(Arr, P, Acc.GatherIndex, false);
       if (!New && (std::get<0>(It->second) != P ||
                    std::get<1>(It->second) != Acc.GatherIndex))
