@@ -2420,11 +2420,15 @@ class Gen:
         b = self.new_base("ptr", ft)
         pick = ie_mul(("v", x), E.ie()) if rnd.random() < 0.7 else ie_mul(E.ie(), ("v", x))
         spell, moving = rnd.random(), rnd.random() < 0.1
-        p = None
+        p = table = None
         if spell >= 0.25:  # a row pointer, declared before the loop over the row
             p = self.fresh("r")
             pe = ("add" if spell < 0.75 else "addr", ("base", b.cname), pick)
             level.stmt_list().append(("dptr", p, ft, pe))
+        elif spell >= 0.15:  # a declared table T G[R][E], G[x][i]
+            table = self.new_base("g2", ft)
+            table.len_sz = [self.pick_ext(allow_prod=False), E]
+            self.feat("rgather-table")
         else:
             self.feat("rgather-inline")
         lv, i = self.inner(level, ext=E, guard=False)
@@ -2434,6 +2438,8 @@ class Gen:
             self.feat("rgather-moving")
 
         def row():
+            if table is not None:
+                return ("ld2", table.cname, ("v", x), within)
             if p is None:
                 return ("ld", ("base", b.cname), ie_add(pick, within))
             return ("ld", ("base", p), within)
@@ -2448,11 +2454,11 @@ class Gen:
                                    ("b", "*", row(), row(), ft), ft))
             self.feat("rgather-twice")
         elif kind < 0.85:
-            b.written = True
+            (table or b).written = True
             lv.stmt_list().append(("asg", row(), "+=", self.ref(lv, yv, yidx), ft))
             self.feat("rgather-update")
         else:
-            b.written = True
+            (table or b).written = True
             lv.stmt_list().append(("asg", row(), "=", ("b", "*", self.lit(), self.ref(lv, yv, yidx), ft), ft))
             self.feat("rgather-write")
         self.feat("rgather")
@@ -3994,6 +4000,12 @@ class Interp:
         p.sx.update(ra.sx)
 
     # evaluation
+    def g2_offset(self, name, row, col):
+        """G[row][col]'s element offset; D (a gather) when a subscript is
+        loaded from memory (a row gather's G[x][i])."""
+        a, b = self.iev(row), self.iev(col)
+        return D if D in (a, b) else a * self.cols[name] + b
+
     def iev(self, e):
         t = e[0]
         if t == "n":
@@ -4089,8 +4101,7 @@ class Interp:
             self.acc(self.pev(e[1]), self.iev(e[2]), 0, e)
             return D
         if t == "ld2":
-            a, b = self.iev(e[2]), self.iev(e[3])
-            self.acc(("P", e[1], 0), a * self.cols[e[1]] + b, 0, e)
+            self.acc(("P", e[1], 0), self.g2_offset(e[1], e[2], e[3]), 0, e)
             return D
         if t == "s":
             v = self.env[e[1]]
@@ -4194,7 +4205,7 @@ class Interp:
         if t == "ld":
             return self.pev(lhs[1]), self.iev(lhs[2])
         if t == "ld2":
-            return ("P", lhs[1], 0), self.iev(lhs[2]) * self.cols[lhs[1]] + self.iev(lhs[3])
+            return ("P", lhs[1], 0), self.g2_offset(lhs[1], lhs[2], lhs[3])
         v = self.env.get(lhs[1])
         if isinstance(v, tuple) and v[0] == "REF":
             return ("P", v[1], 0), v[2]
