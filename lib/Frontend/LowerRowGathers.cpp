@@ -41,7 +41,10 @@ NestBuilder::rowGatherLocal(const Expr *E) const {
 
 std::optional<IndexPoly> NestBuilder::rowGather(View &V, const Expr *Off,
                                                 std::string &Why) {
-  if (Frames.size() != 1 || ArmDepth != 0 || !V.Gather.empty())
+  // Only the nest function's own locals are gather locals, so the offset
+  // is the nest's even where it is a call's argument (`axpy(wte + ix*C,
+  // ...)`): the callee's accesses through it are in the picked row.
+  if (ArmDepth != 0 || !V.Gather.empty())
     return std::nullopt;
   const Expr *Rest = nullptr, *Pick = strip(Off);
   if (const auto *BO = dyn_cast<BinaryOperator>(Pick);

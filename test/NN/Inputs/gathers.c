@@ -53,3 +53,19 @@ void embed_backward(float *dwte, const float *dout, const int *inp, int B,
         dw[i] += d[i];
     }
 }
+
+// A picked row passed to a helper: tied embeddings' logits, one dot
+// product of the token's row with x per position.
+static float dot_row(const float *a, const float *b, int n) {
+  float s = 0.0f;
+  for (int i = 0; i < n; i++)
+    s += a[i] * b[i];
+  return s;
+}
+void token_logits(float *out, const int *tok, const float *wte,
+                  const float *x, int T, int C) {
+  for (int t = 0; t < T; t++) {
+    int ix = tok[t];
+    out[t] = dot_row(wte + ix * C, x + t * C, C);
+  }
+}

@@ -26,4 +26,12 @@ int main() {
   oracle::Array<float> dwte("dwte", 4 * 5), dout("dout", 2 * 3 * 5);
   oracle::Array<int> inp("inp", 6, 0, 4);
   ORACLE_CALL(embed_backward(dwte, dout, inp, 2, 3, 5));
+
+  oracle::Array<float> logits("out", 3), wt("wte", 4 * 5), xs("x", 3 * 5);
+  oracle::Array<int> toks("tok", 3, 0, 2);
+  ORACLE_CALL(token_logits(logits, toks, wt, xs, 3, 5));
+
+  ORACLE_PARAM("dot_row:n", 5);
+  oracle::Array<float> da("a", 5), db("b", 5);
+  ORACLE_CALL(dot_row(da, db, 5));
 }
