@@ -57,7 +57,7 @@ int main(int argc, char **argv) {
       A16[size_t(I * N + K)] = rl::bf16(X);
     }
   }
-  const rl::gemm::blocks Bl{120, 1024, 512}; // the emitted variants' default
+  const rl::gemm::blocks Bl{120, 512, 512}; // the emitted variants' default
   const rl::gemm::qproblem G8{N, N, N, A8.data(), N, 1, As.data(), 1, B.data(), N, 1, false,
                               C.data(), N, 1, true};
   const rl::gemm::qproblem G16{N, N, N, A16.data(), N, 1, nullptr, 0, B.data(), N, 1, false,

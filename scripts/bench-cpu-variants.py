@@ -84,6 +84,7 @@ class Bench:
         self.run = os.path.join(args.build, "bin", "roofline-run")
         self.probe = os.path.join(args.build, "bin", "roofline-probe")
         self.machine = None
+        self.core_f32 = 0  # the probed 1-core f32 peak, FLOP/s
         self.cores = {}  # library -> kernel it reported
 
     def host_machine(self):
@@ -93,11 +94,10 @@ class Bench:
             return self.machine
         if self.args.machine:
             self.machine = self.args.machine
-            self.log("machine: %s (--machine)" % self.machine)
-            return self.machine
-        self.machine = os.path.join(self.args.out, "host.yaml")
-        sh([self.probe, "--no-progress", "-o", self.machine] +
-           (["--quick"] if self.args.smoke else []))
+        else:
+            self.machine = os.path.join(self.args.out, "host.yaml")
+            sh([self.probe, "--no-progress", "-o", self.machine] +
+               (["--quick"] if self.args.smoke else []))
         peaks = {}
         section = None
         for line in open(self.machine):
@@ -106,10 +106,11 @@ class Bench:
             elif section in ("peaks", "core_peaks") and ":" in line:
                 k, v = line.strip().split(":", 1)
                 peaks[(section, k)] = float(v)
-        self.log("machine: roofline-probe (%s): f32 peak %.0f GFLOP/s on 1 core, %.0f on %d; "
+        self.core_f32 = peaks.get(("core_peaks", "f32"), 0)
+        self.log("machine: roofline-probe (%s%s): f32 peak %.0f GFLOP/s on 1 core, %.0f on %d; "
                  "i8 %.0f GOP/s on 1 core" %
-                 (self.machine, peaks.get(("core_peaks", "f32"), 0) / 1e9,
-                  peaks.get(("peaks", "f32"), 0) / 1e9, CPUS,
+                 (self.machine, ", --machine" if self.args.machine else "",
+                  self.core_f32 / 1e9, peaks.get(("peaks", "f32"), 0) / 1e9, CPUS,
                   peaks.get(("core_peaks", "i8"), 0) / 1e9))
         return self.machine
 
@@ -203,9 +204,11 @@ def gemm_section(b, log):
         ours, ob, bl = t[("tiled", 1)], t[("openblas", 1)], t.get(("blis", 1), [float("nan")])
         ratio = [o / x for x, o in zip(ours, ob)]
         ratio_b = [o / x for x, o in zip(bl, ob)]
-        pct = {v["name"]: v.get("percent_of_bound") for v in run["variants"]}
-        log("  %-13s tiled %s GFLOP/s (%.0f%% of the 1-core roof), OpenBLAS %s, BLIS %s" %
-            (tag, fmt([fl / x / 1e9 for x in ours]), pct.get("tiled") or 0,
+        # The median rate against the probed 1-core f32 peak (roofline-run's
+        # own percent is from its short check run, not these rounds).
+        pct = 100 * fl / statistics.median(ours) / b.core_f32 if b.core_f32 else 0
+        log("  %-13s tiled %s GFLOP/s (%.0f%% of the 1-core f32 peak), OpenBLAS %s, BLIS %s" %
+            (tag, fmt([fl / x / 1e9 for x in ours]), pct,
              fmt([fl / x / 1e9 for x in ob]), fmt([fl / x / 1e9 for x in bl])))
         log("  %-13s tiled / OpenBLAS %s  %s;  BLIS / OpenBLAS %s" %
             ("", fmt(ratio), verdict(statistics.median(ratio), 1.0), fmt(ratio_b)))

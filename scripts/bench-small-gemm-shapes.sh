@@ -36,7 +36,7 @@ RL_EXPORT void rl_generic_tiled(void *const *rl_args, const int64_t *rl_sizes) {
   const rl::gemm::strided g{M, N, K, static_cast<const float *>(rl_args[1]), K, 1,
                             static_cast<const float *>(rl_args[2]), N, 1,
                             static_cast<float *>(rl_args[0]), N, 1, true};
-  rl::gemm::sgemm<6, 64>(P, g, rl::gemm::blocks{120, 1024, 512}, false, rl::gemm::no_epi(),
+  rl::gemm::sgemm<6, 64>(P, g, rl::gemm::blocks{120, 512, 512}, false, rl::gemm::no_epi(),
                          rl::gemm::no_block_epi());
 }
 CPP

@@ -363,8 +363,8 @@ RL_AVX512 void ukr_avx512(int64_t kc, const float *RL_RESTRICT a,
       RL_UNROLL(8)
       for (int q = 0; q < NV; ++q)
         _mm_prefetch(reinterpret_cast<const char *>(c + r * ldc + 16 * q), _MM_HINT_T0);
-  // B's panel (NR x KC: 128 KB at 64 x 512) does not stay in L1 across the
-  // tiles of a column; its lines four k ahead, requested here, arrive from
+  // B's panel (NR x KC: 128 KB at 64 x 512) does not fit L1 (a new one
+  // for each tile of a row); its lines four k ahead, requested here, arrive from
   // L2 in time (5-8% at N=1024 and 2048 on an AMX Xeon, where the hardware
   // prefetcher alone left the loads waiting; distances 2-8 measured alike).
   for (int64_t p = 0; p < kc; ++p, a += MR, b += NR) {
@@ -716,16 +716,20 @@ void empty_k(const Problem &g, const Epi &epi, const BlockEpi &blk) {
   blk(int64_t(0), g.M, int64_t(0), g.N);
 }
 
-/// The register tiles of one (mc x nc) block of packed panels.
+/// The register tiles of one (mc x nc) block of packed panels, a row of
+/// tiles at a time: A's MR x KC panel (12 KB at 6 x 512) stays in L1 across
+/// the row while B's block (KC x NC, 1 MB at 512 x 512) streams from L2. The
+/// other order (each B panel down the rows of tiles) read both from L2, B's
+/// 128 KB panel not fitting L1: 4-5% slower at N=2048 (docs/codegen.md).
 template <typename Kern, typename Problem, typename Epi>
 inline void macro(const Problem &g, int64_t ic, int64_t mc, int64_t jc, int64_t nc,
                   int64_t kc, store_flags F, const float *Ap, const float *Bp,
                   const Epi &epi) {
   constexpr int MR = Kern::MR, NR = Kern::NR;
-  for (int64_t jr = 0; jr < nc; jr += NR) {
-    const int64_t nr = std::min<int64_t>(NR, nc - jr);
-    for (int64_t ir = 0; ir < mc; ir += MR) {
-      const int64_t mr = std::min<int64_t>(MR, mc - ir);
+  for (int64_t ir = 0; ir < mc; ir += MR) {
+    const int64_t mr = std::min<int64_t>(MR, mc - ir);
+    for (int64_t jr = 0; jr < nc; jr += NR) {
+      const int64_t nr = std::min<int64_t>(NR, nc - jr);
       const float *a = Ap + ir * kc, *b = Bp + jr * kc;
       const int64_t i = ic + ir, j = jc + jr;
       tile<MR, NR>(
@@ -738,7 +742,7 @@ inline void macro(const Problem &g, int64_t ic, int64_t mc, int64_t jc, int64_t 
   }
 }
 
-/// BLIS loop order: jc (NC) > pc (KC, pack B) > ic (MC, pack A) > jr > ir,
+/// BLIS loop order: jc (NC) > pc (KC, pack B) > ic (MC, pack A) > ir > jr,
 /// over the columns [j0, j1) of C, in this thread's packing buffers.
 template <typename Kern, typename Problem, typename Epi, typename BlockEpi>
 void columns(path P, const Problem &g, const blocks &Bl, const Epi &epi,

@@ -142,7 +142,8 @@ std::string describe(const char *Isa, Shape S, bool Beta0) {
          " K=" + std::to_string(S.K) + (Beta0 ? "" : " C+=");
 }
 
-const rl::gemm::blocks Blocks{120, 1024, 512};
+// The emitted variants' default blocks (TileDefaults).
+const rl::gemm::blocks Blocks{120, 512, 512};
 
 class GemmKernel : public ::testing::TestWithParam<const char *> {
 protected:

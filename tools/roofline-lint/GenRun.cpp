@@ -56,7 +56,7 @@ cl::list<std::string> NestOpt(
 cl::opt<std::string> GemmTiles(
     "gemm-tiles",
     cl::desc("Blocks of the automatic gemm schedule: MC,NC,KC,MR,NR "
-             "(default 120,1024,512,6,64)"),
+             "(default 120,512,512,6,64)"),
     cl::value_desc("MC,NC,KC,MR,NR"), cl::cat(category()));
 
 int error(const Twine &Msg) {

@@ -58,7 +58,8 @@ const std::vector<std::string> &allVariantNames();
 
 /// Block and register sizes of the automatic schedules.
 struct TileDefaults {
-  int64_t MC = 120, NC = 1024, KC = 512; ///< gemm cache blocks
+  /// gemm cache blocks: B's KC x NC block (1 MB) half of a 2 MB L2
+  int64_t MC = 120, NC = 512, KC = 512;
   int64_t MR = 6, NR = 64;              ///< gemm register block (AVX-512)
   int64_t GemvRows = 4;                 ///< gemv rows per block
   int64_t Tile = 32;                    ///< generic band tiles
