@@ -766,17 +766,10 @@ def compare(args, nests, measured, report, expect):
                         m["flops"] += 1
                     elif inject_count % 3 == 2:
                         m["bytes"] += 4
-                c = t.get("counts", {})
-                flops, fmin = c.get("flops"), c.get("flops_min")
                 # Integer arithmetic on data (an int8 matmul's MACs) is
                 # work the tool counts by type; the oracle measures floating
-                # work only, so an exact nest is compared on that.
-                int_ops = sum(v for ty, v in c.get("flops_by_type", {}).items()
-                              if ty[:1] in ("i", "u"))
-                if int_ops and e["kind"] == "exact" and flops is not None:
-                    flops -= int_ops
-                    if fmin is not None:
-                        fmin -= int_ops
+                # work only, so both ends are compared on that.
+                flops, fmin = tool_floating(t)
                 nbytes, bmin = tool_bytes(t)
                 problems = []
                 if e["kind"] == "exact":
@@ -837,7 +830,7 @@ def conditional_lines(text):
 
 def tool_floating(t):
     """The tool's (flops, flops_min) less its integer data ops: the oracle
-    measures floating work only (see compare())."""
+    measures floating work only."""
     c = t.get("counts", {})
     flops, fmin = c.get("flops"), c.get("flops_min")
     int_ops = sum(v for ty, v in c.get("flops_by_type", {}).items()

@@ -154,6 +154,26 @@ void Cnt::addScaled(const Cnt &O, Int128 K) {
   }
 }
 
+Cnt Cnt::product(const Cnt &A, const Cnt &B) {
+  Cnt R;
+  if (A.F && B.F) {
+    if (llvm::Expected<Polynomial> P = A.F->mul(*B.F))
+      R.F = std::move(*P);
+    else {
+      llvm::consumeError(P.takeError());
+      R.WhyF = "symbolic formula exceeds 128-bit range";
+    }
+  } else {
+    R.WhyF = A.F ? B.WhyF : A.WhyF;
+  }
+  Int128 V;
+  if (A.V && B.V && !__builtin_mul_overflow(*A.V, *B.V, &V))
+    R.V = V;
+  else
+    R.WhyV = !A.V ? A.WhyV : !B.V ? B.WhyV : Reason(Over128Bits);
+  return R;
+}
+
 Count Cnt::toCount() const {
   Count C;
   C.Formula = F;

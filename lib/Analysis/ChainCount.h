@@ -85,6 +85,8 @@ struct Cnt {
   static Cnt exactly(Int128 K);
   /// this += K * O; a missing side stays missing with O's reason.
   void addScaled(const Cnt &O, Int128 K);
+  /// A * B, both ways; a missing side or an overflow leaves it missing.
+  static Cnt product(const Cnt &A, const Cnt &B);
   Count toCount() const;
 };
 

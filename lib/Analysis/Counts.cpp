@@ -1004,27 +1004,6 @@ static std::string pickDependentLoop(const NestWalker &W, int P) {
   return "";
 }
 
-/// \p A * \p B, both ways; a missing side or an overflow leaves it missing.
-static Cnt productOf(const Cnt &A, const Cnt &B) {
-  Cnt R;
-  if (A.F && B.F) {
-    if (llvm::Expected<Polynomial> P = A.F->mul(*B.F))
-      R.F = std::move(*P);
-    else {
-      llvm::consumeError(P.takeError());
-      R.WhyF = "symbolic formula exceeds 128-bit range";
-    }
-  } else {
-    R.WhyF = A.F ? B.WhyF : A.WhyF;
-  }
-  Int128 V;
-  if (A.V && B.V && !__builtin_mul_overflow(*A.V, *B.V, &V))
-    R.V = V;
-  else
-    R.WhyV = !A.V ? A.WhyV : !B.V ? B.WhyV : Reason(Over128Bits);
-  return R;
-}
-
 /// Rows picked by a loaded index (Access::GatherLoop): the footprint
 /// counted within the row is what every pick touches, and also the fewest
 /// elements (every pick the same row); each pick touches at most that many
@@ -1039,7 +1018,14 @@ rowGatherRanges(const NestArrays &A, const NestWalker &W,
                 const std::vector<Cnt> &Totals,
                 std::vector<FootprintResult> &Fps) {
   std::vector<std::optional<FootprintResult>> Mins(Fps.size());
-  std::map<unsigned, std::tuple<int, std::string, bool>> Pick; // loop, index, mixed
+  // Per array: the loop and index of its first access's pick (-1, "": none),
+  // and whether another access differs in either.
+  struct Picks {
+    int Loop;
+    std::string Index;
+    bool Mixed = false;
+  };
+  std::map<unsigned, Picks> Pick;
   for (size_t I = 0; I < W.Stmts.size(); ++I)
     for (const Access &Acc : W.Stmts[I].S->Accesses) {
       if (A.Scratch.count(Acc.ArrayName))
@@ -1053,10 +1039,9 @@ rowGatherRanges(const NestArrays &A, const NestWalker &W,
                        "' that picks the rows of '" + Acc.ArrayName +
                        "' is not one loop around '" + Acc.Text +
                        "' in the nest (none, or shadowed by another)");
-      auto [It, New] = Pick.try_emplace(Arr, P, Acc.GatherIndex, false);
-      if (!New && (std::get<0>(It->second) != P ||
-                   std::get<1>(It->second) != Acc.GatherIndex))
-        std::get<2>(It->second) = true;
+      auto [It, New] = Pick.try_emplace(Arr, Picks{P, Acc.GatherIndex});
+      if (!New && (It->second.Loop != P || It->second.Index != Acc.GatherIndex))
+        It->second.Mixed = true;
       if (P >= 0)
         for (const auto &Sub : Acc.Subscripts)
           if (Sub && usesPickOrOuter(W, P, *Sub))
@@ -1067,7 +1052,7 @@ rowGatherRanges(const NestArrays &A, const NestWalker &W,
                            "' picks: the picks do not touch alike");
     }
   for (const auto &[Arr, Info] : Pick) {
-    auto [P, Index, Mixed] = Info;
+    const auto &[P, Index, Mixed] = Info;
     if (P < 0 && !Mixed)
       continue;
     std::string Why = "gather: the rows of '" + A.Names[Arr] + "' that '" +
@@ -1078,8 +1063,8 @@ rowGatherRanges(const NestArrays &A, const NestWalker &W,
       return irError(Why + "are not read alike: " + Loop);
     FootprintResult &F = Fps[Arr];
     Mins[Arr] = F;
-    F.Read = productOf(Totals[P], F.Read);
-    F.Written = productOf(Totals[P], F.Written);
+    F.Read = Cnt::product(Totals[P], F.Read);
+    F.Written = Cnt::product(Totals[P], F.Written);
   }
   return Mins;
 }

@@ -3,6 +3,7 @@
 #include "roofline/Analysis/Counts.h"
 
 #include "BruteForce.h"
+#include "CountsLookup.h"
 #include "RandomNest.h"
 
 #include <gtest/gtest.h>
@@ -123,12 +124,7 @@ std::string fstr(const Count &C) {
   return C.Formula ? C.Formula->str() : "<none>";
 }
 const ArrayTraffic &arr(const NestCounts &C, const std::string &Name) {
-  for (const ArrayTraffic &A : C.Arrays)
-    if (A.Name == Name)
-      return A;
-  static ArrayTraffic None;
-  ADD_FAILURE() << "no array " << Name;
-  return None;
+  return roofline::testing::trafficOf(C, Name);
 }
 Int128 e(int64_t A, int64_t B = 1) { return static_cast<Int128>(A) * B; }
 

@@ -11,6 +11,7 @@
 #include "roofline/Analysis/Counts.h"
 
 #include "BruteForce.h"
+#include "CountsLookup.h"
 #include "NestBuilder.h"
 
 #include <gtest/gtest.h>
@@ -61,15 +62,6 @@ NestCounts analyzed(const LoopNest &N) {
   llvm::Expected<NestCounts> C = analyzeNest(N);
   EXPECT_TRUE(bool(C)) << llvm::toString(C.takeError());
   return C ? std::move(*C) : NestCounts();
-}
-
-const ArrayTraffic &trafficOf(const NestCounts &C, const std::string &Name) {
-  for (const ArrayTraffic &A : C.Arrays)
-    if (A.Name == Name)
-      return A;
-  static ArrayTraffic None;
-  ADD_FAILURE() << "no array " << Name;
-  return None;
 }
 
 TEST(RowGatherTest, EndsAreTheSameRowAndDistinctRows) {
