@@ -270,8 +270,9 @@ def main():
                 per_kind[kind][2][u] += 1
                 if not l["ok"]:
                     per_kind[kind][1] += 1
-                    failures.append("%s %s %s%s: %s" % (u, l["variant"], s, " RL_ISA=" + isa if isa else "",
-                                                        l.get("first", l.get("error", ""))))
+                    failures.append("%s %s %s%s --seed=%s: %s" % (
+                        u, l["variant"], s, " RL_ISA=" + isa if isa else "", l.get("seed", "?"),
+                        l.get("first", l.get("error", ""))))
 
     lines = []
     lines.append("Differential check of the CPU variants (scripts/check-cpu-variants.py%s)" %

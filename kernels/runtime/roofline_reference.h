@@ -44,7 +44,10 @@ inline bool operator>=(mv A, mv B) { return A.v >= B.v; }
 inline bool operator==(mv A, mv B) { return A.v == B.v; }
 inline bool operator!=(mv A, mv B) { return A.v != B.v; }
 
-inline mv m_select(bool C, mv T, mv F) { return C ? T : F; }
+// A comparison decided within rounding (a ReLU's y > 0 at y ~ 0) may go the
+// other way in a variant, which then returns the other branch: the
+// magnitude is the larger of both, so the tolerance covers that flip.
+inline mv m_select(bool C, mv T, mv F) { return {C ? T.v : F.v, std::fmax(T.m, F.m)}; }
 template <typename T> inline mv m_cast(mv A) {
   return mv_of(static_cast<double>(static_cast<T>(A.v)));
 }
