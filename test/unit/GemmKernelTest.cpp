@@ -179,6 +179,26 @@ TEST_P(GemmKernel, F32MatchesOracle) {
     }
 }
 
+// Rows of C in more than one chunk of packed A (roofline_gemm.h
+// packed_a_cap: 1100 x 2048 floats exceed it, so 1024 rows, then 76), each
+// chunk over two K blocks (2048, 952) and two N blocks (64, 6).
+TEST_P(GemmKernel, F32RowChunksMatchOracle) {
+  rl::gemm::path P;
+  if (!choose({rl::isa::avx512, rl::isa::avx2, rl::isa::portable}, P))
+    GTEST_SKIP() << GetParam() << ": not an f32 path, or not this CPU's";
+  const Shape S{1100, 70, 3000};
+  ASSERT_GT(S.M * 2048, rl::gemm::packed_a_cap);
+  for (bool Beta0 : {true, false}) {
+    Operands O(S, 77 + Beta0);
+    const std::vector<float> C0 = O.C;
+    rl::gemm::sgemm<6, 64>(P, O.f32(Beta0), rl::gemm::blocks{8, 64, 2048}, false,
+                           rl::gemm::no_epi(), rl::gemm::no_block_epi());
+    std::vector<double> Ref, Mag;
+    O.oracle(C0, Beta0, [](float X) { return X; }, Ref, Mag);
+    O.expectNear(Ref, Mag, describe(GetParam(), S, Beta0) + " in row chunks");
+  }
+}
+
 TEST_P(GemmKernel, Bf16MatchesOracle) {
   rl::gemm::path P;
   if (!choose({rl::isa::amx, rl::isa::avx512bf16, rl::isa::avx512, rl::isa::portable}, P))
