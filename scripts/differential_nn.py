@@ -185,6 +185,11 @@ FORMS = {
     "assert": 0.12,     # assert(x[i] > c), assert(!std::isnan(x[i])), assert(a && b), assert(v < c) on
                         # a local, assert(i < N) somewhere in a loop body:
                         # the condition counts, the failing branch does not
+    "exit": 0.12,       # `if (c) break;` ending a loop's body, or `if (c)
+                        # return;` ending the outermost loop's (llama2.c's
+                        # sample_mult, a search), c on an element or a scalar:
+                        # a range from the loop's first iteration per entry to
+                        # all of them, checked at both ends (Interp.exits)
 }
 
 
@@ -235,6 +240,8 @@ SIDE_WN_FORMS = ("window",)
 SIDE_RI_FORMS = ("reindex",)
 # rgather too.
 SIDE_RG_FORMS = ("rgather",)
+# And exit.
+SIDE_EX_FORMS = ("exit",)
 SIDE_STREAMS = (("side", "", SIDE_FORMS), ("side2", "2/", SIDE2_FORMS),
                 ("side3", "3/", SIDE3_FORMS), ("side4", "4/", SIDE4_FORMS),
                 ("side5", "5/", SIDE5_FORMS), ("side6", "6/", SIDE6_FORMS),
@@ -245,7 +252,7 @@ SIDE_STREAMS = (("side", "", SIDE_FORMS), ("side2", "2/", SIDE2_FORMS),
                 ("side_sg", "sg/", SIDE_SG_FORMS), ("side_rs", "rs/", SIDE_RS_FORMS),
                 ("side_lm", "lm/", SIDE_LM_FORMS), ("side_ac", "ac/", SIDE_AC_FORMS),
                 ("side_wn", "wn/", SIDE_WN_FORMS), ("side_ri", "ri/", SIDE_RI_FORMS),
-                ("side_rg", "rg/", SIDE_RG_FORMS))
+                ("side_rg", "rg/", SIDE_RG_FORMS), ("side_ex", "ex/", SIDE_EX_FORMS))
 SIDE_STREAM_FORMS = tuple(f for _, _, group in SIDE_STREAMS for f in group)
 
 
@@ -255,6 +262,18 @@ class MustRefuse(Exception):
 
 class TooBig(Exception):
     pass
+
+
+class LoopExit(Exception):
+    """An early exit taken (Interp.exits == "first"): "break" ends the loop
+    whose body the exit ends, "return" the whole nest."""
+
+    def __init__(self, kind):
+        super().__init__(kind)
+        self.kind = kind
+
+
+EXIT_KINDS = ("exit-break", "exit-return")
 
 
 D = "D"  # an unknown (loaded) value
@@ -695,6 +714,9 @@ class Render:
         elif t == "asg":
             out.append("%s%s %s %s;" % (ind, self.lhs(s[1]), s[2], self.de(s[3])))
         elif t == "if":
+            if s[1] in EXIT_KINDS:
+                out.append("%sif (%s) %s;" % (ind, self.cond(s[2]), s[1][5:]))
+                return
             if s[1] == "assert":
                 if NATIVE_ASSERTS[0]:
                     # The native check runs on random data, where the
@@ -2708,6 +2730,10 @@ class Gen:
             main, self.rng = self.rng, self.side3
             self.add_assert(outer_levels)
             self.rng = main
+        if self.on.get("exit"):
+            main, self.rng = self.rng, self.side_ex
+            self.add_exit(outer_levels)
+            self.rng = main
         if n.pre.stmts and n.pre.stmts[0][0] == "for":
             n.root = n.pre.stmts[0]
         self.freeze(n.pre)
@@ -3034,6 +3060,36 @@ class Gen:
             cond = element()
             self.feat("assert-element")
         body[at:at] = self.pending + [("if", "assert", cond, [], [])]
+        self.pending = []
+
+    def add_exit(self, outer_levels):
+        """exit: `if (c) break;` as the last statement of a loop's body, or
+        `if (c) return;` as the last of the outermost loop's (llama2.c's
+        sample_mult, a search), c comparing an element of a fresh view or a
+        scalar the body declares. The tool counts a range, from the loop's
+        first iteration per entry to all of them (docs/design.md, "Early
+        exits"); the brute force runs the nest twice more, every exit taken
+        at once and none taken (Interp.exits)."""
+        rng, ft = self.rng, self.ft
+        if not outer_levels:
+            return
+        k = rng.randrange(len(outer_levels))
+        lv = outer_levels[k]
+        body = lv.stmt_list()
+        kind = "exit-return" if k == 0 and rng.random() < 0.5 else "exit-break"
+        lit = ("lit", rng.choice(["0.0", "-1.0", "2.5"]) + SUF[ft])
+        op = rng.choice(["<", ">", "<=", ">=", "!="])
+        scalars = [x[1] for x in body if x[0] == "ds" and x[2] == ft]
+        if scalars and rng.random() < 0.5:
+            cond = ("cmp", op, ("s", rng.choice(scalars)), lit, ft)
+            self.feat("exit-scalar")
+        else:
+            sub = self.outer_idx(lv)
+            ref = self.ref(lv, self.view_for(sub), [x for x, _, _ in sub])
+            cond = ("cmp", op, ref, lit, ft)
+            self.feat("exit-element")
+        self.feat(kind)
+        body.extend(self.pending + [("if", kind, cond, [], [])])
         self.pending = []
 
     # ptrinc: pointers the nest advances, genann's `sum += *w++ * x[k]`
@@ -3751,7 +3807,7 @@ class Sites:
                 self.site(lhs, 1, d, b, loops, guards, ctx, branch)
             elif t == "if":
                 kind, c = s[1], s[2]
-                if kind in ("data", "assert"):
+                if kind in ("data", "assert") + EXIT_KINDS:
                     for part in ([c[1], c[2]] if c[0] == "and" else [c]):
                         if part[0] != "icmp":
                             self.dwalk(part, env, loops, guards, ctx, branch)
@@ -3863,6 +3919,10 @@ class Interp:
         self.ctx = None
         self._const = {}
         self.gseed = 0x9E3779B97F4A7C15  # the indices a point gather loads
+        # Early exits on the data: unknown (None: no exact count), every
+        # exit taken the first time it is met ("first"), or none ("never"):
+        # the two ends of the range the tool reports (expected(exits=...)).
+        self.exits = None
         # Arrays a point gather's index is loaded from, and arrays written:
         # where the nest writes an index array (a memset of it), a native run
         # loads what was written, not the drawn sequence; the tool's count
@@ -4258,6 +4318,12 @@ class Interp:
                 self.env[s[1]] = v - d if s[2] in ("-=", "=-", "--") else v + d
             elif t == "dptr":
                 self.env[s[1]] = self.pev(s[3])
+            elif t == "if" and s[1] in EXIT_KINDS:
+                self.cond(s[2])
+                if self.exits is None:
+                    raise MustRefuse("an early exit on the data")
+                if self.exits == "first":
+                    raise LoopExit(s[1][5:])
             elif t == "if":
                 c = self.cond(s[2])
                 if c is not D and self.guard_hits and s[1] != "szc":
@@ -4356,7 +4422,12 @@ class Interp:
                     self.iterations += bool(self.cond(g[1]))
                 else:
                     self.iterations += not self.cond(g[1])
-            self.run(L.body)
+            try:
+                self.run(L.body)
+            except LoopExit as x:
+                if x.kind != "break":
+                    raise
+                break
             if isinstance(L.step, str):
                 if self.env[L.step] <= 0:
                     raise MustRefuse("a size step that is not positive")
@@ -4422,22 +4493,26 @@ def guard_value(c, pol, case):
     return v == pol
 
 
-def expected(nest, sizes, case, mode, gseed=None, rows=None):
+def expected(nest, sizes, case, mode, gseed=None, rows=None, exits=None):
     """The brute-force counts of nest at sizes under case (flag/pointer ->
     bool) in mode ('const' folds sizes as constants). Returns a dict, with
     'refuse' set (and no counts) when no exact count exists. gseed: another
     sequence for the indices point gathers load (the native check). rows:
     the rows loaded ints pick ("same" or "new", Interp.row_pick), the ends
-    of a row gather's range."""
+    of a row gather's range. exits: where early exits on the data are
+    taken ("first" or "never", Interp.exits), the ends of their range."""
     it = Interp(nest, sizes, case, mode)
     if gseed is not None:
         it.gseed = gseed
     it.rows = rows
+    it.exits = exits
     mark_leaves(nest.pre.stmts, case)  # iterations: leaf loops of this case's nest
     try:
         it.run(nest.pre.decls + nest.pre.stmts)
     except MustRefuse as e:
         return {"refuse": str(e)}
+    except LoopExit:
+        pass  # a return: the rest of the nest does not run
     if it.data_fp:
         return {"refuse": "the elements a data-dependent branch touches differ between its branches"}
     native_skip = bool(it.pg_bases & it.bases_written)
@@ -4691,15 +4766,16 @@ class Checker:
         self.cache = {}
         self.musts = []
         self.row_gathers = 0  # reports with a bytes range checked at both ends
+        self.exit_ranges = 0  # reports with an early exit's range, the same
 
     inject = False
 
-    def exp(self, case, mode, rows=None):
+    def exp(self, case, mode, rows=None, exits=None):
         if not self.n.size_in_data:
             mode = "sym"
-        key = (tuple(sorted(case.items())), mode, rows)
+        key = (tuple(sorted(case.items())), mode, rows, exits)
         if key not in self.cache:
-            e = expected(self.n, self.sizes, case, mode, rows=rows)
+            e = expected(self.n, self.sizes, case, mode, rows=rows, exits=exits)
             if self.inject and "refuse" not in e:
                 e["iterations"] += 1  # --self-test-inject-error: must be caught
             self.cache[key] = e
@@ -4765,13 +4841,17 @@ class Checker:
             e = self.exp(case, "const" if tag == "const" else "sym")
             label = tag + ("[%s]" % ctext if ctext else "")
             rng = self.row_range(r, e, case, "const" if tag == "const" else "sym")
+            exit_rng = rng is None
+            if exit_rng:
+                rng = self.exit_range(r, e, case, "const" if tag == "const" else "sym")
             if rng is not None and "unchecked" in rng:
-                self.nulls["nn: a bytes range not checked (the runs with rows picked are too long)"] += 1
+                self.nulls["nn: a range not checked (the runs at its ends are too long, "
+                           "or refused for another reason)"] += 1
             elif rng is not None and "refuse" in rng:
                 problems.append("%s: a bytes range for a nest the brute force refuses "
                                 "with its rows picked (%s)" % (label, rng["refuse"]))
             elif rng is not None:
-                self.row_gathers += 1
+                self.row_gathers += not exit_rng
                 if tag == "sym":
                     self.check_formulas(label, r, rng, problems)
                 else:
@@ -4826,11 +4906,41 @@ class Checker:
             same, new = self.exp(case, mode, "same"), self.exp(case, mode, "new")
         except TooBig:  # the run with rows goes past where the unknown one stopped
             return {"unchecked": True}
+        if any("early exit" in x.get("refuse", "") for x in (same, new)):
+            return {"unchecked": True}  # an early exit too: not both ends of both
         if "refuse" in same or "refuse" in new:
             return same if "refuse" in same else new
         rng = dict(new)
         rng["bytes_compulsory_min"] = same["bytes_compulsory"]
         rng["arrays_min"] = same["arrays"]
+        return rng
+
+    def exit_range(self, r, e, case, mode):
+        """For a nest the brute force refuses for an early exit and the
+        tool counts with a range: the counts with no exit taken, and the
+        mins (FLOPs, MACs, bytes_compulsory and the arrays') from the run
+        with every exit taken the first time it is met; None otherwise.
+        Loads, stores and the no-reuse bytes depend on where the loop stops:
+        the tool gives none, and none are checked."""
+        if "early exit" not in e.get("refuse", ""):
+            return None
+        # The tool claims the range in a note (its ends may have no value
+        # or formula at these sizes: nulls, counted as such).
+        if not any(x.startswith("early exit:") for x in r.get("notes", [])):
+            return None
+        try:
+            first = self.exp(case, mode, exits="first")
+            never = self.exp(case, mode, exits="never")
+        except TooBig:
+            return {"unchecked": True}
+        if "refuse" in first or "refuse" in never:
+            return {"unchecked": True}  # refused for another reason too
+        self.exit_ranges += 1
+        rng = dict(never, loads_checkable=False)
+        for k in ("flops_min", "macs_min"):
+            rng[k] = first[k]
+        rng["bytes_compulsory_min"] = first["bytes_compulsory"]
+        rng["arrays_min"] = first["arrays"]
         return rng
 
     def check_row_mins(self, tag, r, e, assumed, problems):
@@ -4970,8 +5080,8 @@ class Checker:
             if f is None:
                 self.nulls["nn-sym:" + k] += 1
                 continue
-            if k in ("bytes_compulsory", "bytes_compulsory_min") and e["empty_entry"] and any(
-                    "runs at least once" in x for x in notes):
+            if (k in ("bytes_compulsory", "bytes_compulsory_min") or k.endswith("_min")) and \
+                    e["empty_entry"] and any("runs at least once" in x for x in notes):
                 self.nulls["nn-sym:bytes_compulsory skipped (a loop ran 0 times, noted)"] += 1
                 continue
             self.formulas[0] += 1
@@ -5207,6 +5317,8 @@ def run(args, count, tmp, index_by_function, inject=False):
                 outcome = "no-exact-count"
             elif chk.row_gathers:
                 outcome = "bytes-range"
+            elif chk.exit_ranges:
+                outcome = "exit-range"
             else:
                 outcome = "exact"
             if chk.musts:
@@ -5249,10 +5361,12 @@ def summary(res, elapsed, show=30):
     refused = sum(1 for v in res.outcome.values() if v == "refused")
     noexact = sum(1 for v in res.outcome.values() if v == "no-exact-count")
     ranged = sum(1 for v in res.outcome.values() if v == "bytes-range")
+    exits = sum(1 for v in res.outcome.values() if v == "exit-range")
     L.append("NN idioms: nests: %d   exact: %d   bytes range (row gathers, both ends "
-             "checked): %d   refused: %d   no exact count, not claimed: %d   "
-             "mismatching: %d   formulas checked: %d" % (
-                 res.done, exact, ranged, refused, noexact, len(res.failures), res.formulas[0]))
+             "checked): %d   early-exit range (both ends checked): %d   refused: %d   "
+             "no exact count, not claimed: %d   mismatching: %d   formulas checked: %d" % (
+                 res.done, exact, ranged, exits, refused, noexact, len(res.failures),
+                 res.formulas[0]))
     if res.tool_errors:
         L.append("roofline-lint gave no JSON on %d batch run(s) (each nest then run alone):" % len(res.tool_errors))
         for e in res.tool_errors[:10]:
@@ -5260,12 +5374,12 @@ def summary(res, elapsed, show=30):
     L.append("forms drawn (nests with the form switched on; a form may still not appear):")
     L.append("  " + ", ".join("%s %d" % (f, res.gen_forms[f]) for f in FORMS))
     L.append("outcome by construct (nests containing it: exact / refused / mismatching / no exact count"
-             " / bytes range):")
+             " / bytes range / early-exit range):")
     for f in sorted(res.by_form):
         c = res.by_form[f]
-        L.append("  %-24s %5d  %5d / %5d / %5d / %5d / %5d" % (
+        L.append("  %-24s %5d  %5d / %5d / %5d / %5d / %5d / %5d" % (
             f, sum(c.values()), c["exact"], c["refused"], c["mismatch"], c["no-exact-count"],
-            c["bytes-range"]))
+            c["bytes-range"], c["exit-range"]))
     if res.failures:
         cls = Counter()
         for _, _, probs in res.failures:

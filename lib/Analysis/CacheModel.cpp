@@ -224,6 +224,12 @@ describeAccesses(const LoopNest &N, const CacheLayout &Layout,
 
 /// Why the model cannot place an access of \p N, if it cannot.
 llvm::Error checkAccesses(const LoopNest &N) {
+  // The model would run every iteration of a loop that may stop early.
+  if (const Loop *L = earlyExitLoop(N.Root))
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(),
+        "where the loop at line " + std::to_string(L->Loc.Line) +
+            " stops depends on the data (an early exit)");
   // The model would place every pick of a row gather at the same row.
   if (const Access *G = firstRowGather(N))
     return llvm::createStringError(

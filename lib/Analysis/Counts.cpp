@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cassert>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <set>
 
@@ -1091,7 +1092,7 @@ static void storeArrayTraffic(const NestArrays &A, const NoReuseTraffic &T,
     AT.ElementsWritten = F.Written.toCount();
     const FootprintResult &Min = Mins[I] ? *Mins[I] : F;
     if (Mins[I]) {
-      AT.Gathered = R.BytesIsRange = true;
+      AT.ElementsAreRange = R.BytesIsRange = true;
       AT.ElementsReadMin = Min.Read.toCount();
       AT.ElementsWrittenMin = Min.Written.toCount();
     }
@@ -1140,7 +1141,7 @@ static void storeLoopTrips(const NestWalker &W, const std::vector<Cnt> &Totals,
 static std::string rowGatherNote(const NestCounts &R) {
   std::string Names;
   for (const ArrayTraffic &AT : R.Arrays)
-    if (AT.Gathered)
+    if (AT.ElementsAreRange)
       Names += (Names.empty() ? "'" : ", '") + AT.Name + "'";
   return "rows of " + Names +
          " are picked by indices loaded from memory: the compulsory bytes "
@@ -1194,8 +1195,8 @@ static void addNotes(const LoopNest &N, const NestArrays &A,
   R.Notes.insert(R.Notes.begin(), N.Notes.begin(), N.Notes.end());
 }
 
-llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
-                                                 const ParamValues &Overrides) {
+static llvm::Expected<NestCounts> countNest(const LoopNest &N,
+                                            const ParamValues &Overrides) {
   ROOFLINE_DEBUG(llvm::dbgs() << "counts: nest " << N.Function << " at "
                               << N.Loc.File << ":" << N.Loc.Line << "\n");
   if (llvm::Error E = validate(N.Root)) {
@@ -1257,4 +1258,128 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
   if (llvm::Error E = expandProducts(N, R))
     return std::move(E);
   return R;
+}
+
+//===----------------------------------------------------------------------===//
+// Early exits (docs/design.md, "Early exits")
+//===----------------------------------------------------------------------===//
+
+/// Why the loops that may stop early cannot be counted as a range: one whose
+/// bounds move with an outer loop may run no iteration on some entries,
+/// where the lower end would still count one. Empty where they can.
+static std::string exitBoundsMove(const Loop &L,
+                                  std::vector<std::string> &Outer) {
+  if (L.ExitsEarly)
+    for (const std::string &IV : Outer)
+      if (L.First.uses(IV) || L.Last.uses(IV))
+        return "the loop at line " + std::to_string(L.Loc.Line) +
+               " stops early on the data and its bounds move with loop " +
+               IV + ": no lower end is known";
+  Outer.push_back(L.IV);
+  for (const Node &N : L.Body)
+    if (N.isLoop())
+      if (std::string Why = exitBoundsMove(N.loop(), Outer); !Why.empty())
+        return Why;
+  Outer.pop_back();
+  return "";
+}
+
+static void withdraw(Count &C, const std::string &Why) {
+  C.Formula.reset();
+  C.Value.reset();
+  C.WhyNot = Why;
+}
+
+/// The lower end's value where the loop that stops early runs no iteration
+/// at these sizes: then nothing stops, and both ends are the upper one.
+static Count lowerEnd(const Count &Lo, const Count &Hi, bool NoneRun) {
+  Count R = Lo;
+  if (NoneRun)
+    R.Value = Hi.Value;
+  return R;
+}
+
+/// Hi (no exit taken) becomes the range whose lower end is Lo (every exit
+/// taken at its loop's first iteration). Executed loads and stores, the
+/// no-reuse bytes and the iterations depend on where the exits fall, and
+/// are withdrawn rather than given as one end.
+static void mergeExitRange(const NestCounts &Lo, NestCounts &Hi,
+                           bool NoneRun, const std::string &Line) {
+  Hi.MacsMin = lowerEnd(Lo.WorkIsRange ? Lo.MacsMin : Lo.Macs, Hi.Macs,
+                        NoneRun);
+  Hi.FlopsMin = lowerEnd(Lo.WorkIsRange ? Lo.FlopsMin : Lo.Flops, Hi.Flops,
+                         NoneRun);
+  Hi.BytesCompulsoryMin =
+      lowerEnd(Lo.BytesIsRange ? Lo.BytesCompulsoryMin : Lo.BytesCompulsory,
+               Hi.BytesCompulsory, NoneRun);
+  Hi.WorkIsRange = Hi.BytesIsRange = true;
+  std::string Why =
+      "where the loop at line " + Line + " stops depends on the data";
+  for (size_t I = 0; I < Hi.Arrays.size(); ++I) {
+    ArrayTraffic &H = Hi.Arrays[I];
+    const ArrayTraffic &L = Lo.Arrays[I];
+    H.ElementsReadMin = lowerEnd(
+        L.ElementsAreRange ? L.ElementsReadMin : L.ElementsRead,
+        H.ElementsRead, NoneRun);
+    H.ElementsWrittenMin = lowerEnd(
+        L.ElementsAreRange ? L.ElementsWrittenMin : L.ElementsWritten,
+        H.ElementsWritten, NoneRun);
+    H.ElementsAreRange = true;
+    withdraw(H.Loads, Why);
+    withdraw(H.Stores, Why);
+  }
+  for (Count *C : {&Hi.Loads, &Hi.Stores, &Hi.BytesNoReuse, &Hi.Iterations})
+    withdraw(*C, Why);
+  for (size_t I = 0; I < Hi.Loops.size(); ++I)
+    if (Hi.Loops[I].Total.Value != Lo.Loops[I].Total.Value ||
+        Hi.Loops[I].Total.Formula != Lo.Loops[I].Total.Formula)
+      withdraw(Hi.Loops[I].Total, Why);
+  Hi.Notes.push_back(
+      "early exit: the loop at line " + Line +
+      " may stop after any iteration; the work is a range, from " +
+      countText(Hi.FlopsMin) + " FLOPs (it stops at its first iteration) to " +
+      countText(Hi.Flops) + " (it never stops), and the compulsory bytes from " +
+      countText(Hi.BytesCompulsoryMin) + " to " +
+      countText(Hi.BytesCompulsory) +
+      "; the lower end assumes it runs at least once; the verdict takes "
+      "the upper end");
+}
+
+/// Whether a loop that stops early runs no iteration at these sizes (the
+/// loops of Lo and Hi are the same, in the same order).
+static bool exitLoopRunsNone(const Loop &Root, const NestCounts &Hi) {
+  std::vector<const Loop *> Order;
+  std::function<void(const Loop &)> Walk = [&](const Loop &L) {
+    Order.push_back(&L);
+    for (const Node &N : L.Body)
+      if (N.isLoop())
+        Walk(N.loop());
+  };
+  Walk(Root);
+  for (size_t I = 0; I < Order.size() && I < Hi.Loops.size(); ++I)
+    if (Order[I]->ExitsEarly && Hi.Loops[I].Total.Value &&
+        *Hi.Loops[I].Total.Value == 0)
+      return true;
+  return false;
+}
+
+llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
+                                                 const ParamValues &Overrides) {
+  const Loop *Exit = earlyExitLoop(N.Root);
+  if (!Exit)
+    return countNest(N, Overrides);
+  std::vector<std::string> Outer;
+  if (std::string Why = exitBoundsMove(N.Root, Outer); !Why.empty())
+    return irError(Why);
+  llvm::Expected<NestCounts> Hi = countNest(N, Overrides);
+  if (!Hi)
+    return Hi.takeError();
+  LoopNest First = N;
+  First.Root = firstIterationsOnly(N.Root);
+  llvm::Expected<NestCounts> Lo = countNest(First, Overrides);
+  if (!Lo)
+    return Lo.takeError();
+  mergeExitRange(*Lo, *Hi, exitLoopRunsNone(N.Root, *Hi),
+                 std::to_string(Exit->Loc.Line));
+  return std::move(*Hi);
 }

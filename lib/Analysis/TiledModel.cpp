@@ -276,6 +276,11 @@ TiledTraffic roofline::tiledTraffic(const LoopNest &N, const NestCounts &C,
     R.WhyNot = "tile size 0";
     return R;
   }
+  if (const Loop *L = earlyExitLoop(N.Root)) {
+    R.WhyNot = "where the loop at line " + std::to_string(L->Loc.Line) +
+               " stops depends on the data (an early exit)";
+    return R;
+  }
   // Tiles would place every pick of a row gather at the same row.
   if (const Access *G = firstRowGather(N)) {
     R.WhyNot = "the rows '" + G->GatherIndex +

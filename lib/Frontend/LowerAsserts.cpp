@@ -198,14 +198,18 @@ bool NestBuilder::lowerAssertion(const clang::Stmt *S, IRStmt &St,
   return countAssertion(Cond, HoldsWhen, St, S->getBeginLoc());
 }
 
-const ReturnStmt *roofline::frontend::returnGuarded(const IfStmt *If) {
+const clang::Stmt *roofline::frontend::soleThen(const IfStmt *If) {
   if (!If || If->getElse() || If->getInit() || If->getConditionVariable() ||
       If->isConstexpr() || If->isConsteval())
     return nullptr;
   const clang::Stmt *Then = If->getThen();
   if (const auto *CS = dyn_cast<CompoundStmt>(Then))
     Then = CS->size() == 1 ? CS->body_front() : nullptr;
-  return dyn_cast_or_null<ReturnStmt>(Then);
+  return Then;
+}
+
+const ReturnStmt *roofline::frontend::returnGuarded(const IfStmt *If) {
+  return dyn_cast_or_null<ReturnStmt>(soleThen(If));
 }
 
 bool NestBuilder::lowerReturnGuard(const IfStmt *If, Loop &Parent,
@@ -242,14 +246,20 @@ bool NestBuilder::lowerReturnGuard(const IfStmt *If, Loop &Parent,
                     text(Cond) +
                     "' after work in the nest: the nest stops "
                     "part way in that case");
-  if (const Expr *V = Ret->getRetValue();
-      V && !isFoldable(V) && !(isa<DeclRefExpr>(strip(V)) && !isElementRef(V)))
-    return fail(V->getBeginLoc(), RejectKind::EarlyReturn,
-                "early return of a computed value '" + text(V) +
-                    "' inside the nest");
+  if (!plainReturnValue(Ret))
+    return false;
   Returned = true;
   Notes.push_back("the function returns at line " +
                   std::to_string(loc(If->getBeginLoc()).Line) +
                   " before any work of the nest: nothing runs in this case");
   return true;
+}
+
+bool NestBuilder::plainReturnValue(const ReturnStmt *Ret) {
+  const Expr *V = Ret->getRetValue();
+  if (!V || isFoldable(V) || (isa<DeclRefExpr>(strip(V)) && !isElementRef(V)))
+    return true;
+  return fail(V->getBeginLoc(), RejectKind::EarlyReturn,
+              "early return of a computed value '" + text(V) +
+                  "' inside the nest");
 }

@@ -47,9 +47,18 @@ struct EarlyEnds {
 };
 
 void findEarlyEnds(const clang::Stmt *S, bool InSwitch, EarlyEnds &R,
-                   bool ReturnGuards = false) {
+                   bool ReturnGuards = false,
+                   const clang::Stmt *BreakGuard = nullptr) {
   if (!S || isa<LambdaExpr>(S) || (R.Exit && R.Suspension))
     return;
+  // `if (c) break;` ending a loop's body: a candidate early exit, lowered
+  // where it stands (LowerEarlyExits.cpp).
+  if (S == BreakGuard)
+    return;
+  if (const auto *FS = dyn_cast<ForStmt>(S))
+    BreakGuard = lastBreakGuard(FS->getBody());
+  else if (const auto *RS = dyn_cast<CXXForRangeStmt>(S))
+    BreakGuard = lastBreakGuard(RS->getBody());
   if (ReturnGuards && returnGuarded(dyn_cast<IfStmt>(S)))
     return;
   if (isa<CoroutineSuspendExpr>(S)) {
@@ -64,7 +73,7 @@ void findEarlyEnds(const clang::Stmt *S, bool InSwitch, EarlyEnds &R,
   }
   InSwitch |= isa<SwitchStmt>(S);
   for (const clang::Stmt *Child : S->children())
-    findEarlyEnds(Child, InSwitch, R, ReturnGuards);
+    findEarlyEnds(Child, InSwitch, R, ReturnGuards, BreakGuard);
 }
 
 const char *exitKind(const clang::Stmt *S) {
@@ -92,12 +101,16 @@ std::optional<Bound> shiftBound(const Bound &B, int64_t Delta) {
   return R;
 }
 
-/// The children of a body: a compound's statements, or the one statement.
-std::vector<const clang::Stmt *> childrenOf(const clang::Stmt *S) {
+} // namespace
+
+std::vector<const clang::Stmt *>
+roofline::frontend::childrenOf(const clang::Stmt *S) {
   if (const auto *CS = dyn_cast<CompoundStmt>(S))
     return {CS->body_begin(), CS->body_end()};
   return {S};
 }
+
+namespace {
 
 bool isLastChild(const clang::Stmt *Body, const clang::Stmt *Child) {
   std::vector<const clang::Stmt *> C = childrenOf(Body);
@@ -298,7 +311,7 @@ bool NestBuilder::lowerForOnce(const ForStmt *FS, Loop &Out,
   EarlyEnds Ends;
   if (IVs.empty() && Frames.size() == 1)
     findEarlyEnds(FS->getBody(), /*InSwitch=*/false, Ends,
-                  /*ReturnGuards=*/true);
+                  /*ReturnGuards=*/true, lastBreakGuard(FS->getBody()));
   if (const clang::Stmt *Exit = Ends.Exit)
     return fail(Exit->getBeginLoc(), RejectKind::EarlyExit,
                 Twine("early exit ('") + exitKind(Exit) + "') out of the loop");
@@ -576,7 +589,8 @@ bool NestBuilder::lowerRangeFor(const CXXForRangeStmt *RS, Loop &Out) {
   Out.Loc = loc(RS->getBeginLoc());
   EarlyEnds Ends;
   if (IVs.empty() && Frames.size() == 1)
-    findEarlyEnds(RS->getBody(), /*InSwitch=*/false, Ends);
+    findEarlyEnds(RS->getBody(), /*InSwitch=*/false, Ends,
+                  /*ReturnGuards=*/false, lastBreakGuard(RS->getBody()));
   if (const clang::Stmt *Exit = Ends.Exit)
     return fail(Exit->getBeginLoc(), RejectKind::EarlyExit,
                 Twine("early exit ('") + exitKind(Exit) + "') out of the loop");
@@ -668,6 +682,11 @@ bool NestBuilder::lowerBody(const clang::Stmt *S, Loop &Parent,
       LoopStack.back().Child = C;
     const auto *If = dyn_cast<IfStmt>(C);
     bool Done = false;
+    if (If && IsLoopBody && isLastChild(S, C) &&
+        !lowerExitGuard(If, Parent, Done))
+      return false;
+    if (Done)
+      continue;
     if (If && !lowerReturnGuard(If, Parent, Done))
       return false;
     if (Done)

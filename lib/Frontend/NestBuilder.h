@@ -133,6 +133,17 @@ ModificationSites modificationsAfter(const clang::Stmt *Body,
 /// The return of `if (c) return [v];` (no else, nothing else in the
 /// branch); null for any other statement.
 const clang::ReturnStmt *returnGuarded(const clang::IfStmt *If);
+/// The one statement of an `if` without else, initializer or condition
+/// variable (alone or in a block); null otherwise.
+const clang::Stmt *soleThen(const clang::IfStmt *If);
+/// The `break` or `return` of `if (c) break;` / `if (c) return [v];` (no
+/// else, nothing else in the branch); null for any other statement.
+const clang::Stmt *exitGuarded(const clang::IfStmt *If);
+/// The last statement of a loop body \p Body where it is `if (c) break;`
+/// (a candidate early exit, LowerEarlyExits.cpp); null otherwise.
+const clang::Stmt *lastBreakGuard(const clang::Stmt *Body);
+/// The children of a body: a compound's statements, or the one statement.
+std::vector<const clang::Stmt *> childrenOf(const clang::Stmt *S);
 /// No statement lowered into \p L so far counts anything.
 bool nothingCounted(const Loop &L);
 /// The value \p S returns where it is a lone `return e;`, or a block of
@@ -1113,6 +1124,16 @@ private:
   /// `if (c) return;` of the nest's own function, where \p If is one
   /// (\p Done): a case where \p c is loop-invariant, else refused.
   bool lowerReturnGuard(const clang::IfStmt *If, Loop &Parent, bool &Done);
+  /// A value returned from inside the nest: a constant or a plain local;
+  /// else refused.
+  bool plainReturnValue(const clang::ReturnStmt *Ret);
+
+  // --- Early exits (LowerEarlyExits.cpp) ---
+  /// `if (c) break;` / `if (c) return;` ending \p Parent's body, where c
+  /// depends on the data (\p Done): \p Parent may stop early.
+  bool lowerExitGuard(const clang::IfStmt *If, Loop &Parent, bool &Done);
+  /// Refuses an early exit from a loop the IR holds in parts.
+  bool exitFromWholeLoops(const clang::IfStmt *If, bool IsReturn);
 
   // --- Data (LowerData.cpp) ---
   bool visitData(const clang::Expr *E, Stmt &St);

@@ -141,6 +141,26 @@ bool roofline::hasScratch(const LoopNest &N) {
   return false;
 }
 
+const Loop *roofline::earlyExitLoop(const Loop &Root) {
+  if (Root.ExitsEarly)
+    return &Root;
+  for (const Node &N : Root.Body)
+    if (N.isLoop())
+      if (const Loop *L = earlyExitLoop(N.loop()))
+        return L;
+  return nullptr;
+}
+
+Loop roofline::firstIterationsOnly(const Loop &Root) {
+  Loop R = Root;
+  if (R.ExitsEarly)
+    R.Last = R.First;
+  for (Node &N : R.Body)
+    if (N.isLoop())
+      N.loop() = firstIterationsOnly(N.loop());
+  return R;
+}
+
 static void dropAccesses(Loop &L, const std::set<std::string> &Names) {
   for (Node &N : L.Body) {
     if (N.isLoop()) {

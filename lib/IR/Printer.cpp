@@ -91,6 +91,8 @@ void printLoop(std::ostringstream &OS, const std::string &Ind, const Loop &L,
      << L.Last.str();
   if (L.Step != 1)
     OS << " step " << L.Step;
+  if (L.ExitsEarly)
+    OS << " exits-early";
   OS << " @" << locStr(L.Loc) << " {\n";
   for (const Node &N : L.Body) {
     if (N.isLoop())

@@ -168,15 +168,24 @@ void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
   if (Level == Verbosity::Brief)
     return;
   std::string FlopsBy = flopsByTypeStr(C);
-  std::string Range = C.WorkIsRange ? countStr(C.FlopsMin) + " to " : "";
+  // "2 to 16 FLOPs"; a range whose ends agree reads as one number.
+  auto From = [](bool IsRange, const Count &Min, const Count &Max) {
+    return IsRange && countStr(Min) != countStr(Max) ? countStr(Min) + " to "
+                                                     : std::string();
+  };
+  std::string Range = From(C.WorkIsRange, C.FlopsMin, C.Flops);
   std::string BytesFrom =
-      C.BytesIsRange ? countStr(C.BytesCompulsoryMin) + " to " : "";
+      From(C.BytesIsRange, C.BytesCompulsoryMin, C.BytesCompulsory);
+  // Withdrawn (an early exit): the reason instead of "?".
+  const Count &NR = C.BytesNoReuse;
+  std::string NoReuse = NR.Value || NR.Formula || NR.WhyNot.empty()
+                            ? countStr(NR) + " bytes no-reuse"
+                            : "no-reuse bytes unknown (" + NR.WhyNot + ")";
   diag(OS, L, "note",
        countStr(C.Macs) + " MACs, " + Range + countStr(C.Flops) + " FLOPs" +
            (FlopsBy.empty() ? "" : " (" + FlopsBy + ")") + "; " + BytesFrom +
            countStr(C.BytesCompulsory) + " bytes compulsory" +
-           whyUnknown(C.BytesCompulsory) + ", " +
-           countStr(C.BytesNoReuse) + " bytes no-reuse",
+           whyUnknown(C.BytesCompulsory) + ", " + NoReuse,
        nullptr);
   if (A.Judged.V) {
     const Verdict &V = *A.Judged.V;
@@ -350,10 +359,10 @@ void writeFormula(JsonWriter &W, const Count &C) {
     W.null();
 }
 
-void writeIntensity(JsonWriter &W, const NestCounts &C, const Count &Bytes) {
-  if (!C.Flops.Value || !Bytes.Value || *Bytes.Value == 0)
+void writeIntensity(JsonWriter &W, const Count &Flops, const Count &Bytes) {
+  if (!Flops.Value || !Bytes.Value || *Bytes.Value == 0)
     return W.null();
-  W.number(static_cast<double>(*C.Flops.Value) /
+  W.number(static_cast<double>(*Flops.Value) /
            static_cast<double>(*Bytes.Value));
 }
 
@@ -539,12 +548,21 @@ void writeTotals(JsonWriter &W, const NestCounts &C,
   Write(W, C.BytesNoReuse);
   W.key("flops");
   Write(W, C.Flops);
+  // The work's lower end, as in counts.
+  if (C.WorkIsRange) {
+    W.key("flops_min");
+    Write(W, C.FlopsMin);
+  }
   W.key("iterations");
   Write(W, C.Iterations);
   W.key("loads");
   Write(W, C.Loads);
   W.key("macs");
   Write(W, C.Macs);
+  if (C.WorkIsRange) {
+    W.key("macs_min");
+    Write(W, C.MacsMin);
+  }
   W.key("stores");
   Write(W, C.Stores);
   W.objectEnd();
@@ -566,9 +584,12 @@ void writeBytes(JsonWriter &W, const AnalyzedNest &A, const Report &R,
   if (A.Judged.Cache && A.Judged.Cache->MainMemoryBytes)
     CacheBytes.Value =
         static_cast<Int128>(std::llround(*A.Judged.Cache->MainMemoryBytes));
-  auto Write = [&](const Count &Bytes) {
+  // The lower end of the bytes comes with the work's lower end where an
+  // early exit makes both ranges (the same run); a row gather's work is one.
+  bool Exits = earlyExitLoop(A.Nest.Root) != nullptr;
+  auto Write = [&](const Count &Bytes, bool AtMin = false) {
     if (Intensity)
-      writeIntensity(W, C, Bytes);
+      writeIntensity(W, AtMin && Exits ? C.FlopsMin : C.Flops, Bytes);
     else
       writeCount(W, Bytes);
   };
@@ -579,7 +600,7 @@ void writeBytes(JsonWriter &W, const AnalyzedNest &A, const Report &R,
   Write(C.BytesCompulsory);
   if (C.BytesIsRange) {
     W.key("compulsory_min");
-    Write(C.BytesCompulsoryMin);
+    Write(C.BytesCompulsoryMin, /*AtMin=*/true);
   }
   // A null count is never left without its reason.
   if (!Intensity && !C.BytesCompulsory.Value &&
@@ -604,13 +625,13 @@ void writeArrays(JsonWriter &W, const NestCounts &C) {
     W.integer(static_cast<int64_t>(T.ElemBytes));
     W.key("elements_read");
     writeCount(W, T.ElementsRead);
-    if (T.Gathered) {
+    if (T.ElementsAreRange) {
       W.key("elements_read_min");
       writeCount(W, T.ElementsReadMin);
     }
     W.key("elements_written");
     writeCount(W, T.ElementsWritten);
-    if (T.Gathered) {
+    if (T.ElementsAreRange) {
       W.key("elements_written_min");
       writeCount(W, T.ElementsWrittenMin);
     }

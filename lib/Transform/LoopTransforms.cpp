@@ -195,6 +195,7 @@ Loop headerOf(const Loop &L) {
   H.Loc = L.Loc;
   H.IsGuard = L.IsGuard;
   H.Narrows = L.Narrows;
+  H.ExitsEarly = L.ExitsEarly;
   return H;
 }
 

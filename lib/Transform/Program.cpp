@@ -334,6 +334,13 @@ llvm::Error roofline::applyRecord(Program &P, const TransformRecord &R,
       !(R.Kind == TransformRecord::Parallel && R.Names[0] == P.Conv->C.M))
     return recordError(R, transformError("only parallel(" + P.Conv->C.M +
                                          ") may follow implicit_gemm"));
+  // The exit is no statement of the IR: a transformed nest would run on.
+  for (const KernelNest &K : P.Nests)
+    if (const Loop *L = earlyExitLoop(K.Nest.Root))
+      return recordError(R, transformError(
+                                "the loop at line " +
+                                std::to_string(L->Loc.Line) +
+                                " stops early on the data"));
   Program Work = P;
   llvm::Expected<std::string> Why = std::string();
   switch (R.Kind) {

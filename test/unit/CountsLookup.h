@@ -1,7 +1,8 @@
 //===- CountsLookup.h - Finding an array's traffic in a NestCounts ---------===//
 //
-// Shared by the analysis tests: the ArrayTraffic of one array by name, a
-// test failure (and an empty entry) when the counts have none.
+// Shared by the analysis tests: the counts of a nest that must be counted,
+// and the ArrayTraffic of one array by name; a test failure (and an empty
+// result) where there is none.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +17,12 @@
 
 namespace roofline {
 namespace testing {
+
+inline NestCounts analyzed(const LoopNest &N) {
+  llvm::Expected<NestCounts> C = analyzeNest(N);
+  EXPECT_TRUE(bool(C)) << llvm::toString(C.takeError());
+  return C ? std::move(*C) : NestCounts();
+}
 
 inline const ArrayTraffic &trafficOf(const NestCounts &C, const std::string &Name) {
   for (const ArrayTraffic &A : C.Arrays)

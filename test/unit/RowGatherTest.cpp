@@ -58,12 +58,6 @@ LoopNest encoder(const std::string &Table, bool Backward) {
               std::move(Root));
 }
 
-NestCounts analyzed(const LoopNest &N) {
-  llvm::Expected<NestCounts> C = analyzeNest(N);
-  EXPECT_TRUE(bool(C)) << llvm::toString(C.takeError());
-  return C ? std::move(*C) : NestCounts();
-}
-
 TEST(RowGatherTest, EndsAreTheSameRowAndDistinctRows) {
   for (bool Backward : {false, true}) {
     SCOPED_TRACE(Backward ? "backward" : "forward");
@@ -76,7 +70,7 @@ TEST(RowGatherTest, EndsAreTheSameRowAndDistinctRows) {
     EXPECT_EQ(*C.BytesCompulsoryMin.Value, Same.BytesCompulsory);
     EXPECT_EQ(*C.BytesCompulsory.Value, Distinct.BytesCompulsory);
     const ArrayTraffic &T = trafficOf(C, W);
-    EXPECT_TRUE(T.Gathered);
+    EXPECT_TRUE(T.ElementsAreRange);
     EXPECT_EQ(*T.ElementsReadMin.Value, Same.Arrays[W].Read);
     EXPECT_EQ(*T.ElementsRead.Value, Distinct.Arrays[W].Read);
     EXPECT_EQ(*T.ElementsWrittenMin.Value, Same.Arrays[W].Written);
@@ -84,7 +78,7 @@ TEST(RowGatherTest, EndsAreTheSameRowAndDistinctRows) {
     // The moves do not depend on the rows.
     EXPECT_EQ(*C.BytesNoReuse.Value, Distinct.BytesNoReuse);
     EXPECT_EQ(*C.Flops.Value, Same.Flops);
-    EXPECT_FALSE(trafficOf(C, "wpe").Gathered);
+    EXPECT_FALSE(trafficOf(C, "wpe").ElementsAreRange);
   }
 }
 

@@ -57,7 +57,8 @@ struct ArrayTraffic {
   /// Rows picked by a loaded index (Access::GatherLoop) make the distinct
   /// elements a range: ElementsRead/ElementsWritten are then its upper end
   /// (every pick a new row) and these the lower end (every pick the same).
-  bool Gathered = false;
+  /// So does a loop that stops early on the data (Loop::ExitsEarly).
+  bool ElementsAreRange = false;
   Count ElementsReadMin, ElementsWrittenMin;
 };
 
@@ -80,8 +81,10 @@ struct NestCounts {
   std::vector<LoopTrip> Loops;        ///< pre-order, outermost first
   std::vector<ArrayTraffic> Arrays;   ///< in LoopNest::Arrays order
   Count BytesNoReuse, BytesCompulsory;
-  /// Row gathers make the compulsory bytes a range: BytesCompulsory is its
-  /// upper end, this the lower (docs/design.md, "Row gathers").
+  /// Row gathers and early exits make the compulsory bytes a range:
+  /// BytesCompulsory is its upper end, this the lower (docs/design.md, "Row
+  /// gathers", "Early exits"). An early exit also makes the work a range,
+  /// and withdraws Loads, Stores, BytesNoReuse and Iterations.
   bool BytesIsRange = false;
   Count BytesCompulsoryMin;
   /// Assumptions the counts rest on ("arrays A and B are assumed not to

@@ -135,6 +135,12 @@ struct Loop {
   /// body after `if (a && b) continue;` (LowerUnionGuards.cpp). Its runs
   /// are the parent's iterations, as a narrowed loop's would be.
   bool Narrows = false;
+  /// The loop may stop after any iteration: its body ends in `if (c)
+  /// break;` (or `return`, from the nest's outermost loop) on a condition
+  /// that depends on the data (LowerEarlyExits.cpp). Its counts are a range,
+  /// from one iteration per entry to every iteration (docs/design.md,
+  /// "Early exits").
+  bool ExitsEarly = false;
 };
 
 struct Node {
@@ -231,6 +237,12 @@ struct SkippedNest {
 
 /// Whether some array of \p N is scratch (Array::Scratch).
 bool hasScratch(const LoopNest &N);
+/// The first loop of \p Root, in pre-order, that may stop early on the data
+/// (Loop::ExitsEarly); null where none does.
+const Loop *earlyExitLoop(const Loop &Root);
+/// \p Root with every loop that may stop early run once per entry: the
+/// lower end of its counts (docs/design.md, "Early exits").
+Loop firstIterationsOnly(const Loop &Root);
 /// \p N without its scratch arrays and their accesses: what memory sees.
 LoopNest withoutScratch(const LoopNest &N);
 

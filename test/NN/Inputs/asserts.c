@@ -76,7 +76,8 @@ void either(float *y, const float *x, int N) {
   }
 }
 
-// Refused: llama2.c's sample_mult, the iterations that run depend on the data.
+// llama2.c's sample_mult: where it stops depends on the data, so its counts are
+// a range (docs/design.md "Early exits").
 int sample_mult(const float *probabilities, int N, float coin) {
   float cdf = 0.0f;
   for (int i = 0; i < N; i++) {
