@@ -23,7 +23,6 @@
 #include <algorithm>
 #include <cassert>
 #include <deque>
-#include <functional>
 #include <optional>
 #include <set>
 
@@ -1290,40 +1289,26 @@ static void withdraw(Count &C, const std::string &Why) {
   C.WhyNot = Why;
 }
 
-/// The lower end's value where the loop that stops early runs no iteration
-/// at these sizes: then nothing stops, and both ends are the upper one.
-static Count lowerEnd(const Count &Lo, const Count &Hi, bool NoneRun) {
-  Count R = Lo;
-  if (NoneRun)
-    R.Value = Hi.Value;
-  return R;
-}
-
 /// Hi (no exit taken) becomes the range whose lower end is Lo (every exit
 /// taken at its loop's first iteration). Executed loads and stores, the
 /// no-reuse bytes and the iterations depend on where the exits fall, and
 /// are withdrawn rather than given as one end.
 static void mergeExitRange(const NestCounts &Lo, NestCounts &Hi,
-                           bool NoneRun, const std::string &Line) {
-  Hi.MacsMin = lowerEnd(Lo.WorkIsRange ? Lo.MacsMin : Lo.Macs, Hi.Macs,
-                        NoneRun);
-  Hi.FlopsMin = lowerEnd(Lo.WorkIsRange ? Lo.FlopsMin : Lo.Flops, Hi.Flops,
-                         NoneRun);
+                           const std::string &Line) {
+  Hi.MacsMin = Lo.WorkIsRange ? Lo.MacsMin : Lo.Macs;
+  Hi.FlopsMin = Lo.WorkIsRange ? Lo.FlopsMin : Lo.Flops;
   Hi.BytesCompulsoryMin =
-      lowerEnd(Lo.BytesIsRange ? Lo.BytesCompulsoryMin : Lo.BytesCompulsory,
-               Hi.BytesCompulsory, NoneRun);
+      Lo.BytesIsRange ? Lo.BytesCompulsoryMin : Lo.BytesCompulsory;
   Hi.WorkIsRange = Hi.BytesIsRange = true;
   std::string Why =
       "where the loop at line " + Line + " stops depends on the data";
   for (size_t I = 0; I < Hi.Arrays.size(); ++I) {
     ArrayTraffic &H = Hi.Arrays[I];
     const ArrayTraffic &L = Lo.Arrays[I];
-    H.ElementsReadMin = lowerEnd(
-        L.ElementsAreRange ? L.ElementsReadMin : L.ElementsRead,
-        H.ElementsRead, NoneRun);
-    H.ElementsWrittenMin = lowerEnd(
-        L.ElementsAreRange ? L.ElementsWrittenMin : L.ElementsWritten,
-        H.ElementsWritten, NoneRun);
+    H.ElementsReadMin =
+        L.ElementsAreRange ? L.ElementsReadMin : L.ElementsRead;
+    H.ElementsWrittenMin =
+        L.ElementsAreRange ? L.ElementsWrittenMin : L.ElementsWritten;
     H.ElementsAreRange = true;
     withdraw(H.Loads, Why);
     withdraw(H.Stores, Why);
@@ -1345,22 +1330,18 @@ static void mergeExitRange(const NestCounts &Lo, NestCounts &Hi,
       "the upper end");
 }
 
-/// Whether a loop that stops early runs no iteration at these sizes (the
-/// loops of Lo and Hi are the same, in the same order).
-static bool exitLoopRunsNone(const Loop &Root, const NestCounts &Hi) {
-  std::vector<const Loop *> Order;
-  std::function<void(const Loop &)> Walk = [&](const Loop &L) {
-    Order.push_back(&L);
-    for (const Node &N : L.Body)
-      if (N.isLoop())
-        Walk(N.loop());
-  };
-  Walk(Root);
-  for (size_t I = 0; I < Order.size() && I < Hi.Loops.size(); ++I)
-    if (Order[I]->ExitsEarly && Hi.Loops[I].Total.Value &&
-        *Hi.Loops[I].Total.Value == 0)
-      return true;
-  return false;
+/// Unmarks the loops that may stop early but run no iteration at these
+/// sizes (their total in \p Hi is 0, by pre-order index \p Next): nothing
+/// stops there, and one iteration per entry would count work that never
+/// runs.
+static void unmarkEmptyExits(Loop &L, const NestCounts &Hi, size_t &Next) {
+  size_t I = Next++;
+  if (L.ExitsEarly && I < Hi.Loops.size() && Hi.Loops[I].Total.Value &&
+      *Hi.Loops[I].Total.Value == 0)
+    L.ExitsEarly = false;
+  for (Node &N : L.Body)
+    if (N.isLoop())
+      unmarkEmptyExits(N.loop(), Hi, Next);
 }
 
 llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
@@ -1375,11 +1356,13 @@ llvm::Expected<NestCounts> roofline::analyzeNest(const LoopNest &N,
   if (!Hi)
     return Hi.takeError();
   LoopNest First = N;
-  First.Root = firstIterationsOnly(N.Root);
+  size_t Next = 0;
+  unmarkEmptyExits(First.Root, *Hi, Next);
+  assert(Next == Hi->Loops.size() && "the walker's loops are the IR's");
+  First.Root = firstIterationsOnly(First.Root);
   llvm::Expected<NestCounts> Lo = countNest(First, Overrides);
   if (!Lo)
     return Lo.takeError();
-  mergeExitRange(*Lo, *Hi, exitLoopRunsNone(N.Root, *Hi),
-                 std::to_string(Exit->Loc.Line));
+  mergeExitRange(*Lo, *Hi, std::to_string(Exit->Loc.Line));
   return std::move(*Hi);
 }

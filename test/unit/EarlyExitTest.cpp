@@ -83,6 +83,28 @@ TEST(EarlyExitTest, LoopThatRunsNoIteration) {
   EXPECT_EQ(*C.BytesCompulsoryMin.Value, All.BytesCompulsory);
 }
 
+// Two loops that may stop, one of them empty at these sizes (as when a
+// condition splits the loop around them into parts, one empty): the other
+// still stops at its first iteration at the lower end. A first version took
+// any empty one as "nothing stops" and gave the upper end for both.
+TEST(EarlyExitTest, OneOfTwoExitLoopsIsEmpty) {
+  auto TwoLoops = [](bool First) {
+    Node A = First ? loop("i", k(0), k(0), {stmt({rd("x", {v("i")})}, add())})
+                   : upto("i", v("C"), {stmt({rd("x", {v("i")})}, add())});
+    Node B = upto("j", v("Z"), {stmt({rd("y", {v("j")})}, add())});
+    A.loop().ExitsEarly = B.loop().ExitsEarly = !First;
+    Node Root = upto("r", v("R"), {A, B});
+    return nest("two", {{"R", 2}, {"C", 5}, {"Z", 0}},
+                {arr("x", F32, {v("C")}), arr("y", F32, {v("Z")})},
+                std::move(Root));
+  };
+  NestCounts C = analyzed(TwoLoops(false));
+  brute::Counts First = brute::run(TwoLoops(true));
+  EXPECT_EQ(*C.FlopsMin.Value, First.Flops);
+  EXPECT_EQ(*C.BytesCompulsoryMin.Value, First.BytesCompulsory);
+  EXPECT_EQ(*C.Flops.Value, 10);
+}
+
 // A triangular loop may be empty on some entries and not on others: no
 // lower end is known, so the nest is refused.
 TEST(EarlyExitTest, RefusedWhenTheBoundsMoveWithAnOuterLoop) {
