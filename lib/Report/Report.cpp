@@ -102,6 +102,10 @@ struct FunctionTotal {
   unsigned Nests = 0;
   size_t LastIndex = 0;
   std::optional<Int128> Flops = 0, BytesCompulsory = 0, BytesNoReuse = 0;
+  /// Lower ends, where a nest's work or bytes are a range (the sums of
+  /// each nest's lower end, its one value where it has no range).
+  bool WorkIsRange = false, BytesIsRange = false;
+  std::optional<Int128> FlopsMin = 0, BytesCompulsoryMin = 0;
   /// Why BytesCompulsory is unknown: the first nest without it.
   std::string CompulsoryWhyNot;
 };
@@ -125,8 +129,14 @@ functionTotals(llvm::ArrayRef<const AnalyzedNest *> Nests) {
     FunctionTotal &T = Out[It->second];
     ++T.Nests;
     T.LastIndex = I;
-    accumulate(T.Flops, A.Counts.Flops);
-    accumulate(T.BytesCompulsory, A.Counts.BytesCompulsory);
+    const NestCounts &C = A.Counts;
+    accumulate(T.Flops, C.Flops);
+    accumulate(T.BytesCompulsory, C.BytesCompulsory);
+    T.WorkIsRange |= C.WorkIsRange;
+    T.BytesIsRange |= C.BytesIsRange;
+    accumulate(T.FlopsMin, C.WorkIsRange ? C.FlopsMin : C.Flops);
+    accumulate(T.BytesCompulsoryMin,
+               C.BytesIsRange ? C.BytesCompulsoryMin : C.BytesCompulsory);
     const Count &Cc = A.Counts.BytesCompulsory;
     if (!Cc.Value && T.CompulsoryWhyNot.empty())
       T.CompulsoryWhyNot =
@@ -151,6 +161,14 @@ std::vector<FunctionTotal> functionTotals(const Report &R) {
 
 std::string optCount(const std::optional<Int128> &V) {
   return V ? withThousands(*V) : std::string("?");
+}
+
+/// "2 to 16", or the one value where there is no range.
+std::string optRange(bool IsRange, const std::optional<Int128> &Min,
+                     const std::optional<Int128> &Max) {
+  if (!IsRange || optCount(Min) == optCount(Max))
+    return optCount(Max);
+  return optCount(Min) + " to " + optCount(Max);
 }
 
 void printNestText(llvm::raw_ostream &OS, const AnalyzedNest &A,
@@ -287,8 +305,11 @@ roofline::textBlocks(const Report &R, llvm::ArrayRef<const AnalyzedNest *> Nests
         if (T.LastIndex == I && T.Nests > 1 && Level != Verbosity::Brief)
           diag(OS, B.Loc, "note",
                T.Function + " in all (" + std::to_string(T.Nests) +
-                   " nests): " + optCount(T.Flops) + " FLOPs, " +
-                   optCount(T.BytesCompulsory) + " bytes compulsory" +
+                   " nests): " + optRange(T.WorkIsRange, T.FlopsMin, T.Flops) +
+                   " FLOPs, " +
+                   optRange(T.BytesIsRange, T.BytesCompulsoryMin,
+                            T.BytesCompulsory) +
+                   " bytes compulsory" +
                    (T.BytesCompulsory ? "" : " (" + T.CompulsoryWhyNot + ")") +
                    ", " +
                    optCount(T.BytesNoReuse) + " bytes no-reuse",
@@ -777,10 +798,14 @@ llvm::json::Object roofline::toJSONWithoutNests(const Report &R) {
                              {"no_reuse", Opt(T.BytesNoReuse)}};
     if (!T.BytesCompulsory && !T.CompulsoryWhyNot.empty())
       Bytes["compulsory_why_not"] = T.CompulsoryWhyNot;
+    if (T.BytesIsRange)
+      Bytes["compulsory_min"] = Opt(T.BytesCompulsoryMin);
     llvm::json::Object F{{"file", T.File},
                          {"function", T.Function},
                          {"nests", static_cast<int64_t>(T.Nests)},
                          {"flops", Opt(T.Flops)}};
+    if (T.WorkIsRange)
+      F["flops_min"] = Opt(T.FlopsMin);
     F["bytes"] = std::move(Bytes);
     Functions.push_back(std::move(F));
   }

@@ -35,6 +35,12 @@ int sample_mult(float *probabilities, int n, float coin) {
 }
 
 // The counts' ranges, and the intensity at both ends (one run each).
+// JSON: "functions": [
+// JSON: "bytes": {
+// JSON-NEXT: "compulsory": 32,
+// JSON-NEXT: "compulsory_min": 4,
+// JSON: "flops": 16,
+// JSON-NEXT: "flops_min": 2,
 // JSON: "nests": [
 // JSON: "bytes": {
 // JSON: "compulsory": 32,
