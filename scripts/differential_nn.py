@@ -715,7 +715,12 @@ class Render:
             out.append("%s%s %s %s;" % (ind, self.lhs(s[1]), s[2], self.de(s[3])))
         elif t == "if":
             if s[1] in EXIT_KINDS:
-                out.append("%sif (%s) %s;" % (ind, self.cond(s[2]), s[1][5:]))
+                rec = self.n.exit_record
+                if rec is not None:
+                    out.append("%sif (%s) { %s = %s; %s; }" % (
+                        ind, self.cond(s[2]), rec[0], rec[1], s[1][5:]))
+                else:
+                    out.append("%sif (%s) %s;" % (ind, self.cond(s[2]), s[1][5:]))
                 return
             if s[1] == "assert":
                 if NATIVE_ASSERTS[0]:
@@ -870,6 +875,9 @@ class NNNest:
     def __init__(self, name):
         self.name = name
         self.feats = Counter()
+        # exit: `if (c) { rec = iv; break; }` records into this int local,
+        # declared before the nest and never read in it: (name, iv)
+        self.exit_record = None
         self.bases = []
         self.derived = []  # (name, ie, kind)
         self.runtime = {}  # derived name -> "init" / "assign" (form runtime)
@@ -930,6 +938,8 @@ class NNNest:
                 args.append(self.struct_param)
             args += ["int N", "int M", "int K"]
         body = []
+        if self.exit_record is not None:
+            body.append("  int %s = -1;" % self.exit_record[0])
         R.stmts(self.pre.decls + self.pre.stmts, "  ", body)
         # bodyassign: declared before the nest (first in the function),
         # const as its assignment needs
@@ -3089,6 +3099,11 @@ class Gen:
             cond = ("cmp", op, ref, lit, ft)
             self.feat("exit-element")
         self.feat(kind)
+        if rng.random() < 0.3:
+            # llama2.c's sample_topp: `last_idx = i; break;` (a local the
+            # nest never reads; the count does not change)
+            self.n.exit_record = ("rec0", lv.loop.iv)
+            self.feat("exit-record")
         body.extend(self.pending + [("if", kind, cond, [], [])])
         self.pending = []
 

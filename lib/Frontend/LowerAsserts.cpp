@@ -255,9 +255,14 @@ bool NestBuilder::lowerReturnGuard(const IfStmt *If, Loop &Parent,
   return true;
 }
 
+bool NestBuilder::isPlainValue(const Expr *V) const {
+  return !V || isFoldable(V) ||
+         (isa<DeclRefExpr>(strip(V)) && !isElementRef(V));
+}
+
 bool NestBuilder::plainReturnValue(const ReturnStmt *Ret) {
   const Expr *V = Ret->getRetValue();
-  if (!V || isFoldable(V) || (isa<DeclRefExpr>(strip(V)) && !isElementRef(V)))
+  if (isPlainValue(V))
     return true;
   return fail(V->getBeginLoc(), RejectKind::EarlyReturn,
               "early return of a computed value '" + text(V) +

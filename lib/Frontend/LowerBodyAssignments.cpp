@@ -39,8 +39,10 @@ std::vector<const clang::Stmt *> bodyStatements(const clang::Stmt *Body) {
   return {};
 }
 
-/// Whether a lambda in \p S captures \p VD (it may assign it when called).
-bool capturedByLambda(const clang::Stmt *S, const VarDecl *VD) {
+} // namespace
+
+bool roofline::frontend::capturedByLambda(const clang::Stmt *S,
+                                          const VarDecl *VD) {
   std::vector<const clang::Stmt *> All;
   collectStmts(S, All);
   for (const clang::Stmt *X : All)
@@ -50,8 +52,6 @@ bool capturedByLambda(const clang::Stmt *S, const VarDecl *VD) {
           return true;
   return false;
 }
-
-} // namespace
 
 std::optional<std::pair<const void *, std::string>>
 NestBuilder::fieldKey(const MemberExpr *ME) {

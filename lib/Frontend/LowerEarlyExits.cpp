@@ -5,7 +5,8 @@
 // depends on the data: the loop may stop after any of its iterations. The
 // condition is counted on every iteration that runs, the loop is marked
 // Loop::ExitsEarly, and the counts become a range from its first iteration
-// per entry to every iteration (docs/design.md, "Early exits"). A `return`
+// per entry to every iteration (docs/design.md, "Early exits"). The branch
+// may first record into locals the nest does not read (`last = i;`). A `return`
 // stops the whole nest, so it is taken from the outermost loop only; an
 // exit elsewhere in the body, or under a condition on loop variables, stays
 // refused.
@@ -19,10 +20,60 @@ using namespace roofline;
 using namespace roofline::frontend;
 using IRStmt = roofline::Stmt;
 
+namespace {
+
+/// `x = e;` with x a local variable (not a reference): what an exit may
+/// record before it leaves (llama2.c's `last_idx = i; break;`).
+const BinaryOperator *recordAssignment(const clang::Stmt *S) {
+  const auto *BO = dyn_cast<BinaryOperator>(S);
+  if (!BO || BO->getOpcode() != BO_Assign)
+    return nullptr;
+  const auto *DRE = dyn_cast<DeclRefExpr>(BO->getLHS()->IgnoreParens());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  return VD && VD->hasLocalStorage() && !VD->getType()->isReferenceType()
+             ? BO
+             : nullptr;
+}
+
+const VarDecl *recordedVar(const BinaryOperator *BO) {
+  return cast<VarDecl>(
+      cast<DeclRefExpr>(BO->getLHS()->IgnoreParens())->getDecl());
+}
+
+/// How many times \p S names \p VD.
+unsigned timesNamed(const clang::Stmt *S, const VarDecl *VD) {
+  if (!S)
+    return 0;
+  unsigned N = 0;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+    N += DRE->getDecl() == VD;
+  for (const clang::Stmt *C : S->children())
+    N += timesNamed(C, VD);
+  return N;
+}
+
+} // namespace
+
 const clang::Stmt *roofline::frontend::exitGuarded(const IfStmt *If) {
-  const clang::Stmt *Then = soleThen(If);
-  return Then && (isa<BreakStmt>(Then) || isa<ReturnStmt>(Then)) ? Then
-                                                                  : nullptr;
+  if (!If || If->getElse() || If->getInit() || If->getConditionVariable() ||
+      If->isConstexpr() || If->isConsteval())
+    return nullptr;
+  std::vector<const clang::Stmt *> C = childrenOf(If->getThen());
+  if (C.empty() || !(isa<BreakStmt>(C.back()) || isa<ReturnStmt>(C.back())))
+    return nullptr;
+  for (size_t I = 0; I + 1 < C.size(); ++I)
+    if (!recordAssignment(C[I]))
+      return nullptr;
+  return C.back();
+}
+
+std::vector<const BinaryOperator *>
+roofline::frontend::recordedBy(const IfStmt *If) {
+  std::vector<const BinaryOperator *> Out;
+  for (const clang::Stmt *S : childrenOf(If->getThen()))
+    if (const BinaryOperator *BO = recordAssignment(S))
+      Out.push_back(BO);
+  return Out;
 }
 
 const clang::Stmt *roofline::frontend::lastBreakGuard(const clang::Stmt *Body) {
@@ -51,6 +102,34 @@ bool NestBuilder::exitFromWholeLoops(const IfStmt *If, bool IsReturn) {
   return true;
 }
 
+bool NestBuilder::recordsUnseen(const IfStmt *If) {
+  std::vector<const BinaryOperator *> Records = recordedBy(If);
+  if (Records.empty())
+    return true;
+  // A helper's local may be read by the caller's code around the call.
+  if (Frames.size() != 1)
+    return fail(If->getBeginLoc(), RejectKind::EarlyExit,
+                "early exit that records a value, in a called function");
+  const clang::Stmt *Root = LoopStack.front().Body;
+  for (const BinaryOperator *BO : Records) {
+    const VarDecl *VD = recordedVar(BO);
+    if (!isPlainValue(BO->getRHS()))
+      return fail(BO->getBeginLoc(), RejectKind::EarlyExit,
+                  "early exit that records a computed value '" +
+                      text(BO->getRHS()) + "'");
+    // Every mention in the nest is a record: the nest never reads it.
+    unsigned Records = 0;
+    for (const BinaryOperator *Other : recordedBy(If))
+      Records += recordedVar(Other) == VD;
+    if (timesNamed(Root, VD) != Records ||
+        capturedByLambda(FD->getBody(), VD))
+      return fail(BO->getBeginLoc(), RejectKind::EarlyExit,
+                  "early exit that records '" + declName(VD) +
+                      "', which the nest also reads or writes");
+  }
+  return true;
+}
+
 bool NestBuilder::lowerExitGuard(const IfStmt *If, Loop &Parent, bool &Done) {
   Done = false;
   const clang::Stmt *Exit = exitGuarded(If);
@@ -66,7 +145,7 @@ bool NestBuilder::lowerExitGuard(const IfStmt *If, Loop &Parent, bool &Done) {
   if (Ret && (Frames.size() != 1 || LoopStack.size() != 1))
     return true;
   Done = true;
-  if (!exitFromWholeLoops(If, Ret != nullptr) ||
+  if (!exitFromWholeLoops(If, Ret != nullptr) || !recordsUnseen(If) ||
       (Ret && !plainReturnValue(Ret)))
     return false;
   IRStmt St;

@@ -59,7 +59,9 @@ void findEarlyEnds(const clang::Stmt *S, bool InSwitch, EarlyEnds &R,
     BreakGuard = lastBreakGuard(FS->getBody());
   else if (const auto *RS = dyn_cast<CXXForRangeStmt>(S))
     BreakGuard = lastBreakGuard(RS->getBody());
-  if (ReturnGuards && returnGuarded(dyn_cast<IfStmt>(S)))
+  if (ReturnGuards && (returnGuarded(dyn_cast<IfStmt>(S)) ||
+                       isa_and_nonnull<ReturnStmt>(
+                           exitGuarded(dyn_cast<IfStmt>(S)))))
     return;
   if (isa<CoroutineSuspendExpr>(S)) {
     if (!R.Suspension)

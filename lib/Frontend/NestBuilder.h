@@ -137,8 +137,16 @@ const clang::ReturnStmt *returnGuarded(const clang::IfStmt *If);
 /// variable (alone or in a block); null otherwise.
 const clang::Stmt *soleThen(const clang::IfStmt *If);
 /// The `break` or `return` of `if (c) break;` / `if (c) return [v];` (no
-/// else, nothing else in the branch); null for any other statement.
+/// else), with nothing before it in the branch but assignments to locals
+/// (`if (c) { last = i; break; }`, recordedBy); null for any other
+/// statement.
 const clang::Stmt *exitGuarded(const clang::IfStmt *If);
+/// The assignments `x = e;` before the exit of an exitGuarded \p If.
+std::vector<const clang::BinaryOperator *>
+recordedBy(const clang::IfStmt *If);
+/// Whether a lambda in \p S captures \p VD (it may read or assign it when
+/// called).
+bool capturedByLambda(const clang::Stmt *S, const clang::VarDecl *VD);
 /// The last statement of a loop body \p Body where it is `if (c) break;`
 /// (a candidate early exit, LowerEarlyExits.cpp); null otherwise.
 const clang::Stmt *lastBreakGuard(const clang::Stmt *Body);
@@ -1134,6 +1142,11 @@ private:
   bool lowerExitGuard(const clang::IfStmt *If, Loop &Parent, bool &Done);
   /// Refuses an early exit from a loop the IR holds in parts.
   bool exitFromWholeLoops(const clang::IfStmt *If, bool IsReturn);
+  /// Refuses what an early exit records (`last = i;`) where the nest
+  /// could see it: a computed value, or a local the nest also names.
+  bool recordsUnseen(const clang::IfStmt *If);
+  /// A constant or a plain local (no load, no work).
+  bool isPlainValue(const clang::Expr *V) const;
 
   // --- Data (LowerData.cpp) ---
   bool visitData(const clang::Expr *E, Stmt &St);

@@ -80,7 +80,49 @@ int find_first(const int *keys, int n, int key) {
   return -1;
 }
 
+// llama2.c's sample_topp cut-off: the exit first records where it stopped,
+// into a local the nest never reads.
+// CHECK: early-exits.c:[[@LINE+4]]:3: note: 0 MACs, 2 to 16 FLOPs (f32: 16); 4 to 32 bytes compulsory
+int last_below(const float *p, int n, float top) {
+  float cum = 0.0f;
+  int last = n - 1;
+  for (int i = 0; i < n; i++) {
+    cum += p[i];
+    if (cum > top) {
+      last = i;
+      break;
+    }
+  }
+  return last;
+}
+
 // --- Refused ---
+
+// A record the nest reads: dropping it would change what the nest does.
+// CHECK: early-exits.c:[[@LINE+3]]:3: note: loop nest not analyzed: early exit that records 'last', which the nest also reads or writes
+int record_read(const float *p, int n, float top) {
+  int last = n - 1;
+  for (int i = 0; i < n; i++) {
+    if (p[i] > top) {
+      last = i;
+      return last;
+    }
+  }
+  return last;
+}
+
+// A record that computes: its work would run on the exit only.
+// CHECK: early-exits.c:[[@LINE+3]]:3: note: loop nest not analyzed: early exit that records a computed value 'p[i] * 2.0f'
+int record_computed(const float *p, int n, float top) {
+  float best = 0.0f;
+  for (int i = 0; i < n; i++) {
+    if (p[i] > top) {
+      best = p[i] * 2.0f;
+      break;
+    }
+  }
+  return (int)best;
+}
 
 // Work after the exit: the iteration that stops runs only part of its body.
 // CHECK: early-exits.c:[[@LINE+2]]:3: note: loop nest not analyzed: early exit ('break') out of the loop
