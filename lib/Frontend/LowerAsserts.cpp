@@ -198,18 +198,18 @@ bool NestBuilder::lowerAssertion(const clang::Stmt *S, IRStmt &St,
   return countAssertion(Cond, HoldsWhen, St, S->getBeginLoc());
 }
 
-const clang::Stmt *roofline::frontend::soleThen(const IfStmt *If) {
+const clang::Stmt *roofline::frontend::plainThen(const IfStmt *If) {
   if (!If || If->getElse() || If->getInit() || If->getConditionVariable() ||
       If->isConstexpr() || If->isConsteval())
     return nullptr;
-  const clang::Stmt *Then = If->getThen();
-  if (const auto *CS = dyn_cast<CompoundStmt>(Then))
-    Then = CS->size() == 1 ? CS->body_front() : nullptr;
-  return Then;
+  return If->getThen();
 }
 
 const ReturnStmt *roofline::frontend::returnGuarded(const IfStmt *If) {
-  return dyn_cast_or_null<ReturnStmt>(soleThen(If));
+  const clang::Stmt *Then = plainThen(If);
+  if (const auto *CS = dyn_cast_or_null<CompoundStmt>(Then))
+    Then = CS->size() == 1 ? CS->body_front() : nullptr;
+  return dyn_cast_or_null<ReturnStmt>(Then);
 }
 
 bool NestBuilder::lowerReturnGuard(const IfStmt *If, Loop &Parent,

@@ -55,10 +55,10 @@ unsigned timesNamed(const clang::Stmt *S, const VarDecl *VD) {
 } // namespace
 
 const clang::Stmt *roofline::frontend::exitGuarded(const IfStmt *If) {
-  if (!If || If->getElse() || If->getInit() || If->getConditionVariable() ||
-      If->isConstexpr() || If->isConsteval())
+  const clang::Stmt *Then = plainThen(If);
+  if (!Then)
     return nullptr;
-  std::vector<const clang::Stmt *> C = childrenOf(If->getThen());
+  std::vector<const clang::Stmt *> C = childrenOf(Then);
   if (C.empty() || !(isa<BreakStmt>(C.back()) || isa<ReturnStmt>(C.back())))
     return nullptr;
   for (size_t I = 0; I + 1 < C.size(); ++I)
@@ -118,10 +118,10 @@ bool NestBuilder::recordsUnseen(const IfStmt *If) {
                   "early exit that records a computed value '" +
                       text(BO->getRHS()) + "'");
     // Every mention in the nest is a record: the nest never reads it.
-    unsigned Records = 0;
-    for (const BinaryOperator *Other : recordedBy(If))
-      Records += recordedVar(Other) == VD;
-    if (timesNamed(Root, VD) != Records ||
+    auto Recorded = llvm::count_if(Records, [&](const BinaryOperator *Other) {
+      return recordedVar(Other) == VD;
+    });
+    if (timesNamed(Root, VD) != static_cast<unsigned>(Recorded) ||
         capturedByLambda(FD->getBody(), VD))
       return fail(BO->getBeginLoc(), RejectKind::EarlyExit,
                   "early exit that records '" + declName(VD) +

@@ -59,9 +59,10 @@ void findEarlyEnds(const clang::Stmt *S, bool InSwitch, EarlyEnds &R,
     BreakGuard = lastBreakGuard(FS->getBody());
   else if (const auto *RS = dyn_cast<CXXForRangeStmt>(S))
     BreakGuard = lastBreakGuard(RS->getBody());
-  if (ReturnGuards && (returnGuarded(dyn_cast<IfStmt>(S)) ||
-                       isa_and_nonnull<ReturnStmt>(
-                           exitGuarded(dyn_cast<IfStmt>(S)))))
+  // Every `if (c) return;` guard (records before it or not) is lowered
+  // where it stands (LowerAsserts.cpp, LowerEarlyExits.cpp).
+  if (ReturnGuards &&
+      isa_and_nonnull<ReturnStmt>(exitGuarded(dyn_cast<IfStmt>(S))))
     return;
   if (isa<CoroutineSuspendExpr>(S)) {
     if (!R.Suspension)

@@ -133,9 +133,9 @@ ModificationSites modificationsAfter(const clang::Stmt *Body,
 /// The return of `if (c) return [v];` (no else, nothing else in the
 /// branch); null for any other statement.
 const clang::ReturnStmt *returnGuarded(const clang::IfStmt *If);
-/// The one statement of an `if` without else, initializer or condition
-/// variable (alone or in a block); null otherwise.
-const clang::Stmt *soleThen(const clang::IfStmt *If);
+/// The branch of an `if` without else, initializer, condition variable,
+/// constexpr or consteval; null for any other (returnGuarded, exitGuarded).
+const clang::Stmt *plainThen(const clang::IfStmt *If);
 /// The `break` or `return` of `if (c) break;` / `if (c) return [v];` (no
 /// else), with nothing before it in the branch but assignments to locals
 /// (`if (c) { last = i; break; }`, recordedBy); null for any other
